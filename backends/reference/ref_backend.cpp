@@ -1,0 +1,153 @@
+// The reference backend's function table: host memory, one device, every kernel.
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "ref_common.hpp"
+
+namespace ember_ref {
+
+const ember_host_api_t* g_host = nullptr;
+
+uint16_t half::from_float(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    uint32_t absx = x & 0x7fffffffu;
+    if (absx > 0x7f800000u) return (uint16_t)(sign | 0x7e00u);  // NaN
+    if (absx >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);  // overflow to inf
+    if (absx < 0x38800000u) {                                     // subnormal or zero
+        if (absx < 0x33000000u) return (uint16_t)sign;
+        uint32_t mant = (absx & 0x7fffffu) | 0x800000u;
+        int shift = 126 - (int)(absx >> 23);  // 14 + (113 - e)
+        uint32_t r = mant >> (shift);
+        uint32_t rem = mant & ((1u << shift) - 1u), halfway = 1u << (shift - 1);
+        if (rem > halfway || (rem == halfway && (r & 1u))) ++r;
+        return (uint16_t)(sign | r);
+    }
+    uint32_t r = ((absx >> 13) - (112u << 10));
+    uint32_t rem = absx & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) ++r;
+    return (uint16_t)(sign | r);
+}
+
+float half::to_float(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu, x;
+    if (e == 0) {
+        if (m == 0) {
+            x = sign;
+        } else {
+            int shift = 0;
+            while (!(m & 0x400u)) {
+                m <<= 1;
+                ++shift;
+            }
+            m &= 0x3ffu;
+            x = sign | ((uint32_t)(113 - shift) << 23) | (m << 13);
+        }
+    } else if (e == 31) {
+        x = sign | 0x7f800000u | (m << 13);
+    } else {
+        x = sign | ((e + 112u) << 23) | (m << 13);
+    }
+    float f;
+    std::memcpy(&f, &x, 4);
+    return f;
+}
+
+ember_status_t fail_dtype(const char* op, int32_t dtype) {
+    return g_host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "the reference kernel of %s has no %s variant", op, ember_dtype_name((ember_dtype_t)dtype));
+}
+
+namespace {
+
+struct State {
+    KernelList kernels;
+    std::atomic<uint64_t> allocated{0};
+};
+
+ember_status_t init(const ember_host_api_t* host, void** state) {
+    g_host = host;
+    auto* s = new State();
+    add_unary_kernels(s->kernels);
+    add_binary_kernels(s->kernels);
+    add_reduce_kernels(s->kernels);
+    add_misc_kernels(s->kernels);
+    *state = s;
+    return EMBER_OK;
+}
+
+void shutdown(void* state) { delete static_cast<State*>(state); }
+int score(void*) { return 10; }
+int device_count(void*) { return 1; }
+
+ember_status_t device_info(void*, int, ember_device_info_t* info) {
+    std::snprintf(info->name, sizeof info->name, "host CPU (portable reference kernels)");
+    std::snprintf(info->vendor, sizeof info->vendor, "Ember");
+    std::snprintf(info->driver, sizeof info->driver, "reference");
+    info->type = EMBER_DEVICE_CPU;
+    info->compute_units = 1;
+    info->supports_fp64 = 1;
+    info->supports_fp16 = 1;
+    return EMBER_OK;
+}
+
+ember_status_t memory_info(void* state, int, ember_memory_info_t* info) {
+    info->allocated_bytes = static_cast<State*>(state)->allocated.load();
+    return EMBER_OK;
+}
+
+// A 64-byte header before each block records its size for memory_info.
+ember_status_t alloc(void* state, int, size_t nbytes, void** buffer) {
+    size_t total = ((nbytes + 63) & ~size_t(63)) + 64;
+    void* p = std::aligned_alloc(64, total);
+    if (!p) return g_host->fail(EMBER_ERR_OUT_OF_MEMORY, "could not allocate %zu bytes", nbytes);
+    *static_cast<size_t*>(p) = nbytes;
+    static_cast<State*>(state)->allocated += nbytes;
+    *buffer = static_cast<char*>(p) + 64;
+    return EMBER_OK;
+}
+
+void release(void* state, int, void* buffer) {
+    if (!buffer) return;
+    char* p = static_cast<char*>(buffer) - 64;
+    static_cast<State*>(state)->allocated -= *reinterpret_cast<size_t*>(p);
+    std::free(p);
+}
+
+ember_status_t write(void*, int, void* buffer, size_t off, const void* src, size_t n) {
+    std::memcpy(static_cast<char*>(buffer) + off, src, n);
+    return EMBER_OK;
+}
+
+ember_status_t read(void*, int, const void* buffer, size_t off, void* dst, size_t n) {
+    std::memcpy(dst, static_cast<const char*>(buffer) + off, n);
+    return EMBER_OK;
+}
+
+ember_status_t synchronize(void*, int) { return EMBER_OK; }
+
+int find_kernel(void* state, const char* op, ember_kernel_t* out) {
+    for (auto& [name, fn] : static_cast<State*>(state)->kernels)
+        if (std::strcmp(name, op) == 0) {
+            *out = ember_kernel_t{fn, nullptr};
+            return 1;
+        }
+    return 0;
+}
+
+const ember_backend_iface_t kIface = {
+    EMBER_BACKEND_API_VERSION,
+    "reference",
+    "portable C++ kernels for every op and dtype; the correctness oracle",
+    EMBER_BACKEND_HOST_MEMORY,
+    init, shutdown, score, nullptr, device_count, device_info, memory_info,
+    alloc, release, write, read, synchronize, find_kernel,
+};
+
+}  // namespace
+}  // namespace ember_ref
+
+extern "C" const ember_backend_iface_t* ember_reference_iface(void) { return &ember_ref::kIface; }

@@ -1,0 +1,333 @@
+// The backend registry: the built-in reference backend plus loadable modules, each bound
+// to the op table once.
+#include <dirent.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "../ops/dispatch.hpp"
+#include "internal.hpp"
+
+extern "C" const ember_backend_iface_t* ember_reference_iface(void);
+
+namespace ember {
+
+namespace {
+
+ember_status_t host_fail(ember_status_t status, const char* fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    set_last_error(status, vformat(fmt, args));
+    va_end(args);
+    return status;
+}
+
+void host_log(ember_log_level_t level, const char* fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    log_message(level, vformat(fmt, args));
+    va_end(args);
+}
+
+int host_reference_kernel(const char* op, ember_kernel_t* out) {
+    Backend* r = reference_backend();
+    return r->iface->find_kernel(r->state, op, out);
+}
+
+struct Registry {
+    std::mutex mutex;
+    std::vector<std::unique_ptr<Backend>> backends;
+    ~Registry() {
+        for (auto it = backends.rbegin(); it != backends.rend(); ++it)
+            if ((*it)->state && (*it)->iface && (*it)->iface->shutdown) (*it)->iface->shutdown((*it)->state);
+    }
+};
+
+Registry& raw_registry() {
+    static Registry r;
+    return r;
+}
+
+std::string name_from_path(const std::string& path) {
+    std::string base = path.substr(path.find_last_of('/') + 1);
+    const std::string prefix = "ember-backend-";
+    if (base.rfind(prefix, 0) == 0) base = base.substr(prefix.size());
+    size_t dot = base.find('.');
+    return dot == std::string::npos ? base : base.substr(0, dot);
+}
+
+Backend* add_failed(Registry& r, const std::string& path, const std::string& reason) {
+    auto b = std::make_unique<Backend>();
+    b->name = name_from_path(path);
+    b->path = path;
+    b->reason = reason;
+    Backend* raw = b.get();
+    r.backends.push_back(std::move(b));
+    log_message(EMBER_LOG_WARN, "backend module " + path + " unavailable: " + reason);
+    return raw;
+}
+
+Backend* find_locked(Registry& r, const std::string& name) {
+    for (auto& b : r.backends)
+        if (b->name == name && b->iface) return b.get();
+    return nullptr;
+}
+
+// Initialises iface into a registry entry; the caller holds the mutex.
+Backend* install(Registry& r, const ember_backend_iface_t* iface, const std::string& path, void* dl) {
+    auto b = std::make_unique<Backend>();
+    b->name = iface->name ? iface->name : name_from_path(path);
+    b->path = path;
+    b->iface = iface;
+    b->dl_handle = dl;
+    b->host_memory = (iface->flags & EMBER_BACKEND_HOST_MEMORY) != 0;
+    if (Backend* existing = find_locked(r, b->name)) {
+        log_message(EMBER_LOG_INFO, "backend '" + b->name + "' from " + path + " ignored: already registered from " + existing->path);
+        return existing;
+    }
+    ember_clear_error();
+    ember_status_t st = iface->init(&host_api, &b->state);
+    if (st != EMBER_OK) {
+        b->iface = nullptr;
+        b->reason = std::string("initialisation failed: ") + ember_last_error();
+        ember_clear_error();
+        Backend* raw = b.get();
+        r.backends.push_back(std::move(b));
+        return raw;
+    }
+    int score = iface->score(b->state);
+    b->available = score > 0 && iface->device_count(b->state) > 0;
+    if (!b->available) {
+        const char* why = iface->unavailable_reason ? iface->unavailable_reason(b->state) : nullptr;
+        b->reason = why && *why ? why : "no usable device";
+    }
+    Backend* raw = b.get();
+    r.backends.push_back(std::move(b));
+    return raw;
+}
+
+Backend* load_module(Registry& r, const std::string& path) {
+    void* dl = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!dl) {
+        const char* e = dlerror();
+        return add_failed(r, path, std::string("dlopen failed: ") + (e ? e : "unknown error"));
+    }
+    auto entry = reinterpret_cast<ember_backend_module_fn>(dlsym(dl, EMBER_BACKEND_MODULE_SYMBOL));
+    if (!entry) {
+        dlclose(dl);
+        return add_failed(r, path, "missing entry symbol '" EMBER_BACKEND_MODULE_SYMBOL "'");
+    }
+    const ember_backend_iface_t* iface = entry(EMBER_BACKEND_API_VERSION);
+    if (!iface) {
+        dlclose(dl);
+        return add_failed(r, path, "module returned no function table");
+    }
+    if (iface->api_version != EMBER_BACKEND_API_VERSION) {
+        dlclose(dl);
+        return add_failed(r, path, format("backend API version %u, but this libember needs %u", iface->api_version, EMBER_BACKEND_API_VERSION));
+    }
+    return install(r, iface, path, dl);
+}
+
+void scan_dir(Registry& r, const std::string& dir) {
+    DIR* d = opendir(dir.c_str());
+    if (!d) return;
+    std::vector<std::string> files;
+    while (dirent* e = readdir(d)) {
+        std::string n = e->d_name;
+        if (n.rfind("ember-backend-", 0) == 0 && n.size() > 3 && n.substr(n.size() - 3) == ".so") files.push_back(dir + "/" + n);
+    }
+    closedir(d);
+    std::sort(files.begin(), files.end());
+    for (auto& f : files) load_module(r, f);
+}
+
+std::string own_plugin_dir() {
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void*>(&ember_backend_count), &info) || !info.dli_fname) return "";
+    std::string lib = info.dli_fname;
+    size_t slash = lib.find_last_of('/');
+    return (slash == std::string::npos ? std::string(".") : lib.substr(0, slash)) + "/ember/backends";
+}
+
+Registry& registry() {
+    static std::once_flag once;
+    Registry& r = raw_registry();
+    std::call_once(once, [&] {
+        std::lock_guard<std::mutex> lock(r.mutex);
+        install(r, ember_reference_iface(), "(built in)", nullptr);
+        if (const char* env = std::getenv("EMBER_BACKEND_PATH")) {
+            std::string s = env;
+            size_t start = 0;
+            while (start <= s.size()) {
+                size_t end = s.find(':', start);
+                std::string item = s.substr(start, end == std::string::npos ? std::string::npos : end - start);
+                if (!item.empty()) {
+                    if (item.size() > 3 && item.substr(item.size() - 3) == ".so")
+                        load_module(r, item);
+                    else
+                        scan_dir(r, item);
+                }
+                if (end == std::string::npos) break;
+                start = end + 1;
+            }
+        }
+        std::string own = own_plugin_dir();
+        if (!own.empty()) scan_dir(r, own);
+#ifdef EMBER_PLUGIN_DIR
+        if (own != EMBER_PLUGIN_DIR) scan_dir(r, EMBER_PLUGIN_DIR);
+#endif
+    });
+    return r;
+}
+
+void bind(Backend* b) {
+    Backend* ref = reference_backend();
+    for (int op = 0; op < OP_COUNT; ++op) {
+        const OpInfo& info = op_info((OpId)op);
+        Slot& s = b->slots[op];
+        if (b->iface->find_kernel(b->state, info.name, &s.kernel)) {
+            s.binding = Slot::NATIVE;
+        } else if (info.composite) {
+            s.binding = Slot::COMPOSITE;
+        } else if (b->host_memory && b != ref && ref->iface->find_kernel(ref->state, info.name, &s.kernel)) {
+            s.binding = Slot::REFERENCE;
+        } else {
+            s.binding = Slot::UNSUPPORTED;
+        }
+    }
+}
+
+}  // namespace
+
+const ember_host_api_t host_api = {EMBER_BACKEND_API_VERSION, host_fail, host_log, host_reference_kernel};
+
+const Slot* bound_slots(Backend* b) {
+    std::call_once(b->bind_once, [b] { bind(b); });
+    return b->slots;
+}
+
+Backend* reference_backend() { return registry().backends.front().get(); }
+
+Backend* find_backend(const char* name) {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    return find_locked(r, name);
+}
+
+std::vector<Backend*> all_backends() {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    std::vector<Backend*> v;
+    for (auto& b : r.backends) v.push_back(b.get());
+    return v;
+}
+
+}  // namespace ember
+
+using namespace ember;
+
+namespace {
+Backend* require_backend(const char* name) {
+    require_arg(name, "backend");
+    Backend* b = find_backend(name);
+    if (!b) raise(EMBER_ERR_BACKEND_UNAVAILABLE, "no backend named '%s' is registered", name);
+    return b;
+}
+}  // namespace
+
+extern "C" {
+
+EMBER_API int ember_backend_count(void) {
+    try {
+        return (int)all_backends().size();
+    } catch (...) {
+        return 0;
+    }
+}
+
+EMBER_API ember_status_t ember_backend_get(int index, const char** name, int* available, const char** path, const char** reason) {
+    return guard("ember_backend_get", [&] {
+        auto v = all_backends();
+        if (index < 0 || index >= (int)v.size()) raise(EMBER_ERR_INDEX, "backend index %d is outside 0..%d", index, (int)v.size() - 1);
+        Backend* b = v[index];
+        if (name) *name = b->name.c_str();
+        if (available) *available = b->available;
+        if (path) *path = b->path.c_str();
+        if (reason) *reason = b->reason.c_str();
+    });
+}
+
+EMBER_API ember_status_t ember_backend_score(const char* name, int* score) {
+    return guard("ember_backend_score", [&] {
+        Backend* b = require_backend(name);
+        require_arg(score, "score");
+        *score = b->available ? b->iface->score(b->state) : 0;
+    });
+}
+
+EMBER_API ember_status_t ember_backend_device_count(const char* name, int* count) {
+    return guard("ember_backend_device_count", [&] {
+        Backend* b = require_backend(name);
+        require_arg(count, "count");
+        *count = b->iface ? b->iface->device_count(b->state) : 0;
+    });
+}
+
+EMBER_API ember_status_t ember_backend_device_info(const char* name, int device, ember_device_info_t* info) {
+    return guard("ember_backend_device_info", [&] {
+        Backend* b = require_backend(name);
+        require_arg(info, "info");
+        int n = b->iface ? b->iface->device_count(b->state) : 0;
+        if (device < 0 || device >= n) raise(EMBER_ERR_BACKEND_UNAVAILABLE, "backend '%s' has no device %d (it has %d)", name, device, n);
+        ember_device_info_t tmp{};
+        ember_status_t st = b->iface->device_info(b->state, device, &tmp);
+        if (st != EMBER_OK) raise(st, "%s", ember_last_error());
+        *info = tmp;
+    });
+}
+
+EMBER_API ember_status_t ember_backend_load(const char* path) {
+    return guard("ember_backend_load", [&] {
+        require_arg(path, "path");
+        Registry& r = registry();
+        std::lock_guard<std::mutex> lock(r.mutex);
+        Backend* b = load_module(r, path);
+        if (!b->iface) raise(EMBER_ERR_PLUGIN, "%s: %s", path, b->reason.c_str());
+    });
+}
+
+EMBER_API int ember_op_count(void) { return OP_COUNT; }
+
+EMBER_API ember_status_t ember_op_info(int index, const char** name, const char** kind, const char** signature, const char** doc) {
+    return guard("ember_op_info", [&] {
+        if (index < 0 || index >= OP_COUNT) raise(EMBER_ERR_INDEX, "op index %d is outside 0..%d", index, OP_COUNT - 1);
+        const OpInfo& i = op_info((OpId)index);
+        if (name) *name = i.name;
+        if (kind) *kind = i.composite ? "composite" : "primitive";
+        if (signature) *signature = i.signature;
+        if (doc) *doc = i.doc;
+    });
+}
+
+EMBER_API ember_status_t ember_op_binding(const char* backend, const char* op, const char** binding) {
+    return guard("ember_op_binding", [&] {
+        Backend* b = require_backend(backend);
+        require_arg(op, "op");
+        require_arg(binding, "binding");
+        if (!b->iface) raise(EMBER_ERR_BACKEND_UNAVAILABLE, "backend '%s' did not load: %s", backend, b->reason.c_str());
+        const Slot* slots = bound_slots(b);
+        for (int i = 0; i < OP_COUNT; ++i)
+            if (std::strcmp(op_info((OpId)i).name, op) == 0) {
+                static const char* names[] = {"unsupported", "native", "composite", "reference"};
+                *binding = names[slots[i].binding];
+                return;
+            }
+        raise(EMBER_ERR_INVALID_ARGUMENT, "no op named '%s'", op);
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,233 @@
+// Composite ops written once over primitives: activations, statistics, comparisons.
+#include <cmath>
+
+#include "composites.hpp"
+
+namespace ember {
+
+TRef weak_i64(ember_ctx* ctx, int64_t v) {
+    TRef t = alloc_tensor(ctx, EMBER_INT64, {});
+    Backend* b = t->storage->backend;
+    ember_status_t st = b->iface->write(b->state, t->storage->device, t->storage->buffer, 0, &v, sizeof v);
+    if (st != EMBER_OK) raise(st, "writing a scalar to backend '%s' failed", b->name.c_str());
+    t->weak = true;
+    return t;
+}
+
+TRef real_or_imag(ember_ctx* ctx, const ember_tensor* x, bool imag) {
+    if (!is_complex(x->dtype)) {
+        if (!imag) return TRef::borrow(x);
+        TRef z = scalar_like(ctx, 0, x->dtype);
+        return op_copy(ctx, op_broadcast_to(z.get(), shape_of(x)).get());
+    }
+    Shape strides(x->strides, x->strides + x->ndim);
+    for (auto& s : strides) s *= 2;
+    TRef v = make_view(x, shape_of(x), strides, x->offset * 2 + (imag ? 1 : 0));
+    v->dtype = real_dtype_of(x->dtype);
+    return v;
+}
+
+namespace {
+
+int64_t reduced_count(const ember_tensor* x, const int64_t* axes, int naxes) {
+    uint64_t mask = axes_mask(axes, naxes, x->ndim);
+    int64_t n = 1;
+    for (int i = 0; i < x->ndim; ++i)
+        if (mask & (1ull << i)) n *= x->shape[i];
+    return n;
+}
+
+TRef mean_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims) {
+    DtypePlan plan = plan_dtypes(OP_mean, x->dtype, ctx->default_float);
+    TRef xc = cast_if(ctx, x, plan.compute);
+    TRef s = reduce(ctx, OP_sum, xc.get(), axes, naxes, keepdims);
+    return bin(ctx, OP_divide, s, weak_f64(ctx, (double)reduced_count(x, axes, naxes)));
+}
+
+TRef logsumexp_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims) {
+    DtypePlan plan = plan_dtypes(OP_logsumexp, x->dtype, ctx->default_float);
+    TRef xc = cast_if(ctx, x, plan.compute);
+    if (reduced_count(x, axes, naxes) == 0) {
+        TRef s = reduce(ctx, OP_sum, xc.get(), axes, naxes, keepdims);
+        return un(ctx, OP_log, s);  // log(0) = -inf, the empty sum's logsumexp
+    }
+    TRef m = reduce(ctx, OP_max, xc.get(), axes, naxes, true);
+    // A max of +-inf would turn x - m into NaN; shift by 0 there instead.
+    TRef shift = op_where(ctx, un(ctx, OP_isfinite, m).get(), m.get(), weak_f64(ctx, 0).get());
+    TRef e = un(ctx, OP_exp, bin(ctx, OP_subtract, xc, shift));
+    TRef s = reduce(ctx, OP_sum, e.get(), axes, naxes, true);
+    TRef r = bin(ctx, OP_add, un(ctx, OP_log, s), shift);
+    if (keepdims) return r;
+    return op_squeeze_axes(r.get(), axes_mask(axes, naxes, x->ndim));
+}
+
+}  // namespace
+
+TRef composite_unary(ember_ctx* ctx, OpId op, const ember_tensor* x) {
+    TRef X = TRef::borrow(x);
+    switch (op) {
+        case OP_positive:
+            plan_dtypes(op, x->dtype, ctx->default_float);
+            return op_copy(ctx, x);
+        case OP_relu:
+            plan_dtypes(op, x->dtype, ctx->default_float);
+            return bin(ctx, OP_maximum, X, weak_i64(ctx, 0));
+        case OP_softplus: return bin(ctx, OP_logaddexp, X, weak_f64(ctx, 0));
+        case OP_silu: {
+            plan_dtypes(op, x->dtype, ctx->default_float);
+            TRef s = un(ctx, OP_sigmoid, X);
+            return bin(ctx, OP_multiply, cast_if(ctx, x, s->dtype), s);
+        }
+        default: raise(EMBER_ERR_INTERNAL, "no composite definition for unary op %s", op_info(op).name);
+    }
+}
+
+TRef composite_reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims) {
+    switch (op) {
+        case OP_mean: return mean_of(ctx, x, axes, naxes, keepdims);
+        case OP_logsumexp: return logsumexp_of(ctx, x, axes, naxes, keepdims);
+        default: raise(EMBER_ERR_INTERNAL, "no composite definition for reduction %s", op_info(op).name);
+    }
+}
+
+TRef var_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims, double ddof) {
+    DtypePlan plan = plan_dtypes(OP_mean, x->dtype, ctx->default_float);
+    TRef xc = cast_if(ctx, x, plan.compute);
+    TRef mu = mean_of(ctx, xc.get(), axes, naxes, true);
+    TRef d = bin(ctx, OP_subtract, xc, mu);
+    TRef sq = is_complex(d->dtype) ? un(ctx, OP_square, un(ctx, OP_abs, d)) : un(ctx, OP_square, d);
+    TRef s = reduce(ctx, OP_sum, sq.get(), axes, naxes, keepdims);
+    return bin(ctx, OP_divide, s, weak_f64(ctx, (double)reduced_count(x, axes, naxes) - ddof));
+}
+
+TRef softmax_of(ember_ctx* ctx, const ember_tensor* x, int64_t axis, bool log) {
+    DtypePlan plan = plan_dtypes(OP_logsumexp, x->dtype, ctx->default_float);
+    TRef xc = cast_if(ctx, x, plan.compute);
+    int64_t a = x->ndim == 0 ? 0 : normalize_axis(axis, x->ndim);
+    if (x->size == 0) return op_copy(ctx, xc.get());
+    const int64_t* axes = x->ndim ? &a : nullptr;
+    if (log) return bin(ctx, OP_subtract, xc, logsumexp_of(ctx, xc.get(), axes, x->ndim ? 1 : 0, true));
+    TRef m = reduce(ctx, OP_max, xc.get(), axes, x->ndim ? 1 : 0, true);
+    TRef shift = op_where(ctx, un(ctx, OP_isfinite, m).get(), m.get(), weak_f64(ctx, 0).get());
+    TRef e = un(ctx, OP_exp, bin(ctx, OP_subtract, xc, shift));
+    TRef s = reduce(ctx, OP_sum, e.get(), axes, x->ndim ? 1 : 0, true);
+    return bin(ctx, OP_divide, e, s);
+}
+
+TRef isclose_of(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, double rtol, double atol, bool equal_nan) {
+    ember_dtype_t dt = promote(a->dtype, a->weak, b->dtype, b->weak, ctx->default_float);
+    if (!is_float(dt) && !is_complex(dt)) dt = EMBER_FLOAT64;
+    TRef A = cast_if(ctx, a, dt), B = cast_if(ctx, b, dt);
+    TRef diff = un(ctx, OP_abs, bin(ctx, OP_subtract, A, B));
+    TRef tol = bin(ctx, OP_add, weak_f64(ctx, atol), bin(ctx, OP_multiply, weak_f64(ctx, rtol), un(ctx, OP_abs, B)));
+    TRef close = bin(ctx, OP_logical_or, bin(ctx, OP_less_equal, diff, tol), bin(ctx, OP_equal, A, B));
+    if (equal_nan) close = bin(ctx, OP_logical_or, close, bin(ctx, OP_logical_and, un(ctx, OP_isnan, A), un(ctx, OP_isnan, B)));
+    return close;
+}
+
+}  // namespace ember
+
+using namespace ember;
+
+#define ENTRY(fn, params, ...) \
+    EMBER_API ember_status_t fn params { return guard(#fn, [&] __VA_ARGS__); }
+#define PRELUDE_X            \
+    check_ctx(ctx);          \
+    require_arg(out, "out"); \
+    check_same_backend(ctx, x, "x");
+
+extern "C" {
+
+ENTRY(ember_var, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, double ddof, ember_tensor_t** out), {
+    PRELUDE_X
+    *out = var_of(ctx, x, axes, naxes, keepdims != 0, ddof).release();
+})
+ENTRY(ember_std, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, double ddof, ember_tensor_t** out), {
+    PRELUDE_X
+    *out = un(ctx, OP_sqrt, var_of(ctx, x, axes, naxes, keepdims != 0, ddof)).release();
+})
+ENTRY(ember_softmax, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t axis, ember_tensor_t** out), {
+    PRELUDE_X
+    *out = softmax_of(ctx, x, axis, false).release();
+})
+ENTRY(ember_log_softmax, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t axis, ember_tensor_t** out), {
+    PRELUDE_X
+    *out = softmax_of(ctx, x, axis, true).release();
+})
+ENTRY(ember_leaky_relu, (ember_ctx_t * ctx, const ember_tensor_t* x, double negative_slope, ember_tensor_t** out), {
+    PRELUDE_X
+    if (is_complex(x->dtype) || x->dtype == EMBER_BOOL) raise(EMBER_ERR_UNSUPPORTED_DTYPE, "leaky_relu is not defined for dtype %s", dtype_name(x->dtype));
+    TRef X = TRef::borrow(x);
+    TRef pos = bin(ctx, OP_greater, X, weak_i64(ctx, 0));
+    TRef scaled = bin(ctx, OP_multiply, X, weak_f64(ctx, negative_slope));
+    *out = op_where(ctx, pos.get(), cast_if(ctx, x, scaled->dtype).get(), scaled.get()).release();
+})
+ENTRY(ember_gelu, (ember_ctx_t * ctx, const ember_tensor_t* x, int approximate, ember_tensor_t** out), {
+    PRELUDE_X
+    DtypePlan plan = plan_dtypes(OP_erf, x->dtype, ctx->default_float);
+    TRef X = cast_if(ctx, x, plan.compute);
+    TRef inner;
+    if (approximate) {
+        TRef cube = bin(ctx, OP_multiply, un(ctx, OP_square, X), X);
+        TRef arg = bin(ctx, OP_multiply, weak_f64(ctx, std::sqrt(2.0 / M_PI)), bin(ctx, OP_add, X, bin(ctx, OP_multiply, weak_f64(ctx, 0.044715), cube)));
+        inner = un(ctx, OP_tanh, arg);
+    } else {
+        inner = un(ctx, OP_erf, bin(ctx, OP_multiply, X, weak_f64(ctx, M_SQRT1_2)));
+    }
+    TRef half_x = bin(ctx, OP_multiply, X, weak_f64(ctx, 0.5));
+    *out = bin(ctx, OP_multiply, half_x, bin(ctx, OP_add, inner, weak_f64(ctx, 1.0))).release();
+})
+ENTRY(ember_clip, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_tensor_t* lo, const ember_tensor_t* hi, ember_tensor_t** out), {
+    PRELUDE_X
+    if (lo) check_same_backend(ctx, lo, "lo");
+    if (hi) check_same_backend(ctx, hi, "hi");
+    plan_dtypes(OP_maximum, x->dtype, ctx->default_float);
+    TRef r = TRef::borrow(x);
+    if (lo) r = cast_if(ctx, run_binary(ctx, OP_maximum, r.get(), lo).get(), x->dtype);
+    if (hi) r = cast_if(ctx, run_binary(ctx, OP_minimum, r.get(), hi).get(), x->dtype);
+    if (!lo && !hi) r = op_copy(ctx, x);
+    *out = r.release();
+})
+ENTRY(ember_isclose, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_tensor_t* b, double rtol, double atol, int equal_nan, ember_tensor_t** out), {
+    check_ctx(ctx);
+    require_arg(out, "out");
+    check_same_backend(ctx, a, "a");
+    check_same_backend(ctx, b, "b");
+    *out = isclose_of(ctx, a, b, rtol, atol, equal_nan != 0).release();
+})
+EMBER_API ember_status_t ember_allclose(ember_ctx_t* ctx, const ember_tensor_t* a, const ember_tensor_t* b, double rtol, double atol, int equal_nan, int* result) {
+    return guard("ember_allclose", [&] {
+        check_ctx(ctx);
+        require_arg(result, "result");
+        check_same_backend(ctx, a, "a");
+        check_same_backend(ctx, b, "b");
+        TRef all = reduce(ctx, OP_all, isclose_of(ctx, a, b, rtol, atol, equal_nan != 0).get(), nullptr, 0, false);
+        uint8_t v;
+        read_contiguous(all.get(), &v, 1);
+        *result = v != 0;
+    });
+}
+ENTRY(ember_round_decimals, (ember_ctx_t * ctx, const ember_tensor_t* x, int decimals, ember_tensor_t** out), {
+    PRELUDE_X
+    TRef X = TRef::borrow(x);
+    if (decimals == 0) {
+        *out = un(ctx, OP_round, X).release();
+        return;
+    }
+    if (x->dtype == EMBER_BOOL) raise(EMBER_ERR_UNSUPPORTED_DTYPE, "round is not defined for dtype bool");
+    if (is_integer(x->dtype) && decimals > 0) {
+        *out = op_copy(ctx, x).release();
+        return;
+    }
+    TRef work = is_integer(x->dtype) ? op_astype(ctx, x, EMBER_FLOAT64) : X;
+    TRef scale = weak_f64(ctx, std::pow(10.0, decimals));
+    TRef r = bin(ctx, OP_divide, un(ctx, OP_round, bin(ctx, OP_multiply, work, scale)), scale);
+    *out = cast_if(ctx, r.get(), x->dtype).release();
+})
+ENTRY(ember_count_nonzero, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, ember_tensor_t** out), {
+    PRELUDE_X
+    TRef nz = run_binary(ctx, OP_not_equal, x, weak_i64(ctx, 0).get());
+    *out = reduce(ctx, OP_sum, nz.get(), axes, naxes, keepdims != 0).release();
+})
+
+}  // extern "C"

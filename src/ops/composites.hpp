@@ -1,0 +1,20 @@
+// Composite ops: written once over other ops (src/ops/composites*.cpp).
+#pragma once
+
+#include "dispatch.hpp"
+
+namespace ember {
+
+TRef composite_unary(ember_ctx* ctx, OpId op, const ember_tensor* x);
+TRef composite_reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims);
+TRef real_or_imag(ember_ctx* ctx, const ember_tensor* x, bool imag);
+TRef weak_i64(ember_ctx* ctx, int64_t v);
+TRef run_unary(ember_ctx* ctx, OpId op, const ember_tensor* x);
+TRef run_binary(ember_ctx* ctx, OpId op, const ember_tensor* a, const ember_tensor* b);
+TRef run_reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims);
+
+// Short spellings used inside composites.
+inline TRef un(ember_ctx* c, OpId op, const TRef& x) { return run_unary(c, op, x.get()); }
+inline TRef bin(ember_ctx* c, OpId op, const TRef& a, const TRef& b) { return run_binary(c, op, a.get(), b.get()); }
+
+}  // namespace ember

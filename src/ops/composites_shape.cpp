@@ -1,0 +1,453 @@
+// Composite creation, manipulation and linear-algebra ops, written over views, astype
+// (assign), take and matmul.
+#include <algorithm>
+#include <cmath>
+
+#include "composites.hpp"
+
+namespace ember {
+
+TRef op_full(ember_ctx* ctx, const Shape& shape, double value, ember_dtype_t dtype) {
+    TRef out = alloc_tensor(ctx, dtype, shape);
+    if (out->size) op_assign(ctx, out.get(), weak_f64(ctx, value).get());
+    return out;
+}
+
+TRef op_concat(ember_ctx* ctx, const std::vector<const ember_tensor*>& xs, int64_t axis) {
+    if (xs.empty()) raise(EMBER_ERR_INVALID_ARGUMENT, "needs at least one tensor");
+    const ember_tensor* first = xs[0];
+    if (first->ndim == 0) raise(EMBER_ERR_SHAPE, "cannot concatenate 0-d tensors");
+    int64_t a = normalize_axis(axis, first->ndim);
+    ember_dtype_t dt = first->dtype;
+    bool weak = first->weak;
+    Shape shape = shape_of(first);
+    shape[a] = 0;
+    for (size_t i = 0; i < xs.size(); ++i) {
+        const ember_tensor* x = xs[i];
+        if (x->ndim != first->ndim) raise(EMBER_ERR_SHAPE, "tensor %zu has %d dimensions, tensor 0 has %d", i, x->ndim, first->ndim);
+        for (int d = 0; d < x->ndim; ++d)
+            if (d != a && x->shape[d] != first->shape[d])
+                raise(EMBER_ERR_SHAPE, "tensor %zu has shape %s, incompatible with %s outside axis %lld", i, shape_str(x).c_str(), shape_str(first).c_str(), (long long)a);
+        if (i) dt = promote(dt, weak, x->dtype, x->weak, ctx->default_float);
+        weak = weak && x->weak;
+        shape[a] += x->shape[a];
+    }
+    TRef out = alloc_tensor(ctx, dt, shape);
+    int64_t pos = 0;
+    for (const ember_tensor* x : xs) {
+        if (x->shape[a]) {
+            TRef dst = op_slice_axis(out.get(), a, pos, pos + x->shape[a], 1);
+            op_assign(ctx, dst.get(), x);
+        }
+        pos += x->shape[a];
+    }
+    return out;
+}
+
+namespace {
+
+TRef host_index(ember_ctx* ctx, const std::vector<int64_t>& v) {
+    TRef t = alloc_tensor(ctx, EMBER_INT64, {(int64_t)v.size()});
+    if (!v.empty()) {
+        Backend* b = t->storage->backend;
+        ember_status_t st = b->iface->write(b->state, t->storage->device, t->storage->buffer, 0, v.data(), v.size() * 8);
+        if (st != EMBER_OK) raise(st, "writing indices failed");
+    }
+    return t;
+}
+
+TRef take_axis(ember_ctx* ctx, const ember_tensor* x, const std::vector<int64_t>& idx, int64_t axis) {
+    TRef i = host_index(ctx, idx);
+    ember_tensor* r = nullptr;
+    if (ember_take(ctx, x, i.get(), axis, &r) != EMBER_OK) raise(ember_last_status(), "%s", ember_last_error());
+    return TRef(r);
+}
+
+TRef triangle(ember_ctx* ctx, const ember_tensor* x, int64_t k, bool lower) {
+    if (x->ndim < 2) raise(EMBER_ERR_SHAPE, "needs at least 2 dimensions, got shape %s", shape_str(x).c_str());
+    int64_t n = x->shape[x->ndim - 2], m = x->shape[x->ndim - 1];
+    TRef rows = op_reshape(ctx, op_arange(ctx, 0, 1, n, EMBER_INT64).get(), {n, 1}, false);
+    TRef cols = op_arange(ctx, (double)-k, 1, m, EMBER_INT64);  // j - k
+    TRef keep = bin(ctx, lower ? OP_greater_equal : OP_less_equal, rows, cols);
+    return op_where(ctx, keep.get(), x, scalar_like(ctx, 0, x->dtype).get());
+}
+
+void check_list(const ember_tensor* const* xs, int n, ember_ctx* ctx) {
+    if (n <= 0) raise(EMBER_ERR_INVALID_ARGUMENT, "needs at least one tensor (n = %d)", n);
+    require_arg(xs, "xs");
+    for (int i = 0; i < n; ++i) check_same_backend(ctx, xs[i], "xs[i]");
+}
+
+TRef tensordot_of(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, const Shape& aa, const Shape& ba) {
+    if (aa.size() != ba.size()) raise(EMBER_ERR_INVALID_ARGUMENT, "axes lists differ in length");
+    uint64_t ma = 0, mb = 0;
+    Shape ax(aa.size()), bx(ba.size());
+    int64_t k = 1;
+    for (size_t i = 0; i < aa.size(); ++i) {
+        ax[i] = normalize_axis(aa[i], a->ndim);
+        bx[i] = normalize_axis(ba[i], b->ndim);
+        if ((ma >> ax[i]) & 1 || (mb >> bx[i]) & 1) raise(EMBER_ERR_INVALID_ARGUMENT, "an axis repeats");
+        ma |= 1ull << ax[i];
+        mb |= 1ull << bx[i];
+        if (a->shape[ax[i]] != b->shape[bx[i]])
+            raise(EMBER_ERR_SHAPE, "contracted axes differ in length: %lld vs %lld", (long long)a->shape[ax[i]], (long long)b->shape[bx[i]]);
+        k *= a->shape[ax[i]];
+    }
+    Shape pa, pb, free_shape;
+    int64_t m = 1, n = 1;
+    for (int d = 0; d < a->ndim; ++d)
+        if (!((ma >> d) & 1)) {
+            pa.push_back(d);
+            free_shape.push_back(a->shape[d]);
+            m *= a->shape[d];
+        }
+    pa.insert(pa.end(), ax.begin(), ax.end());
+    pb.assign(bx.begin(), bx.end());
+    for (int d = 0; d < b->ndim; ++d)
+        if (!((mb >> d) & 1)) {
+            pb.push_back(d);
+            free_shape.push_back(b->shape[d]);
+            n *= b->shape[d];
+        }
+    TRef A = op_reshape(ctx, op_permute(a, pa.data(), a->ndim).get(), {m, k}, true);
+    TRef B = op_reshape(ctx, op_permute(b, pb.data(), b->ndim).get(), {k, n}, true);
+    return op_reshape(ctx, op_matmul(ctx, A.get(), B.get()).get(), free_shape, true);
+}
+
+}  // namespace
+
+}  // namespace ember
+
+using namespace ember;
+
+#define ENTRY(fn, params, ...) \
+    EMBER_API ember_status_t fn params { return guard(#fn, [&] __VA_ARGS__); }
+#define PRELUDE         \
+    check_ctx(ctx);     \
+    require_arg(out, "out");
+
+extern "C" {
+
+ENTRY(ember_empty, (ember_ctx_t * ctx, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    check_shape(shape, ndim);
+    *out = alloc_tensor(ctx, resolve_dtype_arg(ctx, dtype, (ember_dtype_t)EMBER_DTYPE_DEFAULT), Shape(shape, shape + ndim)).release();
+})
+ENTRY(ember_zeros, (ember_ctx_t * ctx, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    check_shape(shape, ndim);
+    *out = op_full(ctx, Shape(shape, shape + ndim), 0, resolve_dtype_arg(ctx, dtype, (ember_dtype_t)EMBER_DTYPE_DEFAULT)).release();
+})
+ENTRY(ember_ones, (ember_ctx_t * ctx, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    check_shape(shape, ndim);
+    *out = op_full(ctx, Shape(shape, shape + ndim), 1, resolve_dtype_arg(ctx, dtype, (ember_dtype_t)EMBER_DTYPE_DEFAULT)).release();
+})
+ENTRY(ember_full, (ember_ctx_t * ctx, const int64_t* shape, int ndim, double value, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    check_shape(shape, ndim);
+    *out = op_full(ctx, Shape(shape, shape + ndim), value, resolve_dtype_arg(ctx, dtype, (ember_dtype_t)EMBER_DTYPE_DEFAULT)).release();
+})
+ENTRY(ember_empty_like, (ember_ctx_t * ctx, const ember_tensor_t* x, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, x, "x");
+    *out = alloc_tensor(ctx, resolve_dtype_arg(ctx, dtype, x->dtype), shape_of(x)).release();
+})
+ENTRY(ember_zeros_like, (ember_ctx_t * ctx, const ember_tensor_t* x, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, x, "x");
+    *out = op_full(ctx, shape_of(x), 0, resolve_dtype_arg(ctx, dtype, x->dtype)).release();
+})
+ENTRY(ember_ones_like, (ember_ctx_t * ctx, const ember_tensor_t* x, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, x, "x");
+    *out = op_full(ctx, shape_of(x), 1, resolve_dtype_arg(ctx, dtype, x->dtype)).release();
+})
+ENTRY(ember_full_like, (ember_ctx_t * ctx, const ember_tensor_t* x, double value, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, x, "x");
+    *out = op_full(ctx, shape_of(x), value, resolve_dtype_arg(ctx, dtype, x->dtype)).release();
+})
+ENTRY(ember_linspace, (ember_ctx_t * ctx, double start, double stop, int64_t num, int endpoint, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    if (num < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "num must be non-negative, got %lld", (long long)num);
+    ember_dtype_t dt = resolve_dtype_arg(ctx, dtype, (ember_dtype_t)EMBER_DTYPE_DEFAULT);
+    int64_t div = endpoint ? num - 1 : num;
+    double step = div > 0 ? (stop - start) / (double)div : 0;
+    TRef r = op_arange(ctx, start, step, num, dt);
+    if (endpoint && num > 1) op_assign(ctx, op_slice_axis(r.get(), 0, num - 1, num, 1).get(), weak_f64(ctx, stop).get());
+    *out = r.release();
+})
+ENTRY(ember_eye, (ember_ctx_t * ctx, int64_t n_rows, int64_t n_cols, int64_t k, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    if (n_cols < 0) n_cols = n_rows;
+    int64_t shape[2] = {n_rows, n_cols};
+    check_shape(shape, 2);
+    TRef r = op_full(ctx, {n_rows, n_cols}, 0, resolve_dtype_arg(ctx, dtype, (ember_dtype_t)EMBER_DTYPE_DEFAULT));
+    TRef d = op_diagonal(r.get(), k);
+    if (d->size) op_assign(ctx, d.get(), weak_f64(ctx, 1).get());
+    *out = r.release();
+})
+ENTRY(ember_tril, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t k, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, x, "x");
+    *out = triangle(ctx, x, k, true).release();
+})
+ENTRY(ember_triu, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t k, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, x, "x");
+    *out = triangle(ctx, x, k, false).release();
+})
+EMBER_API ember_status_t ember_meshgrid(ember_ctx_t* ctx, const ember_tensor_t* const* xs, int n, int indexing, ember_tensor_t** outs) {
+    return guard("ember_meshgrid", [&] {
+        check_ctx(ctx);
+        require_arg(outs, "outs");
+        check_list(xs, n, ctx);
+        if (n > EMBER_MAX_DIMS) raise(EMBER_ERR_INVALID_ARGUMENT, "at most %d inputs", EMBER_MAX_DIMS);
+        Shape shape(n);
+        for (int i = 0; i < n; ++i) {
+            if (xs[i]->ndim != 1) raise(EMBER_ERR_SHAPE, "input %d must be 1-d, got shape %s", i, shape_str(xs[i]).c_str());
+            shape[i] = xs[i]->shape[0];
+        }
+        bool xy = indexing == 0 && n >= 2;
+        if (xy) std::swap(shape[0], shape[1]);
+        std::vector<TRef> results;
+        for (int i = 0; i < n; ++i) {
+            int pos = xy && i < 2 ? 1 - i : i;
+            Shape vs(n, 1);
+            vs[pos] = shape[pos];
+            TRef v = op_reshape(ctx, xs[i], vs, true);
+            results.push_back(op_copy(ctx, op_broadcast_to(v.get(), shape).get()));
+        }
+        for (int i = 0; i < n; ++i) outs[i] = results[i].release();
+    });
+}
+ENTRY(ember_copy, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, x, "x");
+    *out = op_copy(ctx, x).release();
+})
+EMBER_API ember_status_t ember_assign(ember_ctx_t* ctx, ember_tensor_t* dst, const ember_tensor_t* src) {
+    return guard("ember_assign", [&] {
+        check_ctx(ctx);
+        check_same_backend(ctx, dst, "dst");
+        check_same_backend(ctx, src, "src");
+        op_assign(ctx, dst, src);
+    });
+}
+ENTRY(ember_concat, (ember_ctx_t * ctx, const ember_tensor_t* const* xs, int n, int64_t axis, ember_tensor_t** out), {
+    PRELUDE
+    check_list(xs, n, ctx);
+    std::vector<TRef> keep;
+    std::vector<const ember_tensor*> list;
+    for (int i = 0; i < n; ++i) {
+        if (axis == EMBER_AXIS_NONE) {
+            keep.push_back(op_reshape(ctx, xs[i], {xs[i]->size}, true));
+            list.push_back(keep.back().get());
+        } else {
+            list.push_back(xs[i]);
+        }
+    }
+    *out = op_concat(ctx, list, axis == EMBER_AXIS_NONE ? 0 : axis).release();
+})
+ENTRY(ember_stack, (ember_ctx_t * ctx, const ember_tensor_t* const* xs, int n, int64_t axis, ember_tensor_t** out), {
+    PRELUDE
+    check_list(xs, n, ctx);
+    int64_t a = normalize_axis(axis, xs[0]->ndim + 1);
+    std::vector<TRef> keep;
+    std::vector<const ember_tensor*> list;
+    for (int i = 0; i < n; ++i) {
+        if (xs[i]->ndim != xs[0]->ndim || !std::equal(xs[i]->shape, xs[i]->shape + xs[i]->ndim, xs[0]->shape))
+            raise(EMBER_ERR_SHAPE, "all tensors must have the same shape; tensor %d has %s, tensor 0 has %s", i, shape_str(xs[i]).c_str(), shape_str(xs[0]).c_str());
+        keep.push_back(op_expand_dims(xs[i], a));
+        list.push_back(keep.back().get());
+    }
+    *out = op_concat(ctx, list, a).release();
+})
+EMBER_API ember_status_t ember_split(ember_ctx_t* ctx, const ember_tensor_t* x, int64_t sections, const int64_t* indices, int n_indices, int64_t axis, ember_tensor_t** outs) {
+    return guard("ember_split", [&] {
+        check_ctx(ctx);
+        require_arg(outs, "outs");
+        check_same_backend(ctx, x, "x");
+        int64_t a = normalize_axis(axis, x->ndim);
+        int64_t len = x->shape[a];
+        std::vector<int64_t> cuts;
+        if (indices) {
+            if (n_indices < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "n_indices is negative");
+            cuts.assign(indices, indices + n_indices);
+        } else {
+            if (sections <= 0) raise(EMBER_ERR_INVALID_ARGUMENT, "sections must be positive, got %lld", (long long)sections);
+            if (len % sections) raise(EMBER_ERR_SHAPE, "axis of length %lld does not split into %lld equal sections", (long long)len, (long long)sections);
+            for (int64_t i = 1; i < sections; ++i) cuts.push_back(i * (len / sections));
+        }
+        std::vector<TRef> parts;
+        int64_t prev = 0;
+        cuts.push_back(len);
+        for (int64_t c : cuts) {
+            int64_t stop = std::min(std::max<int64_t>(c, prev), len);
+            parts.push_back(op_slice_axis(x, a, prev, stop, 1));
+            prev = stop;
+        }
+        for (size_t i = 0; i < parts.size(); ++i) outs[i] = parts[i].release();
+    });
+}
+ENTRY(ember_tile, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* reps, int nreps, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, x, "x");
+    if (nreps < 0 || (nreps && !reps)) raise(EMBER_ERR_INVALID_ARGUMENT, "bad reps");
+    int nd = std::max(nreps, x->ndim);
+    if (2 * nd > EMBER_MAX_DIMS) raise(EMBER_ERR_INVALID_ARGUMENT, "tile supports at most %d dimensions", EMBER_MAX_DIMS / 2);
+    Shape xs(nd, 1), r(nd, 1);
+    std::copy(x->shape, x->shape + x->ndim, xs.begin() + (nd - x->ndim));
+    std::copy(reps, reps + nreps, r.begin() + (nd - nreps));
+    TRef xv = op_reshape(ctx, x, xs, true);
+    Shape vshape, vstrides, final_shape;
+    for (int d = 0; d < nd; ++d) {
+        if (r[d] < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "negative repetition %lld", (long long)r[d]);
+        vshape.insert(vshape.end(), {r[d], xs[d]});
+        vstrides.insert(vstrides.end(), {0, xv->strides[d]});
+        final_shape.push_back(r[d] * xs[d]);
+    }
+    TRef v = make_view(xv.get(), vshape, vstrides, xv->offset);
+    *out = op_reshape(ctx, v.get(), final_shape, true).release();
+})
+ENTRY(ember_repeat, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t repeats, int64_t axis, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, x, "x");
+    if (repeats < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "repeats must be non-negative, got %lld", (long long)repeats);
+    TRef src = axis == EMBER_AXIS_NONE ? op_reshape(ctx, x, {x->size}, true) : TRef::borrow(x);
+    int64_t a = axis == EMBER_AXIS_NONE ? 0 : normalize_axis(axis, x->ndim);
+    if (src->ndim >= EMBER_MAX_DIMS) raise(EMBER_ERR_INVALID_ARGUMENT, "too many dimensions");
+    Shape vshape = shape_of(src.get()), vstrides(src->strides, src->strides + src->ndim), final_shape = shape_of(src.get());
+    vshape.insert(vshape.begin() + a + 1, repeats);
+    vstrides.insert(vstrides.begin() + a + 1, 0);
+    final_shape[a] *= repeats;
+    TRef v = make_view(src.get(), vshape, vstrides, src->offset);
+    *out = op_reshape(ctx, v.get(), final_shape, true).release();
+})
+ENTRY(ember_pad, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* pad_width, ember_pad_mode_t mode, double value, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, x, "x");
+    if (x->ndim && !pad_width) raise(EMBER_ERR_INVALID_ARGUMENT, "argument 'pad_width' is NULL");
+    for (int d = 0; d < 2 * x->ndim; ++d)
+        if (pad_width[d] < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "negative pad width %lld", (long long)pad_width[d]);
+    if (mode == EMBER_PAD_CONSTANT) {
+        Shape shape = shape_of(x);
+        for (int d = 0; d < x->ndim; ++d) shape[d] += pad_width[2 * d] + pad_width[2 * d + 1];
+        TRef r = op_full(ctx, shape, value, x->dtype);
+        TRef inner = TRef::borrow(r.get());
+        for (int d = 0; d < x->ndim; ++d) inner = op_slice_axis(inner.get(), d, pad_width[2 * d], pad_width[2 * d] + x->shape[d], 1);
+        if (x->size) op_assign(ctx, inner.get(), x);
+        *out = r.release();
+        return;
+    }
+    if (mode != EMBER_PAD_EDGE && mode != EMBER_PAD_REFLECT && mode != EMBER_PAD_WRAP) raise(EMBER_ERR_INVALID_ARGUMENT, "unknown pad mode %d", (int)mode);
+    TRef r = TRef::borrow(x);
+    for (int d = 0; d < x->ndim; ++d) {
+        int64_t before = pad_width[2 * d], after = pad_width[2 * d + 1], n = x->shape[d];
+        if (!before && !after) continue;
+        if (n == 0) raise(EMBER_ERR_SHAPE, "cannot pad an empty axis in this mode");
+        std::vector<int64_t> idx;
+        for (int64_t i = -before; i < n + after; ++i) {
+            int64_t j = i;
+            if (mode == EMBER_PAD_EDGE) {
+                j = std::min(std::max<int64_t>(i, 0), n - 1);
+            } else if (mode == EMBER_PAD_WRAP) {
+                j = ((i % n) + n) % n;
+            } else if (n == 1) {
+                j = 0;
+            } else {  // reflect about the edge elements, not repeating them
+                int64_t period = 2 * (n - 1);
+                j = ((i % period) + period) % period;
+                if (j >= n) j = period - j;
+            }
+            idx.push_back(j);
+        }
+        r = take_axis(ctx, r.get(), idx, d);
+    }
+    *out = (r.get() == x ? op_copy(ctx, x) : r).release();
+})
+ENTRY(ember_roll, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* shifts, const int64_t* axes, int n, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, x, "x");
+    require_arg(shifts, "shifts");
+    if (!axes) {
+        TRef f = op_reshape(ctx, x, {x->size}, true);
+        int64_t len = x->size;
+        std::vector<int64_t> idx((size_t)len);
+        for (int64_t i = 0; i < len; ++i) idx[(size_t)i] = (((i - shifts[0]) % len) + len) % len;
+        *out = op_reshape(ctx, take_axis(ctx, f.get(), idx, 0).get(), shape_of(x), true).release();
+        return;
+    }
+    TRef r = TRef::borrow(x);
+    for (int k = 0; k < n; ++k) {
+        int64_t a = normalize_axis(axes[k], x->ndim), len = x->shape[a];
+        if (len == 0) continue;
+        std::vector<int64_t> idx((size_t)len);
+        for (int64_t i = 0; i < len; ++i) idx[(size_t)i] = (((i - shifts[k]) % len) + len) % len;
+        r = take_axis(ctx, r.get(), idx, a);
+    }
+    *out = (r.get() == x ? op_copy(ctx, x) : r).release();
+})
+ENTRY(ember_one_hot, (ember_ctx_t * ctx, const ember_tensor_t* indices, int64_t depth, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, indices, "indices");
+    if (!is_integer(indices->dtype)) raise(EMBER_ERR_UNSUPPORTED_DTYPE, "indices must be integers, got %s", dtype_name(indices->dtype));
+    if (depth < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "depth must be non-negative");
+    TRef e = op_expand_dims(indices, indices->ndim);
+    TRef hot = bin(ctx, OP_equal, e, op_arange(ctx, 0, 1, depth, EMBER_INT64));
+    *out = op_astype(ctx, hot.get(), resolve_dtype_arg(ctx, dtype, (ember_dtype_t)EMBER_DTYPE_DEFAULT)).release();
+})
+ENTRY(ember_dot, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_tensor_t* b, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, a, "a");
+    check_same_backend(ctx, b, "b");
+    if (a->ndim == 0 || b->ndim == 0) *out = run_binary(ctx, OP_multiply, a, b).release();
+    else if (b->ndim == 1 || a->ndim == 1) *out = op_matmul(ctx, a, b).release();
+    else *out = tensordot_of(ctx, a, b, {-1}, {-2}).release();
+})
+ENTRY(ember_tensordot, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_tensor_t* b, int64_t axes, const int64_t* axes_a, const int64_t* axes_b, int n_pairs, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, a, "a");
+    check_same_backend(ctx, b, "b");
+    Shape aa, ba;
+    if (n_pairs >= 0) {
+        if (n_pairs && (!axes_a || !axes_b)) raise(EMBER_ERR_INVALID_ARGUMENT, "axes_a and axes_b are required with n_pairs");
+        aa.assign(axes_a, axes_a + n_pairs);
+        ba.assign(axes_b, axes_b + n_pairs);
+    } else {
+        if (axes < 0 || axes > a->ndim || axes > b->ndim) raise(EMBER_ERR_INVALID_ARGUMENT, "axes %lld is out of range", (long long)axes);
+        for (int64_t i = 0; i < axes; ++i) {
+            aa.push_back(a->ndim - axes + i);
+            ba.push_back(i);
+        }
+    }
+    *out = tensordot_of(ctx, a, b, aa, ba).release();
+})
+ENTRY(ember_outer, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_tensor_t* b, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, a, "a");
+    check_same_backend(ctx, b, "b");
+    if (a->ndim != 1 || b->ndim != 1) raise(EMBER_ERR_SHAPE, "outer needs 1-d tensors, got shapes %s and %s", shape_str(a).c_str(), shape_str(b).c_str());
+    *out = bin(ctx, OP_multiply, op_expand_dims(a, 1), TRef::borrow(b)).release();
+})
+ENTRY(ember_vecdot, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_tensor_t* b, int64_t axis, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, a, "a");
+    check_same_backend(ctx, b, "b");
+    Shape shape = broadcast_shapes(shape_of(a), shape_of(b));
+    int64_t ax = normalize_axis(axis, (int)shape.size());
+    int64_t la = a->ndim - (int64_t)shape.size() + ax, lb = b->ndim - (int64_t)shape.size() + ax;
+    if (la < 0 || lb < 0 || a->shape[la] != b->shape[lb]) raise(EMBER_ERR_SHAPE, "vecdot axis lengths differ for shapes %s and %s", shape_str(a).c_str(), shape_str(b).c_str());
+    TRef prod = bin(ctx, OP_multiply, un(ctx, OP_conj, TRef::borrow(a)), TRef::borrow(b));
+    *out = ember::reduce(ctx, OP_sum, prod.get(), &ax, 1, false).release();
+})
+ENTRY(ember_trace, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t offset, ember_tensor_t** out), {
+    PRELUDE
+    check_same_backend(ctx, x, "x");
+    TRef d = op_diagonal(x, offset);
+    int64_t last = -1;
+    *out = ember::reduce(ctx, OP_sum, d.get(), &last, 1, false).release();
+})
+
+}  // extern "C"

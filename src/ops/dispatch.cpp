@@ -1,0 +1,235 @@
+// Op metadata, dtype rules, broadcasting and the kernel call. Every op goes through here.
+#include "dispatch.hpp"
+
+#include <cstring>
+
+namespace ember {
+
+namespace {
+const OpInfo kOps[OP_COUNT] = {
+#define UNARY "unary"
+#define BINARY "binary"
+#define REDUCE "reduce"
+#define CUSTOM "custom"
+#define PRIMITIVE false
+#define COMPOSITE true
+#define EMBER_OP(name, sig, dtypes, kind, doc) {#name, sig, Rule::dtypes, kind, doc},
+#include "optable.def"
+#undef EMBER_OP
+#undef UNARY
+#undef BINARY
+#undef REDUCE
+#undef CUSTOM
+#undef PRIMITIVE
+#undef COMPOSITE
+};
+
+[[noreturn]] void bad_dtype(OpId op, ember_dtype_t d) {
+    raise(EMBER_ERR_UNSUPPORTED_DTYPE, "%s is not defined for dtype %s", kOps[op].name, dtype_name(d));
+}
+}  // namespace
+
+const OpInfo& op_info(OpId op) { return kOps[op]; }
+
+DtypePlan plan_dtypes(OpId op, ember_dtype_t d, ember_dtype_t default_float) {
+    Kind k = kind_of(d);
+    auto same = [&](bool ok) {
+        if (!ok) bad_dtype(op, d);
+        return DtypePlan{d, d};
+    };
+    switch (kOps[op].rule) {
+        case Rule::ANY: return {d, d};
+        case Rule::NUMERIC: return same(k != Kind::Bool);
+        case Rule::NUMERIC_TO_REAL:
+            if (k == Kind::Bool) bad_dtype(op, d);
+            return {d, real_dtype_of(d)};
+        case Rule::NUMERIC_TO_BOOL: return {d, EMBER_BOOL};
+        case Rule::REAL: return same(k == Kind::Int || k == Kind::Float);
+        case Rule::REAL_OR_BOOL: return same(k != Kind::Complex);
+        case Rule::REAL_TO_BOOL:
+            if (k == Kind::Complex || k == Kind::Bool) bad_dtype(op, d);
+            return {d, EMBER_BOOL};
+        case Rule::FLOAT:
+            if (k == Kind::Bool || k == Kind::Int) return {default_float, default_float};
+            return {d, d};
+        case Rule::REAL_FLOAT:
+            if (k == Kind::Complex) bad_dtype(op, d);
+            if (k == Kind::Bool || k == Kind::Int) return {default_float, default_float};
+            return {d, d};
+        case Rule::INT: return same(k == Kind::Int);
+        case Rule::INT_BOOL: return same(k == Kind::Int || k == Kind::Bool);
+        case Rule::LOGICAL: return {EMBER_BOOL, EMBER_BOOL};
+        case Rule::COMPARE: return {d, EMBER_BOOL};
+        case Rule::ORDER:
+            if (k == Kind::Complex) bad_dtype(op, d);
+            return {d, EMBER_BOOL};
+        case Rule::SUM:
+            if (k == Kind::Bool || is_signed_int(d)) return {EMBER_INT64, EMBER_INT64};
+            if (is_unsigned_int(d)) return {EMBER_UINT64, EMBER_UINT64};
+            return {d, d};
+    }
+    bad_dtype(op, d);
+}
+
+bool has_native(const ember_ctx* ctx, OpId op) { return ctx->slots[op].binding == Slot::NATIVE; }
+
+void run_kernel(ember_ctx* ctx, OpId op, std::initializer_list<ember_view_t> in, std::initializer_list<ember_view_t> out,
+                const ember_attrs_t& attrs) {
+    const Slot& slot = ctx->slots[op];
+    if (slot.binding != Slot::NATIVE && slot.binding != Slot::REFERENCE)
+        raise(EMBER_ERR_UNSUPPORTED, "op '%s' has no kernel on backend '%s'", kOps[op].name, ctx->backend->name.c_str());
+    Backend* b = slot.binding == Slot::NATIVE ? ctx->backend : reference_backend();
+    ember_kernel_call_t call{b->state, slot.kernel.data, ctx->device, (int)in.size(), (int)out.size(), in.begin(), out.begin(), &attrs};
+    ember_status_t st = slot.kernel.fn(&call);
+    if (st != EMBER_OK) {
+        // The kernel recorded its cause through host_api.fail; keep it and add the op.
+        std::string cause = ember_last_error();
+        if (cause.empty()) cause = ember_status_string(st);
+        raise(st, "%s", cause.c_str());
+    }
+}
+
+Shape broadcast_shapes(const Shape& a, const Shape& b) {
+    size_t n = std::max(a.size(), b.size());
+    Shape r(n);
+    for (size_t i = 0; i < n; ++i) {
+        int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+        int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+        if (da != db && da != 1 && db != 1)
+            raise(EMBER_ERR_SHAPE, "shapes %s and %s cannot be broadcast together", shape_str(a).c_str(), shape_str(b).c_str());
+        r[i] = da == 1 ? db : da;
+    }
+    return r;
+}
+
+ember_view_t broadcast_view(const ember_tensor* t, const Shape& shape, int64_t* strides) {
+    int n = (int)shape.size(), lead = n - t->ndim;
+    if (lead < 0) raise(EMBER_ERR_SHAPE, "cannot broadcast shape %s to %s", shape_str(t).c_str(), shape_str(shape).c_str());
+    for (int i = 0; i < n; ++i) {
+        if (i < lead) {
+            strides[i] = 0;
+            continue;
+        }
+        int64_t d = t->shape[i - lead];
+        if (d == shape[i])
+            strides[i] = t->strides[i - lead];
+        else if (d == 1)
+            strides[i] = 0;
+        else
+            raise(EMBER_ERR_SHAPE, "cannot broadcast shape %s to %s", shape_str(t).c_str(), shape_str(shape).c_str());
+    }
+    return ember_view_t{t->storage->buffer, t->offset, (int32_t)t->dtype, n, shape.data(), strides};
+}
+
+TRef op_astype(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype) {
+    TRef out = alloc_tensor(ctx, dtype, shape_of(x));
+    if (out->size) run_kernel(ctx, OP_astype, {view_of(x)}, {view_of(out.get())});
+    return out;
+}
+
+TRef cast_if(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype) {
+    if (x->dtype == dtype) return TRef::borrow(x);
+    return op_astype(ctx, x, dtype);
+}
+
+TRef op_copy(ember_ctx* ctx, const ember_tensor* x) { return op_astype(ctx, x, x->dtype); }
+
+TRef contiguous(ember_ctx* ctx, const ember_tensor* x) {
+    if (is_contiguous(x)) return TRef::borrow(x);
+    return op_copy(ctx, x);
+}
+
+void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src) {
+    Shape shape = shape_of(dst);
+    if (dst->size == 0) return;
+    int64_t strides[EMBER_MAX_DIMS];
+    ember_view_t in = broadcast_view(src, shape, strides);
+    run_kernel(ctx, OP_astype, {in}, {view_of(dst)});
+}
+
+TRef elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs) {
+    const ember_tensor* first = *xs.begin();
+    ember_dtype_t common = first->dtype;
+    bool weak = first->weak;
+    Shape shape = shape_of(first);
+    for (auto it = xs.begin() + 1; it != xs.end(); ++it) {
+        common = promote(common, weak, (*it)->dtype, (*it)->weak, ctx->default_float);
+        weak = weak && (*it)->weak;
+        shape = broadcast_shapes(shape, shape_of(*it));
+    }
+    DtypePlan plan = plan_dtypes(op, common, ctx->default_float);
+    TRef out = alloc_tensor(ctx, plan.result, shape);
+    out->weak = weak;
+    if (out->size == 0) return out;
+    TRef cast[3];
+    int64_t strides[3][EMBER_MAX_DIMS];
+    ember_view_t views[3];
+    int n = 0;
+    for (const ember_tensor* x : xs) {
+        cast[n] = cast_if(ctx, x, plan.compute);
+        views[n] = broadcast_view(cast[n].get(), shape, strides[n]);
+        ++n;
+    }
+    ember_view_t ov = view_of(out.get());
+    const Slot& slot = ctx->slots[op];
+    (void)slot;
+    if (n == 1)
+        run_kernel(ctx, op, {views[0]}, {ov});
+    else if (n == 2)
+        run_kernel(ctx, op, {views[0], views[1]}, {ov});
+    else
+        run_kernel(ctx, op, {views[0], views[1], views[2]}, {ov});
+    return out;
+}
+
+uint64_t axes_mask(const int64_t* axes, int naxes, int ndim) {
+    if (!axes) return ndim >= 64 ? ~0ull : ((1ull << ndim) - 1);
+    if (naxes < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "naxes is negative");
+    uint64_t mask = 0;
+    for (int i = 0; i < naxes; ++i) {
+        int64_t a = normalize_axis(axes[i], ndim);
+        if (mask & (1ull << a)) raise(EMBER_ERR_INVALID_ARGUMENT, "axis %lld is repeated", (long long)axes[i]);
+        mask |= 1ull << a;
+    }
+    return mask;
+}
+
+TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims) {
+    uint64_t mask = axes_mask(axes, naxes, x->ndim);
+    DtypePlan plan = plan_dtypes(op, x->dtype, ctx->default_float);
+    Shape keep = shape_of(x), dropped;
+    for (int i = 0; i < x->ndim; ++i) {
+        if (mask & (1ull << i)) {
+            if (x->shape[i] == 0 && (op == OP_max || op == OP_min))
+                raise(EMBER_ERR_SHAPE, "%s of an empty axis (shape %s) has no identity", op_info(op).name, shape_str(x).c_str());
+            keep[i] = 1;
+        } else {
+            dropped.push_back(x->shape[i]);
+        }
+    }
+    TRef xc = cast_if(ctx, x, plan.compute);
+    TRef out = alloc_tensor(ctx, plan.result, keep);
+    if (out->size) {
+        ember_attrs_t attrs{};
+        attrs.axes_mask = mask;
+        run_kernel(ctx, op, {view_of(xc.get())}, {view_of(out.get())}, attrs);
+    }
+    if (keepdims) return out;
+    return op_reshape(ctx, out.get(), dropped, false);
+}
+
+TRef scalar_like(ember_ctx* ctx, double value, ember_dtype_t dtype) {
+    TRef s = weak_f64(ctx, value);
+    return op_astype(ctx, s.get(), dtype);
+}
+
+TRef weak_f64(ember_ctx* ctx, double value) {
+    TRef t = alloc_tensor(ctx, EMBER_FLOAT64, {});
+    Backend* b = t->storage->backend;
+    ember_status_t st = b->iface->write(b->state, t->storage->device, t->storage->buffer, 0, &value, sizeof value);
+    if (st != EMBER_OK) raise(st, "writing a scalar to backend '%s' failed", b->name.c_str());
+    t->weak = true;
+    return t;
+}
+
+}  // namespace ember

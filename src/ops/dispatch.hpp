@@ -1,0 +1,75 @@
+// The one dispatch mechanism: entry points validate and shape, then run a bound slot.
+#pragma once
+
+#include <initializer_list>
+
+#include "../core/internal.hpp"
+
+namespace ember {
+
+enum class Rule {
+#define EMBER_RULE(r) r,
+#include "rules.def"
+#undef EMBER_RULE
+};
+
+struct OpInfo {
+    const char* name;
+    const char* signature;  // "unary", "binary", "reduce", "custom"
+    Rule rule;
+    bool composite;
+    const char* doc;
+};
+const OpInfo& op_info(OpId op);
+
+// Compute dtype (inputs are cast to it) and result dtype of an op for a promoted input dtype.
+struct DtypePlan {
+    ember_dtype_t compute, result;
+};
+DtypePlan plan_dtypes(OpId op, ember_dtype_t common, ember_dtype_t default_float);
+
+// Runs the slot bound for op on the context's backend (native or reference kernel).
+void run_kernel(ember_ctx* ctx, OpId op, std::initializer_list<ember_view_t> in, std::initializer_list<ember_view_t> out,
+                const ember_attrs_t& attrs = {});
+// True when the backend supplies its own kernel for a composite op.
+bool has_native(const ember_ctx* ctx, OpId op);
+
+// Broadcasting.
+Shape broadcast_shapes(const Shape& a, const Shape& b);
+ember_view_t broadcast_view(const ember_tensor* t, const Shape& shape, int64_t* strides_storage);
+
+// Internal op API (throws Error). Every TRef returned is owned.
+TRef op_astype(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype);  // always a new tensor
+TRef cast_if(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype);    // x itself if already dtype
+TRef op_copy(ember_ctx* ctx, const ember_tensor* x);
+TRef contiguous(ember_ctx* ctx, const ember_tensor* x);
+void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src);
+TRef elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs);
+TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims);
+uint64_t axes_mask(const int64_t* axes, int naxes, int ndim);
+TRef scalar_like(ember_ctx* ctx, double value, ember_dtype_t dtype);  // strong 0-d
+TRef weak_f64(ember_ctx* ctx, double value);
+
+// Views (no copy).
+TRef op_reshape(ember_ctx* ctx, const ember_tensor* x, Shape shape, bool allow_copy);
+TRef op_permute(const ember_tensor* x, const int64_t* axes, int naxes);
+TRef op_expand_dims(const ember_tensor* x, int64_t axis);
+TRef op_squeeze_axes(const ember_tensor* x, uint64_t mask);
+TRef op_broadcast_to(const ember_tensor* x, const Shape& shape);
+TRef op_slice_axis(const ember_tensor* x, int64_t axis, int64_t start, int64_t stop, int64_t step);
+TRef op_select(const ember_tensor* x, int64_t axis, int64_t index);
+TRef op_diagonal(const ember_tensor* x, int64_t offset);
+TRef op_swapaxes(const ember_tensor* x, int64_t a, int64_t b);
+
+// Primitive custom ops used by composites.
+TRef op_where(ember_ctx* ctx, const ember_tensor* c, const ember_tensor* a, const ember_tensor* b);
+TRef op_matmul(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b);
+TRef op_arange(ember_ctx* ctx, double start, double step, int64_t n, ember_dtype_t dtype);
+TRef op_concat(ember_ctx* ctx, const std::vector<const ember_tensor*>& xs, int64_t axis);
+TRef op_full(ember_ctx* ctx, const Shape& shape, double value, ember_dtype_t dtype);
+TRef op_argreduce(ember_ctx* ctx, OpId op, const ember_tensor* x, int64_t axis, bool keepdims);
+TRef op_scan(ember_ctx* ctx, OpId op, const ember_tensor* x, int64_t axis);
+
+void read_contiguous(const ember_tensor* t, void* dst, size_t nbytes);
+
+}  // namespace ember
