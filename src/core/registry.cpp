@@ -125,9 +125,9 @@ Backend* load_module(Registry& r, const std::string& path) {
         dlclose(dl);
         return add_failed(r, path, "module returned no function table");
     }
-    if (iface->api_version != EMBER_BACKEND_API_VERSION) {
+    if (uint32_t version = iface->api_version; version != EMBER_BACKEND_API_VERSION) {
         dlclose(dl);
-        return add_failed(r, path, format("backend API version %u, but this libember needs %u", iface->api_version, EMBER_BACKEND_API_VERSION));
+        return add_failed(r, path, format("backend API version %u, but this libember needs %u", version, EMBER_BACKEND_API_VERSION));
     }
     return install(r, iface, path, dl);
 }

@@ -1,0 +1,450 @@
+// Core ABI: versions, status codes, errors, handles, dtypes and promotion, host memory,
+// the registry (with deliberately broken modules), selection, switching and aliasing.
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#include "test_util.hpp"
+
+namespace {
+
+TEST(Version, MacrosMatchRuntime) {
+    const char* text = nullptr;
+    EXPECT_EQ(ember_version(&text), EMBER_VERSION_NUMBER);
+    EXPECT_STREQ(text, EMBER_VERSION_STRING);
+}
+
+TEST(Status, StringsAreStaticAndDistinct) {
+    EXPECT_STREQ(ember_status_string(EMBER_OK), "success");
+    EXPECT_STREQ(ember_status_string(EMBER_ERR_SHAPE), "shape mismatch");
+    EXPECT_STRNE(ember_status_string(EMBER_ERR_BACKEND_MISMATCH), ember_status_string(EMBER_ERR_BACKEND_UNAVAILABLE));
+    EXPECT_STREQ(ember_status_string((ember_status_t)12345), "unknown status");
+}
+
+TEST(Errors, MessageNamesFunctionAndCause) {
+    T a = make<double>({1, 2, 3, 4, 5, 6}, {2, 3}, EMBER_FLOAT32);
+    T b = make<double>({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}, {4, 5}, EMBER_FLOAT32);
+    ember_tensor_t* sentinel = reinterpret_cast<ember_tensor_t*>(0x1);
+    ember_tensor_t* out = sentinel;
+    EM_FAILS(ember_matmul(test_ctx(), a, b, &out), EMBER_ERR_SHAPE, "ember_matmul");
+    EXPECT_NE(std::string(ember_last_error()).find("(2, 3)"), std::string::npos) << ember_last_error();
+    EXPECT_EQ(out, sentinel) << "out-param must be untouched on failure";
+    EXPECT_EQ(ember_last_status(), EMBER_ERR_SHAPE);
+    ember_clear_error();
+    EXPECT_STREQ(ember_last_error(), "");
+}
+
+TEST(Errors, NullArgumentsNeverCrash) {
+    ember_tensor_t* out = nullptr;
+    EM_FAILS(ember_add(nullptr, nullptr, nullptr, &out), EMBER_ERR_INVALID_ARGUMENT, "ember_add");
+    EM_FAILS(ember_add(test_ctx(), nullptr, nullptr, &out), EMBER_ERR_INVALID_ARGUMENT, "ember_add");
+    T a = make<double>({1}, {1}, EMBER_FLOAT32);
+    EM_FAILS(ember_exp(test_ctx(), a, nullptr), EMBER_ERR_INVALID_ARGUMENT, "ember_exp");
+    EM_FAILS(ember_tensor_from_data(test_ctx(), nullptr, EMBER_FLOAT32, std::vector<int64_t>{3}.data(), 1, &out),
+             EMBER_ERR_INVALID_ARGUMENT, "ember_tensor_from_data");
+    EM_FAILS(ember_tensor_from_data(test_ctx(), nullptr, (ember_dtype_t)99, nullptr, 0, &out), EMBER_ERR_INVALID_ARGUMENT,
+             "ember_tensor_from_data");
+    EM_FAILS(ember_ctx_set_backend(nullptr, "reference", 0, 0), EMBER_ERR_INVALID_ARGUMENT, "ember_ctx_set_backend");
+    ember_tensor_release(nullptr);
+    ember_ctx_release(nullptr);
+    EXPECT_EQ(out, nullptr);
+}
+
+TEST(Errors, ErrorsAreThreadLocal) {
+    ember_tensor_t* out = nullptr;
+    EM_FAILS(ember_exp(test_ctx(), nullptr, &out), EMBER_ERR_INVALID_ARGUMENT, "ember_exp");
+    std::string other;
+    std::thread([&] { other = ember_last_error(); }).join();
+    EXPECT_EQ(other, "");
+    EXPECT_NE(std::string(ember_last_error()), "");
+}
+
+TEST(Handles, RetainReleaseAndLiveCount) {
+    int64_t before = ember_live_tensor_count();
+    {
+        T a = make<double>({1, 2}, {2}, EMBER_FLOAT64);
+        EXPECT_EQ(ember_live_tensor_count(), before + 1);
+        ember_tensor_retain(a);
+        ember_tensor_release(a);
+        EXPECT_EQ(values(a), (std::vector<double>{1, 2}));
+        T v;
+        EM_OK(ember_transpose(test_ctx(), a, v.out()));
+        EXPECT_EQ(ember_live_tensor_count(), before + 2);
+    }
+    EXPECT_EQ(ember_live_tensor_count(), before);
+}
+
+TEST(Dtypes, NamesSizesAndDlpack) {
+    struct Row { ember_dtype_t d; const char* name; size_t size; uint8_t code; };
+    const Row rows[] = {
+        {EMBER_BOOL, "bool", 1, 6},       {EMBER_INT8, "int8", 1, 0},        {EMBER_INT64, "int64", 8, 0},
+        {EMBER_UINT16, "uint16", 2, 1},   {EMBER_FLOAT16, "float16", 2, 2},  {EMBER_BFLOAT16, "bfloat16", 2, 4},
+        {EMBER_FLOAT32, "float32", 4, 2}, {EMBER_COMPLEX64, "complex64", 8, 5}, {EMBER_COMPLEX128, "complex128", 16, 5},
+    };
+    for (const Row& r : rows) {
+        EXPECT_STREQ(ember_dtype_name(r.d), r.name);
+        EXPECT_EQ(ember_dtype_size(r.d), r.size);
+        uint8_t code, bits;
+        uint16_t lanes;
+        EM_OK(ember_dtype_to_dlpack(r.d, &code, &bits, &lanes));
+        EXPECT_EQ(code, r.code) << r.name;
+        EXPECT_EQ(bits, r.size * 8) << r.name;
+        EXPECT_EQ(lanes, 1);
+        ember_dtype_t back;
+        EM_OK(ember_dtype_from_dlpack(code, bits, lanes, &back));
+        EXPECT_EQ(back, r.d);
+        EM_OK(ember_dtype_from_name(r.name, &back));
+        EXPECT_EQ(back, r.d);
+    }
+    ember_dtype_t d;
+    EM_FAILS(ember_dtype_from_name("float8", &d), EMBER_ERR_INVALID_ARGUMENT, "ember_dtype_from_name");
+    EM_FAILS(ember_dtype_from_dlpack(2, 32, 4, &d), EMBER_ERR_UNSUPPORTED_DTYPE, "ember_dtype_from_dlpack");
+    EXPECT_EQ(ember_dtype_name((ember_dtype_t)77), nullptr);
+}
+
+TEST(Dtypes, ArrayApiPromotion) {
+    struct Row { ember_dtype_t a, b, want; };
+    const Row rows[] = {
+        {EMBER_INT8, EMBER_UINT8, EMBER_INT16},       {EMBER_INT16, EMBER_UINT32, EMBER_INT64},
+        {EMBER_UINT8, EMBER_UINT32, EMBER_UINT32},    {EMBER_INT32, EMBER_INT8, EMBER_INT32},
+        {EMBER_BOOL, EMBER_INT8, EMBER_INT8},         {EMBER_FLOAT16, EMBER_FLOAT32, EMBER_FLOAT32},
+        {EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_FLOAT32}, {EMBER_FLOAT32, EMBER_COMPLEX64, EMBER_COMPLEX64},
+        {EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128}, {EMBER_INT64, EMBER_FLOAT16, EMBER_FLOAT16},
+    };
+    for (const Row& r : rows) {
+        ember_dtype_t got, rev;
+        EM_OK(ember_result_type(r.a, r.b, &got));
+        EM_OK(ember_result_type(r.b, r.a, &rev));
+        EXPECT_EQ(got, r.want) << ember_dtype_name(r.a) << " + " << ember_dtype_name(r.b);
+        EXPECT_EQ(rev, r.want);
+    }
+    ember_dtype_t got;
+    EM_FAILS(ember_result_type(EMBER_INT64, EMBER_UINT64, &got), EMBER_ERR_UNSUPPORTED_DTYPE, "ember_result_type");
+    EXPECT_TRUE(ember_can_cast(EMBER_INT8, EMBER_INT32));
+    EXPECT_FALSE(ember_can_cast(EMBER_INT32, EMBER_INT8));
+    EXPECT_FALSE(ember_can_cast(EMBER_COMPLEX64, EMBER_FLOAT64));
+}
+
+TEST(Dtypes, WeakScalarsTakeTheTensorsKind) {
+    struct Row { ember_dtype_t tensor; int scalar_kind; ember_dtype_t want; };  // 0 int, 1 float, 2 complex
+    const Row rows[] = {
+        {EMBER_FLOAT16, 1, EMBER_FLOAT16}, {EMBER_INT8, 0, EMBER_INT8},     {EMBER_UINT8, 0, EMBER_UINT8},
+        {EMBER_INT32, 1, EMBER_FLOAT32},   {EMBER_BOOL, 0, EMBER_INT64},   {EMBER_FLOAT64, 2, EMBER_COMPLEX128},
+        {EMBER_BFLOAT16, 0, EMBER_BFLOAT16}, {EMBER_FLOAT32, 2, EMBER_COMPLEX64},
+    };
+    for (const Row& r : rows) {
+        T x = make<double>({1, 0}, {2}, r.tensor), s, y;
+        if (r.scalar_kind == 0) EM_OK(ember_scalar_i64(test_ctx(), 1, s.out()));
+        else if (r.scalar_kind == 1) EM_OK(ember_scalar_f64(test_ctx(), 0.5, s.out()));
+        else EM_OK(ember_scalar_c128(test_ctx(), 0.5, 1, s.out()));
+        EM_OK(ember_add(test_ctx(), x, s, y.out()));
+        EXPECT_EQ(dtype_of(y), r.want) << ember_dtype_name(r.tensor) << " kind " << r.scalar_kind;
+        EM_OK(ember_add(test_ctx(), s, x, y.out()));
+        EXPECT_EQ(dtype_of(y), r.want) << "reflected";
+    }
+}
+
+TEST(HostMemory, FromDataCopiesWrapBorrowsAdoptFrees) {
+    float data[6] = {1, 2, 3, 4, 5, 6};
+    int64_t shape[2] = {2, 3};
+    T copied, wrapped;
+    EM_OK(ember_tensor_from_data(test_ctx(), data, EMBER_FLOAT32, shape, 2, copied.out()));
+    EM_OK(ember_tensor_wrap(test_ctx(), data, EMBER_FLOAT32, shape, nullptr, 2, wrapped.out()));
+    data[0] = 100;
+    EXPECT_EQ(values(copied)[0], 1);
+    EXPECT_EQ(values(wrapped)[0], 100);
+    void* host = nullptr;
+    EM_OK(ember_tensor_host_data(wrapped, &host));
+    EXPECT_EQ(host, data);
+
+    // Wrap with explicit (column-major) strides.
+    int64_t fstrides[2] = {1, 2};
+    T fortran;
+    EM_OK(ember_tensor_wrap(test_ctx(), data, EMBER_FLOAT32, shape, fstrides, 2, fortran.out()));
+    EXPECT_EQ(values(fortran), (std::vector<double>{100, 3, 5, 2, 4, 6}));
+    int contiguous = 1;
+    EM_OK(ember_tensor_is_contiguous(fortran, &contiguous));
+    EXPECT_EQ(contiguous, 0);
+
+    static int deleted = 0;
+    double* owned = static_cast<double*>(std::malloc(4 * sizeof(double)));
+    for (int i = 0; i < 4; ++i) owned[i] = i;
+    int64_t s4[1] = {4};
+    {
+        T adopted, view;
+        EM_OK(ember_tensor_adopt(test_ctx(), owned, EMBER_FLOAT64, s4, nullptr, 1,
+                                 [](void* p, void* ud) {
+                                     ++*static_cast<int*>(ud);
+                                     std::free(p);
+                                 },
+                                 &deleted, adopted.out()));
+        EM_OK(ember_flip(test_ctx(), adopted, nullptr, 0, view.out()));
+        adopted = T();
+        EXPECT_EQ(deleted, 0) << "a live view keeps adopted memory alive";
+        EXPECT_EQ(values(view), (std::vector<double>{3, 2, 1, 0}));
+    }
+    EXPECT_EQ(deleted, 1);
+    ember_tensor_t* out = nullptr;
+    EM_FAILS(ember_tensor_adopt(test_ctx(), owned, EMBER_FLOAT64, s4, nullptr, 1, nullptr, nullptr, &out), EMBER_ERR_INVALID_ARGUMENT,
+             "ember_tensor_adopt");
+}
+
+TEST(HostMemory, ReadWriteItemAndQueries) {
+    T x = make<double>({1, 2, 3, 4, 5, 6}, {2, 3}, EMBER_INT32), t;
+    EM_OK(ember_transpose(test_ctx(), x, t.out()));
+    int32_t buf[6];
+    EM_OK(ember_tensor_read(t, buf, sizeof buf));
+    EXPECT_EQ(std::vector<int32_t>(buf, buf + 6), (std::vector<int32_t>{1, 4, 2, 5, 3, 6}));
+    EM_FAILS(ember_tensor_read(t, buf, 5), EMBER_ERR_INVALID_ARGUMENT, "ember_tensor_read");
+    const int64_t* strides;
+    EM_OK(ember_tensor_strides(t, &strides));
+    EXPECT_EQ(strides[0], 1);
+    EXPECT_EQ(strides[1], 3);
+    int32_t src[6] = {9, 8, 7, 6, 5, 4};
+    EM_OK(ember_tensor_write(test_ctx(), t, src, sizeof src));  // writes through the view
+    EXPECT_EQ(values(x), (std::vector<double>{9, 7, 5, 8, 6, 4}));
+    double v;
+    EM_FAILS(ember_tensor_item_f64(x, &v), EMBER_ERR_SHAPE, "ember_tensor_item_f64");
+    T s = make<double>({-7}, {}, EMBER_INT16);
+    int64_t iv;
+    EM_OK(ember_tensor_item_i64(s, &iv));
+    EXPECT_EQ(iv, -7);
+    double re, im;
+    T c;
+    EM_OK(ember_scalar_c128(test_ctx(), 1.5, -2, c.out()));
+    EM_OK(ember_tensor_item_c128(c, &re, &im));
+    EXPECT_EQ(re, 1.5);
+    EXPECT_EQ(im, -2);
+    int weak = 0;
+    EM_OK(ember_tensor_is_weak(c, &weak));
+    EXPECT_EQ(weak, 1);
+    const char* backend;
+    int device = -1;
+    EM_OK(ember_tensor_backend(x, &backend, &device));
+    EXPECT_STREQ(backend, "reference");
+    EXPECT_EQ(device, 0);
+}
+
+// ---------------------------------------------------------------- registry
+int backend_index(const char* want) {
+    for (int i = 0; i < ember_backend_count(); ++i) {
+        const char* name;
+        ember_backend_get(i, &name, nullptr, nullptr, nullptr);
+        if (std::string(name) == want) return i;
+    }
+    return -1;
+}
+
+TEST(Registry, BrokenModulesAreReportedNotFatal) {
+    if (!std::getenv("EMBER_TEST_MODULE_DIR")) GTEST_SKIP() << "run through ctest (sets EMBER_BACKEND_PATH)";
+    struct Want { const char* name; const char* reason; };
+    const Want broken[] = {
+        {"wrongversion", "backend API version 42"},
+        {"noentry", "missing entry symbol 'ember_backend_module'"},
+        {"garbage", "dlopen failed"},
+    };
+    for (const Want& w : broken) {
+        int i = backend_index(w.name);
+        ASSERT_GE(i, 0) << w.name << " not listed";
+        const char *name, *path, *reason;
+        int available = 1;
+        EM_OK(ember_backend_get(i, &name, &available, &path, &reason));
+        EXPECT_EQ(available, 0);
+        EXPECT_NE(std::string(reason).find(w.reason), std::string::npos) << reason;
+        EXPECT_NE(std::string(path).find("ember-backend-"), std::string::npos) << path;
+    }
+    std::string dir = std::getenv("EMBER_TEST_MODULE_DIR");
+    EM_FAILS(ember_backend_load((dir + "/ember-backend-garbage.so").c_str()), EMBER_ERR_PLUGIN, "ember_backend_load");
+    EXPECT_NE(std::string(ember_last_error()).find("ember-backend-garbage.so"), std::string::npos);
+    EM_FAILS(ember_backend_load("/nonexistent/ember-backend-x.so"), EMBER_ERR_PLUGIN, "ember_backend_load");
+    ember_ctx_t* ctx = nullptr;
+    EM_FAILS(ember_ctx_create_on("wrongversion", 0, &ctx), EMBER_ERR_BACKEND_UNAVAILABLE, "ember_ctx_create_on");
+    EM_FAILS(ember_ctx_create_on("nosuch", 0, &ctx), EMBER_ERR_BACKEND_UNAVAILABLE, "ember_ctx_create_on");
+    EXPECT_EQ(ctx, nullptr);
+}
+
+TEST(Registry, OpTableAndBindings) {
+    int n = ember_op_count();
+    EXPECT_GT(n, 100);
+    const char *name, *kind, *sig, *doc;
+    EM_OK(ember_op_info(0, &name, &kind, &sig, &doc));
+    EXPECT_STREQ(name, "negative");
+    EM_FAILS(ember_op_info(n, &name, &kind, &sig, &doc), EMBER_ERR_INDEX, "ember_op_info");
+    const char* binding;
+    EM_OK(ember_op_binding("reference", "add", &binding));
+    EXPECT_STREQ(binding, "native");
+    EM_OK(ember_op_binding("reference", "softmax", &binding));
+    EXPECT_STREQ(binding, "composite");
+    EM_FAILS(ember_op_binding("reference", "frobnicate", &binding), EMBER_ERR_INVALID_ARGUMENT, "ember_op_binding");
+}
+
+// The fake module: one (deliberately identity) native kernel for `negative`, every other
+// primitive bound to the reference kernel over its host memory.
+TEST(Aliasing, NativeCompositeAndReferenceFallback) {
+    if (backend_index("fake") < 0) GTEST_SKIP() << "fake backend module not on EMBER_BACKEND_PATH";
+    const char* binding;
+    EM_OK(ember_op_binding("fake", "negative", &binding));
+    EXPECT_STREQ(binding, "native");
+    EM_OK(ember_op_binding("fake", "exp", &binding));
+    EXPECT_STREQ(binding, "reference");
+    EM_OK(ember_op_binding("fake", "mean", &binding));
+    EXPECT_STREQ(binding, "composite");
+
+    ember_ctx_t* ctx;
+    EM_OK(ember_ctx_create_on("fake", 1, &ctx));
+    double data[3] = {1, 2, 3};
+    int64_t shape[1] = {3};
+    ember_tensor_t *x, *neg, *e, *m;
+    EM_OK(ember_tensor_from_data(ctx, data, EMBER_FLOAT64, shape, 1, &x));
+    EM_OK(ember_negative(ctx, x, &neg));
+    EM_OK(ember_exp(ctx, x, &e));
+    EM_OK(ember_mean(ctx, x, nullptr, 0, 0, &m));
+    double out[3];
+    EM_OK(ember_tensor_read(neg, out, sizeof out));
+    EXPECT_EQ(out[0], 1) << "the backend's own kernel must win over the reference";
+    EM_OK(ember_tensor_read(e, out, sizeof out));
+    EXPECT_DOUBLE_EQ(out[2], std::exp(3.0));
+    double mv;
+    EM_OK(ember_tensor_item_f64(m, &mv));
+    EXPECT_DOUBLE_EQ(mv, 2.0);
+    const char* b;
+    int dev;
+    EM_OK(ember_tensor_backend(e, &b, &dev));
+    EXPECT_STREQ(b, "fake");
+    EXPECT_EQ(dev, 1);
+
+    // Mixing backends is an error; moving is explicit (and free between host backends).
+    ember_tensor_t* r = nullptr;
+    T y = make<double>({1, 1, 1}, {3}, EMBER_FLOAT64);
+    EM_FAILS(ember_add(ctx, x, y, &r), EMBER_ERR_BACKEND_MISMATCH, "ember_add");
+    EXPECT_NE(std::string(ember_last_error()).find("ember_tensor_to"), std::string::npos);
+    ember_tensor_t* moved;
+    EM_OK(ember_tensor_to(ctx, y, &moved));
+    EM_OK(ember_add(ctx, x, moved, &r));
+    void *p1, *p2;
+    EM_OK(ember_tensor_host_data(y, &p1));
+    EM_OK(ember_tensor_host_data(moved, &p2));
+    EXPECT_EQ(p1, p2) << "host-to-host move shares storage";
+    for (ember_tensor_t* t : {x, neg, e, m, moved, r}) ember_tensor_release(t);
+    ember_ctx_release(ctx);
+}
+
+TEST(Switching, SetPushPopAndSource) {
+    ember_ctx_t* ctx;
+    EM_OK(ember_ctx_create_on("reference", 0, &ctx));
+    ember_selection_source_t src;
+    EM_OK(ember_ctx_selection_source(ctx, &src));
+    EXPECT_EQ(src, EMBER_SOURCE_CALL);
+    const char* name;
+    int dev;
+    if (backend_index("fake") >= 0) {
+        EM_OK(ember_ctx_push_backend(ctx, "fake", 1));
+        EM_OK(ember_ctx_get_backend(ctx, &name, &dev));
+        EXPECT_STREQ(name, "fake");
+        EXPECT_EQ(dev, 1);
+        EM_FAILS(ember_ctx_push_backend(ctx, "fake", 7), EMBER_ERR_BACKEND_UNAVAILABLE, "ember_ctx_push_backend");
+        EM_OK(ember_ctx_pop_backend(ctx));
+    }
+    EM_OK(ember_ctx_get_backend(ctx, &name, &dev));
+    EXPECT_STREQ(name, "reference");
+    EM_FAILS(ember_ctx_pop_backend(ctx), EMBER_ERR_INVALID_ARGUMENT, "ember_ctx_pop_backend");
+    EM_FAILS(ember_ctx_set_backend(ctx, "nosuch", 0, 0), EMBER_ERR_BACKEND_UNAVAILABLE, "ember_ctx_set_backend");
+    EM_OK(ember_ctx_get_backend(ctx, &name, &dev));
+    EXPECT_STREQ(name, "reference") << "a failed switch changes nothing";
+    ember_ctx_release(ctx);
+}
+
+struct EnvGuard {
+    std::string key;
+    std::string old;
+    bool had;
+    EnvGuard(const char* k, const char* v) : key(k) {
+        const char* o = std::getenv(k);
+        had = o != nullptr;
+        if (had) old = o;
+        if (v) setenv(k, v, 1);
+        else unsetenv(k);
+    }
+    ~EnvGuard() {
+        if (had) setenv(key.c_str(), old.c_str(), 1);
+        else unsetenv(key.c_str());
+    }
+};
+
+TEST(Selection, EnvThenConfigThenAuto) {
+    std::string cfg = ::testing::TempDir() + "ember-test-config.json";
+    std::remove(cfg.c_str());
+    EnvGuard c("EMBER_CONFIG", cfg.c_str());
+    ember_ctx_t* ctx;
+    const char* name;
+    ember_selection_source_t src;
+    {
+        EnvGuard e("EMBER_BACKEND", nullptr);
+        EM_OK(ember_ctx_create(&ctx));
+        EM_OK(ember_ctx_selection_source(ctx, &src));
+        EXPECT_EQ(src, EMBER_SOURCE_AUTO);
+        // Persisting writes the config file, which later contexts read.
+        EM_OK(ember_ctx_set_backend(ctx, "reference", 0, EMBER_PERSIST));
+        ember_ctx_release(ctx);
+        std::ifstream f(cfg);
+        std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        EXPECT_NE(text.find("\"backend\""), std::string::npos) << text;
+        EM_OK(ember_ctx_create(&ctx));
+        EM_OK(ember_ctx_selection_source(ctx, &src));
+        EXPECT_EQ(src, EMBER_SOURCE_CONFIG);
+        ember_ctx_release(ctx);
+    }
+    {
+        EnvGuard e("EMBER_BACKEND", "reference");
+        EM_OK(ember_ctx_create(&ctx));
+        EM_OK(ember_ctx_selection_source(ctx, &src));
+        EXPECT_EQ(src, EMBER_SOURCE_ENV);
+        ember_ctx_release(ctx);
+    }
+    {
+        // Unknown names and malformed files fall back (logged), never fail or crash.
+        std::vector<std::string> logged;
+        ember_set_log_callback([](ember_log_level_t, const char* m, void* ud) { static_cast<std::vector<std::string>*>(ud)->push_back(m); },
+                               &logged, EMBER_LOG_WARN);
+        EnvGuard e("EMBER_BACKEND", "no-such-backend");
+        std::ofstream(cfg) << "{ this is not json";
+        EM_OK(ember_ctx_create(&ctx));
+        EM_OK(ember_ctx_get_backend(ctx, &name, nullptr));
+        EM_OK(ember_ctx_selection_source(ctx, &src));
+        EXPECT_EQ(src, EMBER_SOURCE_AUTO);
+        ember_ctx_release(ctx);
+        ember_set_log_callback(nullptr, nullptr, EMBER_LOG_WARN);
+        ASSERT_EQ(logged.size(), 2u);
+        EXPECT_NE(logged[0].find("no-such-backend"), std::string::npos) << logged[0];
+        EXPECT_NE(logged[1].find("not a JSON object"), std::string::npos) << logged[1];
+    }
+    std::remove(cfg.c_str());
+}
+
+TEST(Devices, InfoMemoryAndSync) {
+    int n = 0;
+    EM_OK(ember_ctx_device_count(test_ctx(), &n));
+    EXPECT_GE(n, 1);
+    ember_device_info_t info;
+    EM_OK(ember_ctx_device_info(test_ctx(), 0, &info));
+    EXPECT_GT(std::strlen(info.name), 0u);
+    EM_FAILS(ember_ctx_device_info(test_ctx(), 99, &info), EMBER_ERR_BACKEND_UNAVAILABLE, "ember_ctx_device_info");
+    ember_memory_info_t mem;
+    EM_OK(ember_ctx_memory_info(test_ctx(), &mem));
+    uint64_t before = mem.allocated_bytes;
+    {
+        T big;
+        int64_t shape[1] = {1 << 16};
+        EM_OK(ember_zeros(test_ctx(), shape, 1, EMBER_FLOAT64, big.out()));
+        EM_OK(ember_ctx_memory_info(test_ctx(), &mem));
+        EXPECT_GE(mem.allocated_bytes, before + (8u << 16));
+    }
+    EM_OK(ember_synchronize(test_ctx()));
+    ember_ctx_t* d1;
+    ember_ctx_t* d2;
+    EM_OK(ember_default_ctx(&d1));
+    EM_OK(ember_default_ctx(&d2));
+    EXPECT_EQ(d1, d2);
+}
+
+}  // namespace

@@ -1,0 +1,116 @@
+// Small helpers shared by the C API tests. Tests use only the public ABI.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ember/ember.h"
+
+#define EM_OK(call) ASSERT_EQ((call), EMBER_OK) << ember_last_error()
+
+// Owning wrapper so failing assertions never leak handles.
+struct T {
+    ember_tensor_t* t = nullptr;
+    T() = default;
+    explicit T(ember_tensor_t* p) : t(p) {}
+    T(const T&) = delete;
+    T& operator=(const T&) = delete;
+    T(T&& o) noexcept : t(o.t) { o.t = nullptr; }
+    T& operator=(T&& o) noexcept {
+        std::swap(t, o.t);
+        return *this;
+    }
+    ~T() { ember_tensor_release(t); }
+    ember_tensor_t** out() {
+        ember_tensor_release(t);
+        t = nullptr;
+        return &t;
+    }
+    operator ember_tensor_t*() const { return t; }
+};
+
+// The test context: backend from EMBER_TEST_BACKEND (default "reference").
+inline ember_ctx_t* test_ctx() {
+    static ember_ctx_t* ctx = [] {
+        const char* b = std::getenv("EMBER_TEST_BACKEND");
+        ember_ctx_t* c = nullptr;
+        if (ember_ctx_create_on(b ? b : "reference", 0, &c) != EMBER_OK) std::abort();
+        return c;
+    }();
+    return ctx;
+}
+
+template <class V>
+inline T make(const std::vector<V>& data, std::vector<int64_t> shape, ember_dtype_t dtype) {
+    T t;
+    std::vector<double> d(data.begin(), data.end());
+    T src;
+    if (ember_tensor_from_data(test_ctx(), d.data(), EMBER_FLOAT64, shape.data(), (int)shape.size(), src.out()) != EMBER_OK) return t;
+    if (ember_astype(test_ctx(), src, dtype, t.out()) != EMBER_OK) return T();
+    return t;
+}
+
+inline std::vector<int64_t> shape_of(const ember_tensor_t* t) {
+    int nd = 0;
+    const int64_t* s = nullptr;
+    ember_tensor_ndim(t, &nd);
+    ember_tensor_shape(t, &s);
+    return std::vector<int64_t>(s, s + nd);
+}
+
+inline ember_dtype_t dtype_of(const ember_tensor_t* t) {
+    ember_dtype_t d = EMBER_BOOL;
+    ember_tensor_dtype(t, &d);
+    return d;
+}
+
+// Values as double (complex: the real part; use values_c for both parts).
+inline std::vector<double> values(const ember_tensor_t* t) {
+    T f;
+    if (ember_astype(test_ctx(), t, EMBER_FLOAT64, f.out()) != EMBER_OK) return {};
+    int64_t n = 0;
+    ember_tensor_size(f, &n);
+    std::vector<double> v((size_t)n);
+    ember_tensor_read(f, v.data(), v.size() * sizeof(double));
+    return v;
+}
+
+inline std::vector<std::complex<double>> values_c(const ember_tensor_t* t) {
+    T f;
+    if (ember_astype(test_ctx(), t, EMBER_COMPLEX128, f.out()) != EMBER_OK) return {};
+    int64_t n = 0;
+    ember_tensor_size(f, &n);
+    std::vector<std::complex<double>> v((size_t)n);
+    ember_tensor_read(f, v.data(), v.size() * sizeof(v[0]));
+    return v;
+}
+
+inline bool close(double a, double b, double rtol, double atol = 0) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    if (std::isinf(a) || std::isinf(b)) return a == b;
+    return std::fabs(a - b) <= atol + rtol * std::fabs(b);
+}
+
+inline ::testing::AssertionResult all_close(const std::vector<double>& got, const std::vector<double>& want, double rtol,
+                                            double atol = 0) {
+    if (got.size() != want.size())
+        return ::testing::AssertionFailure() << "size " << got.size() << " != " << want.size();
+    for (size_t i = 0; i < got.size(); ++i)
+        if (!close(got[i], want[i], rtol, atol))
+            return ::testing::AssertionFailure() << "element " << i << ": got " << got[i] << ", want " << want[i];
+    return ::testing::AssertionSuccess();
+}
+
+// Asserts that a call failed with status and that the message names fn.
+#define EM_FAILS(call, status, fn)                                                \
+    do {                                                                          \
+        ember_status_t st_ = (call);                                              \
+        EXPECT_EQ(st_, (status)) << ember_last_error();                           \
+        EXPECT_NE(std::string(ember_last_error()).find(fn), std::string::npos)    \
+            << "message '" << ember_last_error() << "' does not name " << fn;     \
+    } while (0)
