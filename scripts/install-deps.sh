@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package Ember builds, tests and benchmarks with. Run as root.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config git python3
+  libgtest-dev libcjson-dev valgrind
+  libopenblas-dev liblapacke-dev
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev
+  swig lua5.4 liblua5.4-dev libdlpack-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

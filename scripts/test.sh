@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what is needed, builds Ember and runs every test:
+#   1. the full CTest suite on an optimised build,
+#   2. the C suite again under AddressSanitizer + UndefinedBehaviorSanitizer,
+#   3. one pass of the C suite under valgrind memcheck (must report no leak).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+jobs=$(nproc)
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build build -j"$jobs"
+(cd build && ctest --output-on-failure)
+
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON
+cmake --build build-asan -j"$jobs" --target ember_tests test_fake_backend test_wrong_version test_no_entry
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -R '^c_api$')
+
+(cd build && EMBER_BACKEND_PATH="$PWD/test-modules" EMBER_TEST_MODULE_DIR="$PWD/test-modules" \
+  EMBER_CONFIG="$PWD/no-such-config.json" \
+  valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+  --show-leak-kinds=definite,indirect -q ./bin/ember_tests --gtest_brief=1)
+echo "all tests passed"
