@@ -117,7 +117,9 @@ ember_status_t take_along_axis_kernel(const ember_kernel_call_t* call) {
         }
         int64_t xoff = x.offset;
         for (int d = 0; d < x.ndim; ++d) xoff += (d == axis ? i : o[d]) * x.strides[d];
-        std::memcpy(elem<char>(out, o) + 0 * sz, (const char*)x.data + xoff * sz, sz);
+        int64_t ooff = out.offset;
+        for (int d = 0; d < out.ndim; ++d) ooff += o[d] * out.strides[d];
+        std::memcpy((char*)out.data + ooff * sz, (const char*)x.data + xoff * sz, sz);
     });
     if (bad) return g_host->fail(EMBER_ERR_INDEX, "index %lld is out of range for axis %d of length %lld", (long long)bad_value, axis, (long long)n);
     return EMBER_OK;

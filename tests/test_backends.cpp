@@ -1,0 +1,302 @@
+// Cross-backend equivalence: every op on every available backend against the reference
+// backend, on random data, for every dtype, contiguous / transposed / broadcast / 0-d /
+// empty inputs. Uniform-signature ops are enumerated from the op table itself (their entry
+// points are looked up by name), so a new op row is tested without touching this file.
+#include <dlfcn.h>
+
+#include <functional>
+#include <map>
+#include <random>
+#include <set>
+
+#include "test_util.hpp"
+
+namespace {
+
+using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+using Reduce = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
+
+const ember_dtype_t kAllDtypes[] = {EMBER_BOOL,    EMBER_INT8,     EMBER_INT16,   EMBER_INT32,   EMBER_INT64,
+                                    EMBER_UINT8,   EMBER_UINT16,   EMBER_UINT32,  EMBER_UINT64,  EMBER_FLOAT16,
+                                    EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128};
+
+// Backends under test: every available one except the reference itself. The "fake" test
+// module (reference fallback for everything but a deliberately wrong `negative`) keeps the
+// harness honest on machines with no other backend.
+std::vector<std::string> backends_under_test() {
+    std::vector<std::string> v;
+    if (const char* only = std::getenv("EMBER_TEST_CROSS_BACKENDS")) {
+        std::string s = only;
+        for (size_t p = 0; p <= s.size();) {
+            size_t e = s.find(',', p);
+            if (e == std::string::npos) e = s.size();
+            if (e > p) v.push_back(s.substr(p, e - p));
+            p = e + 1;
+        }
+        return v;
+    }
+    for (int i = 0; i < ember_backend_count(); ++i) {
+        const char* name;
+        int available;
+        ember_backend_get(i, &name, &available, nullptr, nullptr);
+        std::string n = name;
+        if (available && n != "reference") v.push_back(n);
+    }
+    return v;
+}
+
+struct Ctx {
+    ember_ctx_t* c = nullptr;
+    explicit Ctx(const char* backend) { ember_ctx_create_on(backend, 0, &c); }
+    ~Ctx() { ember_ctx_release(c); }
+};
+
+// Tolerance per result dtype: elementwise kernels may use different (vectorised) math.
+double rtol_for(ember_dtype_t d) {
+    switch (d) {
+        case EMBER_FLOAT16: return 2e-3;
+        case EMBER_BFLOAT16: return 1.6e-2;
+        case EMBER_FLOAT32: case EMBER_COMPLEX64: return 2e-5;
+        case EMBER_FLOAT64: case EMBER_COMPLEX128: return 1e-12;
+        default: return 0;  // integers and bool: exact
+    }
+}
+
+std::vector<double> random_values(size_t n, ember_dtype_t d, std::mt19937& rng) {
+    std::vector<double> v(n);
+    std::uniform_real_distribution<double> real(-3, 3);
+    std::uniform_int_distribution<int> small(0, 9), sgn(-9, 9);
+    for (auto& x : v) {
+        if (d == EMBER_BOOL) x = small(rng) % 2;
+        else if (d >= EMBER_UINT8 && d <= EMBER_UINT64) x = small(rng);
+        else if (d >= EMBER_INT8 && d <= EMBER_INT64) x = sgn(rng);
+        else x = std::round(real(rng) * 64) / 64;  // exactly representable in every float type
+    }
+    return v;
+}
+
+// Host copy of a reference-backend tensor into ctx (random inputs are made once).
+T on(ember_ctx_t* ctx, const ember_tensor_t* t) {
+    T r;
+    ember_tensor_to(ctx, t, r.out());
+    return r;
+}
+
+// A result from the reference and from the backend under test must agree in status,
+// dtype, shape and values.
+int g_compared = 0;  // successful comparisons, so a vacuous run is caught
+
+void expect_same(const std::string& what, ember_status_t sr, const T& ref, ember_status_t sb, const T& got) {
+    ASSERT_EQ(sb, sr) << what << ": status differs (backend message: " << ember_last_error() << ")";
+    if (sr != EMBER_OK) return;
+    ASSERT_EQ(dtype_of(got), dtype_of(ref)) << what;
+    ASSERT_EQ(shape_of(got), shape_of(ref)) << what;
+    ember_dtype_t d = dtype_of(ref);
+    T ref_host = on(test_ctx(), ref), got_host = on(test_ctx(), got);
+    double rtol = rtol_for(d);
+    auto a = values_c(ref_host), b = values_c(got_host);
+    ASSERT_EQ(a.size(), b.size()) << what;
+    for (size_t i = 0; i < a.size(); ++i) {
+        bool ok = close(b[i].real(), a[i].real(), rtol, rtol * 1e-3) && close(b[i].imag(), a[i].imag(), rtol, rtol * 1e-3);
+        ASSERT_TRUE(ok) << what << " element " << i << ": backend " << b[i] << ", reference " << a[i];
+    }
+    ++g_compared;
+}
+
+struct Inputs {
+    std::vector<T> ref;  // on the reference backend
+};
+
+// The layouts every op is run on. Shapes are small: the point is coverage, not speed.
+struct Layout {
+    const char* name;
+    std::vector<int64_t> a, b;  // b used by binary ops
+    bool transpose_a;
+};
+const Layout kLayouts[] = {
+    {"contiguous", {3, 5}, {3, 5}, false},
+    {"transposed", {5, 3}, {3, 5}, true},
+    {"broadcast", {3, 1}, {1, 5}, false},
+    {"0-d", {}, {}, false},
+    {"empty", {0, 5}, {0, 5}, false},
+};
+
+T make_input(const std::vector<int64_t>& shape, bool transpose, ember_dtype_t d, std::mt19937& rng) {
+    size_t n = 1;
+    for (auto s : shape) n *= (size_t)s;
+    T base = make(random_values(n, d, rng), shape, d);
+    if (!transpose) return base;
+    T t;
+    ember_transpose(test_ctx(), base, t.out());
+    return t;
+}
+
+std::string op_name(int i, const char** sig) {
+    const char *name, *kind, *doc;
+    ember_op_info(i, &name, &kind, sig, &doc);
+    return name;
+}
+
+template <class Fn>
+Fn entry_point(const std::string& op) {
+    return reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, ("ember_" + op).c_str()));
+}
+
+class CrossBackend : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CrossBackend, UniformOpsMatchReference) {
+    if (GetParam() == "none") GTEST_SKIP() << "only the reference backend is available";
+    Ctx ctx(GetParam().c_str());
+    ASSERT_NE(ctx.c, nullptr) << ember_last_error();
+    std::mt19937 rng(1234);
+    int before = g_compared;
+    for (int i = 0; i < ember_op_count(); ++i) {
+        const char* sig;
+        std::string op = op_name(i, &sig);
+        std::string s = sig;
+        if (s == "custom") continue;
+        if (GetParam() == "fake" && op == "negative") continue;  // wrong on purpose; see below
+        for (ember_dtype_t d : kAllDtypes) {
+            for (const Layout& L : kLayouts) {
+                std::string what = GetParam() + " " + op + " " + ember_dtype_name(d) + " " + L.name;
+                T a = make_input(L.a, L.transpose_a, d, rng), b = make_input(L.b, false, d, rng);
+                T ab = on(ctx.c, a), bb = on(ctx.c, b);
+                T r1, r2;
+                ember_status_t s1, s2;
+                if (s == "unary") {
+                    auto fn = entry_point<Unary>(op);
+                    ASSERT_NE(fn, nullptr) << op;
+                    s1 = fn(test_ctx(), a, r1.out());
+                    s2 = fn(ctx.c, ab, r2.out());
+                    expect_same(what, s1, r1, s2, r2);
+                } else if (s == "binary") {
+                    auto fn = entry_point<Binary>(op);
+                    ASSERT_NE(fn, nullptr) << op;
+                    s1 = fn(test_ctx(), a, b, r1.out());
+                    s2 = fn(ctx.c, ab, bb, r2.out());
+                    expect_same(what, s1, r1, s2, r2);
+                } else {
+                    auto fn = entry_point<Reduce>(op);
+                    ASSERT_NE(fn, nullptr) << op;
+                    const int64_t axis0[1] = {0}, last[1] = {-1};
+                    struct { const int64_t* axes; int n; int keep; } variants[] = {{nullptr, 0, 0}, {axis0, 1, 0}, {last, 1, 1}};
+                    for (auto& v : variants) {
+                        if (v.axes && L.a.empty()) continue;
+                        s1 = fn(test_ctx(), a, v.axes, v.n, v.keep, r1.out());
+                        s2 = fn(ctx.c, ab, v.axes, v.n, v.keep, r2.out());
+                        expect_same(what + (v.axes ? " axis" : " all"), s1, r1, s2, r2);
+                    }
+                }
+                if (HasFatalFailure()) return;
+            }
+        }
+    }
+    EXPECT_GT(g_compared - before, 2000) << "too few successful comparisons: the harness is not testing";
+}
+
+// Ops with their own signatures: one call description each, run on both backends.
+using Call = std::function<ember_status_t(ember_ctx_t*, const std::vector<ember_tensor_t*>&, ember_tensor_t**)>;
+struct CustomCase {
+    const char* name;
+    std::vector<std::vector<int64_t>> shapes;
+    int index_input;  // which input (if any) holds integer indices in [0, 3); -1 none
+    Call call;
+};
+
+std::vector<CustomCase> custom_cases() {
+    const int64_t ax1[1] = {1};
+    (void)ax1;
+    return {
+        {"astype->float32", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_astype(c, in[0], EMBER_FLOAT32, o); }},
+        {"astype->int16", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_astype(c, in[0], EMBER_INT16, o); }},
+        {"astype->complex128", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_astype(c, in[0], EMBER_COMPLEX128, o); }},
+        {"copy", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_copy(c, in[0], o); }},
+        {"where", {{3, 1}, {1, 4}, {3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_where(c, in[0], in[1], in[2], o); }},
+        {"argmax", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_argmax(c, in[0], 1, 0, o); }},
+        {"argmin-flat", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_argmin(c, in[0], EMBER_AXIS_NONE, 1, o); }},
+        {"cumsum", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_cumsum(c, in[0], 0, o); }},
+        {"cumprod", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_cumprod(c, in[0], -1, o); }},
+        {"take", {{3, 4}, {5}}, 1, [](auto c, auto& in, auto o) { return ember_take(c, in[0], in[1], 0, o); }},
+        {"take_along_axis", {{3, 4}, {3, 2}}, 1, [](auto c, auto& in, auto o) { return ember_take_along_axis(c, in[0], in[1], 1, o); }},
+        {"scatter-add", {{3, 4}, {3}}, 1, [](auto c, auto& in, auto o) { return ember_scatter(c, in[0], in[1], 0, 3, EMBER_SCATTER_ADD, o); }},
+        {"scatter-max", {{3, 4}, {3}}, 1, [](auto c, auto& in, auto o) { return ember_scatter(c, in[0], in[1], 0, 3, EMBER_SCATTER_MAX, o); }},
+        {"scatter-mean", {{3, 4}, {3}}, 1, [](auto c, auto& in, auto o) { return ember_scatter(c, in[0], in[1], 0, 3, EMBER_SCATTER_MEAN, o); }},
+        {"nonzero", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_nonzero(c, in[0], o); }},
+        {"sort", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_sort(c, in[0], -1, 0, o); }},
+        {"argsort-desc", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_argsort(c, in[0], 0, 1, o); }},
+        {"matmul", {{2, 3, 4}, {4, 5}}, -1, [](auto c, auto& in, auto o) { return ember_matmul(c, in[0], in[1], o); }},
+        {"matmul-vec", {{4}, {3, 4, 2}}, -1, [](auto c, auto& in, auto o) { return ember_matmul(c, in[0], in[1], o); }},
+        {"softmax", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_softmax(c, in[0], -1, o); }},
+        {"log_softmax", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_log_softmax(c, in[0], 0, o); }},
+        {"var", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_var(c, in[0], nullptr, 0, 0, 1.0, o); }},
+        {"concat", {{3, 4}, {2, 4}}, -1, [](auto c, auto& in, auto o) { const ember_tensor_t* xs[2] = {in[0], in[1]}; return ember_concat(c, xs, 2, 0, o); }},
+        {"pad-reflect", {{3, 4}}, -1, [](auto c, auto& in, auto o) { int64_t p[4] = {1, 2, 2, 1}; return ember_pad(c, in[0], p, EMBER_PAD_REFLECT, 0, o); }},
+        {"tril", {{2, 3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_tril(c, in[0], 0, o); }},
+        {"clip", {{3, 4}, {1}, {4}}, -1, [](auto c, auto& in, auto o) { return ember_clip(c, in[0], in[1], in[2], o); }},
+        {"tile", {{2, 3}}, -1, [](auto c, auto& in, auto o) { int64_t r[2] = {2, 2}; return ember_tile(c, in[0], r, 2, o); }},
+        {"gelu-tanh", {{3, 4}}, -1, [](auto c, auto& in, auto o) { return ember_gelu(c, in[0], 1, o); }},
+    };
+}
+
+TEST_P(CrossBackend, CustomOpsMatchReference) {
+    if (GetParam() == "none") GTEST_SKIP() << "only the reference backend is available";
+    Ctx ctx(GetParam().c_str());
+    ASSERT_NE(ctx.c, nullptr) << ember_last_error();
+    std::mt19937 rng(99);
+    int before = g_compared;
+    for (const CustomCase& cc : custom_cases()) {
+        for (ember_dtype_t d : kAllDtypes) {
+            std::vector<T> ref, dev;
+            std::vector<ember_tensor_t*> rin, din;
+            for (size_t k = 0; k < cc.shapes.size(); ++k) {
+                size_t n = 1;
+                for (auto s : cc.shapes[k]) n *= (size_t)s;
+                if ((int)k == cc.index_input) {
+                    std::vector<double> idx(n);
+                    for (auto& x : idx) x = (double)(rng() % 3);
+                    ref.push_back(make(idx, cc.shapes[k], EMBER_INT64));
+                } else {
+                    ref.push_back(make(random_values(n, d, rng), cc.shapes[k], d));
+                }
+                dev.push_back(on(ctx.c, ref.back()));
+            }
+            for (size_t k = 0; k < ref.size(); ++k) {
+                rin.push_back(ref[k]);
+                din.push_back(dev[k]);
+            }
+            T r1, r2;
+            ember_status_t s1 = cc.call(test_ctx(), rin, r1.out());
+            ember_status_t s2 = cc.call(ctx.c, din, r2.out());
+            expect_same(GetParam() + " " + cc.name + " " + ember_dtype_name(d), s1, r1, s2, r2);
+            if (HasFatalFailure()) return;
+        }
+    }
+    EXPECT_GT(g_compared - before, 300) << "too few successful comparisons: the harness is not testing";
+}
+
+std::vector<std::string> params() {
+    auto v = backends_under_test();
+    if (v.empty()) v.push_back("none");
+    return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, CrossBackend, ::testing::ValuesIn(params()),
+                         [](const auto& info) { return info.param; });
+
+// With no backend but the reference, the harness still checks itself: it must catch the
+// fake test backend's deliberately wrong `negative`.
+TEST(CrossBackendHarness, CatchesAWrongKernel) {
+    Ctx ctx("fake");
+    if (!ctx.c) GTEST_SKIP() << "fake backend not on EMBER_BACKEND_PATH";
+    T a = make<double>({1, -2, 3}, {3}, EMBER_FLOAT32);
+    T ab = on(ctx.c, a), r1, r2;
+    ember_status_t s1 = ember_negative(test_ctx(), a, r1.out());
+    ember_status_t s2 = ember_negative(ctx.c, ab, r2.out());
+    ASSERT_EQ(s1, s2);
+    EXPECT_NE(values(r1), values(on(test_ctx(), r2))) << "the harness comparison would miss a wrong kernel";
+}
+
+}  // namespace
+
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CrossBackend);
