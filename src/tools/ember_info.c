@@ -57,7 +57,12 @@ static void print_markdown(void) {
             if (ember_op_binding(name, op, &binding) != EMBER_OK) binding = "-";
             printf(" %s |", binding);
         }
-        printf(" %s |\n", doc);
+        putchar(' ');
+        for (const char* c = doc; *c; ++c) {
+            if (*c == '|') putchar('\\');
+            putchar(*c);
+        }
+        printf(" |\n");
     }
 }
 
