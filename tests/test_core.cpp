@@ -123,6 +123,9 @@ TEST(Dtypes, ArrayApiPromotion) {
     EXPECT_TRUE(ember_can_cast(EMBER_INT8, EMBER_INT32));
     EXPECT_FALSE(ember_can_cast(EMBER_INT32, EMBER_INT8));
     EXPECT_FALSE(ember_can_cast(EMBER_COMPLEX64, EMBER_FLOAT64));
+    EXPECT_FALSE(ember_can_cast(EMBER_INT16, EMBER_FLOAT64));
+    EXPECT_TRUE(ember_can_cast(EMBER_BOOL, EMBER_FLOAT16));
+    EXPECT_TRUE(ember_can_cast(EMBER_FLOAT32, EMBER_COMPLEX64));
 }
 
 TEST(Dtypes, WeakScalarsTakeTheTensorsKind) {

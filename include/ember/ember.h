@@ -303,7 +303,7 @@ EMBER_API ember_status_t ember_stack(ember_ctx_t* ctx, const ember_tensor_t* con
 EMBER_API ember_status_t ember_split(ember_ctx_t* ctx, const ember_tensor_t* x, int64_t sections, const int64_t* indices,
                                      int n_indices, int64_t axis, ember_tensor_t** outs);
 EMBER_API ember_status_t ember_tile(ember_ctx_t* ctx, const ember_tensor_t* x, const int64_t* reps, int nreps, ember_tensor_t** out);
-/* repeats: a tensor of counts (one per element along axis, or a single count). */
+/* Repeats each element `repeats` times along axis (EMBER_AXIS_NONE: the flattened tensor). */
 EMBER_API ember_status_t ember_repeat(ember_ctx_t* ctx, const ember_tensor_t* x, int64_t repeats, int64_t axis, ember_tensor_t** out);
 typedef enum ember_pad_mode { EMBER_PAD_CONSTANT = 0, EMBER_PAD_EDGE = 1, EMBER_PAD_REFLECT = 2, EMBER_PAD_WRAP = 3 } ember_pad_mode_t;
 /* pad_width: 2*ndim entries (before, after) per axis. */

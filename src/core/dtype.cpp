@@ -166,6 +166,8 @@ EMBER_API ember_status_t ember_result_type(ember_dtype_t a, ember_dtype_t b, emb
 
 EMBER_API int ember_can_cast(ember_dtype_t from, ember_dtype_t to) {
     if (!is_valid_dtype(from) || !is_valid_dtype(to)) return 0;
+    // The array API defines no integer -> floating promotion, so no such safe cast.
+    if (kind_of(from) == Kind::Int && kind_of(to) != Kind::Int) return 0;
     try {
         return promote(from, false, to, false, EMBER_FLOAT32) == to;
     } catch (const Error&) {
