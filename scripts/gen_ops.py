@@ -20,9 +20,16 @@ PROTOTYPES = {
 ENTRY = re.compile(r'^EMBER_OP\(\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+)\s*,\s*"(.*)"\s*\)\s*$')
 
 
-def read_table():
+INCLUDE = re.compile(r'^#include\s+"(optable_\w+\.def)"')
+
+
+def read_table(path=TABLE):
     ops = []
-    for line in TABLE.read_text().splitlines():
+    for line in path.read_text().splitlines():
+        inc = INCLUDE.match(line.strip())
+        if inc:
+            ops += read_table(path.parent / inc.group(1))
+            continue
         m = ENTRY.match(line.strip())
         if m:
             ops.append(m.groups())

@@ -57,6 +57,11 @@ float half::to_float(uint16_t h) {
     return f;
 }
 
+std::vector<KernelAdder>& extra_kernel_adders() {
+    static std::vector<KernelAdder> adders;
+    return adders;
+}
+
 ember_status_t fail_dtype(const char* op, int32_t dtype) {
     return g_host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "the reference kernel of %s has no %s variant", op, ember_dtype_name((ember_dtype_t)dtype));
 }
@@ -75,6 +80,7 @@ ember_status_t init(const ember_host_api_t* host, void** state) {
     add_binary_kernels(s->kernels);
     add_reduce_kernels(s->kernels);
     add_misc_kernels(s->kernels);
+    for (KernelAdder add : extra_kernel_adders()) add(s->kernels);
     *state = s;
     return EMBER_OK;
 }

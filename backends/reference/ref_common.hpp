@@ -223,4 +223,12 @@ void add_binary_kernels(KernelList& k);
 void add_reduce_kernels(KernelList& k);
 void add_misc_kernels(KernelList& k);
 
+// Kernel families in their own files register themselves:
+//   static ember_ref::RegisterKernels reg(add_linalg_kernels);
+using KernelAdder = void (*)(KernelList&);
+std::vector<KernelAdder>& extra_kernel_adders();
+struct RegisterKernels {
+    explicit RegisterKernels(KernelAdder add) { extra_kernel_adders().push_back(add); }
+};
+
 }  // namespace ember_ref

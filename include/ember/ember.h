@@ -342,6 +342,12 @@ EMBER_API ember_status_t ember_vecdot(ember_ctx_t* ctx, const ember_tensor_t* a,
 EMBER_API ember_status_t ember_trace(ember_ctx_t* ctx, const ember_tensor_t* x, int64_t offset, ember_tensor_t** out);
 
 #include "ember/ember_ops.h"
+/* Families with their own entry points (issue 3); each header is owned by its family. */
+#include "ember/ember_linalg.h"
+#include "ember/ember_random.h"
+#include "ember/ember_stats.h"
+#include "ember/ember_signal.h"
+#include "ember/ember_io.h"
 
 #ifdef __cplusplus
 }
