@@ -1,1 +1,652 @@
+// Elementwise unary and binary ops: every UNARY and BINARY row of src/ops/optable.def, run
+// over every dtype on contiguous, strided, broadcast, 0-d and empty inputs. Expectations
+// are float64 <cmath> formulas written here; dtype expectations follow docs/dtypes.md.
+#include <algorithm>
+#include <functional>
+#include <random>
+
 #include "test_util.hpp"
+
+namespace {
+
+using C = std::complex<double>;
+using UFn = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+using BFn = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+constexpr int64_t END = EMBER_SLICE_END;
+
+const ember_dtype_t kAll[] = {EMBER_BOOL,   EMBER_INT8,    EMBER_INT16,    EMBER_INT32,   EMBER_INT64,
+                              EMBER_UINT8,  EMBER_UINT16,  EMBER_UINT32,   EMBER_UINT64,  EMBER_FLOAT16,
+                              EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128};
+bool is_b(ember_dtype_t d) { return d == EMBER_BOOL; }
+bool is_i(ember_dtype_t d) { return d >= EMBER_INT8 && d <= EMBER_UINT64; }
+bool is_u(ember_dtype_t d) { return d >= EMBER_UINT8 && d <= EMBER_UINT64; }
+bool is_f(ember_dtype_t d) { return d >= EMBER_FLOAT16 && d <= EMBER_FLOAT64; }
+bool is_c(ember_dtype_t d) { return d == EMBER_COMPLEX64 || d == EMBER_COMPLEX128; }
+
+// Tolerances per result dtype (relative and absolute). Integers and bool are exact.
+double tol(ember_dtype_t d) {
+    switch (d) {
+        case EMBER_FLOAT16: return 1e-3;
+        case EMBER_BFLOAT16: return 1e-2;
+        case EMBER_FLOAT32: case EMBER_COMPLEX64: return 1e-5;
+        case EMBER_FLOAT64: case EMBER_COMPLEX128: return 1e-12;
+        default: return 0;
+    }
+}
+
+// dtype rules of docs/dtypes.md (default float: float32).
+enum Rule { NUMERIC, NUMERIC_TO_REAL, NUMERIC_TO_BOOL, REAL, REAL_TO_BOOL, FLOAT, REAL_FLOAT, INT, INT_BOOL, LOGICAL, COMPARE, ORDER };
+bool accepts(Rule r, ember_dtype_t d) {
+    switch (r) {
+        case NUMERIC: case NUMERIC_TO_REAL: return !is_b(d);
+        case REAL: case REAL_TO_BOOL: return is_i(d) || is_f(d);
+        case REAL_FLOAT: case ORDER: return !is_c(d);
+        case INT: return is_i(d);
+        case INT_BOOL: return is_i(d) || is_b(d);
+        default: return true;
+    }
+}
+ember_dtype_t result_of(Rule r, ember_dtype_t d) {
+    switch (r) {
+        case NUMERIC_TO_REAL: return d == EMBER_COMPLEX64 ? EMBER_FLOAT32 : d == EMBER_COMPLEX128 ? EMBER_FLOAT64 : d;
+        case NUMERIC_TO_BOOL: case REAL_TO_BOOL: case LOGICAL: case COMPARE: case ORDER: return EMBER_BOOL;
+        case FLOAT: case REAL_FLOAT: return (is_i(d) || is_b(d)) ? EMBER_FLOAT32 : d;
+        default: return d;
+    }
+}
+
+// Two's complement wrap of an integral value into dtype d.
+double wrap(double v, ember_dtype_t d) {
+    if (is_b(d)) return v != 0;
+    if (!is_i(d)) return v;
+    int64_t x = (int64_t)v;
+    switch (d) {
+        case EMBER_INT8: return (int8_t)x;
+        case EMBER_INT16: return (int16_t)x;
+        case EMBER_INT32: return (int32_t)x;
+        case EMBER_UINT8: return (uint8_t)x;
+        case EMBER_UINT16: return (uint16_t)x;
+        case EMBER_UINT32: return (uint32_t)x;
+        case EMBER_UINT64: return (double)(uint64_t)x;
+        default: return (double)x;
+    }
+}
+
+// Input domain: floats are k/16 in [lo, hi] (exact in every float dtype for |x| < 16),
+// integers in [ilo, ihi] clamped to the dtype. ihi == 99999 means "bit width - 1".
+struct Dom {
+    double lo, hi;
+    int64_t ilo, ihi;
+    bool nonzero = false;
+    double step = 1.0 / 16;
+};
+
+std::vector<C> gen(std::mt19937& rng, size_t n, ember_dtype_t d, const Dom& dom) {
+    std::vector<C> v(n);
+    auto pick = [&](int64_t a, int64_t b) { return (double)std::uniform_int_distribution<int64_t>(a, b)(rng); };
+    for (auto& x : v) {
+        if (is_b(d)) {
+            x = pick(0, 1);
+        } else if (is_i(d)) {
+            int bits = (int)ember_dtype_size(d) * 8;
+            int64_t lo = dom.ilo, hi = dom.ihi == 99999 ? bits - 1 : dom.ihi;
+            if (is_u(d)) lo = std::max<int64_t>(lo, 0);
+            if (bits == 8) lo = std::max<int64_t>(lo, is_u(d) ? 0 : -128), hi = std::min<int64_t>(hi, is_u(d) ? 255 : 127);
+            x = pick(lo, hi);
+            if (dom.nonzero && x == 0.0) x = 1;
+        } else {
+            double re = pick((int64_t)std::ceil(dom.lo / dom.step), (int64_t)std::floor(dom.hi / dom.step)) * dom.step;
+            if (dom.nonzero && re == 0) re = 1;
+            double im = is_c(d) ? pick((int64_t)(-0.75 / dom.step), (int64_t)(0.75 / dom.step)) * dom.step : 0;
+            x = C(re, im);
+        }
+    }
+    return v;
+}
+
+T make_any(const std::vector<C>& v, std::vector<int64_t> shape, ember_dtype_t d) {
+    if (!is_c(d)) {
+        std::vector<double> re;
+        for (auto& x : v) re.push_back(x.real());
+        return make(re, shape, d);
+    }
+    T src, t;
+    if (ember_tensor_from_data(test_ctx(), v.data(), EMBER_COMPLEX128, shape.data(), (int)shape.size(), src.out()) != EMBER_OK) return t;
+    if (ember_astype(test_ctx(), src, d, t.out()) != EMBER_OK) return T();
+    return t;
+}
+
+::testing::AssertionResult matches(const ember_tensor_t* out, ember_dtype_t rd, const std::vector<C>& want) {
+    if (!out) return ::testing::AssertionFailure() << "no output";
+    if (dtype_of(out) != rd) return ::testing::AssertionFailure() << "dtype " << ember_dtype_name(dtype_of(out)) << " != " << ember_dtype_name(rd);
+    double t = tol(rd);
+    if (is_c(rd)) {
+        auto got = values_c(out);
+        if (got.size() != want.size()) return ::testing::AssertionFailure() << "size " << got.size() << " != " << want.size();
+        for (size_t i = 0; i < got.size(); ++i)
+            if (!(std::abs(got[i] - want[i]) <= t * (1 + std::abs(want[i]))))
+                return ::testing::AssertionFailure() << "element " << i << ": got " << got[i] << ", want " << want[i];
+        return ::testing::AssertionSuccess();
+    }
+    std::vector<double> w;
+    for (auto& x : want) w.push_back(wrap(x.real(), rd));
+    return all_close(values(out), w, t, t);
+}
+
+// The three strided layouts used for every op, each giving a (4, 5) view of a fresh base:
+// 0 contiguous; 1 transpose of (5, 4); 2 slice [7::-2, ::2] of (8, 10).
+struct Layout {
+    std::vector<int64_t> base_shape;
+    std::function<size_t(size_t, size_t)> src;  // (i, j) of the view -> flat index in base
+};
+const Layout kLayouts[] = {
+    {{4, 5}, [](size_t i, size_t j) { return i * 5 + j; }},
+    {{5, 4}, [](size_t i, size_t j) { return j * 4 + i; }},
+    {{8, 10}, [](size_t i, size_t j) { return (7 - 2 * i) * 10 + 2 * j; }},
+};
+T view_of_layout(int k, const T& base) {
+    T v;
+    if (k == 0) return T(base.t ? (ember_tensor_retain(base.t), base.t) : nullptr);
+    if (k == 1) {
+        if (ember_transpose(test_ctx(), base, v.out()) != EMBER_OK) return T();
+    } else {
+        int64_t start[2] = {7, 0}, stop[2] = {END, END}, step[2] = {-2, 2};
+        if (ember_slice(test_ctx(), base, start, stop, step, 2, v.out()) != EMBER_OK) return T();
+    }
+    return v;
+}
+
+std::string fn_name(const char* op) { return std::string("ember_") + op; }
+
+
+// ---------------------------------------------------------------- unary
+struct UOp {
+    const char* name;
+    UFn fn;
+    Rule rule;
+    Dom dom;
+    double (*f)(double x, ember_dtype_t rd);
+    C (*fc)(C x);  // nullptr: the op takes no complex input
+};
+#define U(expr) [](double x, ember_dtype_t rd) -> double { (void)rd; return (expr); }
+#define UC(expr) [](C x) -> C { return (expr); }
+double sgn(double x) { return std::isnan(x) ? x : (x > 0) - (x < 0); }
+C round_c(C x) { return C(std::nearbyint(x.real()), std::nearbyint(x.imag())); }
+const Dom kWide{-8, 8, -8, 8}, kUnit{-1, 1, -1, 1};
+
+const UOp kUnary[] = {
+    {"negative", ember_negative, NUMERIC, kWide, U(-x), UC(-x)},
+    {"positive", ember_positive, NUMERIC, kWide, U(x), UC(x)},
+    {"abs", ember_abs, NUMERIC_TO_REAL, kWide, U(std::fabs(x)), UC(std::abs(x))},
+    {"sign", ember_sign, NUMERIC, kWide, U(sgn(x)), UC(x == 0.0 ? C(0) : x / std::abs(x))},
+    {"sqrt", ember_sqrt, FLOAT, {0, 9, 0, 100}, U(std::sqrt(x)), UC(std::sqrt(x))},
+    {"square", ember_square, NUMERIC, kWide, U(x * x), UC(x * x)},
+    {"exp", ember_exp, FLOAT, {-4, 4, -4, 4}, U(std::exp(x)), UC(std::exp(x))},
+    {"expm1", ember_expm1, FLOAT, {-4, 4, -4, 4}, U(std::expm1(x)), UC(std::exp(x) - 1.0)},
+    {"log", ember_log, FLOAT, {0.0625, 9, 1, 100}, U(std::log(x)), UC(std::log(x))},
+    {"log1p", ember_log1p, FLOAT, {-0.5, 8, 0, 100}, U(std::log1p(x)), UC(std::log(1.0 + x))},
+    {"log2", ember_log2, FLOAT, {0.0625, 9, 1, 100}, U(std::log2(x)), UC(std::log(x) / std::log(2.0))},
+    {"log10", ember_log10, FLOAT, {0.0625, 9, 1, 100}, U(std::log10(x)), UC(std::log10(x))},
+    {"sin", ember_sin, FLOAT, {-4, 4, -4, 4}, U(std::sin(x)), UC(std::sin(x))},
+    {"cos", ember_cos, FLOAT, {-4, 4, -4, 4}, U(std::cos(x)), UC(std::cos(x))},
+    {"tan", ember_tan, FLOAT, {-1.2, 1.2, -1, 1}, U(std::tan(x)), UC(std::tan(x))},
+    {"asin", ember_asin, FLOAT, kUnit, U(std::asin(x)), UC(std::asin(x))},
+    {"acos", ember_acos, FLOAT, kUnit, U(std::acos(x)), UC(std::acos(x))},
+    {"atan", ember_atan, FLOAT, kWide, U(std::atan(x)), UC(std::atan(x))},
+    {"sinh", ember_sinh, FLOAT, {-3, 3, -3, 3}, U(std::sinh(x)), UC(std::sinh(x))},
+    {"cosh", ember_cosh, FLOAT, {-3, 3, -3, 3}, U(std::cosh(x)), UC(std::cosh(x))},
+    {"tanh", ember_tanh, FLOAT, {-3, 3, -3, 3}, U(std::tanh(x)), UC(std::tanh(x))},
+    {"asinh", ember_asinh, FLOAT, kWide, U(std::asinh(x)), UC(std::asinh(x))},
+    {"acosh", ember_acosh, FLOAT, {1, 8, 1, 100}, U(std::acosh(x)), UC(std::acosh(x))},
+    {"atanh", ember_atanh, FLOAT, {-0.9, 0.9, 0, 0}, U(std::atanh(x)), UC(std::atanh(x))},
+    {"erf", ember_erf, REAL_FLOAT, {-3, 3, -3, 3}, U(std::erf(x)), nullptr},
+    {"floor", ember_floor, REAL, kWide, U(std::floor(x)), nullptr},
+    {"ceil", ember_ceil, REAL, kWide, U(std::ceil(x)), nullptr},
+    {"round", ember_round, NUMERIC, kWide, U(std::nearbyint(x)), UC(round_c(x))},
+    {"trunc", ember_trunc, REAL, kWide, U(std::trunc(x)), nullptr},
+    {"reciprocal", ember_reciprocal, FLOAT, {-8, 8, -8, 8, true}, U(1.0 / x), UC(1.0 / x)},
+    {"isnan", ember_isnan, NUMERIC_TO_BOOL, kWide, U(0.0), UC(0.0)},
+    {"isinf", ember_isinf, NUMERIC_TO_BOOL, kWide, U(0.0), UC(0.0)},
+    {"isfinite", ember_isfinite, NUMERIC_TO_BOOL, kWide, U(1.0), UC(1.0)},
+    {"signbit", ember_signbit, REAL_TO_BOOL, kWide, U(std::signbit(x) ? 1.0 : 0.0), nullptr},
+    {"conj", ember_conj, NUMERIC, kWide, U(x), UC(std::conj(x))},
+    {"logical_not", ember_logical_not, LOGICAL, {-1, 1, -1, 1, false, 0.5}, U(x == 0 ? 1.0 : 0.0), UC(x == 0.0 ? 1.0 : 0.0)},
+    {"bitwise_invert", ember_bitwise_invert, INT_BOOL, {0, 0, -100, 100}, U(rd == EMBER_BOOL ? (x == 0) : -x - 1), nullptr},
+    {"sigmoid", ember_sigmoid, REAL_FLOAT, kWide, U(1 / (1 + std::exp(-x))), nullptr},
+    {"relu", ember_relu, REAL, kWide, U(x > 0 ? x : 0.0), nullptr},
+    {"softplus", ember_softplus, REAL_FLOAT, kWide, U(std::log1p(std::exp(x))), nullptr},
+    {"silu", ember_silu, REAL_FLOAT, kWide, U(x / (1 + std::exp(-x))), nullptr},
+};
+
+class UnaryOp : public ::testing::TestWithParam<UOp> {};
+
+TEST_P(UnaryOp, AllDtypesAndLayouts) {
+    const UOp& op = GetParam();
+    ember_ctx_t* ctx = test_ctx();
+    for (ember_dtype_t d : kAll) {
+        SCOPED_TRACE(std::string(op.name) + " on " + ember_dtype_name(d));
+        std::mt19937 rng(1000u + (unsigned)d);
+        if (!accepts(op.rule, d) || (is_c(d) && !op.fc)) {
+            T x = make_any(gen(rng, 6, d, op.dom), {2, 3}, d);
+            ASSERT_TRUE(x.t);
+            ember_tensor_t* sentinel = reinterpret_cast<ember_tensor_t*>(0x1);
+            ember_tensor_t* o = sentinel;
+            EM_FAILS(op.fn(ctx, x, &o), EMBER_ERR_UNSUPPORTED_DTYPE, fn_name(op.name));
+            EXPECT_EQ(o, sentinel) << "out param written on failure";
+            continue;
+        }
+        ember_dtype_t rd = result_of(op.rule, d);
+        auto f = [&](C x) { return is_c(d) ? op.fc(x) : C(op.f(x.real(), rd)); };
+        for (int k = 0; k < 3; ++k) {
+            SCOPED_TRACE("layout " + std::to_string(k));
+            auto base = gen(rng, (size_t)(k == 2 ? 80 : 20), d, op.dom);
+            T b = make_any(base, kLayouts[k].base_shape, d);
+            T x = view_of_layout(k, b);
+            ASSERT_TRUE(x.t);
+            int contig = -1;
+            ember_tensor_is_contiguous(x, &contig);
+            EXPECT_EQ(contig, k == 0 ? 1 : 0);
+            T y;
+            EM_OK(op.fn(ctx, x, y.out()));
+            EXPECT_EQ(shape_of(y), (std::vector<int64_t>{4, 5}));
+            std::vector<C> want;
+            for (size_t i = 0; i < 4; ++i)
+                for (size_t j = 0; j < 5; ++j) want.push_back(f(base[kLayouts[k].src(i, j)]));
+            EXPECT_TRUE(matches(y, rd, want));
+        }
+        // 0-d and empty.
+        auto one = gen(rng, 1, d, op.dom);
+        T s = make_any(one, {}, d), y0;
+        EM_OK(op.fn(ctx, s, y0.out()));
+        EXPECT_TRUE(shape_of(y0).empty());
+        EXPECT_TRUE(matches(y0, rd, {f(one[0])}));
+        T e = make_any({}, {0, 3}, d), ye;
+        EM_OK(op.fn(ctx, e, ye.out()));
+        EXPECT_EQ(shape_of(ye), (std::vector<int64_t>{0, 3}));
+        EXPECT_EQ(dtype_of(ye), rd);
+    }
+}
+INSTANTIATE_TEST_SUITE_P(Table, UnaryOp, ::testing::ValuesIn(kUnary), [](const auto& i) { return std::string(i.param.name); });
+
+// ---------------------------------------------------------------- binary
+struct BOp {
+    const char* name;
+    BFn fn;
+    Rule rule;
+    Dom da, db;
+    double (*f)(double a, double b, ember_dtype_t rd);
+    C (*fc)(C a, C b);
+};
+#define B(expr) [](double a, double b, ember_dtype_t rd) -> double { (void)rd; return (expr); }
+#define BC(expr) [](C a, C b) -> C { return (expr); }
+
+// Next representable value in the result dtype, from the format's mantissa width.
+double next_in(double a, double b, ember_dtype_t rd) {
+    if (rd == EMBER_FLOAT64) return std::nextafter(a, b);
+    if (rd == EMBER_FLOAT32) return std::nextafter((float)a, (float)b);
+    int mant = rd == EMBER_FLOAT16 ? 10 : 7;
+    if (a == b) return b;
+    if (a == 0) return std::copysign(std::ldexp(1.0, (rd == EMBER_FLOAT16 ? -14 : -126) - mant), b);
+    int ex;
+    std::frexp(a, &ex);
+    int e = ex - 1;
+    bool up = (b > a) == (a > 0);
+    double spacing = std::ldexp(1.0, e - mant);
+    if (!up && std::fabs(a) == std::ldexp(1.0, e)) spacing /= 2;
+    return a + (b > a ? spacing : -spacing);
+}
+double lsh(double a, double b) { return (double)(int64_t)((uint64_t)(int64_t)a << (int)b); }
+const Dom kDisc{-1, 1, -2, 2, false, 0.5}, kNZ{-4, 4, -4, 4, true}, kShift{0, 0, 0, 99999};
+const Dom kBits{0, 0, -100, 100}, kPowA{0.5, 3, -3, 3}, kPowB{-2, 2, 0, 4};
+
+const BOp kBinary[] = {
+    {"add", ember_add, NUMERIC, kWide, kWide, B(a + b), BC(a + b)},
+    {"subtract", ember_subtract, NUMERIC, kWide, kWide, B(a - b), BC(a - b)},
+    {"multiply", ember_multiply, NUMERIC, kWide, kWide, B(a * b), BC(a * b)},
+    {"divide", ember_divide, FLOAT, kWide, kNZ, B(a / b), BC(a / b)},
+    {"floor_divide", ember_floor_divide, REAL, kWide, kNZ, B(std::floor(a / b)), nullptr},
+    {"remainder", ember_remainder, REAL, kWide, kNZ, B(a - std::floor(a / b) * b), nullptr},
+    {"pow", ember_pow, NUMERIC, kPowA, kPowB, B(std::pow(a, b)), BC(std::pow(a, b))},
+    {"maximum", ember_maximum, REAL, kWide, kWide, B(a > b ? a : b), nullptr},
+    {"minimum", ember_minimum, REAL, kWide, kWide, B(a < b ? a : b), nullptr},
+    {"atan2", ember_atan2, REAL_FLOAT, kWide, kWide, B(std::atan2(a, b)), nullptr},
+    {"hypot", ember_hypot, REAL_FLOAT, kWide, kWide, B(std::hypot(a, b)), nullptr},
+    {"copysign", ember_copysign, REAL_FLOAT, kWide, kWide, B(std::copysign(a, b)), nullptr},
+    {"nextafter", ember_nextafter, REAL_FLOAT, kWide, kWide, B(next_in(a, b, rd)), nullptr},
+    {"logaddexp", ember_logaddexp, REAL_FLOAT, kWide, kWide, B(std::log(std::exp(a) + std::exp(b))), nullptr},
+    {"equal", ember_equal, COMPARE, kDisc, kDisc, B(a == b), BC(a == b ? 1.0 : 0.0)},
+    {"not_equal", ember_not_equal, COMPARE, kDisc, kDisc, B(a != b), BC(a != b ? 1.0 : 0.0)},
+    {"less", ember_less, ORDER, kDisc, kDisc, B(a < b), nullptr},
+    {"less_equal", ember_less_equal, ORDER, kDisc, kDisc, B(a <= b), nullptr},
+    {"greater", ember_greater, ORDER, kDisc, kDisc, B(a > b), nullptr},
+    {"greater_equal", ember_greater_equal, ORDER, kDisc, kDisc, B(a >= b), nullptr},
+    {"logical_and", ember_logical_and, LOGICAL, kDisc, kDisc, B(a != 0 && b != 0), BC(a != 0.0 && b != 0.0 ? 1.0 : 0.0)},
+    {"logical_or", ember_logical_or, LOGICAL, kDisc, kDisc, B(a != 0 || b != 0), BC(a != 0.0 || b != 0.0 ? 1.0 : 0.0)},
+    {"logical_xor", ember_logical_xor, LOGICAL, kDisc, kDisc, B((a != 0) != (b != 0)), BC((a != 0.0) != (b != 0.0) ? 1.0 : 0.0)},
+    {"bitwise_and", ember_bitwise_and, INT_BOOL, kBits, kBits, B((double)((int64_t)a & (int64_t)b)), nullptr},
+    {"bitwise_or", ember_bitwise_or, INT_BOOL, kBits, kBits, B((double)((int64_t)a | (int64_t)b)), nullptr},
+    {"bitwise_xor", ember_bitwise_xor, INT_BOOL, kBits, kBits, B((double)((int64_t)a ^ (int64_t)b)), nullptr},
+    {"bitwise_left_shift", ember_bitwise_left_shift, INT, kBits, kShift, B(lsh(a, b)), nullptr},
+    {"bitwise_right_shift", ember_bitwise_right_shift, INT, kBits, kShift, B((double)((int64_t)a >> (int)b)), nullptr},
+};
+
+class BinaryOp : public ::testing::TestWithParam<BOp> {};
+
+TEST_P(BinaryOp, AllDtypesLayoutsAndBroadcasting) {
+    const BOp& op = GetParam();
+    ember_ctx_t* ctx = test_ctx();
+    for (ember_dtype_t d : kAll) {
+        SCOPED_TRACE(std::string(op.name) + " on " + ember_dtype_name(d));
+        std::mt19937 rng(2000u + (unsigned)d);
+        if (!accepts(op.rule, d) || (is_c(d) && !op.fc)) {
+            T a = make_any(gen(rng, 6, d, op.da), {2, 3}, d), b = make_any(gen(rng, 6, d, op.db), {2, 3}, d);
+            ASSERT_TRUE(a.t && b.t);
+            ember_tensor_t* sentinel = reinterpret_cast<ember_tensor_t*>(0x1);
+            ember_tensor_t* o = sentinel;
+            EM_FAILS(op.fn(ctx, a, b, &o), EMBER_ERR_UNSUPPORTED_DTYPE, fn_name(op.name));
+            EXPECT_EQ(o, sentinel) << "out param written on failure";
+            continue;
+        }
+        ember_dtype_t rd = result_of(op.rule, d);
+        auto f = [&](C a, C b) { return is_c(d) ? op.fc(a, b) : C(op.f(a.real(), b.real(), rd)); };
+        // a and b in layouts (0, 0), (1, 2), (2, 1): contiguous, transposed and sliced views.
+        const int pairs[3][2] = {{0, 0}, {1, 2}, {2, 1}};
+        for (auto& p : pairs) {
+            SCOPED_TRACE("layouts " + std::to_string(p[0]) + "," + std::to_string(p[1]));
+            auto ba = gen(rng, p[0] == 2 ? 80 : 20, d, op.da), bb = gen(rng, p[1] == 2 ? 80 : 20, d, op.db);
+            T A = make_any(ba, kLayouts[p[0]].base_shape, d), Bt = make_any(bb, kLayouts[p[1]].base_shape, d);
+            T a = view_of_layout(p[0], A), b = view_of_layout(p[1], Bt), y;
+            ASSERT_TRUE(a.t && b.t);
+            EM_OK(op.fn(ctx, a, b, y.out()));
+            EXPECT_EQ(shape_of(y), (std::vector<int64_t>{4, 5}));
+            std::vector<C> want;
+            for (size_t i = 0; i < 4; ++i)
+                for (size_t j = 0; j < 5; ++j) want.push_back(f(ba[kLayouts[p[0]].src(i, j)], bb[kLayouts[p[1]].src(i, j)]));
+            EXPECT_TRUE(matches(y, rd, want));
+        }
+        {  // (3, 1) with (1, 4) -> (3, 4)
+            auto va = gen(rng, 3, d, op.da), vb = gen(rng, 4, d, op.db);
+            T a = make_any(va, {3, 1}, d), b = make_any(vb, {1, 4}, d), y;
+            EM_OK(op.fn(ctx, a, b, y.out()));
+            EXPECT_EQ(shape_of(y), (std::vector<int64_t>{3, 4}));
+            std::vector<C> want;
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 4; ++j) want.push_back(f(va[i], vb[j]));
+            EXPECT_TRUE(matches(y, rd, want));
+        }
+        for (int side = 0; side < 2; ++side) {  // weak Python-like scalar on either side keeps d
+            SCOPED_TRACE(side ? "scalar on the left" : "scalar on the right");
+            auto vt = gen(rng, 12, d, side ? op.db : op.da);
+            C sv = gen(rng, 1, is_c(d) ? EMBER_FLOAT64 : d, side ? op.da : op.db)[0];
+            T t = make_any(vt, {3, 4}, d), s, y;
+            EM_OK(is_b(d)   ? ember_scalar_bool(ctx, sv.real() != 0, s.out())
+                  : is_i(d) ? ember_scalar_i64(ctx, (int64_t)sv.real(), s.out())
+                            : ember_scalar_f64(ctx, sv.real(), s.out()));
+            EM_OK(side ? op.fn(ctx, s, t, y.out()) : op.fn(ctx, t, s, y.out()));
+            EXPECT_EQ(shape_of(y), (std::vector<int64_t>{3, 4}));
+            std::vector<C> want;
+            for (auto& v : vt) want.push_back(side ? f(sv, v) : f(v, sv));
+            EXPECT_TRUE(matches(y, rd, want));
+        }
+        {  // 0-d with 0-d, and an empty (0, 3) with (3,)
+            auto va = gen(rng, 1, d, op.da), vb = gen(rng, 4, d, op.db);
+            T a = make_any(va, {}, d), b = make_any(vb, {}, d), y;
+            EM_OK(op.fn(ctx, a, b, y.out()));
+            EXPECT_TRUE(shape_of(y).empty());
+            EXPECT_TRUE(matches(y, rd, {f(va[0], vb[0])}));
+            T e = make_any({}, {0, 3}, d), r = make_any(gen(rng, 3, d, op.db), {3}, d), ye;
+            EM_OK(op.fn(ctx, e, r, ye.out()));
+            EXPECT_EQ(shape_of(ye), (std::vector<int64_t>{0, 3}));
+            EXPECT_EQ(dtype_of(ye), rd);
+        }
+    }
+}
+INSTANTIATE_TEST_SUITE_P(Table, BinaryOp, ::testing::ValuesIn(kBinary), [](const auto& i) { return std::string(i.param.name); });
+
+// ---------------------------------------------------------------- promotion
+struct Promo {
+    ember_dtype_t a, b, want;
+};
+TEST(ElementwisePromotion, StrongOperandsFollowTheArrayApi) {
+    const Promo cases[] = {
+        {EMBER_INT8, EMBER_UINT8, EMBER_INT16},     {EMBER_INT16, EMBER_UINT16, EMBER_INT32},
+        {EMBER_INT32, EMBER_UINT32, EMBER_INT64},   {EMBER_UINT32, EMBER_INT8, EMBER_INT64},
+        {EMBER_UINT8, EMBER_UINT16, EMBER_UINT16},  {EMBER_INT32, EMBER_INT64, EMBER_INT64},
+        {EMBER_BOOL, EMBER_INT8, EMBER_INT8},       {EMBER_UINT64, EMBER_BOOL, EMBER_UINT64},
+        {EMBER_INT32, EMBER_FLOAT32, EMBER_FLOAT32}, {EMBER_INT64, EMBER_FLOAT16, EMBER_FLOAT16},
+        {EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_FLOAT32}, {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT64},
+        {EMBER_FLOAT32, EMBER_COMPLEX64, EMBER_COMPLEX64}, {EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128},
+        {EMBER_FLOAT16, EMBER_COMPLEX64, EMBER_COMPLEX64}, {EMBER_BOOL, EMBER_COMPLEX128, EMBER_COMPLEX128},
+    };
+    for (auto& c : cases) {
+        for (int swap = 0; swap < 2; ++swap) {
+            ember_dtype_t da = swap ? c.b : c.a, db = swap ? c.a : c.b;
+            SCOPED_TRACE(std::string(ember_dtype_name(da)) + " + " + ember_dtype_name(db));
+            // 100 and 1 (or true): the sum must be computed in the promoted dtype.
+            T a = make(std::vector<double>{da == EMBER_BOOL ? 1.0 : 100.0}, {1}, da);
+            T b = make(std::vector<double>{db == EMBER_BOOL ? 1.0 : 100.0}, {1}, db), y;
+            EM_OK(ember_add(test_ctx(), a, b, y.out()));
+            EXPECT_EQ(dtype_of(y), c.want);
+            double want = (da == EMBER_BOOL ? 1 : 100) + (db == EMBER_BOOL ? 1 : 100);
+            EXPECT_TRUE(all_close(values(y), {want}, 1e-12));
+        }
+    }
+    // int8 100 + uint8 200 = 300 in int16 (no wrap before promotion).
+    T a = make(std::vector<double>{100}, {1}, EMBER_INT8), b = make(std::vector<double>{200}, {1}, EMBER_UINT8), y;
+    EM_OK(ember_add(test_ctx(), a, b, y.out()));
+    EXPECT_EQ(dtype_of(y), EMBER_INT16);
+    EXPECT_EQ(values(y), std::vector<double>{300});
+    // int64 with uint64 has no common dtype.
+    T i64 = make(std::vector<double>{1}, {1}, EMBER_INT64), u64 = make(std::vector<double>{1}, {1}, EMBER_UINT64);
+    ember_tensor_t* o = nullptr;
+    EM_FAILS(ember_add(test_ctx(), i64, u64, &o), EMBER_ERR_UNSUPPORTED_DTYPE, "ember_add");
+    EXPECT_EQ(o, nullptr);
+}
+
+TEST(ElementwisePromotion, WeakScalarsAndRuleResults) {
+    ember_ctx_t* ctx = test_ctx();
+    struct W {
+        ember_dtype_t tensor;
+        int kind;  // 0 f64, 1 i64, 2 bool, 3 c128
+        ember_dtype_t want;
+    };
+    const W cases[] = {
+        {EMBER_FLOAT16, 0, EMBER_FLOAT16}, {EMBER_BFLOAT16, 0, EMBER_BFLOAT16}, {EMBER_INT8, 1, EMBER_INT8},
+        {EMBER_UINT16, 1, EMBER_UINT16},   {EMBER_INT8, 0, EMBER_FLOAT32},     {EMBER_BOOL, 1, EMBER_INT64},
+        {EMBER_BOOL, 0, EMBER_FLOAT32},    {EMBER_FLOAT32, 3, EMBER_COMPLEX64}, {EMBER_FLOAT64, 3, EMBER_COMPLEX128},
+        {EMBER_INT32, 3, EMBER_COMPLEX64}, {EMBER_COMPLEX64, 0, EMBER_COMPLEX64}, {EMBER_INT8, 2, EMBER_INT8},
+    };
+    for (auto& c : cases) {
+        SCOPED_TRACE(std::string(ember_dtype_name(c.tensor)) + " with scalar kind " + std::to_string(c.kind));
+        T x = make(std::vector<double>{1, 0}, {2}, c.tensor), s, y;
+        EM_OK(c.kind == 0 ? ember_scalar_f64(ctx, 0.5, s.out()) : c.kind == 1 ? ember_scalar_i64(ctx, 3, s.out())
+              : c.kind == 2 ? ember_scalar_bool(ctx, 1, s.out()) : ember_scalar_c128(ctx, 0.5, 2, s.out()));
+        int weak = 0;
+        ember_tensor_is_weak(s, &weak);
+        EXPECT_EQ(weak, 1);
+        EM_OK(ember_multiply(ctx, x, s, y.out()));
+        EXPECT_EQ(dtype_of(y), c.want);
+        double sv = c.kind == 0 ? 0.5 : c.kind == 1 ? 3 : 1;
+        if (c.kind == 3) EXPECT_EQ(values_c(y), (std::vector<C>{C(0.5, 2), C(0, 0)}));
+        else EXPECT_EQ(values(y), (std::vector<double>{sv, 0}));
+    }
+    // Two weak scalars: strong promotion, result stays weak.
+    T f, i, y;
+    EM_OK(ember_scalar_f64(ctx, 1.5, f.out()));
+    EM_OK(ember_scalar_i64(ctx, 2, i.out()));
+    EM_OK(ember_add(ctx, f, i, y.out()));
+    EXPECT_EQ(dtype_of(y), EMBER_FLOAT64);
+    EXPECT_EQ(values(y), std::vector<double>{3.5});
+    // Per-op result dtypes; a context whose default float is float64 changes int / int.
+    T i8 = make(std::vector<double>{7, -3}, {2}, EMBER_INT8), i8b = make(std::vector<double>{2, 4}, {2}, EMBER_INT8);
+    T z = make_any({C(3, 4), C(-5, 12)}, {2}, EMBER_COMPLEX64), bl = make(std::vector<double>{1, 0}, {2}, EMBER_BOOL);
+    const char* backend = nullptr;
+    int dev = 0;
+    ember_ctx_t* c64 = nullptr;
+    EM_OK(ember_ctx_get_backend(ctx, &backend, &dev));
+    EM_OK(ember_ctx_create_on(backend, dev, &c64));
+    EM_OK(ember_ctx_set_default_float(c64, EMBER_FLOAT64));
+    T q[5];
+    const ember_status_t st[5] = {ember_divide(ctx, i8, i8b, q[0].out()), ember_less(ctx, i8, i8b, q[1].out()), ember_abs(ctx, z, q[2].out()),
+                                  ember_sqrt(ctx, bl, q[3].out()) /* bool computes in the default float */,
+                                  ember_divide(c64, i8, i8b, q[4].out())};
+    ember_ctx_release(c64);
+    const std::pair<ember_dtype_t, std::vector<double>> want[5] = {
+        {EMBER_FLOAT32, {3.5, -0.75}}, {EMBER_BOOL, {0, 1}}, {EMBER_FLOAT32, {5, 13}}, {EMBER_FLOAT32, {1, 0}}, {EMBER_FLOAT64, {3.5, -0.75}}};
+    for (int k = 0; k < 5; ++k) {
+        EXPECT_EQ(st[k], EMBER_OK) << "case " << k;
+        EXPECT_EQ(dtype_of(q[k]), want[k].first) << "case " << k;
+        EXPECT_TRUE(all_close(values(q[k]), want[k].second, 1e-6)) << "case " << k;
+    }
+}
+
+// ---------------------------------------------------------------- errors
+TEST(ElementwiseErrors, ShapeDtypeAndNullHandles) {
+    ember_ctx_t* ctx = test_ctx();
+    ember_tensor_t* sentinel = reinterpret_cast<ember_tensor_t*>(0x2);
+    ember_tensor_t* o = sentinel;
+    T a = make(std::vector<double>{1, 2, 3, 4, 5, 6}, {2, 3}, EMBER_FLOAT32), b = make(std::vector<double>{1, 2, 3, 4}, {4}, EMBER_FLOAT32);
+    EM_FAILS(ember_add(ctx, a, b, &o), EMBER_ERR_SHAPE, "ember_add");
+    EXPECT_EQ(o, sentinel);
+    EM_FAILS(ember_bitwise_and(ctx, a, a, &o), EMBER_ERR_UNSUPPORTED_DTYPE, "ember_bitwise_and");
+    EXPECT_EQ(o, sentinel);
+    T bl = make(std::vector<double>{1, 0}, {2}, EMBER_BOOL);
+    EM_FAILS(ember_negative(ctx, bl, &o), EMBER_ERR_UNSUPPORTED_DTYPE, "ember_negative");
+    EXPECT_EQ(o, sentinel);
+    EM_FAILS(ember_add(ctx, nullptr, a, &o), EMBER_ERR_INVALID_ARGUMENT, "ember_add");
+    EM_FAILS(ember_add(ctx, a, nullptr, &o), EMBER_ERR_INVALID_ARGUMENT, "ember_add");
+    EM_FAILS(ember_exp(ctx, nullptr, &o), EMBER_ERR_INVALID_ARGUMENT, "ember_exp");
+    EM_FAILS(ember_exp(nullptr, a, &o), EMBER_ERR_INVALID_ARGUMENT, "ember_exp");
+    EM_FAILS(ember_exp(ctx, a, nullptr), EMBER_ERR_INVALID_ARGUMENT, "ember_exp");
+    EXPECT_EQ(o, sentinel);
+    EXPECT_EQ(ember_last_status(), EMBER_ERR_INVALID_ARGUMENT);
+}
+
+TEST(ElementwiseRegression, ComplexToBoolUsesBothParts) {
+    // docs/dtypes.md: "Anything -> bool is != 0"; NumPy: logical_not(0.5j) is False.
+    T z = make_any({C(0, 0.5), C(0, 0), C(2, 0)}, {3}, EMBER_COMPLEX64), y;
+    EM_OK(ember_logical_not(test_ctx(), z, y.out()));
+    EXPECT_EQ(values(y), (std::vector<double>{0, 1, 0}));
+    EM_OK(ember_logical_or(test_ctx(), z, z, y.out()));
+    EXPECT_EQ(values(y), (std::vector<double>{1, 0, 1}));
+    EM_OK(ember_astype(test_ctx(), z, EMBER_BOOL, y.out()));
+    EXPECT_EQ(values(y), (std::vector<double>{1, 0, 1}));
+}
+
+// ---------------------------------------------------------------- special values
+const double NaN = std::numeric_limits<double>::quiet_NaN(), Inf = std::numeric_limits<double>::infinity();
+
+std::vector<double> run_u(UFn fn, const std::vector<double>& x, ember_dtype_t d, ember_dtype_t want_dtype) {
+    T a = make(x, {(int64_t)x.size()}, d), y;
+    if (fn(test_ctx(), a, y.out()) != EMBER_OK) {
+        ADD_FAILURE() << ember_last_error();
+        return {};
+    }
+    EXPECT_EQ(dtype_of(y), want_dtype);
+    return values(y);
+}
+std::vector<double> run_b(BFn fn, const std::vector<double>& x, const std::vector<double>& z, ember_dtype_t d) {
+    T a = make(x, {(int64_t)x.size()}, d), b = make(z, {(int64_t)z.size()}, d), y;
+    if (fn(test_ctx(), a, b, y.out()) != EMBER_OK) {
+        ADD_FAILURE() << ember_last_error();
+        return {};
+    }
+    return values(y);
+}
+
+TEST(ElementwiseSpecial, NanInfSignedZero) {
+    const std::vector<double> x = {NaN, Inf, -Inf, -0.0, 0.0, 1.5, -2};
+    for (ember_dtype_t d : {EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64}) {
+        SCOPED_TRACE(ember_dtype_name(d));
+        EXPECT_EQ(run_u(ember_isnan, x, d, EMBER_BOOL), (std::vector<double>{1, 0, 0, 0, 0, 0, 0}));
+        EXPECT_EQ(run_u(ember_isinf, x, d, EMBER_BOOL), (std::vector<double>{0, 1, 1, 0, 0, 0, 0}));
+        EXPECT_EQ(run_u(ember_isfinite, x, d, EMBER_BOOL), (std::vector<double>{0, 0, 0, 1, 1, 1, 1}));
+        EXPECT_EQ(run_u(ember_signbit, x, d, EMBER_BOOL)[3], 1.0) << "signbit(-0.0)";
+        auto sb = run_u(ember_signbit, x, d, EMBER_BOOL);
+        EXPECT_EQ(std::vector<double>(sb.begin() + 1, sb.end()), (std::vector<double>{0, 1, 1, 0, 0, 1}));
+        EXPECT_TRUE(all_close(run_u(ember_sign, x, d, d), {NaN, 1, -1, 0, 0, 1, -1}, 0));
+        auto abs0 = run_u(ember_abs, {-0.0, -Inf}, d, d);
+        EXPECT_TRUE(all_close(abs0, {0, Inf}, 0));
+        EXPECT_FALSE(std::signbit(abs0.at(0))) << "abs(-0.0) must be +0.0";
+        // maximum / minimum propagate NaN from either side.
+        const std::vector<double> a = {NaN, 1, 2, -Inf}, b = {1, NaN, -1, 3};
+        EXPECT_TRUE(all_close(run_b(ember_maximum, a, b, d), {NaN, NaN, 2, 3}, 0));
+        EXPECT_TRUE(all_close(run_b(ember_minimum, a, b, d), {NaN, NaN, -1, -Inf}, 0));
+        // Rounding half to even; copysign with -0.0.
+        EXPECT_TRUE(all_close(run_u(ember_round, {0.5, 1.5, 2.5, -0.5, -2.5, 3.25}, d, d), {0, 2, 2, -0.0, -2, 3}, 0));
+        auto cs = run_b(ember_copysign, {3, 3}, {-0.0, 0.0}, d);
+        EXPECT_TRUE(all_close(cs, {-3, 3}, 0));
+    }
+    // Complex: NaN or inf in either part.
+    T z = make_any({C(1, NaN), C(Inf, 0), C(0, -Inf), C(1, 2)}, {4}, EMBER_COMPLEX128), y;
+    EM_OK(ember_isnan(test_ctx(), z, y.out()));
+    EXPECT_EQ(values(y), (std::vector<double>{1, 0, 0, 0}));
+    EM_OK(ember_isinf(test_ctx(), z, y.out()));
+    EXPECT_EQ(values(y), (std::vector<double>{0, 1, 1, 0}));
+    EM_OK(ember_isfinite(test_ctx(), z, y.out()));
+    EXPECT_EQ(values(y), (std::vector<double>{0, 0, 0, 1}));
+    // Integers are always finite.
+    EXPECT_EQ(run_u(ember_isfinite, {-5, 7}, EMBER_INT16, EMBER_BOOL), (std::vector<double>{1, 1}));
+    EXPECT_EQ(run_u(ember_signbit, {-5, 7}, EMBER_INT16, EMBER_BOOL), (std::vector<double>{1, 0}));
+}
+
+TEST(ElementwiseSpecial, PythonDivisionSemantics) {
+    const std::vector<double> a = {-7, 7, -7, 7, 6, 5}, b = {2, -2, -2, 2, 3, 0};
+    for (ember_dtype_t d : {EMBER_INT8, EMBER_INT32, EMBER_INT64, EMBER_FLOAT32, EMBER_FLOAT64}) {
+        SCOPED_TRACE(ember_dtype_name(d));
+        auto q = run_b(ember_floor_divide, a, b, d), r = run_b(ember_remainder, a, b, d);
+        ASSERT_EQ(q.size(), 6u);
+        ASSERT_EQ(r.size(), 6u);
+        EXPECT_EQ(std::vector<double>(q.begin(), q.begin() + 5), (std::vector<double>{-4, -4, 3, 3, 2}));
+        EXPECT_EQ(std::vector<double>(r.begin(), r.begin() + 5), (std::vector<double>{1, -1, -1, 1, 0}));
+        if (is_i(d)) {  // integer division by zero gives 0 (documented)
+            EXPECT_EQ(q[5], 0);
+            EXPECT_EQ(r[5], 0);
+        } else {
+            EXPECT_EQ(q[5], Inf);
+            EXPECT_TRUE(std::isnan(r[5]));
+        }
+    }
+    auto fr = run_b(ember_remainder, {7.5, -7.5, -0.0}, {-2, 2, 3}, EMBER_FLOAT64);
+    EXPECT_TRUE(all_close(fr, {-0.5, 0.5, 0}, 1e-15));
+    EXPECT_EQ(run_b(ember_floor_divide, {-128}, {-1}, EMBER_INT8), std::vector<double>{-128});  // wraps like NumPy
+    EXPECT_EQ(run_b(ember_pow, {2, -3, 0, 10}, {10, 3, 0, 2}, EMBER_INT32), (std::vector<double>{1024, -27, 1, 100}));
+}
+
+TEST(ElementwiseSpecial, ShiftsBeyondWidthAndSigned) {
+    EXPECT_EQ(run_b(ember_bitwise_left_shift, {1, 1, 3}, {8, 7, 2}, EMBER_INT8), (std::vector<double>{0, -128, 12}));
+    EXPECT_EQ(run_b(ember_bitwise_right_shift, {-128, -16, 100}, {9, 2, 8}, EMBER_INT8), (std::vector<double>{-1, -4, 0}));
+    EXPECT_EQ(run_b(ember_bitwise_right_shift, {200, 200}, {8, 3}, EMBER_UINT8), (std::vector<double>{0, 25}));
+    EXPECT_EQ(run_b(ember_bitwise_left_shift, {1, 1}, {63, 64}, EMBER_INT64), (std::vector<double>{-9223372036854775808.0, 0}));
+    EXPECT_EQ(run_u(ember_bitwise_invert, {0, 255, 5}, EMBER_UINT8, EMBER_UINT8), (std::vector<double>{255, 0, 250}));
+}
+
+TEST(ElementwiseSpecial, StableAndAccurateFunctions) {
+    const double ln2 = 0.693147180559945309417;
+    EXPECT_TRUE(all_close(run_b(ember_logaddexp, {1000, -Inf, 1000, -1000}, {1000, -Inf, 0, -1000}, EMBER_FLOAT64),
+                          {1000 + ln2, -Inf, 1000, -1000 + ln2}, 1e-15));
+    EXPECT_TRUE(all_close(run_b(ember_logaddexp, {80, 0}, {80, -200}, EMBER_FLOAT32), {80 + ln2, 0}, 1e-6, 1e-7));
+    EXPECT_TRUE(all_close(run_b(ember_hypot, {1e300, 3e-300}, {1e300, 4e-300}, EMBER_FLOAT64), {std::sqrt(2.0) * 1e300, 5e-300}, 1e-15));
+    EXPECT_TRUE(all_close(run_b(ember_atan2, {0, 1, -1, 0}, {-1, 0, 0, 1}, EMBER_FLOAT64), {M_PI, M_PI / 2, -M_PI / 2, 0}, 1e-15));
+    EXPECT_TRUE(all_close(run_u(ember_expm1, {1e-10, -1e-12}, EMBER_FLOAT64, EMBER_FLOAT64), {1.00000000005e-10, -9.999999999995e-13}, 1e-14));
+    EXPECT_TRUE(all_close(run_u(ember_log1p, {1e-10}, EMBER_FLOAT64, EMBER_FLOAT64), {9.9999999995e-11}, 1e-14));
+    for (ember_dtype_t d : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        SCOPED_TRACE(ember_dtype_name(d));
+        EXPECT_TRUE(all_close(run_u(ember_sigmoid, {-1000, 1000, 0, -100}, d, d), {0, 1, 0.5, 3.720075976020836e-44}, 1e-5, 1e-30));
+        EXPECT_TRUE(all_close(run_u(ember_softplus, {1000, -1000, 0}, d, d), {1000, 0, ln2}, 1e-6));
+        EXPECT_TRUE(all_close(run_u(ember_silu, {-1000, 1000}, d, d), {0, 1000}, 1e-6));
+        EXPECT_TRUE(all_close(run_u(ember_exp, {-Inf, Inf, 0}, d, d), {0, Inf, 1}, 0));
+        EXPECT_TRUE(all_close(run_u(ember_log, {0, -1, 1}, d, d), {-Inf, NaN, 0}, 0));
+    }
+    // nextafter steps in the storage precision.
+    EXPECT_EQ(run_b(ember_nextafter, {1, 1, 0, 2}, {2, 0, 1, 2}, EMBER_FLOAT64),
+              (std::vector<double>{1 + std::ldexp(1.0, -52), 1 - std::ldexp(1.0, -53), std::ldexp(1.0, -1074), 2}));
+    EXPECT_EQ(run_b(ember_nextafter, {1, 1, 0}, {2, 0, -1}, EMBER_FLOAT32),
+              (std::vector<double>{1 + std::ldexp(1.0, -23), 1 - std::ldexp(1.0, -24), -std::ldexp(1.0, -149)}));
+    EXPECT_EQ(run_b(ember_nextafter, {1, 1, 0, -1}, {2, 0, 1, -2}, EMBER_FLOAT16),
+              (std::vector<double>{1 + std::ldexp(1.0, -10), 1 - std::ldexp(1.0, -11), std::ldexp(1.0, -24), -1 - std::ldexp(1.0, -10)}));
+    EXPECT_EQ(run_b(ember_nextafter, {1, 1, 0}, {2, 0, 1}, EMBER_BFLOAT16),
+              (std::vector<double>{1 + std::ldexp(1.0, -7), 1 - std::ldexp(1.0, -8), std::ldexp(1.0, -133)}));
+}
+
+}  // namespace

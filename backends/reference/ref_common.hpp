@@ -100,10 +100,13 @@ template <class T> constexpr unsigned kind_bit() {
 }
 
 // Converts any storage value to any other (used by astype and reductions).
-// Float to integer saturates and maps NaN to 0; complex to real keeps the real part.
+// Float to integer saturates and maps NaN to 0; complex to real keeps the real part;
+// anything to bool is "!= 0" (for complex: either part non-zero).
 template <class To, class From>
 To convert(From v) {
-    if constexpr (is_cplx_v<From> && !is_cplx_v<To>) {
+    if constexpr (is_bool_v<To> && is_cplx_v<From>) {
+        return v.real() != 0 || v.imag() != 0;
+    } else if constexpr (is_cplx_v<From> && !is_cplx_v<To>) {
         return convert<To>(v.real());
     } else if constexpr (is_cplx_v<To>) {
         if constexpr (is_cplx_v<From>) return To((typename To::value_type)v.real(), (typename To::value_type)v.imag());

@@ -120,7 +120,9 @@ TRef isclose_of(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, do
     TRef A = cast_if(ctx, a, dt), B = cast_if(ctx, b, dt);
     TRef diff = un(ctx, OP_abs, bin(ctx, OP_subtract, A, B));
     TRef tol = bin(ctx, OP_add, weak_f64(ctx, atol), bin(ctx, OP_multiply, weak_f64(ctx, rtol), un(ctx, OP_abs, B)));
-    TRef close = bin(ctx, OP_logical_or, bin(ctx, OP_less_equal, diff, tol), bin(ctx, OP_equal, A, B));
+    // As NumPy: the tolerance test applies where both are finite; infinities must be equal.
+    TRef finite = bin(ctx, OP_logical_and, un(ctx, OP_isfinite, A), un(ctx, OP_isfinite, B));
+    TRef close = bin(ctx, OP_logical_or, bin(ctx, OP_logical_and, finite, bin(ctx, OP_less_equal, diff, tol)), bin(ctx, OP_equal, A, B));
     if (equal_nan) close = bin(ctx, OP_logical_or, close, bin(ctx, OP_logical_and, un(ctx, OP_isnan, A), un(ctx, OP_isnan, B)));
     return close;
 }
