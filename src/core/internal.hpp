@@ -123,6 +123,7 @@ struct ember_ctx {
     ember_selection_source_t source = EMBER_SOURCE_AUTO;
     std::vector<std::pair<ember::Backend*, int>> stack;
     ember_dtype_t default_float = EMBER_FLOAT32;
+    ember_random_state_t random_state{0, 0};  // Philox {key, next counter block}
 };
 
 namespace ember {
