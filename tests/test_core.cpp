@@ -451,3 +451,16 @@ TEST(Devices, InfoMemoryAndSync) {
 }
 
 }  // namespace
+
+namespace {
+TEST(HostMemory, BoolBytesAreNormalised) {
+    uint8_t raw[3] = {0, 16, 255};
+    int64_t shape[1] = {3};
+    T b;
+    EM_OK(ember_tensor_from_data(test_ctx(), raw, EMBER_BOOL, shape, 1, b.out()));
+    EXPECT_EQ(values(b), (std::vector<double>{0, 1, 1}));
+    T n;
+    EM_OK(ember_logical_not(test_ctx(), b, n.out()));
+    EXPECT_EQ(values(n), (std::vector<double>{1, 0, 0}));
+}
+}  // namespace

@@ -174,6 +174,7 @@ EMBER_API ember_status_t ember_synchronize(ember_ctx_t* ctx);
 EMBER_API ember_status_t ember_tensor_from_data(ember_ctx_t* ctx, const void* data, ember_dtype_t dtype,
                                                 const int64_t* shape, int ndim, ember_tensor_t** out);
 /* Wraps caller memory (host backends only); the caller keeps it alive while any view lives.
+   bool memory must hold only the bytes 0 and 1 (from_data and write normalise, wrap cannot).
    strides may be NULL (C-contiguous); strides are in elements. */
 EMBER_API ember_status_t ember_tensor_wrap(ember_ctx_t* ctx, void* data, ember_dtype_t dtype, const int64_t* shape,
                                            const int64_t* strides, int ndim, ember_tensor_t** out);

@@ -160,6 +160,14 @@ namespace {
 
 void host_write(ember_tensor* t, const void* src, size_t nbytes) {
     if (nbytes == 0) return;
+    std::vector<uint8_t> normalised;
+    if (t->dtype == EMBER_BOOL) {
+        // Kernels read bool storage as C++ bool: any non-zero byte means true (as NumPy).
+        const auto* bytes = static_cast<const uint8_t*>(src);
+        normalised.assign(bytes, bytes + nbytes);
+        for (auto& b : normalised) b = b != 0;
+        src = normalised.data();
+    }
     Backend* b = t->storage->backend;
     ember_status_t st = b->iface->write(b->state, t->storage->device, t->storage->buffer,
                                         (size_t)t->offset * dtype_size(t->dtype), src, nbytes);
