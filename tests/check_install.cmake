@@ -5,8 +5,8 @@ if(NOT rc EQUAL 0)
 endif()
 file(GLOB pcdir ${WORK}/prefix/lib*/pkgconfig ${WORK}/prefix/lib/*/pkgconfig)
 set(ENV{PKG_CONFIG_PATH} "${pcdir}")
-# The .pc file carries the build's configured prefix; point pkg-config at the temporary one.
-execute_process(COMMAND pkg-config --define-variable=prefix=${WORK}/prefix --cflags --libs ember
+# ember.pc is relocatable (prefix relative to the .pc file): nothing but PKG_CONFIG_PATH.
+execute_process(COMMAND pkg-config --cflags --libs ember
   OUTPUT_VARIABLE flags OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "pkg-config does not find ember in ${pcdir}")
@@ -19,5 +19,5 @@ execute_process(COMMAND ${WORK}/consumer OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "sum = 10")
   message(FATAL_ERROR "the installed consumer failed: ${out}")
 endif()
-execute_process(COMMAND pkg-config --define-variable=prefix=${WORK}/prefix --variable=plugindir ember OUTPUT_VARIABLE plugdir)
+execute_process(COMMAND pkg-config --variable=plugindir ember OUTPUT_VARIABLE plugdir)
 message(STATUS "consumer ran: ${out}; plugindir ${plugdir}")
