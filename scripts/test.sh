@@ -2,7 +2,8 @@
 # Installs what is needed, builds Ember and runs every test:
 #   1. the full CTest suite on an optimised build,
 #   2. the C suite again under AddressSanitizer + UndefinedBehaviorSanitizer,
-#   3. one pass of the C suite under valgrind memcheck (must report no leak).
+#   3. one pass of the C suite under valgrind memcheck (must report no leak),
+#   4. the Lua binding's tests against an install of the build from step 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -20,4 +21,5 @@ cmake --build build-asan -j"$jobs" --target ember_tests test_fake_backend test_w
   EMBER_CONFIG="$PWD/no-such-config.json" \
   valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
   --show-leak-kinds=definite,indirect -q ./bin/ember_tests --gtest_brief=1)
+EMBER_CORE_BUILD="$PWD/build" bash scripts/test-lua.sh
 echo "all tests passed"

@@ -1,0 +1,995 @@
+/*
+ * The one SWIG interface of Ember, shared by the Python (bindings/python) and Lua bindings.
+ *
+ *   swig -python -builtin -threads -DSWIGWORDSIZE64 -Iinclude bindings/ember.i
+ *   swig -lua -DSWIGWORDSIZE64 -Iinclude -module ember_c bindings/ember.i
+ *
+ * What is shared (language-neutral):
+ *  - opaque handles: `struct ember_tensor` is wrapped as the class `Tensor`, whose
+ *    destructor calls ember_tensor_release; every `ember_tensor_t** out` parameter becomes
+ *    a returned, owned Tensor (%newobject semantics: the wrapper owns the new handle).
+ *  - contexts never appear in the target language: every `ember_ctx_t* ctx` parameter is
+ *    filled with the calling thread's binding context (ember_binding_ctx below), which
+ *    follows the process-wide choice made with ember_binding_set_backend and the scoped
+ *    ember_ctx_push_backend / ember_ctx_pop_backend of that thread.
+ *  - every function returning ember_status_t is checked in one place: a failing status
+ *    raises a target-language error carrying ember_last_error() (EMBER_SWIG_RAISE).
+ *    This is a typemap on the *type* ember_status_t rather than a global %exception so
+ *    that functions appended to ember.h returning other types can never be misread.
+ *  - out-parameters (ints, doubles, dtypes, strings, device/memory info) become returns.
+ * Language-specific parts sit under SWIGPYTHON / SWIGLUA.
+ */
+#ifdef SWIGPYTHON
+%module(package="ember") _ember_c
+#else
+%module ember_c
+#endif
+
+%{
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include "ember/ember.h"
+
+/* Weak: a build against an ember_io.h without dictionaries still loads. */
+extern void ember_tensor_dict_release(struct ember_tensor_dict* dict) __attribute__((weak));
+
+/* ---------------------------------------------------------------- the binding context
+ * One ember_ctx_t per OS thread (a context is used by one thread at a time), created on
+ * first use with ember_ctx_create (env / config / auto selection). A process-wide choice
+ * (ember_binding_set_backend) bumps a generation counter; each thread's context catches
+ * up on its next call. Scoped switches (push/pop) stay per thread. */
+static pthread_key_t ember_binding_key;
+static pthread_once_t ember_binding_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t ember_binding_mutex = PTHREAD_MUTEX_INITIALIZER;
+static __thread ember_ctx_t* ember_binding_tls_ctx = NULL;
+static __thread unsigned ember_binding_tls_gen = 0;
+static unsigned ember_binding_gen = 0;           /* guarded by the mutex; read racily */
+static char ember_binding_backend[128] = "";     /* "" : no process-wide choice yet */
+static int ember_binding_device = -1;
+
+static void ember_binding_release_ctx(void* p) { ember_ctx_release((ember_ctx_t*)p); }
+static void ember_binding_make_key(void) { pthread_key_create(&ember_binding_key, ember_binding_release_ctx); }
+
+static ember_ctx_t* ember_binding_ctx_slow(void) {
+    ember_ctx_t* ctx = ember_binding_tls_ctx;
+    char backend[128];
+    int device;
+    unsigned gen;
+    pthread_mutex_lock(&ember_binding_mutex);
+    memcpy(backend, ember_binding_backend, sizeof backend);
+    device = ember_binding_device;
+    gen = ember_binding_gen;
+    pthread_mutex_unlock(&ember_binding_mutex);
+    if (!ctx) {
+        ember_status_t st = backend[0] ? ember_ctx_create_on(backend, device, &ctx) : ember_ctx_create(&ctx);
+        if (st != EMBER_OK) return NULL;
+        pthread_once(&ember_binding_once, ember_binding_make_key);
+        pthread_setspecific(ember_binding_key, ctx);
+        ember_binding_tls_ctx = ctx;
+    } else if (backend[0]) {
+        if (ember_ctx_set_backend(ctx, backend, device, 0) != EMBER_OK) return NULL;
+    }
+    ember_binding_tls_gen = gen;
+    return ctx;
+}
+
+/* The calling thread's context, or NULL with ember_last_error() set. */
+static ember_ctx_t* ember_binding_ctx(void) {
+    ember_ctx_t* ctx = ember_binding_tls_ctx;
+    if (ctx && ember_binding_tls_gen == __atomic_load_n(&ember_binding_gen, __ATOMIC_RELAXED)) return ctx;
+    return ember_binding_ctx_slow();
+}
+
+/* Switches every thread's binding context (this one at once, the others on their next
+ * call). flags: EMBER_PERSIST also writes the user config file. */
+static ember_status_t ember_binding_set_backend(const char* backend, int device, unsigned flags) {
+    ember_ctx_t* ctx = ember_binding_ctx();
+    if (!ctx) return ember_last_status();
+    if (!backend || strlen(backend) >= sizeof ember_binding_backend) {
+        return ember_ctx_set_backend(ctx, "", device, flags); /* lets the core report it */
+    }
+    ember_status_t st = ember_ctx_set_backend(ctx, backend, device, flags);
+    if (st != EMBER_OK) return st;
+    pthread_mutex_lock(&ember_binding_mutex);
+    strcpy(ember_binding_backend, backend);
+    ember_binding_device = device;
+    __atomic_store_n(&ember_binding_gen, ember_binding_gen + 1, __ATOMIC_RELAXED);
+    ember_binding_tls_gen = ember_binding_gen;
+    pthread_mutex_unlock(&ember_binding_mutex);
+    return EMBER_OK;
+}
+%}
+
+/* int64_t is `long` on LP64: build with -DSWIGWORDSIZE64. */
+%include <stdint.i>
+%include <typemaps.i>
+
+#define EMBER_API
+%ignore ember_binding_ctx_slow;
+
+/* ---------------------------------------------------------------- the Tensor handle */
+%rename(Tensor) ember_tensor;
+%feature("nothread") ember_tensor;   /* the destructor keeps the GIL: releasing it costs more */
+%nodefaultctor ember_tensor;
+struct ember_tensor {};
+%extend ember_tensor {
+    ~ember_tensor() { ember_tensor_release($self); }
+}
+
+/* Tensor dictionaries (ember_io.h): an owned handle like Tensor. */
+%rename(TensorDict) ember_tensor_dict;
+%nodefaultctor ember_tensor_dict;
+struct ember_tensor_dict {};
+%extend ember_tensor_dict {
+    ~ember_tensor_dict() { if (ember_tensor_dict_release) ember_tensor_dict_release($self); }
+}
+%ignore ember_tensor_dict_release;
+%ignore ember_io_free;
+
+/* Things a target language never sees or gets through its own helpers. */
+%ignore ember_ctx_create;
+%ignore ember_ctx_create_on;
+%ignore ember_ctx_retain;
+%ignore ember_ctx_release;
+%ignore ember_default_ctx;
+%ignore ember_ctx_set_backend;   /* ember_binding_set_backend instead */
+%ignore ember_tensor_retain;
+%ignore ember_tensor_release;
+%ignore ember_tensor_adopt;      /* function-pointer deleters: per-language helpers */
+%ignore ember_set_log_callback;  /* per-language helpers */
+%ignore ember_log_fn;
+%ignore ember_deleter_fn;
+%ignore ember_split;             /* variable number of outputs: per-language helpers */
+%ignore ember_meshgrid;
+%ignore ember_tensor_shape;      /* borrowed arrays: per-language accessors */
+%ignore ember_tensor_strides;
+%ignore ember_tensor_from_data;  /* raw memory: per-language helpers */
+%ignore ember_tensor_wrap;
+%ignore ember_tensor_read;
+%ignore ember_tensor_write;
+%ignore ember_tensor_host_data;
+
+/* ================================================================ Python */
+#ifdef SWIGPYTHON
+%{
+/* status code -> exception class, registered by the pure-Python layer
+   (ember._errors); a plain RuntimeError until then. */
+static PyObject* ember_py_error_map = NULL;
+
+static void ember_py_raise_status(ember_status_t st) {
+    const char* msg = ember_last_error();
+    if (!msg || !*msg) msg = ember_status_string(st);
+    PyObject* cls = NULL;
+    if (ember_py_error_map) {
+        PyObject* key = PyLong_FromLong((long)st);
+        if (key) {
+            cls = PyDict_GetItem(ember_py_error_map, key); /* borrowed */
+            Py_DECREF(key);
+        }
+    }
+    if (!cls) cls = PyExc_RuntimeError;
+    PyObject* exc = PyObject_CallFunction(cls, "s", msg);
+    if (!exc) return; /* the constructor raised: keep that error */
+    PyObject* code = PyLong_FromLong((long)st);
+    if (code) {
+        PyObject_SetAttrString(exc, "status", code);
+        Py_DECREF(code);
+    }
+    PyErr_SetObject(cls, exc);
+    Py_DECREF(exc);
+}
+#define EMBER_SWIG_RAISE(st) do { ember_py_raise_status(st); SWIG_fail; } while (0)
+
+/* A sequence of ints (or one int, or None) as int64_t values. */
+typedef struct { int64_t* p; int n; int heap; int64_t small[32]; } ember_py_i64s;
+
+static int ember_py_to_i64s(PyObject* o, ember_py_i64s* out, int allow_none) {
+    out->p = NULL; out->n = 0; out->heap = 0;
+    if (o == Py_None) {
+        if (allow_none) return 1;
+        PyErr_SetString(PyExc_TypeError, "expected a sequence of ints, got None");
+        return 0;
+    }
+    if (PyLong_Check(o) || (PyIndex_Check(o) && !PySequence_Check(o))) {
+        long long v = PyLong_AsLongLong(o);
+        if (v == -1 && PyErr_Occurred()) return 0;
+        out->small[0] = (int64_t)v; out->p = out->small; out->n = 1;
+        return 1;
+    }
+    PyObject* seq = PySequence_Fast(o, "expected a sequence of ints");
+    if (!seq) return 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > 0x7fffffff) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "sequence too long"); return 0; }
+    out->p = out->small;
+    if (n > 32) {
+        out->p = (int64_t*)malloc((size_t)n * sizeof(int64_t));
+        if (!out->p) { Py_DECREF(seq); PyErr_NoMemory(); return 0; }
+        out->heap = 1;
+    } else {
+        memset(out->small, 0, sizeof out->small);
+    }
+    PyObject** items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        long long v = PyLong_AsLongLong(items[i]);
+        if (v == -1 && PyErr_Occurred()) {
+            PyObject* idx = PyNumber_Index(items[i]);
+            if (!idx) { Py_DECREF(seq); if (out->heap) free(out->p); out->heap = 0; return 0; }
+            PyErr_Clear();
+            v = PyLong_AsLongLong(idx);
+            Py_DECREF(idx);
+            if (v == -1 && PyErr_Occurred()) { Py_DECREF(seq); if (out->heap) free(out->p); out->heap = 0; return 0; }
+        }
+        out->p[i] = (int64_t)v;
+    }
+    out->n = (int)n;
+    Py_DECREF(seq);
+    return 1;
+}
+
+static PyObject* ember_py_i64_tuple(const int64_t* p, int n) {
+    PyObject* t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; ++i) {
+        PyObject* v = PyLong_FromLongLong((long long)p[i]);
+        if (!v) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+%}
+
+/* The thread's context: never an argument on the Python side. */
+%typemap(in, numinputs=0) ember_ctx_t* ctx, const ember_ctx_t* ctx {
+    $1 = ember_binding_ctx();
+    if (!$1) EMBER_SWIG_RAISE(ember_last_status());
+}
+
+/* Status: raise on failure, otherwise return None (or the out-parameters). */
+%typemap(out) ember_status_t {
+    if ($1 != EMBER_OK) EMBER_SWIG_RAISE($1);
+    $result = SWIG_Py_Void();
+}
+
+/* New handles come back as owned Tensor objects. */
+%typemap(in, numinputs=0) ember_tensor_t** out (ember_tensor_t* temp = NULL) { $1 = &temp; }
+%typemap(argout) ember_tensor_t** out {
+    $result = SWIG_Python_AppendOutput($result, SWIG_NewPointerObj(SWIG_as_voidptr(temp$argnum), $descriptor(ember_tensor_t*), SWIG_POINTER_OWN));
+}
+
+/* Further owned outputs (several per call: unique, topk, histogram, average). */
+%typemap(in, numinputs=0) ember_tensor_t** values (ember_tensor_t* temp = NULL), ember_tensor_t** indices (ember_tensor_t* temp = NULL),
+                          ember_tensor_t** inverse (ember_tensor_t* temp = NULL), ember_tensor_t** counts (ember_tensor_t* temp = NULL),
+                          ember_tensor_t** edges (ember_tensor_t* temp = NULL), ember_tensor_t** sum_of_weights (ember_tensor_t* temp = NULL) { $1 = &temp; }
+%typemap(argout) ember_tensor_t** values, ember_tensor_t** indices, ember_tensor_t** inverse, ember_tensor_t** counts,
+                 ember_tensor_t** edges, ember_tensor_t** sum_of_weights {
+    $result = SWIG_Python_AppendOutput($result, SWIG_NewPointerObj(SWIG_as_voidptr(temp$argnum), $descriptor(ember_tensor_t*), SWIG_POINTER_OWN));
+}
+/* Borrowed tensors out (dictionary entries): retained, then owned by the wrapper. */
+%typemap(in, numinputs=0) ember_tensor_t** tensor (ember_tensor_t* temp = NULL) { $1 = &temp; }
+%typemap(argout) ember_tensor_t** tensor {
+    if (temp$argnum) ember_tensor_retain(temp$argnum);
+    $result = SWIG_Python_AppendOutput($result, SWIG_NewPointerObj(SWIG_as_voidptr(temp$argnum), $descriptor(ember_tensor_t*), SWIG_POINTER_OWN));
+}
+%typemap(in, numinputs=0) ember_tensor_dict_t** out (ember_tensor_dict_t* temp = NULL) { $1 = &temp; }
+%typemap(argout) ember_tensor_dict_t** out {
+    $result = SWIG_Python_AppendOutput($result, SWIG_NewPointerObj(SWIG_as_voidptr(temp$argnum), $descriptor(ember_tensor_dict_t*), SWIG_POINTER_OWN));
+}
+/* Buffers Ember allocates (the *_buffer savers) come back as bytes. */
+%typemap(in, numinputs=0) (void** data, size_t* size) (void* tdata = NULL, size_t tsize = 0) { $1 = &tdata; $2 = &tsize; }
+%typemap(argout) (void** data, size_t* size) {
+    $result = SWIG_Python_AppendOutput($result, PyBytes_FromStringAndSize((const char*)tdata$argnum, (Py_ssize_t)tsize$argnum));
+    ember_io_free(tdata$argnum);  /* declared with the *_buffer savers */
+}
+/* Caller memory in (the *_buffer loaders): any bytes-like object. */
+%typemap(in) (const void* data, size_t size) (Py_buffer view, int have = 0) {
+    if (PyObject_GetBuffer($input, &view, PyBUF_C_CONTIGUOUS) != 0) SWIG_fail;
+    have = 1;
+    $1 = view.buf; $2 = (size_t)view.len;
+}
+%typemap(freearg) (const void* data, size_t size) { if (have$argnum) PyBuffer_Release(&view$argnum); }
+%apply long* OUTPUT { int64_t* count };
+
+/* Strings out. */
+%typemap(in, numinputs=0) const char** (const char* temp = NULL) { $1 = ($1_ltype)&temp; }
+%typemap(argout) const char** {
+    $result = SWIG_Python_AppendOutput($result, temp$argnum ? PyUnicode_FromString(temp$argnum) : SWIG_Py_Void());
+}
+
+/* Enums out. */
+%typemap(in, numinputs=0) ember_dtype_t* (ember_dtype_t temp = EMBER_BOOL) { $1 = &temp; }
+%typemap(argout) ember_dtype_t* { $result = SWIG_Python_AppendOutput($result, PyLong_FromLong((long)temp$argnum)); }
+%typemap(in, numinputs=0) ember_selection_source_t* (ember_selection_source_t temp = EMBER_SOURCE_CALL) { $1 = &temp; }
+%typemap(argout) ember_selection_source_t* { $result = SWIG_Python_AppendOutput($result, PyLong_FromLong((long)temp$argnum)); }
+
+/* Host address (an int) of element 0. */
+%typemap(in, numinputs=0) void** data (void* temp = NULL) { $1 = &temp; }
+%typemap(argout) void** data { $result = SWIG_Python_AppendOutput($result, PyLong_FromVoidPtr(temp$argnum)); }
+
+/* int64 arrays in: a sequence of ints, one int, or None (NULL, 0). */
+%typemap(in) (const int64_t* shape, int ndim) (ember_py_i64s buf),
+             (const int64_t* axes, int naxes) (ember_py_i64s buf),
+             (const int64_t* reps, int nreps) (ember_py_i64s buf),
+             (const int64_t* indices, int n_indices) (ember_py_i64s buf) {
+    if (!ember_py_to_i64s($input, &buf, 1)) SWIG_fail;
+    $1 = buf.p; $2 = buf.n;
+}
+%typemap(freearg) (const int64_t* shape, int ndim), (const int64_t* axes, int naxes),
+                  (const int64_t* reps, int nreps), (const int64_t* indices, int n_indices) {
+    if (buf$argnum.heap) free(buf$argnum.p);
+}
+/* Lone int64 arrays (their count is an explicit argument, or implied: pad_width). Always
+   at least 32 zero-filled entries, so a short sequence cannot be over-read. */
+%typemap(in) const int64_t* start (ember_py_i64s buf), const int64_t* stop (ember_py_i64s buf),
+             const int64_t* step (ember_py_i64s buf), const int64_t* shifts (ember_py_i64s buf),
+             const int64_t* axes_a (ember_py_i64s buf), const int64_t* axes_b (ember_py_i64s buf),
+             const int64_t* pad_width (ember_py_i64s buf), const int64_t* axes (ember_py_i64s buf) {
+    if (!ember_py_to_i64s($input, &buf, 1)) SWIG_fail;
+    $1 = buf.p;
+}
+%typemap(freearg) const int64_t* start, const int64_t* stop, const int64_t* step, const int64_t* shifts,
+                  const int64_t* axes_a, const int64_t* axes_b, const int64_t* pad_width, const int64_t* axes {
+    if (buf$argnum.heap) free(buf$argnum.p);
+}
+
+/* A sequence of Tensors in. */
+%typemap(in) (const ember_tensor_t* const* xs, int n) (ember_tensor_t** arr = NULL) {
+    PyObject* seq = PySequence_Fast($input, "expected a sequence of Tensors");
+    if (!seq) SWIG_fail;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    arr = (ember_tensor_t**)calloc(n ? (size_t)n : 1, sizeof(ember_tensor_t*));
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        void* p = NULL;
+        if (!SWIG_IsOK(SWIG_ConvertPtr(PySequence_Fast_GET_ITEM(seq, i), &p, $descriptor(ember_tensor_t*), 0))) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_TypeError, "expected a sequence of Tensors");
+            SWIG_fail;
+        }
+        arr[i] = (ember_tensor_t*)p;
+    }
+    Py_DECREF(seq);
+    $1 = ($1_ltype)arr; $2 = (int)n;
+}
+%typemap(freearg) (const ember_tensor_t* const* xs, int n) { free(arr$argnum); }
+
+/* Scalars out. */
+%apply int* OUTPUT { int* ndim, int* device, int* available, int* score, int* count, int* contiguous, int* weak, int* result };
+%apply double* OUTPUT { double* value, double* real, double* imag };
+%apply long* OUTPUT { int64_t* size, int64_t* offset, int64_t* value };
+%apply unsigned char* OUTPUT { uint8_t* code, uint8_t* bits };
+%apply unsigned short* OUTPUT { uint16_t* lanes };
+
+/* Device and memory info come back as new struct objects. */
+%typemap(in, numinputs=0) ember_device_info_t* info (ember_device_info_t temp) { memset(&temp, 0, sizeof temp); $1 = &temp; }
+%typemap(argout) ember_device_info_t* info {
+    ember_device_info_t* copy = (ember_device_info_t*)malloc(sizeof *copy);
+    *copy = temp$argnum;
+    $result = SWIG_Python_AppendOutput($result, SWIG_NewPointerObj(copy, $descriptor(ember_device_info_t*), SWIG_POINTER_OWN));
+}
+%typemap(in, numinputs=0) ember_memory_info_t* info (ember_memory_info_t temp) { memset(&temp, 0, sizeof temp); $1 = &temp; }
+%typemap(argout) ember_memory_info_t* info {
+    ember_memory_info_t* copy = (ember_memory_info_t*)malloc(sizeof *copy);
+    *copy = temp$argnum;
+    $result = SWIG_Python_AppendOutput($result, SWIG_NewPointerObj(copy, $descriptor(ember_memory_info_t*), SWIG_POINTER_OWN));
+}
+
+/* Cheap accessors keep the GIL (releasing it would cost more than the call). */
+%define EMBER_NOTHREAD(name) %feature("nothread") name; %enddef
+EMBER_NOTHREAD(ember_version) EMBER_NOTHREAD(ember_status_string) EMBER_NOTHREAD(ember_last_error)
+EMBER_NOTHREAD(ember_last_status) EMBER_NOTHREAD(ember_clear_error) EMBER_NOTHREAD(ember_dtype_name)
+EMBER_NOTHREAD(ember_dtype_from_name) EMBER_NOTHREAD(ember_dtype_size) EMBER_NOTHREAD(ember_dtype_to_dlpack)
+EMBER_NOTHREAD(ember_dtype_from_dlpack) EMBER_NOTHREAD(ember_result_type) EMBER_NOTHREAD(ember_can_cast)
+EMBER_NOTHREAD(ember_live_tensor_count) EMBER_NOTHREAD(ember_tensor_ndim) EMBER_NOTHREAD(ember_tensor_dtype)
+EMBER_NOTHREAD(ember_tensor_offset) EMBER_NOTHREAD(ember_tensor_size) EMBER_NOTHREAD(ember_tensor_is_contiguous)
+EMBER_NOTHREAD(ember_tensor_is_weak) EMBER_NOTHREAD(ember_tensor_backend) EMBER_NOTHREAD(ember_scalar_f64)
+EMBER_NOTHREAD(ember_scalar_i64) EMBER_NOTHREAD(ember_scalar_bool) EMBER_NOTHREAD(ember_scalar_c128)
+EMBER_NOTHREAD(ember_tensor_from_f64) EMBER_NOTHREAD(ember_op_count) EMBER_NOTHREAD(ember_op_info)
+EMBER_NOTHREAD(ember_backend_count) EMBER_NOTHREAD(ember_backend_get) EMBER_NOTHREAD(ember_ctx_get_backend)
+EMBER_NOTHREAD(ember_ctx_get_default_float) EMBER_NOTHREAD(ember_ctx_selection_source)
+EMBER_NOTHREAD(ember_binding_set_backend) EMBER_NOTHREAD(ember_py_shape) EMBER_NOTHREAD(ember_py_meta)
+EMBER_NOTHREAD(ember_py_set_error_map) EMBER_NOTHREAD(ember_py_strides) EMBER_NOTHREAD(ember_py_host_address)
+EMBER_NOTHREAD(ember_py_same) EMBER_NOTHREAD(ember_py_handle_id) EMBER_NOTHREAD(ember_py_set_log_callback)
+EMBER_NOTHREAD(ember_tensor_item_f64) EMBER_NOTHREAD(ember_tensor_item_i64) EMBER_NOTHREAD(ember_tensor_item_c128)
+EMBER_NOTHREAD(ember_reshape) EMBER_NOTHREAD(ember_view) EMBER_NOTHREAD(ember_select) EMBER_NOTHREAD(ember_slice)
+EMBER_NOTHREAD(ember_expand_dims) EMBER_NOTHREAD(ember_squeeze) EMBER_NOTHREAD(ember_transpose)
+EMBER_NOTHREAD(ember_matrix_transpose) EMBER_NOTHREAD(ember_permute_dims) EMBER_NOTHREAD(ember_broadcast_to)
+EMBER_NOTHREAD(ember_ctx_push_backend) EMBER_NOTHREAD(ember_ctx_pop_backend)
+EMBER_NOTHREAD(ember_backend_score) EMBER_NOTHREAD(ember_op_binding)
+
+%nothread;   /* the helpers below call the Python API: they release the GIL themselves */
+%inline %{
+/* ---- Python-only helpers (the Lua binding has its own under SWIGLUA) ---- */
+
+/* Registers {status: exception class} (ember._errors does this at import). */
+static PyObject* ember_py_set_error_map(PyObject* mapping) {
+    if (!PyDict_Check(mapping)) { PyErr_SetString(PyExc_TypeError, "expected a dict"); return NULL; }
+    Py_XDECREF(ember_py_error_map);
+    Py_INCREF(mapping);
+    ember_py_error_map = mapping;
+    Py_RETURN_NONE;
+}
+
+/* (shape tuple) of a tensor. */
+static PyObject* ember_py_shape(const ember_tensor_t* t) {
+    int nd; const int64_t* sh = NULL;
+    ember_status_t st = ember_tensor_ndim(t, &nd);
+    if (st == EMBER_OK) st = ember_tensor_shape(t, &sh);
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    return ember_py_i64_tuple(sh, nd);
+}
+/* (strides tuple, in elements) of a tensor. */
+static PyObject* ember_py_strides(const ember_tensor_t* t) {
+    int nd; const int64_t* s = NULL;
+    ember_status_t st = ember_tensor_ndim(t, &nd);
+    if (st == EMBER_OK) st = ember_tensor_strides(t, &s);
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    return ember_py_i64_tuple(s, nd);
+}
+/* (shape, dtype, backend, device) in one call. */
+static PyObject* ember_py_meta(const ember_tensor_t* t) {
+    int nd, dev; const int64_t* sh = NULL; ember_dtype_t dt; const char* be = NULL;
+    ember_status_t st = ember_tensor_ndim(t, &nd);
+    if (st == EMBER_OK) st = ember_tensor_shape(t, &sh);
+    if (st == EMBER_OK) st = ember_tensor_dtype(t, &dt);
+    if (st == EMBER_OK) st = ember_tensor_backend(t, &be, &dev);
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    PyObject* shape = ember_py_i64_tuple(sh, nd);
+    if (!shape) return NULL;
+    return Py_BuildValue("(Nisi)", shape, (int)dt, be, dev);
+}
+/* Address of element 0 for host tensors, or None on device backends. */
+static PyObject* ember_py_host_address(const ember_tensor_t* t) {
+    void* p = NULL;
+    ember_status_t st = ember_tensor_host_data(t, &p);
+    if (st == EMBER_ERR_UNSUPPORTED) { ember_clear_error(); Py_RETURN_NONE; }
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    return PyLong_FromVoidPtr(p);
+}
+/* An integer identifying the handle (for debugging and identity checks). */
+static PyObject* ember_py_handle_id(const ember_tensor_t* t) { return PyLong_FromVoidPtr((void*)t); }
+
+/* A new tensor copying a C-contiguous buffer (bytes, memoryview, NumPy array...). */
+static PyObject* ember_py_from_buffer(PyObject* obj, int dtype, PyObject* shape) {
+    ember_py_i64s sh;
+    Py_buffer view;
+    ember_ctx_t* ctx = ember_binding_ctx();
+    if (!ctx) { ember_py_raise_status(ember_last_status()); return NULL; }
+    if (!ember_py_to_i64s(shape, &sh, 0)) return NULL;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS) != 0) { if (sh.heap) free(sh.p); return NULL; }
+    size_t itemsize = ember_dtype_size((ember_dtype_t)dtype);
+    long long count = 1;
+    for (int i = 0; i < sh.n; ++i) count *= sh.p[i] < 0 ? 0 : sh.p[i];
+    if (itemsize == 0 || (long long)view.len < count * (long long)itemsize) {
+        PyBuffer_Release(&view);
+        if (sh.heap) free(sh.p);
+        PyErr_Format(PyExc_ValueError, "buffer of %zd bytes is too small for %lld elements of %zu bytes",
+                     view.len, count, itemsize);
+        return NULL;
+    }
+    ember_tensor_t* out = NULL;
+    ember_status_t st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ember_tensor_from_data(ctx, view.buf, (ember_dtype_t)dtype, sh.p, sh.n, &out);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    if (sh.heap) free(sh.p);
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    return SWIG_InternalNewPointerObj(out, SWIGTYPE_p_ember_tensor, SWIG_POINTER_OWN);
+}
+
+/* Zero-copy: a tensor over memory at `address` (shape, strides in elements; None: C
+   order) owned by `owner`, which is kept alive until the last view of the storage dies. */
+static void ember_py_decref_deleter(void* data, void* user) {
+    PyGILState_STATE g = PyGILState_Ensure();
+    Py_DECREF((PyObject*)user);
+    PyGILState_Release(g);
+}
+static PyObject* ember_py_wrap_address(PyObject* owner, size_t address, int dtype, PyObject* shape, PyObject* strides) {
+    ember_py_i64s sh, sd;
+    ember_ctx_t* ctx = ember_binding_ctx();
+    if (!ctx) { ember_py_raise_status(ember_last_status()); return NULL; }
+    if (!ember_py_to_i64s(shape, &sh, 0)) return NULL;
+    if (!ember_py_to_i64s(strides, &sd, 1)) { if (sh.heap) free(sh.p); return NULL; }
+    if (sd.p && sd.n != sh.n) {
+        if (sh.heap) free(sh.p); if (sd.heap) free(sd.p);
+        PyErr_SetString(PyExc_ValueError, "strides and shape differ in length");
+        return NULL;
+    }
+    ember_tensor_t* out = NULL;
+    Py_INCREF(owner);
+    ember_status_t st = ember_tensor_adopt(ctx, (void*)address, (ember_dtype_t)dtype, sh.p, sd.p, sh.n,
+                                           ember_py_decref_deleter, owner, &out);
+    if (sh.heap) free(sh.p);
+    if (sd.heap) free(sd.p);
+    if (st != EMBER_OK) { Py_DECREF(owner); ember_py_raise_status(st); return NULL; }
+    return SWIG_InternalNewPointerObj(out, SWIGTYPE_p_ember_tensor, SWIG_POINTER_OWN);
+}
+
+/* Copies the elements (C order) into a writable buffer of at least size*itemsize bytes. */
+static PyObject* ember_py_read_into(const ember_tensor_t* t, PyObject* dst) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(dst, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) != 0) return NULL;
+    ember_status_t st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ember_tensor_read(t, view.buf, (size_t)view.len);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    Py_RETURN_NONE;
+}
+/* The elements as bytes (C order). */
+static PyObject* ember_py_to_bytes(const ember_tensor_t* t) {
+    int64_t n; ember_dtype_t dt;
+    ember_status_t st = ember_tensor_size(t, &n);
+    if (st == EMBER_OK) st = ember_tensor_dtype(t, &dt);
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    Py_ssize_t nbytes = (Py_ssize_t)(n * (int64_t)ember_dtype_size(dt));
+    PyObject* b = PyBytes_FromStringAndSize(NULL, nbytes);
+    if (!b) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    st = ember_tensor_read(t, PyBytes_AS_STRING(b), (size_t)nbytes);
+    Py_END_ALLOW_THREADS
+    if (st != EMBER_OK) { Py_DECREF(b); ember_py_raise_status(st); return NULL; }
+    return b;
+}
+/* Copies C-ordered data from a buffer into t. */
+static PyObject* ember_py_write_from(ember_tensor_t* t, PyObject* src) {
+    Py_buffer view;
+    ember_ctx_t* ctx = ember_binding_ctx();
+    if (!ctx) { ember_py_raise_status(ember_last_status()); return NULL; }
+    if (PyObject_GetBuffer(src, &view, PyBUF_C_CONTIGUOUS) != 0) return NULL;
+    ember_status_t st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ember_tensor_write(ctx, t, view.buf, (size_t)view.len);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    Py_RETURN_NONE;
+}
+
+/* ember_split / ember_meshgrid with a list of outputs. */
+static PyObject* ember_py_outs_to_list(ember_tensor_t** outs, int n) {
+    PyObject* list = PyList_New(n);
+    for (int i = 0; i < n; ++i)
+        PyList_SET_ITEM(list, i, SWIG_InternalNewPointerObj(outs[i], SWIGTYPE_p_ember_tensor, SWIG_POINTER_OWN));
+    return list;
+}
+static PyObject* ember_py_split(const ember_tensor_t* x, long sections, PyObject* indices, long axis) {
+    ember_py_i64s ix;
+    ember_ctx_t* ctx = ember_binding_ctx();
+    if (!ctx) { ember_py_raise_status(ember_last_status()); return NULL; }
+    if (!ember_py_to_i64s(indices, &ix, 1)) return NULL;
+    long count = ix.p ? ix.n + 1 : sections;
+    if (count <= 0 || count > (1L << 24)) {
+        if (ix.heap) free(ix.p);
+        PyErr_Format(PyExc_ValueError, "ember.split: number of sections must be positive, got %ld", count);
+        return NULL;
+    }
+    ember_tensor_t** outs = (ember_tensor_t**)calloc((size_t)count, sizeof(ember_tensor_t*));
+    ember_status_t st = ember_split(ctx, x, sections, ix.p, ix.n, axis, outs);
+    if (ix.heap) free(ix.p);
+    if (st != EMBER_OK) { free(outs); ember_py_raise_status(st); return NULL; }
+    PyObject* r = ember_py_outs_to_list(outs, (int)count);
+    free(outs);
+    return r;
+}
+static PyObject* ember_py_meshgrid(PyObject* tensors, int indexing) {
+    ember_ctx_t* ctx = ember_binding_ctx();
+    if (!ctx) { ember_py_raise_status(ember_last_status()); return NULL; }
+    PyObject* seq = PySequence_Fast(tensors, "expected a sequence of Tensors");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    ember_tensor_t** xs = (ember_tensor_t**)calloc(n ? n : 1, sizeof(ember_tensor_t*));
+    ember_tensor_t** outs = (ember_tensor_t**)calloc(n ? n : 1, sizeof(ember_tensor_t*));
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        void* p = NULL;
+        if (!SWIG_IsOK(SWIG_ConvertPtr(PySequence_Fast_GET_ITEM(seq, i), &p, SWIGTYPE_p_ember_tensor, 0))) {
+            free(xs); free(outs); Py_DECREF(seq);
+            PyErr_SetString(PyExc_TypeError, "expected a sequence of Tensors");
+            return NULL;
+        }
+        xs[i] = (ember_tensor_t*)p;
+    }
+    ember_status_t st = ember_meshgrid(ctx, (const ember_tensor_t* const*)xs, (int)n, indexing, outs);
+    Py_DECREF(seq);
+    free(xs);
+    if (st != EMBER_OK) { free(outs); ember_py_raise_status(st); return NULL; }
+    PyObject* r = ember_py_outs_to_list(outs, (int)n);
+    free(outs);
+    return r;
+}
+
+%}
+
+
+%{
+/* Log messages to a Python callable fn(level, message). */
+static PyObject* ember_py_log_fn = NULL;
+static void ember_py_log_trampoline(ember_log_level_t level, const char* message, void* user) {
+    PyGILState_STATE g = PyGILState_Ensure();
+    if (ember_py_log_fn) {
+        PyObject* r = PyObject_CallFunction(ember_py_log_fn, "is", (int)level, message);
+        if (!r) PyErr_WriteUnraisable(ember_py_log_fn);
+        Py_XDECREF(r);
+    }
+    PyGILState_Release(g);
+}
+
+#include <structmember.h>
+/* ---- The operator fast path: the pure-Python Array class (ember._array.Array, with a
+   __slots__ member `_h` holding the Tensor) is registered once; these helpers take Arrays
+   or Python scalars and return a new Array without going back through Python code. */
+typedef ember_status_t (*ember_py_unary_fn)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+typedef ember_status_t (*ember_py_binary_fn)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+typedef ember_status_t (*ember_py_reduce_fn)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
+
+#define EMBER_PY_UNARY_OPS(X) X(negative) X(positive) X(abs) X(sign) X(sqrt) X(square) X(exp) X(expm1) \
+    X(log) X(log1p) X(log2) X(log10) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) \
+    X(asinh) X(acosh) X(atanh) X(erf) X(floor) X(ceil) X(round) X(trunc) X(reciprocal) X(isnan) X(isinf) \
+    X(isfinite) X(signbit) X(conj) X(logical_not) X(bitwise_invert) X(sigmoid) X(relu) X(softplus) X(silu) \
+    X(transpose) X(matrix_transpose) X(flatten) X(copy) X(real) X(imag) X(nonzero)
+#define EMBER_PY_BINARY_OPS(X) X(add) X(subtract) X(multiply) X(divide) X(floor_divide) X(remainder) X(pow) \
+    X(maximum) X(minimum) X(atan2) X(hypot) X(copysign) X(nextafter) X(logaddexp) X(equal) X(not_equal) \
+    X(less) X(less_equal) X(greater) X(greater_equal) X(logical_and) X(logical_or) X(logical_xor) \
+    X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(bitwise_left_shift) X(bitwise_right_shift) \
+    X(matmul) X(dot) X(outer)
+#define EMBER_PY_REDUCE_OPS(X) X(sum) X(prod) X(max) X(min) X(all) X(any) X(mean) X(logsumexp) X(count_nonzero_r)
+
+/* count_nonzero has the reduction's shape of arguments. */
+static ember_status_t ember_count_nonzero_r(ember_ctx_t* c, const ember_tensor_t* x, const int64_t* a, int n, int k, ember_tensor_t** o) {
+    return ember_count_nonzero(c, x, a, n, k, o);
+}
+
+#define EMBER_PY_FN(name) ember_##name,
+#define EMBER_PY_NAME(name) #name,
+static const ember_py_unary_fn ember_py_unary[] = { EMBER_PY_UNARY_OPS(EMBER_PY_FN) };
+static const ember_py_binary_fn ember_py_binary[] = { EMBER_PY_BINARY_OPS(EMBER_PY_FN) };
+static const ember_py_reduce_fn ember_py_reduce[] = { EMBER_PY_REDUCE_OPS(EMBER_PY_FN) };
+static const char* const ember_py_unary_names[] = { EMBER_PY_UNARY_OPS(EMBER_PY_NAME) };
+static const char* const ember_py_binary_names[] = { EMBER_PY_BINARY_OPS(EMBER_PY_NAME) };
+static const char* const ember_py_reduce_names[] = { EMBER_PY_REDUCE_OPS(EMBER_PY_NAME) };
+#define EMBER_PY_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+/* Below this many elements the GIL is kept: releasing it costs more than the op. */
+#define EMBER_PY_GIL_THRESHOLD 32768
+
+static PyTypeObject* ember_py_array_type = NULL;
+static Py_ssize_t ember_py_h_offset = 0;
+
+static inline ember_tensor_t* ember_py_handle_of(PyObject* o) {
+    /* o is an Array: its `_h` slot holds a Tensor (a SwigPyObject). */
+    PyObject* h = *(PyObject**)((char*)o + ember_py_h_offset);
+    if (!h) return NULL;
+    return (ember_tensor_t*)((SwigPyObject*)h)->ptr;
+}
+static inline int ember_py_is_array(PyObject* o) {
+    return ember_py_array_type && (Py_TYPE(o) == ember_py_array_type || PyType_IsSubtype(Py_TYPE(o), ember_py_array_type));
+}
+/* New Array owning handle t (consumed). */
+static PyObject* ember_py_new_array(ember_tensor_t* t) {
+    PyObject* h = SWIG_InternalNewPointerObj(t, SWIGTYPE_p_ember_tensor, SWIG_POINTER_OWN);
+    if (!h) { ember_tensor_release(t); return NULL; }
+    PyObject* a = ember_py_array_type->tp_alloc(ember_py_array_type, 0);
+    if (!a) { Py_DECREF(h); return NULL; }
+    *(PyObject**)((char*)a + ember_py_h_offset) = h;
+    return a;
+}
+/* The tensor for an operand: an Array (borrowed) or a Python scalar (a new weak scalar,
+   returned in *owned). 0 with no error set: not an operand we handle (NotImplemented). */
+static int ember_py_operand(ember_ctx_t* ctx, PyObject* o, ember_tensor_t** t, ember_tensor_t** owned) {
+    ember_status_t st;
+    *owned = NULL;
+    if (ember_py_is_array(o)) {
+        *t = ember_py_handle_of(o);
+        if (!*t) { PyErr_SetString(PyExc_ValueError, "uninitialised ember array"); return 0; }
+        return 1;
+    }
+    if (PyBool_Check(o)) {
+        st = ember_scalar_bool(ctx, o == Py_True, owned);
+    } else if (PyFloat_Check(o)) {
+        st = ember_scalar_f64(ctx, PyFloat_AS_DOUBLE(o), owned);
+    } else if (PyLong_Check(o)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_OverflowError, "Python int too large for an ember integer scalar");
+            return 0;
+        }
+        if (v == -1 && PyErr_Occurred()) return 0;
+        st = ember_scalar_i64(ctx, (int64_t)v, owned);
+    } else if (PyComplex_Check(o)) {
+        Py_complex c = PyComplex_AsCComplex(o);
+        st = ember_scalar_c128(ctx, c.real, c.imag, owned);
+    } else {
+        return 0;
+    }
+    if (st != EMBER_OK) { ember_py_raise_status(st); return 0; }
+    *t = *owned;
+    return 1;
+}
+static inline int64_t ember_py_size(const ember_tensor_t* t) {
+    int64_t n = 0;
+    ember_tensor_size(t, &n);
+    return n;
+}
+%}
+
+%inline %{
+/* Log messages to a Python callable fn(level, message); None removes it. */
+static PyObject* ember_py_set_log_callback(PyObject* fn, int min_level) {
+    if (fn == Py_None) {
+        ember_set_log_callback(NULL, NULL, (ember_log_level_t)min_level);
+        Py_CLEAR(ember_py_log_fn);
+        Py_RETURN_NONE;
+    }
+    if (!PyCallable_Check(fn)) { PyErr_SetString(PyExc_TypeError, "expected a callable or None"); return NULL; }
+    Py_INCREF(fn);
+    Py_XSETREF(ember_py_log_fn, fn);
+    ember_set_log_callback(ember_py_log_trampoline, NULL, (ember_log_level_t)min_level);
+    Py_RETURN_NONE;
+}
+
+/* Registers the Array class (whose __slots__ include `_h`). */
+static PyObject* ember_py_register_array(PyObject* cls) {
+    if (!PyType_Check(cls)) { PyErr_SetString(PyExc_TypeError, "expected a class"); return NULL; }
+    PyObject* descr = PyObject_GetAttrString(cls, "_h");
+    if (!descr) return NULL;
+    if (Py_TYPE(descr) != &PyMemberDescr_Type) {
+        Py_DECREF(descr);
+        PyErr_SetString(PyExc_TypeError, "the array class must declare __slots__ = ('_h', ...)");
+        return NULL;
+    }
+    ember_py_h_offset = ((PyMemberDescrObject*)descr)->d_member->offset;
+    Py_DECREF(descr);
+    Py_INCREF(cls);
+    Py_XSETREF(ember_py_array_type, (PyTypeObject*)cls);
+    Py_RETURN_NONE;
+}
+/* ((unary names), (binary names), (reduction names)): the op numbers of the fast path. */
+static PyObject* ember_py_fast_ops(void) {
+    PyObject* r = PyTuple_New(3);
+    const char* const* lists[3] = { ember_py_unary_names, ember_py_binary_names, ember_py_reduce_names };
+    int counts[3] = { EMBER_PY_COUNT(ember_py_unary_names), EMBER_PY_COUNT(ember_py_binary_names), EMBER_PY_COUNT(ember_py_reduce_names) };
+    for (int k = 0; k < 3; ++k) {
+        PyObject* t = PyTuple_New(counts[k]);
+        for (int i = 0; i < counts[k]; ++i) PyTuple_SET_ITEM(t, i, PyUnicode_FromString(lists[k][i]));
+        PyTuple_SET_ITEM(r, k, t);
+    }
+    return r;
+}
+/* Array op(Array) */
+static PyObject* ember_py_unop(int op, PyObject* x) {
+    if (op < 0 || op >= EMBER_PY_COUNT(ember_py_unary)) { PyErr_SetString(PyExc_ValueError, "bad op"); return NULL; }
+    ember_ctx_t* ctx = ember_binding_ctx();
+    if (!ctx) { ember_py_raise_status(ember_last_status()); return NULL; }
+    ember_tensor_t *t, *owned, *out = NULL;
+    if (!ember_py_operand(ctx, x, &t, &owned)) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "%s: expected an ember array, got %.100s", ember_py_unary_names[op], Py_TYPE(x)->tp_name);
+        return NULL;
+    }
+    ember_status_t st;
+    if (ember_py_size(t) >= EMBER_PY_GIL_THRESHOLD) {
+        Py_BEGIN_ALLOW_THREADS
+        st = ember_py_unary[op](ctx, t, &out);
+        Py_END_ALLOW_THREADS
+    } else {
+        st = ember_py_unary[op](ctx, t, &out);
+    }
+    ember_tensor_release(owned);
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    return ember_py_new_array(out);
+}
+/* Array op(a, b), a and b Arrays or Python scalars (weak). NotImplemented for other types. */
+static PyObject* ember_py_binop(int op, PyObject* a, PyObject* b) {
+    if (op < 0 || op >= EMBER_PY_COUNT(ember_py_binary)) { PyErr_SetString(PyExc_ValueError, "bad op"); return NULL; }
+    ember_ctx_t* ctx = ember_binding_ctx();
+    if (!ctx) { ember_py_raise_status(ember_last_status()); return NULL; }
+    ember_tensor_t *ta, *tb, *oa, *ob, *out = NULL;
+    if (!ember_py_operand(ctx, a, &ta, &oa)) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (!ember_py_operand(ctx, b, &tb, &ob)) {
+        ember_tensor_release(oa);
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    ember_status_t st;
+    if (ember_py_size(ta) + ember_py_size(tb) >= EMBER_PY_GIL_THRESHOLD || ember_py_binary[op] == ember_matmul
+        || ember_py_binary[op] == ember_dot || ember_py_binary[op] == ember_outer) {
+        Py_BEGIN_ALLOW_THREADS
+        st = ember_py_binary[op](ctx, ta, tb, &out);
+        Py_END_ALLOW_THREADS
+    } else {
+        st = ember_py_binary[op](ctx, ta, tb, &out);
+    }
+    ember_tensor_release(oa);
+    ember_tensor_release(ob);
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    return ember_py_new_array(out);
+}
+/* In place: dst[...] = op(dst, b) through ember_assign (dst keeps its dtype and identity). */
+static PyObject* ember_py_ibinop(int op, PyObject* a, PyObject* b) {
+    PyObject* r = ember_py_binop(op, a, b);
+    if (!r || r == Py_NotImplemented) return r;
+    ember_ctx_t* ctx = ember_binding_ctx();
+    ember_tensor_t* dst = ember_py_handle_of(a);
+    ember_tensor_t* src = ember_py_handle_of(r);
+    ember_status_t st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ember_assign(ctx, dst, src);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(r);
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    Py_INCREF(a);
+    return a;
+}
+/* Array reduce(x, axes or None, keepdims) */
+static PyObject* ember_py_reduceop(int op, PyObject* x, PyObject* axes, int keepdims) {
+    if (op < 0 || op >= EMBER_PY_COUNT(ember_py_reduce)) { PyErr_SetString(PyExc_ValueError, "bad op"); return NULL; }
+    ember_ctx_t* ctx = ember_binding_ctx();
+    if (!ctx) { ember_py_raise_status(ember_last_status()); return NULL; }
+    ember_tensor_t *t, *owned, *out = NULL;
+    if (!ember_py_operand(ctx, x, &t, &owned)) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "%s: expected an ember array, got %.100s", ember_py_reduce_names[op], Py_TYPE(x)->tp_name);
+        return NULL;
+    }
+    ember_py_i64s ax;
+    if (!ember_py_to_i64s(axes, &ax, 1)) { ember_tensor_release(owned); return NULL; }
+    ember_status_t st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ember_py_reduce[op](ctx, t, ax.p, ax.n, keepdims, &out);
+    Py_END_ALLOW_THREADS
+    if (ax.heap) free(ax.p);
+    ember_tensor_release(owned);
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    return ember_py_new_array(out);
+}
+%}
+
+%{
+/* METH_FASTCALL entry points of the operator fast path (no argument tuple, no SWIG
+   unpacking): _ember_c.binop(op, a, b), unop(op, x), ibinop(op, a, b). */
+static PyObject* ember_py_binop(int op, PyObject* a, PyObject* b);
+static PyObject* ember_py_unop(int op, PyObject* x);
+static PyObject* ember_py_ibinop(int op, PyObject* a, PyObject* b);
+static PyObject* ember_py_fast_binop(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 3) { PyErr_SetString(PyExc_TypeError, "binop(op, a, b)"); return NULL; }
+    return ember_py_binop((int)PyLong_AsLong(args[0]), args[1], args[2]);
+}
+static PyObject* ember_py_fast_ibinop(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 3) { PyErr_SetString(PyExc_TypeError, "ibinop(op, a, b)"); return NULL; }
+    return ember_py_ibinop((int)PyLong_AsLong(args[0]), args[1], args[2]);
+}
+static PyObject* ember_py_fast_unop(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 2) { PyErr_SetString(PyExc_TypeError, "unop(op, x)"); return NULL; }
+    return ember_py_unop((int)PyLong_AsLong(args[0]), args[1]);
+}
+static PyMethodDef ember_py_fast_methods[] = {
+    {"binop", (PyCFunction)(void (*)(void))ember_py_fast_binop, METH_FASTCALL, "binop(op, a, b) -> Array"},
+    {"ibinop", (PyCFunction)(void (*)(void))ember_py_fast_ibinop, METH_FASTCALL, "ibinop(op, a, b) -> a"},
+    {"unop", (PyCFunction)(void (*)(void))ember_py_fast_unop, METH_FASTCALL, "unop(op, x) -> Array"},
+    {NULL, NULL, 0, NULL}
+};
+%}
+%init %{
+    for (PyMethodDef* md_fast = ember_py_fast_methods; md_fast->ml_name; ++md_fast) {
+        PyObject* fn = PyCFunction_New(md_fast, NULL);
+        if (fn) {
+            PyModule_AddObject(m, md_fast->ml_name, fn);
+#ifdef SWIGPYTHON_BUILTIN
+            SwigPyBuiltin_AddPublicSymbol(public_interface, md_fast->ml_name);
+#endif
+        }
+    }
+%}
+
+%include "ember_dlpack.i"
+%clearnothread;
+#endif /* SWIGPYTHON */
+
+/* ================================================================ Lua */
+#ifdef SWIGLUA
+%{
+#define EMBER_SWIG_RAISE(st) do { lua_pushfstring(L, "%s", ember_last_error()[0] ? ember_last_error() : ember_status_string(st)); SWIG_fail; } while (0)
+%}
+%typemap(in, numinputs=0) ember_ctx_t* ctx, const ember_ctx_t* ctx {
+    $1 = ember_binding_ctx();
+    if (!$1) EMBER_SWIG_RAISE(ember_last_status());
+}
+%typemap(out) ember_status_t {
+    if ($1 != EMBER_OK) EMBER_SWIG_RAISE($1);
+}
+%typemap(in, numinputs=0) ember_tensor_t** out (ember_tensor_t* temp = NULL) { $1 = &temp; }
+%typemap(argout) ember_tensor_t** out {
+    SWIG_NewPointerObj(L, temp$argnum, $descriptor(ember_tensor_t*), 1); SWIG_arg++;
+}
+%typemap(in, numinputs=0) const char** (const char* temp = NULL) { $1 = ($1_ltype)&temp; }
+%typemap(argout) const char** { if (temp$argnum) lua_pushstring(L, temp$argnum); else lua_pushnil(L); SWIG_arg++; }
+%typemap(in, numinputs=0) ember_dtype_t* (ember_dtype_t temp = EMBER_BOOL) { $1 = &temp; }
+%typemap(argout) ember_dtype_t* { lua_pushinteger(L, (lua_Integer)temp$argnum); SWIG_arg++; }
+%typemap(in, numinputs=0) ember_selection_source_t* (ember_selection_source_t temp = EMBER_SOURCE_CALL) { $1 = &temp; }
+%typemap(argout) ember_selection_source_t* { lua_pushinteger(L, (lua_Integer)temp$argnum); SWIG_arg++; }
+%typemap(in, numinputs=0) int* ndim (int temp), int* device (int temp), int* available (int temp), int* score (int temp),
+                          int* count (int temp), int* contiguous (int temp), int* weak (int temp), int* result (int temp) { $1 = &temp; }
+%typemap(argout) int* ndim, int* device, int* available, int* score, int* count, int* contiguous, int* weak, int* result {
+    lua_pushinteger(L, (lua_Integer)temp$argnum); SWIG_arg++;
+}
+%typemap(in, numinputs=0) int64_t* size (int64_t temp), int64_t* offset (int64_t temp), int64_t* value (int64_t temp) { $1 = &temp; }
+%typemap(argout) int64_t* size, int64_t* offset, int64_t* value { lua_pushinteger(L, (lua_Integer)temp$argnum); SWIG_arg++; }
+%typemap(out) int64_t, int { lua_pushinteger(L, (lua_Integer)$1); SWIG_arg++; }
+%apply double* OUTPUT { double* value, double* real, double* imag };
+%apply unsigned char* OUTPUT { uint8_t* code, uint8_t* bits };
+%apply unsigned short* OUTPUT { uint16_t* lanes };
+/* int64 arrays from Lua tables of integers (nil: NULL, 0). */
+%{
+static int64_t* ember_lua_i64s(lua_State* L, int idx, int* n) {
+    *n = 0;
+    if (lua_isnoneornil(L, idx)) return NULL;
+    if (lua_isinteger(L, idx)) {
+        int64_t* p = (int64_t*)calloc(32, sizeof(int64_t));
+        p[0] = (int64_t)lua_tointeger(L, idx); *n = 1; return p;
+    }
+    luaL_checktype(L, idx, LUA_TTABLE);
+    int len = (int)luaL_len(L, idx);
+    int64_t* p = (int64_t*)calloc(len > 32 ? len : 32, sizeof(int64_t));
+    for (int i = 0; i < len; ++i) {
+        lua_geti(L, idx, i + 1);
+        p[i] = (int64_t)luaL_checkinteger(L, -1);
+        lua_pop(L, 1);
+    }
+    *n = len;
+    return p;
+}
+%}
+%typemap(in) (const int64_t* shape, int ndim), (const int64_t* axes, int naxes),
+             (const int64_t* reps, int nreps), (const int64_t* indices, int n_indices) {
+    $1 = ember_lua_i64s(L, $input, &$2);
+}
+%typemap(freearg) (const int64_t* shape, int ndim), (const int64_t* axes, int naxes),
+                  (const int64_t* reps, int nreps), (const int64_t* indices, int n_indices) { free($1); }
+%typemap(in) const int64_t* start, const int64_t* stop, const int64_t* step, const int64_t* shifts,
+             const int64_t* axes_a, const int64_t* axes_b, const int64_t* pad_width, const int64_t* axes {
+    int n_ignored; $1 = ember_lua_i64s(L, $input, &n_ignored);
+}
+%typemap(freearg) const int64_t* start, const int64_t* stop, const int64_t* step, const int64_t* shifts,
+                  const int64_t* axes_a, const int64_t* axes_b, const int64_t* pad_width, const int64_t* axes { free($1); }
+%typemap(in) (const ember_tensor_t* const* xs, int n) {
+    luaL_checktype(L, $input, LUA_TTABLE);
+    int len = (int)luaL_len(L, $input);
+    ember_tensor_t** arr = (ember_tensor_t**)calloc(len ? len : 1, sizeof(ember_tensor_t*));
+    for (int i = 0; i < len; ++i) {
+        void* p = NULL;
+        lua_geti(L, $input, i + 1);
+        if (!SWIG_IsOK(SWIG_ConvertPtr(L, -1, &p, $descriptor(ember_tensor_t*), 0))) { free(arr); lua_pop(L, 1); SWIG_fail_arg("$symname", $argnum, "Tensor"); }
+        lua_pop(L, 1);
+        arr[i] = (ember_tensor_t*)p;
+    }
+    $1 = ($1_ltype)arr; $2 = len;
+}
+%typemap(freearg) (const ember_tensor_t* const* xs, int n) { free((void*)$1); }
+%typemap(in, numinputs=0) ember_device_info_t* info (ember_device_info_t temp) { memset(&temp, 0, sizeof temp); $1 = &temp; }
+%typemap(argout) ember_device_info_t* info {
+    ember_device_info_t* copy = (ember_device_info_t*)malloc(sizeof *copy); *copy = temp$argnum;
+    SWIG_NewPointerObj(L, copy, $descriptor(ember_device_info_t*), 1); SWIG_arg++;
+}
+%typemap(in, numinputs=0) ember_memory_info_t* info (ember_memory_info_t temp) { memset(&temp, 0, sizeof temp); $1 = &temp; }
+%typemap(argout) ember_memory_info_t* info {
+    ember_memory_info_t* copy = (ember_memory_info_t*)malloc(sizeof *copy); *copy = temp$argnum;
+    SWIG_NewPointerObj(L, copy, $descriptor(ember_memory_info_t*), 1); SWIG_arg++;
+}
+%ignore ember_tensor_offset;
+#endif /* SWIGLUA */
+
+/* ================================================================ the C API itself */
+/* Every op returns its new handle through `ember_tensor_t** out`, which the typemaps above
+   turn into an owned return value (the out-parameter analog of %newobject). */
+%include "ember/ember.h"
+%include "ember/ember_ops.h"
+%include "ember/ember_linalg.h"
+%include "ember/ember_random.h"
+%include "ember/ember_stats.h"
+%include "ember/ember_signal.h"
+%include "ember/ember_io.h"
+
+/* The binding context, for every language. */
+ember_status_t ember_binding_set_backend(const char* backend, int device, unsigned flags);
