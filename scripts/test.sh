@@ -3,7 +3,9 @@
 #   1. the full CTest suite on an optimised build,
 #   2. the C suite again under AddressSanitizer + UndefinedBehaviorSanitizer,
 #   3. one pass of the C suite under valgrind memcheck (must report no leak),
-#   4. the Lua binding's tests against an install of the build from step 1.
+#   4. the Lua binding's tests against an install of the build from step 1,
+#   5. tensor files cross-checked with NumPy and safetensors (both directions),
+#   6. the libFuzzer target over the file loaders for 60 s from the committed corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -22,4 +24,6 @@ cmake --build build-asan -j"$jobs" --target ember_tests test_fake_backend test_w
   valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
   --show-leak-kinds=definite,indirect -q ./bin/ember_tests --gtest_brief=1)
 EMBER_CORE_BUILD="$PWD/build" bash scripts/test-lua.sh
+bash scripts/check-io-interop.sh build
+bash scripts/fuzz.sh 60
 echo "all tests passed"
