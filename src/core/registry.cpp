@@ -32,11 +32,6 @@ void host_log(ember_log_level_t level, const char* fmt, ...) {
     va_end(args);
 }
 
-int host_reference_kernel(const char* op, ember_kernel_t* out) {
-    Backend* r = reference_backend();
-    return r->iface->find_kernel(r->state, op, out);
-}
-
 struct Registry {
     std::mutex mutex;
     std::vector<std::unique_ptr<Backend>> backends;
@@ -50,6 +45,16 @@ Registry& raw_registry() {
     static Registry r;
     return r;
 }
+
+// Modules may ask for reference kernels from their init, i.e. inside the registry's
+// call_once: read the reference entry directly (it is installed before any module).
+int host_reference_kernel(const char* op, ember_kernel_t* out) {
+    Registry& r = raw_registry();
+    if (r.backends.empty() || !r.backends.front()->iface) return 0;
+    Backend* ref = r.backends.front().get();
+    return ref->iface->find_kernel(ref->state, op, out);
+}
+
 
 std::string name_from_path(const std::string& path) {
     std::string base = path.substr(path.find_last_of('/') + 1);
