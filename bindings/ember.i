@@ -265,6 +265,16 @@ static PyObject* ember_py_i64_tuple(const int64_t* p, int n) {
                  ember_tensor_t** edges, ember_tensor_t** sum_of_weights {
     $result = SWIG_Python_AppendOutput($result, SWIG_NewPointerObj(SWIG_as_voidptr(temp$argnum), $descriptor(ember_tensor_t*), SWIG_POINTER_OWN));
 }
+/* Any other `ember_tensor_t**` of the C API is an output too (linalg's q, r, u, s, vh, w,
+   v, x, lu, ...; split and meshgrid, whose outputs are arrays, are ignored above). An
+   optional output left NULL comes back as None. */
+%typemap(in, numinputs=0) ember_tensor_t** (ember_tensor_t* temp = NULL) { $1 = &temp; }
+%typemap(argout) ember_tensor_t** {
+    $result = SWIG_Python_AppendOutput($result, SWIG_NewPointerObj(SWIG_as_voidptr(temp$argnum), $descriptor(ember_tensor_t*), SWIG_POINTER_OWN));
+}
+/* ...but tensor arrays *in* (const ember_tensor_t* const* xs) are not outputs. */
+%typemap(argout) const ember_tensor_t* const* "";
+%typemap(argout) (const ember_tensor_t* const* xs, int n) "";
 /* Borrowed tensors out (dictionary entries): retained, then owned by the wrapper. */
 %typemap(in, numinputs=0) ember_tensor_t** tensor (ember_tensor_t* temp = NULL) { $1 = &temp; }
 %typemap(argout) ember_tensor_t** tensor {
@@ -323,12 +333,14 @@ static PyObject* ember_py_i64_tuple(const int64_t* p, int n) {
 %typemap(in) const int64_t* start (ember_py_i64s buf), const int64_t* stop (ember_py_i64s buf),
              const int64_t* step (ember_py_i64s buf), const int64_t* shifts (ember_py_i64s buf),
              const int64_t* axes_a (ember_py_i64s buf), const int64_t* axes_b (ember_py_i64s buf),
-             const int64_t* pad_width (ember_py_i64s buf), const int64_t* axes (ember_py_i64s buf) {
+             const int64_t* pad_width (ember_py_i64s buf), const int64_t* axes (ember_py_i64s buf),
+             const int64_t* s (ember_py_i64s buf) {
     if (!ember_py_to_i64s($input, &buf, 1)) SWIG_fail;
     $1 = buf.p;
 }
 %typemap(freearg) const int64_t* start, const int64_t* stop, const int64_t* step, const int64_t* shifts,
-                  const int64_t* axes_a, const int64_t* axes_b, const int64_t* pad_width, const int64_t* axes {
+                  const int64_t* axes_a, const int64_t* axes_b, const int64_t* pad_width, const int64_t* axes,
+                  const int64_t* s {
     if (buf$argnum.heap) free(buf$argnum.p);
 }
 

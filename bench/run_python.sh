@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Python binding overhead, printed as bench JSON lines (bench/bench.hpp):
+#  - "py_add_1elem": `a + b` on 1-element float32 tensors vs NumPy's `a + b` (per op)
+#  - "py_add_1e6":   `a + b` on 1e6-element float32 tensors vs the bare C call
+#                    (_ember_c.ember_add on the handles: the C function plus SWIG's thin
+#                    argument conversion, ~0.3 us), i.e. what the Python layer adds
+#  - "py_add_1e6_vs_numpy": the same `a + b` vs NumPy's, for scale
+# Uses EMBER_PYTHON (default: the venv of scripts/test-python.sh if present, else python3)
+# with the ember package installed; prints nothing (exit 0) when it cannot import ember.
+#   bench/run_python.sh [--quick]
+set -euo pipefail
+py="${EMBER_PYTHON:-}"
+if [ -z "$py" ]; then
+  if [ -x "${TMPDIR:-/tmp}/ember-py-test-venv/bin/python" ]; then py="${TMPDIR:-/tmp}/ember-py-test-venv/bin/python"; else py=python3; fi
+fi
+quick=0
+for a in "$@"; do [ "$a" = "--quick" ] && quick=1; done
+cd "${TMPDIR:-/tmp}"
+"$py" - "$quick" <<'PY' || true
+import json, sys, time
+try:
+    import ember as em
+except ImportError:
+    sys.exit(0)
+quick = sys.argv[1] == "1"
+
+def best(fn, n, reps):
+    fn()
+    b = 1e300
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        b = min(b, (time.perf_counter() - t0) / n)
+    return b
+
+def emit(case, size, backend, baseline, e, b):
+    print(json.dumps({"case": case, "size": size, "backend": backend, "baseline": baseline,
+                      "ember_s": e, "baseline_s": b, "ratio": round(b / e, 4) if e else 0}))
+
+try:
+    import numpy as np
+except ImportError:
+    np = None
+raw_add = em._ember_c.ember_add
+for name in em.backends():
+    with em.using_backend(name):
+        n, reps = (20000, 3) if quick else (200000, 5)
+        a = em.ones((1,), dtype=em.float32)
+        bb = em.ones((1,), dtype=em.float32)
+        e = best(lambda: a + bb, n, reps)
+        if np is not None:
+            x = np.ones(1, dtype=np.float32); y = np.ones(1, dtype=np.float32)
+            base = best(lambda: x + y, n, reps)
+            emit("py_add_1elem", "1", name, "numpy_add", e, base)
+        big_a = em.ones((1_000_000,), dtype=em.float32)
+        big_b = em.ones((1_000_000,), dtype=em.float32)
+        m, r2 = (5, 3) if quick else (20, 5)
+        sync = em._ember_c.ember_synchronize  # asynchronous backends: time the finished op
+        e = best(lambda: (big_a + big_b, sync()), m, r2)
+        ha, hb = big_a._h, big_b._h
+        base = best(lambda: (raw_add(ha, hb), sync()), m, r2)
+        emit("py_add_1e6", "1e6", name, "c_api_add", e, base)
+        if np is not None:
+            xa = np.ones(1_000_000, dtype=np.float32); xb = np.ones(1_000_000, dtype=np.float32)
+            emit("py_add_1e6_vs_numpy", "1e6", name, "numpy_add", e, best(lambda: xa + xb, m, r2))
+PY

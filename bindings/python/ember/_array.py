@@ -1,0 +1,728 @@
+"""The array object. Operators go through the C fast path of bindings/ember.i
+(ember_py_binop / ember_py_unop): Arrays and Python scalars (weak, ember_scalar_*) in,
+a new Array out, no Python code in between."""
+import builtins
+import math
+import operator
+
+from . import _ember_c as _c
+from . import _dtypes as _dt
+from ._backend import Device, as_device, on_device
+from ._errors import EmberIndexError
+
+_UNARY, _BINARY, _REDUCE = _c.ember_py_fast_ops()
+U = {n: i for i, n in enumerate(_UNARY)}
+B = {n: i for i, n in enumerate(_BINARY)}
+R = {n: i for i, n in enumerate(_REDUCE)}
+
+_unop = _c.unop
+_binop = _c.binop
+_ibinop = _c.ibinop
+_reduceop = _c.ember_py_reduceop
+_shape_of = _c.ember_py_shape
+_dtype_of = _c.ember_tensor_dtype
+_BY_CODE = _dt.BY_CODE
+_new = object.__new__
+
+SLICE_END = (1 << 63) - 1
+AXIS_NONE = -(1 << 63)
+_SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
+
+
+def _wrap(h):
+    """Array owning the Tensor handle h."""
+    a = _new(Array)
+    a._h = h
+    return a
+
+
+def _scalar_handle(v):
+    """Weak 0-d tensor for a Python scalar."""
+    if isinstance(v, builtins.bool):
+        return _c.ember_scalar_bool(int(v))
+    if isinstance(v, builtins.int):
+        return _c.ember_scalar_i64(v)
+    if isinstance(v, builtins.float):
+        return _c.ember_scalar_f64(v)
+    if isinstance(v, builtins.complex):
+        return _c.ember_scalar_c128(v.real, v.imag)
+    raise TypeError(f"expected an ember array or a Python scalar, got {type(v).__name__}")
+
+
+def _handle(x):
+    """Tensor handle of an Array or Python scalar (others go through asarray)."""
+    if type(x) is Array:
+        return x._h
+    if isinstance(x, _SCALARS):
+        return _scalar_handle(x)
+    if isinstance(x, Array):
+        return x._h
+    from ._creation import asarray
+    return asarray(x)._h
+
+
+def _coerce(other):
+    """An Array for array-likes the fast path does not take (NumPy arrays and scalars,
+    lists, DLPack producers); None when other is not array-like (-> NotImplemented)."""
+    if isinstance(other, (str, bytes)) or other is None:
+        return None
+    if hasattr(other, "__array_interface__") or hasattr(other, "__array__") or hasattr(other, "__dlpack__") \
+            or isinstance(other, (list, tuple)) or hasattr(other, "__index__") or hasattr(other, "__float__"):
+        from ._creation import asarray
+        try:
+            return asarray(other)
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
+def _bin(op):
+    i = B[op]
+
+    def f(self, other):
+        res = _binop(i, self, other)
+        if res is NotImplemented:
+            o = _coerce(other)
+            if o is not None:
+                return _binop(i, self, o)
+        return res
+
+    def r(self, other):
+        res = _binop(i, other, self)
+        if res is NotImplemented:
+            o = _coerce(other)
+            if o is not None:
+                return _binop(i, o, self)
+        return res
+
+    def inplace(self, other):
+        res = _ibinop(i, self, other)
+        if res is NotImplemented:
+            o = _coerce(other)
+            if o is not None:
+                return _ibinop(i, self, o)
+        return res
+    f.__name__, r.__name__, inplace.__name__ = f"__{op}__", f"__r{op}__", f"__i{op}__"
+    return f, r, inplace
+
+
+def _normalize_key(key, shape):
+    """Splits an index into per-axis items. Returns (items, has_advanced) where items is a
+    list of ('int', i) | ('slice', s) | ('none',) | ('adv', Array int64) aligned to axes,
+    Ellipsis expanded, boolean masks converted to integer arrays (nonzero)."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    # Convert array-likes first (lists, NumPy arrays, Arrays)
+    conv = []
+    for k in key:
+        if k is None or k is Ellipsis or isinstance(k, slice):
+            conv.append(k)
+        elif isinstance(k, builtins.bool):
+            conv.append(Array._from_any(k))
+        elif isinstance(k, builtins.int) or (hasattr(k, "__index__") and not isinstance(k, Array)
+                                              and not hasattr(k, "__len__") and not hasattr(k, "shape")):
+            conv.append(operator.index(k))
+        elif isinstance(k, Array):
+            conv.append(k)
+        else:
+            conv.append(Array._from_any(k, index=True))
+    consumed = 0
+    n_ell = 0
+    for k in conv:
+        if k is Ellipsis:
+            n_ell += 1
+        elif k is None:
+            pass
+        elif isinstance(k, Array) and k.dtype == _dt.bool_:
+            consumed += k.ndim
+        else:
+            consumed += 1
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    ndim = len(shape)
+    if consumed > ndim:
+        raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {consumed} were indexed")
+    items = []
+    axis = 0
+    adv = False
+    for k in conv:
+        if k is Ellipsis:
+            for _ in range(ndim - consumed):
+                items.append(("slice", slice(None)))
+                axis += 1
+        elif k is None:
+            items.append(("none",))
+        elif isinstance(k, slice):
+            items.append(("slice", k))
+            axis += 1
+        elif isinstance(k, builtins.int):
+            n = shape[axis]
+            if k < -n or k >= n:
+                raise IndexError(f"index {k} is out of bounds for axis {axis} with size {n}")
+            items.append(("int", k + n if k < 0 else k))
+            axis += 1
+        elif k.dtype == _dt.bool_:
+            adv = True
+            if k.ndim == 0:
+                # x[True] adds an axis of 1, x[False] an axis of 0
+                items.append(("none",))
+                items.append(("mask0", builtins.bool(k)))
+                continue
+            mshape = shape[axis:axis + k.ndim]
+            if tuple(k.shape) != tuple(mshape):
+                raise IndexError(f"boolean index of shape {k.shape} does not match the indexed shape {tuple(mshape)}")
+            nz = _wrap(_c.ember_nonzero(k._h))  # (count, k.ndim)
+            for j in range(k.ndim):
+                items.append(("adv", _wrap(_c.ember_select(nz._h, 1, j)), mshape[j]))
+                axis += 1
+        else:
+            if k.dtype.kind not in "iu":
+                raise IndexError(f"arrays used as indices must be of integer (or boolean) type, not {k.dtype.name}")
+            adv = True
+            items.append(("adv", k, shape[axis]))
+            axis += 1
+    for _ in range(ndim - axis):
+        items.append(("slice", slice(None)))
+    return items, adv
+
+
+def _basic_view(x, items):
+    """Applies ints, slices and None (advanced entries kept as full slices). Returns
+    (view, positions of the advanced entries among the view's axes)."""
+    shape = x.shape
+    starts, stops, steps = [], [], []
+    squeeze_axes = []
+    axis = 0
+    any_slice = False
+    for it in items:
+        kind = it[0]
+        if kind in ("none", "mask0"):
+            continue
+        n = shape[axis]
+        if kind == "int":
+            starts.append(it[1]); stops.append(it[1] + 1); steps.append(1)
+            squeeze_axes.append(axis)
+            any_slice = True
+        elif kind == "slice":
+            s = it[1]
+            if s.start is None and s.stop is None and s.step in (None, 1):
+                starts.append(0); stops.append(SLICE_END); steps.append(1)
+            else:
+                if s.step == 0:
+                    raise ValueError("slice step cannot be zero")
+                a, b, c = s.indices(n)
+                if c < 0 and b < 0:
+                    b = SLICE_END
+                starts.append(a); stops.append(b); steps.append(c)
+                any_slice = True
+        else:  # adv
+            starts.append(0); stops.append(SLICE_END); steps.append(1)
+        axis += 1
+    h = x._h
+    if any_slice:
+        last = max(i for i in range(len(steps)) if not (starts[i] == 0 and stops[i] == SLICE_END and steps[i] == 1)) + 1
+        h = _c.ember_slice(h, starts[:last], stops[:last], steps[:last], last)
+    if squeeze_axes:
+        h = _c.ember_squeeze(h, squeeze_axes)
+    # insert new axes and find where the advanced axes are
+    out_pos = 0
+    adv_pos = []
+    for it in items:
+        kind = it[0]
+        if kind == "none":
+            h = _c.ember_expand_dims(h, out_pos)
+            out_pos += 1
+        elif kind == "int":
+            continue
+        elif kind == "mask0":
+            continue
+        else:
+            if kind == "adv":
+                adv_pos.append(out_pos)
+            out_pos += 1
+    return _wrap(h), adv_pos
+
+
+def _getitem(x, key):
+    shape = x.shape
+    items, adv = _normalize_key(key, shape)
+    view, adv_pos = _basic_view(x, items)
+    if not adv:
+        return view
+    from . import _functions as F
+    mask0 = [it for it in items if it[0] == "mask0"]
+    advs = [it for it in items if it[0] == "adv"]
+    if mask0 and not advs:
+        # x[True] / x[False]: the new axis holds 1 or 0 copies
+        return view if mask0[0][1] else F._take_axis(view, F._empty_index(), 0)
+    idx = [a[1] for a in advs]
+    sizes = [a[2] for a in advs]
+    idx = F.broadcast_arrays(*idx) if len(idx) > 1 else idx
+    bshape = idx[0].shape
+    # normalise negative indices and check bounds
+    lin = None
+    for k, (ix, n) in enumerate(zip(idx, sizes)):
+        ix = ix.astype(_dt.int64) if ix.dtype != _dt.int64 else ix
+        if ix.size:
+            lo, hi = builtins.int(F.min(ix)), builtins.int(F.max(ix))
+            if lo < -n or hi >= n:
+                bad = lo if lo < -n else hi
+                raise IndexError(f"index {bad} is out of bounds for axis with size {n}")
+            if lo < 0:
+                ix = F.where(ix < 0, ix + n, ix)
+        lin = ix if lin is None else lin * n + ix
+    adjacent = adv_pos == list(range(adv_pos[0], adv_pos[0] + len(adv_pos)))
+    if not adjacent:
+        rest = [i for i in range(view.ndim) if i not in adv_pos]
+        view = F.permute_dims(view, tuple(adv_pos) + tuple(rest))
+        start = 0
+    else:
+        start = adv_pos[0]
+    vshape = view.shape
+    k = len(adv_pos)
+    merged = vshape[:start] + (math.prod(vshape[start:start + k]),) + vshape[start + k:]
+    view = F.reshape(view, merged)
+    flat = F.reshape(lin, (-1,))
+    out = F._take_axis(view, flat, start)
+    return F.reshape(out, vshape[:start] + tuple(bshape) + vshape[start + k:])
+
+
+class Array:
+    """An Ember tensor. Create with ember.asarray / zeros / ...; never directly."""
+    __slots__ = ("_h", "__weakref__")
+    __hash__ = None
+    __array_priority__ = 100  # NumPy defers binary operators to us
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("ember.Array cannot be created directly; use ember.asarray(...)")
+
+    # ---------------------------------------------------------------- attributes
+    @property
+    def dtype(self):
+        return _BY_CODE[_dtype_of(self._h)]
+
+    @property
+    def shape(self):
+        return _shape_of(self._h)
+
+    @property
+    def ndim(self):
+        return _c.ember_tensor_ndim(self._h)
+
+    @property
+    def size(self):
+        return _c.ember_tensor_size(self._h)
+
+    @property
+    def device(self):
+        name, dev = _c.ember_tensor_backend(self._h)
+        return Device(name, dev)
+
+    @property
+    def backend(self):
+        return _c.ember_tensor_backend(self._h)[0]
+
+    @property
+    def T(self):
+        return _unop(U["transpose"], self)
+
+    @property
+    def mT(self):
+        if self.ndim < 2:
+            raise ValueError("mT needs at least 2 dimensions")
+        return _unop(U["matrix_transpose"], self)
+
+    @property
+    def real(self):
+        return _unop(U["real"], self)
+
+    @property
+    def imag(self):
+        return _unop(U["imag"], self)
+
+    @property
+    def strides(self):
+        """Strides in elements."""
+        return _c.ember_py_strides(self._h)
+
+    @property
+    def is_contiguous(self):
+        return builtins.bool(_c.ember_tensor_is_contiguous(self._h))
+
+    # ---------------------------------------------------------------- operators
+    __add__, __radd__, __iadd__ = _bin("add")
+    __sub__, __rsub__, __isub__ = _bin("subtract")
+    __mul__, __rmul__, __imul__ = _bin("multiply")
+    __truediv__, __rtruediv__, __itruediv__ = _bin("divide")
+    __floordiv__, __rfloordiv__, __ifloordiv__ = _bin("floor_divide")
+    __mod__, __rmod__, __imod__ = _bin("remainder")
+    __and__, __rand__, __iand__ = _bin("bitwise_and")
+    __or__, __ror__, __ior__ = _bin("bitwise_or")
+    __xor__, __rxor__, __ixor__ = _bin("bitwise_xor")
+    __lshift__, __rlshift__, __ilshift__ = _bin("bitwise_left_shift")
+    __rshift__, __rrshift__, __irshift__ = _bin("bitwise_right_shift")
+    __matmul__, __rmatmul__, __imatmul__ = _bin("matmul")
+
+    __pow__, __rpow__, __ipow__ = _bin("pow")
+
+    __eq__ = _bin("equal")[0]
+    __ne__ = _bin("not_equal")[0]
+    __lt__, __gt__ = _bin("less")[0], _bin("greater")[0]
+    __le__, __ge__ = _bin("less_equal")[0], _bin("greater_equal")[0]
+
+    _NEG, _POS, _ABS, _INV = U["negative"], U["positive"], U["abs"], U["bitwise_invert"]
+
+    def __neg__(self):
+        return _unop(Array._NEG, self)
+
+    def __pos__(self):
+        return _unop(Array._POS, self)
+
+    def __abs__(self):
+        return _unop(Array._ABS, self)
+
+    def __invert__(self):
+        return _unop(Array._INV, self)
+
+    # ---------------------------------------------------------------- conversions
+    def _item_checked(self, what):
+        if self.size != 1:
+            raise TypeError(f"only arrays of one element can be converted to Python {what} (shape {self.shape})")
+
+    def __bool__(self):
+        self._item_checked("bool")
+        if self.dtype.kind == "c":
+            re, im = _c.ember_tensor_item_c128(self._h)
+            return re != 0 or im != 0
+        return _c.ember_tensor_item_f64(self._h) != 0
+
+    def __int__(self):
+        self._item_checked("int")
+        k = self.dtype.kind
+        if k == "c":
+            raise TypeError("cannot convert a complex array to int")
+        if k in "biu":
+            return self.item() if k == "u" else builtins.int(_c.ember_tensor_item_i64(self._h))
+        return builtins.int(_c.ember_tensor_item_f64(self._h))
+
+    def __index__(self):
+        if self.dtype.kind not in "iu":
+            raise TypeError(f"only integer arrays can be used as an index, not {self.dtype.name}")
+        return self.__int__()
+
+    def __float__(self):
+        self._item_checked("float")
+        if self.dtype.kind == "c":
+            raise TypeError("cannot convert a complex array to float; use abs() or .real")
+        return _c.ember_tensor_item_f64(self._h)
+
+    def __complex__(self):
+        self._item_checked("complex")
+        re, im = _c.ember_tensor_item_c128(self._h)
+        return builtins.complex(re, im)
+
+    def item(self):
+        """The single element as a Python scalar of the matching kind."""
+        if self.size != 1:
+            raise ValueError(f"item() needs an array of one element, got shape {self.shape}")
+        k = self.dtype.kind
+        if k == "b":
+            return _c.ember_tensor_item_f64(self._h) != 0
+        if k == "i":
+            return builtins.int(_c.ember_tensor_item_i64(self._h))
+        if k == "u":
+            return self.tolist() if self.ndim == 0 else _flat_list(self)[0]
+        if k == "c":
+            re, im = _c.ember_tensor_item_c128(self._h)
+            return builtins.complex(re, im)
+        return _c.ember_tensor_item_f64(self._h)
+
+    def tolist(self):
+        """Nested Python lists of Python scalars (a scalar for 0-d)."""
+        return _tolist(self)
+
+    def tobytes(self):
+        return _c.ember_py_to_bytes(self._h)
+
+    # ---------------------------------------------------------------- sequence protocol
+    def __len__(self):
+        sh = self.shape
+        if not sh:
+            raise TypeError("len() of a 0-d array")
+        return sh[0]
+
+    def __iter__(self):
+        sh = self.shape
+        if not sh:
+            raise TypeError("iteration over a 0-d array")
+        h = self._h
+        for i in range(sh[0]):
+            yield _wrap(_c.ember_select(h, 0, i))
+
+    def __getitem__(self, key):
+        if type(key) is builtins.int:
+            sh = _shape_of(self._h)
+            if not sh:
+                raise IndexError("too many indices for array: array is 0-dimensional, but 1 were indexed")
+            n = sh[0]
+            if key < -n or key >= n:
+                raise IndexError(f"index {key} is out of bounds for axis 0 with size {n}")
+            return _wrap(_c.ember_select(self._h, 0, key + n if key < 0 else key))
+        return _getitem(self, key)
+
+    def __setitem__(self, key, value):
+        items, adv = _normalize_key(key, self.shape)
+        if not adv:
+            view, _ = _basic_view(self, items)
+            _c.ember_assign(view._h, _handle(value))
+            return
+        # a single boolean mask over the leading axes: where(mask, value, x)
+        k = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+        if isinstance(k, Array) and k.dtype == _dt.bool_ and k.ndim >= 1:
+            from . import _functions as F
+            m = k
+            if m.shape != self.shape[:m.ndim]:
+                raise IndexError(f"boolean index of shape {m.shape} does not match the indexed shape {self.shape[:m.ndim]}")
+            while m.ndim < self.ndim:
+                m = F.expand_dims(m, axis=-1)
+            v = value if isinstance(value, _SCALARS) else Array._from_any(value)
+            if isinstance(v, Array) and v.ndim >= 1 and v.size != 1 and v.shape[0] != self.size:
+                v = None
+            if v is not None and (not isinstance(v, Array) or v.size == 1):
+                _c.ember_assign(self._h, F.where(m, v, self)._h)
+                return
+        # integer-array assignment: through NumPy, on a zero-copy view of host memory, or
+        # on a host copy written back (device backends)
+        try:
+            import numpy as np
+        except ImportError:  # pragma: no cover
+            raise NotImplementedError("assignment with integer-array indices needs NumPy") from None
+        if self.dtype == _dt.bfloat16:
+            raise NotImplementedError("assignment with integer-array indices into bfloat16 arrays")
+        nkey = _to_numpy_key(key)
+        val = value if isinstance(value, _SCALARS) else np.asarray(Array._from_any(value))
+        if _c.ember_py_host_address(self._h) is not None:
+            target = np.asarray(self)
+            target[nkey] = val
+        else:
+            host = np.array(self)
+            host[nkey] = val
+            _c.ember_py_write_from(self._h, np.ascontiguousarray(host))
+
+    # ---------------------------------------------------------------- methods
+    def astype(self, dtype, copy=True):
+        from ._functions import astype
+        return astype(self, dtype, copy=copy)
+
+    def to_device(self, device, /, *, stream=None):
+        d = as_device(device)
+        if d is None or d == self.device:
+            return self
+        with on_device(d):
+            return _wrap(_c.ember_tensor_to(self._h))
+
+    def copy(self):
+        return _unop(U["copy"], self)
+
+    def reshape(self, *shape):
+        from ._functions import reshape
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return reshape(self, shape)
+
+    def flatten(self):
+        return _unop(U["flatten"], self)
+
+    def numpy(self):
+        import numpy as np
+        return np.asarray(self)
+
+    def __array_namespace__(self, /, *, api_version=None):
+        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
+            raise ValueError(f"unsupported array API version {api_version!r}")
+        import ember
+        return ember
+
+    # ---------------------------------------------------------------- NumPy interop
+    @property
+    def __array_interface__(self):
+        d = self.dtype
+        ts = _dt.TYPESTR.get(d.name)
+        addr = _c.ember_py_host_address(self._h) if ts else None
+        if addr is None or (addr == 0 and self.size):
+            raise AttributeError("__array_interface__: not a host tensor of a NumPy dtype")
+        item = d.itemsize
+        return {"version": 3, "shape": self.shape, "typestr": ts, "data": (addr, False),
+                "strides": tuple(s * item for s in _c.ember_py_strides(self._h))}
+
+    def __array__(self, dtype=None, copy=None):
+        import numpy as np
+        x = self
+        if x.dtype == _dt.bfloat16:
+            x = x.astype(_dt.float32)
+        elif copy is not True:
+            try:
+                a = np.asarray(_InterfaceOnly(x))
+                return a if dtype is None else a.astype(dtype, copy=False)
+            except AttributeError:
+                pass
+        if copy is False and x is not self:
+            raise ValueError("converting this array to NumPy needs a copy")
+        if copy is False:
+            raise ValueError("converting a device array to NumPy needs a copy")
+        raw = _c.ember_py_to_bytes(x._h)
+        a = np.frombuffer(bytearray(raw), dtype=_dt.TYPESTR[x.dtype.name]).reshape(x.shape)
+        return a if dtype is None else a.astype(dtype, copy=False)
+
+    # ---------------------------------------------------------------- DLPack
+    def __dlpack_device__(self):
+        if _c.ember_py_host_address(self._h) is None:
+            return (4, self.device.index)  # kDLOpenCL: device memory, not importable zero-copy
+        return (1, 0)                       # kDLCPU
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        versioned = max_version is not None and tuple(max_version)[0] >= 1
+        x = self
+        copied = False
+        host = _c.ember_py_host_address(self._h) is not None
+        if dl_device is not None and tuple(dl_device)[0] != 1 and not host:
+            raise BufferError(f"__dlpack__: dl_device {dl_device} is not supported")
+        if dl_device is not None and tuple(dl_device)[0] not in (1,):
+            if tuple(dl_device) != self.__dlpack_device__():
+                raise BufferError(f"__dlpack__: cannot export to dl_device {dl_device}")
+        if not host:
+            if copy is False:
+                raise BufferError("__dlpack__: a device tensor needs a copy to host (copy=False given)")
+            from ._backend import backend_list
+            host_backend = "reference"
+            with on_device(Device(host_backend, 0)):
+                x = _wrap(_c.ember_tensor_to(self._h))
+            copied = True
+        elif copy:
+            x = self.copy()
+            copied = True
+        return _c.ember_py_to_dlpack(x._h, 1 if versioned else 0, 1 if copied else 0)
+
+    # ---------------------------------------------------------------- printing and pickling
+    def __repr__(self):
+        return _format(self, True)
+
+    def __str__(self):
+        return _format(self, False)
+
+    def __format__(self, spec):
+        if self.ndim == 0 and spec:
+            return format(self.item(), spec)
+        return str(self)
+
+    def __reduce__(self):
+        x = self if self.dtype != _dt.bfloat16 else self
+        return (_rebuild, (_c.ember_py_to_bytes(x._h), self.dtype.name, self.shape, self.backend, self.device.index))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    # ---------------------------------------------------------------- conversion of inputs
+    @staticmethod
+    def _from_any(obj, index=False):
+        if isinstance(obj, Array):
+            return obj
+        from ._creation import asarray
+        a = asarray(obj)
+        if index and a.size == 0 and a.dtype.kind == "f":
+            a = a.astype(_dt.int64)
+        return a
+
+
+class _InterfaceOnly:
+    """Hands NumPy only __array_interface__ (so np.asarray does not recurse into __array__)."""
+    __slots__ = ("a", "__array_interface__")
+
+    def __init__(self, a):
+        self.a = a
+        self.__array_interface__ = a.__array_interface__
+
+
+def _rebuild(raw, dtype_name, shape, backend, device):
+    from ._backend import backend_list
+    from ._creation import _from_bytes
+    d = _dt.BY_NAME[dtype_name]
+    if backend in backend_list(True):
+        with on_device(Device(backend, device)):
+            return _from_bytes(raw, d, shape)
+    return _from_bytes(raw, d, shape)
+
+
+def _to_numpy_key(key):
+    import numpy as np
+    if not isinstance(key, tuple):
+        key = (key,)
+    out = []
+    for k in key:
+        if isinstance(k, Array):
+            out.append(np.asarray(k))
+        else:
+            out.append(k)
+    return tuple(out)
+
+
+def _flat_list(x):
+    """Elements in C order as Python scalars, without NumPy."""
+    d = x.dtype
+    if d == _dt.bfloat16:
+        x = x.astype(_dt.float32)
+        d = _dt.float32
+    raw = _c.ember_py_to_bytes(x._h)
+    if d.kind == "c":
+        vals = memoryview(raw).cast("f" if d == _dt.complex64 else "d").tolist()
+        return [builtins.complex(vals[i], vals[i + 1]) for i in range(0, len(vals), 2)]
+    return memoryview(raw).cast(_dt.FORMAT[d.name]).tolist()
+
+
+def _tolist(x):
+    flat = _flat_list(x)
+    shape = x.shape
+    if not shape:
+        return flat[0]
+
+    def build(offset, dim):
+        n = shape[dim]
+        if dim == len(shape) - 1:
+            return flat[offset:offset + n], offset + n
+        out = []
+        for _ in range(n):
+            sub, offset = build(offset, dim + 1)
+            out.append(sub)
+        return out, offset
+    if 0 in shape:
+        # keep the nesting of the leading non-zero axes
+        def empty(dim):
+            if dim == len(shape) or shape[dim] == 0:
+                return []
+            return [empty(dim + 1) for _ in range(shape[dim])]
+        return empty(0)
+    return build(0, 0)[0]
+
+
+def _format(x, is_repr):
+    d = x.dtype
+    try:
+        import numpy as np
+        a = np.asarray(x.astype(_dt.float32) if d == _dt.bfloat16 else x)
+        if is_repr:
+            body = np.array2string(a, separator=", ", prefix="Array(")
+            extra = f", dtype={d.name}"
+            dev = x.device
+            if dev.backend != "reference" or dev.index != 0:
+                extra += f", device='{dev}'"
+            return f"Array({body}{extra})"
+        return np.array2string(a) if a.ndim else str(a[()])
+    except ImportError:  # pragma: no cover - NumPy is optional
+        body = repr(x.tolist())
+        return f"Array({body}, dtype={d.name})" if is_repr else body
+
+
+_c.ember_py_register_array(Array)

@@ -1,0 +1,2 @@
+"""Ember ML's nn namespace (activations)."""
+from . import activations  # noqa: F401

@@ -1,0 +1,77 @@
+"""Ember ML's ops frontend (`ember.ops.*`): the master op list over the same functions as
+the array API namespace, with Ember ML's names as aliases."""
+from .. import _functions as F
+from .. import linalg as _linalg, stats as _stats, random as _random, losses as _losses
+from .._backend import (get_available_devices, memory_info, memory_usage, synchronize, set_default_device,
+                        get_default_device, is_available, set_backend, get_backend, auto_select_backend,
+                        using_backend, get_available_backends)
+from .._io import save, load
+from ..nn import activations as _act
+
+# every array API function under its own name
+for _n in F.__all__:
+    globals()[_n] = getattr(F, _n)
+
+power = F.pow
+mod = F.remainder
+arctan2 = F.atan2
+dot = F.dot
+abs = F.abs
+pi = 3.141592653589793
+
+
+def to_device(x, device):
+    return x.to_device(device)
+
+
+def get_device(x=None):
+    from .. import get_device as g
+    return g(x)
+
+
+get_device_of_tensor = get_device
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """numpy.gradient for one axis (second-order central differences inside, first order at the edges)."""
+    if axis is None:
+        if f.ndim != 1:
+            return [gradient(f, *varargs, axis=a) for a in range(f.ndim)]
+        axis = 0
+    h = float(varargs[0]) if varargs else 1.0
+    ax = axis % f.ndim
+    n = f.shape[ax]
+    if n < 2:
+        raise ValueError("gradient needs at least 2 points along the axis")
+
+    def sl(a, b):
+        idx = [slice(None)] * f.ndim
+        idx[ax] = slice(a, b)
+        return f[tuple(idx)]
+    x = f if f.dtype.kind in "fc" else F.astype(f, "float64")
+    f = x
+    first = (sl(1, 2) - sl(0, 1)) / h
+    last = (sl(n - 1, n) - sl(n - 2, n - 1)) / h
+    if n == 2:
+        return F.concat([first, last], axis=ax)
+    mid = (sl(2, None) - sl(0, n - 2)) / (2 * h)
+    return F.concat([first, mid, last], axis=ax)
+
+
+# activations
+relu = _act.relu
+sigmoid = _act.sigmoid
+softmax = _act.softmax
+softplus = _act.softplus
+tanh = F.tanh
+
+# stats / linear algebra / losses / random, also reachable flat as in Ember ML
+for _mod in (_stats, _linalg, _losses, _random):
+    for _n in dir(_mod):
+        if not _n.startswith("_") and _n not in globals() and callable(getattr(_mod, _n)):
+            globals()[_n] = getattr(_mod, _n)
+
+linearalg = _linalg
+stats = _stats
+random = _random
+loss = _losses

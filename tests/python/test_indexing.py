@@ -1,0 +1,116 @@
+"""Indexing and assignment vs NumPy."""
+import numpy as np
+import pytest
+
+import ember as em
+
+A = np.arange(60, dtype=np.float64).reshape(3, 4, 5)
+
+KEYS = [
+    0, -1, (1, 2), (1, 2, 3), (-1, -2, -3), slice(None), slice(1, None), slice(None, None, -1),
+    slice(None, None, 2), (slice(None), slice(3, 0, -2)), (Ellipsis, 1), (0, Ellipsis), (None, 0),
+    (slice(None), None, 1), (Ellipsis, None), (1, slice(None), None, slice(1, 4)), (slice(5, 10),),
+    (slice(-100, 100, 3),), (slice(None), slice(None), slice(None, None, -2)), (),
+]
+
+
+@pytest.mark.parametrize("key", KEYS, ids=[repr(k) for k in KEYS])
+def test_basic_indexing(backend, key):
+    x = em.asarray(A)
+    got = x[key]
+    want = A[key]
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+ADV = [
+    ([0, 2],), (np.array([2, 0, -1]),), (slice(None), [3, 1]), (slice(None), slice(None), [0, 4, 4]),
+    ([0, 2], [1, 3]), ([[0], [2]], [1, 3]), (0, [1, 2], slice(None)), ([0, 1], slice(None), [2, 3]),
+    (Ellipsis, [1]), (np.array([True, False, True]),), (A[:, :, 0] > 20,), (A > 30,),
+    (slice(None), np.array([True, False, True, True])), (1, A[1] > 28), (None, [0, 1]),
+]
+
+
+@pytest.mark.parametrize("key", ADV, ids=[f"adv{i}" for i in range(len(ADV))])
+def test_advanced_indexing(backend, key):
+    x = em.asarray(A)
+    conv = tuple(em.asarray(k) if isinstance(k, np.ndarray) else k for k in key)
+    got = x[conv]
+    want = A[key]
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_index_errors(backend):
+    x = em.asarray(A)
+    with pytest.raises(IndexError):
+        x[3]
+    with pytest.raises(IndexError):
+        x[0, 0, 0, 0]
+    with pytest.raises(IndexError):
+        x[[0, 7]]
+    with pytest.raises(IndexError):
+        x[..., ...]
+    with pytest.raises(IndexError):
+        x[em.asarray([1.5])]
+    with pytest.raises(IndexError):
+        em.asarray(1.0)[0]
+
+
+def test_setitem(backend):
+    x = em.asarray(A.copy())
+    w = A.copy()
+    for key, val in [((0, 1), 7.0), ((slice(None), 2), -1.0), ((Ellipsis, slice(None, None, 2)), 3),
+                     ((1,), np.arange(20.0).reshape(4, 5)), ((slice(None), slice(1, 3), 0), np.array([1.0, 2.0]))]:
+        x[key] = em.asarray(val) if isinstance(val, np.ndarray) else val
+        w[key] = val
+        np.testing.assert_array_equal(np.asarray(x), w)
+    m = A > 40
+    x[em.asarray(m)] = 0.5
+    w[m] = 0.5
+    np.testing.assert_array_equal(np.asarray(x), w)
+    x[[0, 2], 1] = 9.0
+    w[[0, 2], 1] = 9.0
+    np.testing.assert_array_equal(np.asarray(x), w)
+
+
+def test_setitem_through_view_and_dtype_conversion(backend):
+    x = em.zeros((3, 3), dtype=em.int32)
+    row = x[1]
+    row[...] = 5.7           # assign converts (toward zero) into the int32 view
+    assert x.tolist() == [[0, 0, 0], [5, 5, 5], [0, 0, 0]]
+    x[:, 0] = em.asarray([1, 2, 3])
+    assert x[:, 0].tolist() == [1, 2, 3]
+
+
+def test_len_iter_conversions(backend):
+    x = em.asarray(A)
+    assert len(x) == 3
+    rows = list(x)
+    assert len(rows) == 3 and isinstance(rows[0], em.Array)
+    np.testing.assert_array_equal(np.asarray(rows[2]), A[2])
+    assert int(em.asarray(7)) == 7
+    assert float(em.asarray(2.5, dtype=em.float64)) == 2.5
+    assert complex(em.asarray(1 + 1j)) == 1 + 1j
+    assert bool(em.asarray([1])) is True
+    assert bool(em.asarray(0.0)) is False
+    assert [10, 20, 30][em.asarray(1)] == 20
+    with pytest.raises(TypeError):
+        [1, 2][em.asarray(1.0)]
+    with pytest.raises(TypeError):
+        bool(em.asarray([1, 2]))
+    with pytest.raises(TypeError):
+        len(em.asarray(1.0))
+    assert x.tolist() == A.tolist()
+    assert em.asarray(3).item() == 3 and isinstance(em.asarray(3).item(), int)
+    assert em.asarray(True).item() is True
+    assert em.asarray([2 ** 64 - 1], dtype=em.uint64).item() == 2 ** 64 - 1
+    assert em.zeros((2, 0, 3)).tolist() == [[], []]
+
+
+def test_repr_str(backend):
+    x = em.asarray([[1.0, 2.5], [3.0, 4.0]], dtype=em.float64)
+    r = repr(x)
+    assert r.startswith("Array([[1. , 2.5],") and "dtype=float64" in r
+    assert str(x) == "[[1.  2.5]\n [3.  4. ]]"
+    assert str(em.asarray(3)) == "3"
+    assert "dtype=int64" in repr(em.asarray([1, 2]))
+    assert "bool" in repr(em.asarray([True]))

@@ -1,0 +1,219 @@
+"""NumPy and DLPack interop, pickling, asarray, devices and backends."""
+import gc
+import pickle
+
+import numpy as np
+import pytest
+
+import ember as em
+
+
+def test_numpy_zero_copy_out(backend):
+    x = em.asarray(np.arange(6.0).reshape(2, 3))
+    if em._ember_c.ember_py_host_address(x._h) is None:
+        pytest.skip("device backend: np.asarray copies")
+    n = np.asarray(x)
+    assert n.ctypes.data == em._ember_c.ember_py_host_address(x._h)
+    x[0, 0] = 42.0
+    assert n[0, 0] == 42.0
+    t = x.T   # strided view, still zero-copy
+    nt = np.asarray(t)
+    np.testing.assert_array_equal(nt, np.asarray(x).T)
+    f = x[:, ::-1]
+    np.testing.assert_array_equal(np.asarray(f), np.asarray(x)[:, ::-1])
+    del x
+    gc.collect()
+    assert n[0, 0] == 42.0   # the NumPy array keeps the storage alive
+
+
+def test_numpy_in_copy_and_zero_copy(backend):
+    a = np.arange(6.0)
+    c = em.asarray(a)
+    a[0] = 100
+    assert float(c[0]) == 0.0          # copied
+    host = em._ember_c.ember_py_host_address(c._h) is not None
+    if not host:
+        with pytest.raises(Exception):
+            em.asarray(a, copy=False)
+        return
+    w = em.asarray(a, copy=False)
+    a[1] = 200
+    assert float(w[1]) == 200          # shared
+    w[2] = 300.0
+    assert a[2] == 300
+    s = np.arange(12.0).reshape(3, 4)[:, ::2]
+    ws = em.asarray(s, copy=False)
+    np.testing.assert_array_equal(np.asarray(ws), s)
+    del a
+    gc.collect()
+    assert float(w[1]) == 200          # the wrapped NumPy array is kept alive
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                                   "float16", "float32", "float64", "complex64", "complex128"])
+def test_numpy_dtypes_round_trip(backend, dtype):
+    a = (np.arange(6) % 3).astype(dtype).reshape(2, 3)
+    x = em.asarray(a)
+    assert x.dtype == dtype
+    b = np.asarray(x)
+    assert b.dtype == a.dtype
+    np.testing.assert_array_equal(b, a)
+    assert pickle.loads(pickle.dumps(x)).dtype == x.dtype
+
+
+def test_bfloat16_to_numpy(backend):
+    x = em.asarray([1.0, 2.5]).astype(em.bfloat16)
+    assert x.dtype == em.bfloat16
+    np.testing.assert_array_equal(np.asarray(x), np.array([1.0, 2.5], dtype=np.float32))
+    assert x.tolist() == [1.0, 2.5]
+
+
+def test_pickle_round_trip(backend):
+    x = em.asarray(np.arange(12, dtype=np.int16).reshape(3, 4))[:, 1:]
+    y = pickle.loads(pickle.dumps(x))
+    assert y.dtype == em.int16 and y.shape == (3, 3)
+    assert y.backend == x.backend and y.device == x.device
+    np.testing.assert_array_equal(np.asarray(y), np.asarray(x))
+    z = pickle.loads(pickle.dumps(em.asarray(1.5 + 2j)))
+    assert z.dtype == em.complex64 and complex(z) == 1.5 + 2j
+    assert pickle.loads(pickle.dumps(em.float32)) == em.float32
+
+
+def test_dlpack_numpy(backend):
+    x = em.asarray(np.arange(12.0).reshape(3, 4))
+    n = np.from_dlpack(x)
+    np.testing.assert_array_equal(n, np.arange(12.0).reshape(3, 4))
+    if x.__dlpack_device__() == (1, 0):
+        x[0, 0] = -1.0
+        assert n[0, 0] == -1.0         # zero-copy
+    a = np.arange(8, dtype=np.int32)
+    y = em.from_dlpack(a)
+    assert y.dtype == em.int32
+    if em._ember_c.ember_py_host_address(y._h) is not None:
+        a[0] = 77
+        assert int(y[0]) == 77
+    c = em.from_dlpack(a, copy=True)
+    a[1] = 88
+    assert int(c[1]) == 1
+    t = np.from_dlpack(x.T)            # strided export
+    np.testing.assert_array_equal(t, np.arange(12.0).reshape(3, 4).T if x.__dlpack_device__() != (1, 0) else np.asarray(x).T)
+
+
+def test_dlpack_capsules(backend):
+    x = em.asarray([1.0, 2.0])
+    cap = x.__dlpack__(max_version=(1, 0))
+    assert "dltensor_versioned" in repr(cap)
+    legacy = x.__dlpack__()
+    assert '"dltensor"' in repr(legacy)
+    del cap, legacy                    # unconsumed capsules release their reference
+    gc.collect()
+    y = em.from_dlpack(x)
+    assert y is x or bool(em.all(y == x))
+
+
+def test_dlpack_torch(backend):
+    torch = pytest.importorskip("torch")
+    x = em.asarray(np.arange(6.0, dtype=np.float32).reshape(2, 3))
+    t = torch.from_dlpack(x)
+    assert tuple(t.shape) == (2, 3) and t.dtype == torch.float32
+    np.testing.assert_array_equal(t.numpy(), np.asarray(x))
+    src = torch.arange(5, dtype=torch.int64)
+    e = em.from_dlpack(src)
+    assert e.dtype == em.int64 and e.tolist() == [0, 1, 2, 3, 4]
+
+
+def test_asarray_python_objects(backend):
+    assert em.asarray([1, 2, 3]).dtype == em.int64
+    assert em.asarray([1.0, 2]).dtype == em.float32
+    assert em.asarray([True, False]).dtype == em.bool
+    assert em.asarray([1j, 2]).dtype == em.complex64
+    assert em.asarray([[1, 2], [3, 4]], dtype=em.float64).shape == (2, 2)
+    assert em.asarray(5).shape == ()
+    assert em.asarray([]).shape == (0,)
+    assert em.asarray([2 ** 62]).tolist() == [2 ** 62]
+    with pytest.raises(ValueError):
+        em.asarray([[1, 2], [3]])
+    x = em.asarray([1.0, 2.0])
+    assert em.asarray(x) is x
+    assert em.asarray(x, copy=True) is not x
+    assert em.asarray(x, dtype=em.float64).dtype == em.float64
+
+
+def test_devices_and_backends(backend):
+    assert backend in em.backends()
+    assert em.get_backend() == backend
+    x = em.ones((2,))
+    assert x.device.backend == backend
+    assert x.__array_namespace__() is em
+    info = em.__array_namespace_info__()
+    assert any(d.backend == backend for d in info.devices())
+    assert info.capabilities()["boolean indexing"] is True
+    assert em.float64 in info.dtypes().values()
+    for other in em.backends():
+        y = x.to_device(other)
+        assert y.device.backend == other
+        np.testing.assert_array_equal(np.asarray(y), [1.0, 1.0])
+        with em.using_backend(other):
+            z = em.zeros((2,), device=em.Device(backend, 0))
+            assert z.device.backend == backend
+
+
+def test_backend_mismatch_error():
+    names = em.backends()
+    if len(names) < 2:
+        pytest.skip("needs two backends")
+    with em.using_backend(names[0]):
+        a = em.ones((2,))
+    with em.using_backend(names[1]):
+        b = em.ones((2,))
+        with pytest.raises(em.BackendMismatchError) as info:
+            a + b
+        assert isinstance(info.value, ValueError)
+
+
+def test_set_backend_and_threads():
+    import threading
+    original = em.get_backend()
+    try:
+        for name in em.backends():
+            em.set_backend(name)
+            assert em.get_backend() == name
+            seen = []
+            t = threading.Thread(target=lambda: seen.append(em.get_backend()))
+            t.start()
+            t.join()
+            assert seen == [name]
+        with pytest.raises(ValueError):
+            em.set_backend("no-such-backend")
+    finally:
+        em.set_backend(original)
+    name, dev = em.auto_select_backend()
+    assert name in em.backends()
+
+
+def test_using_backend_nests_and_restores():
+    before = em.get_backend()
+    with em.using_backend("reference"):
+        assert em.get_backend() == "reference"
+        with em.using_backend(em.backends()[-1]):
+            assert em.get_backend() == em.backends()[-1]
+        assert em.get_backend() == "reference"
+    assert em.get_backend() == before
+
+
+def test_save_load(tmp_path, backend):
+    x = em.asarray(np.arange(6, dtype=np.int32).reshape(2, 3))
+    p = tmp_path / "x.ember"
+    em.save(str(p), x)
+    y = em.load(str(p))
+    assert y.dtype == em.int32 and y.tolist() == x.tolist()
+
+
+def test_numpy_operands_in_operators(backend):
+    x = em.asarray([1.0, 2.0], dtype=em.float64)
+    n = np.array([10.0, 20.0])
+    for r in (x + n, n + x, x * np.float64(2), np.int64(3) - x, x + [1, 1]):
+        assert isinstance(r, em.Array)
+    assert (n + x).tolist() == [11.0, 22.0]
+    assert (np.int64(3) - x).tolist() == [2.0, 1.0]
+    assert (x == None) is False  # noqa: E711  (not array-like: identity comparison)

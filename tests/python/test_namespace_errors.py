@@ -1,0 +1,198 @@
+"""The array API namespace surface, dtypes and promotion, errors, and handle lifetime."""
+import gc
+import math
+
+import numpy as np
+import pytest
+
+import ember as em
+
+ARRAY_API = """arange asarray empty empty_like eye from_dlpack full full_like linspace meshgrid ones ones_like tril
+triu zeros zeros_like abs acos acosh add asin asinh atan atan2 atanh bitwise_and bitwise_left_shift bitwise_invert
+bitwise_or bitwise_right_shift bitwise_xor ceil clip conj copysign cos cosh divide equal exp expm1 floor
+floor_divide greater greater_equal hypot imag isfinite isinf isnan less less_equal log log1p log2 log10 logaddexp
+logical_and logical_not logical_or logical_xor maximum minimum multiply negative nextafter not_equal positive pow
+real reciprocal remainder round sign signbit sin sinh square sqrt subtract tan tanh trunc cumulative_sum
+cumulative_prod max mean min prod std sum var broadcast_arrays broadcast_to concat expand_dims flip moveaxis
+permute_dims repeat reshape roll squeeze stack tile unstack argmax argmin count_nonzero nonzero searchsorted where
+argsort sort unique_all unique_counts unique_inverse unique_values matmul matrix_transpose tensordot vecdot all any
+diff take take_along_axis astype can_cast finfo iinfo isdtype result_type bool int8 int16 int32 int64 uint8 uint16
+uint32 uint64 float32 float64 complex64 complex128 e inf nan newaxis pi __array_namespace_info__
+__array_api_version__""".split()
+
+LINALG = """cholesky cross det diagonal eigh eigvalsh inv matmul matrix_norm matrix_power matrix_rank matrix_transpose
+outer pinv qr slogdet solve svd svdvals tensordot trace vecdot vector_norm""".split()
+FFT = "fft ifft fftn ifftn rfft irfft rfftn irfftn hfft ihfft fftfreq rfftfreq fftshift ifftshift".split()
+EMBER_ML_OPS = """add subtract multiply divide matmul dot exp log log10 log2 pow power sqrt square abs sign sin cos
+tan sinh cosh clip negative mod floor_divide floor ceil gradient equal not_equal less less_equal greater
+greater_equal logical_and logical_or logical_not logical_xor allclose isclose all any where isnan to_device
+get_device get_available_devices memory_usage memory_info synchronize set_default_device get_default_device
+is_available save load""".split()
+
+
+def test_array_api_names_present():
+    missing = [n for n in ARRAY_API if not hasattr(em, n)]
+    assert not missing, missing
+    assert [n for n in LINALG if not hasattr(em.linalg, n)] == []
+    assert [n for n in FFT if not hasattr(em.fft, n)] == []
+    assert em.__array_api_version__ == "2024.12"
+    assert em.newaxis is None and em.pi == math.pi and math.isnan(em.nan) and em.inf == float("inf")
+
+
+def test_ember_ml_frontend_names():
+    assert [n for n in EMBER_ML_OPS if not hasattr(em.ops, n)] == []
+    for n in ("relu", "sigmoid", "tanh", "softmax", "softplus"):
+        assert callable(getattr(em.nn.activations, n))
+    for n in ("convert_to_tensor", "zeros", "ones", "eye", "full", "arange", "linspace", "reshape", "concatenate",
+              "stack", "cast", "to_numpy"):
+        assert callable(getattr(em.tensor, n))
+    for n in ("set_backend", "get_backend", "auto_select_backend", "using_backend"):
+        assert callable(getattr(em, n))
+    t = em.tensor.convert_to_tensor([[1, 2], [3, 4]], dtype="float64")
+    assert t.dtype == em.float64 and em.ops.power(t, 2).tolist() == [[1, 4], [9, 16]]
+    np.testing.assert_allclose(np.asarray(em.ops.gradient(em.asarray([1.0, 4.0, 9.0, 16.0], dtype=em.float64))),
+                               np.gradient([1.0, 4.0, 9.0, 16.0]))
+
+
+def test_random_is_seeded(backend):
+    em.random.set_seed(5)
+    a = em.random.random_uniform((3,)).tolist()
+    em.random.set_seed(5)
+    assert em.random.random_uniform((3,)).tolist() == a
+    assert em.random.random_normal((2, 2), dtype=em.float64).dtype == em.float64
+    em.random.set_seed(1)
+    u = np.asarray(em.random.random_uniform((20000,), 2.0, 4.0, dtype=em.float64))
+    assert u.min() >= 2.0 and u.max() < 4.0 and abs(u.mean() - 3.0) < 0.05
+    n = np.asarray(em.random.random_normal((20000,), 1.0, 2.0, dtype=em.float64))
+    assert abs(n.mean() - 1.0) < 0.1 and abs(n.std() - 2.0) < 0.1
+    p = em.random.random_permutation(10)
+    assert sorted(p.tolist()) == list(range(10))
+    k = np.asarray(em.random.randint(3, 7, (1000,)))
+    assert k.min() >= 3 and k.max() < 7
+    assert em.random.shuffle(em.arange(5)).shape == (5,)
+
+
+PROMOTIONS = [
+    ("int8", "uint8", "int16"), ("int32", "uint32", "int64"), ("float16", "float32", "float32"),
+    ("float32", "complex64", "complex64"), ("float64", "complex64", "complex128"), ("bool", "int8", "int8"),
+    ("uint8", "uint16", "uint16"), ("float16", "bfloat16", "float32"), ("int64", "float16", "float16"),
+]
+
+
+@pytest.mark.parametrize("a,b,want", PROMOTIONS)
+def test_promotion(backend, a, b, want):
+    assert em.result_type(getattr(em, a), getattr(em, b)) == want
+    x = em.ones((2,), dtype=getattr(em, a))
+    y = em.ones((2,), dtype=getattr(em, b))
+    assert (x + y).dtype == want
+
+
+def test_int64_uint64_has_no_common_type(backend):
+    with pytest.raises(TypeError):
+        em.result_type(em.int64, em.uint64)
+    with pytest.raises(TypeError):
+        em.ones((1,), dtype=em.int64) + em.ones((1,), dtype=em.uint64)
+
+
+def test_weak_scalars(backend):
+    assert (em.ones((2,), dtype=em.float16) + 0.5).dtype == em.float16
+    assert (em.ones((2,), dtype=em.int8) + 1).dtype == em.int8
+    assert (em.ones((2,), dtype=em.int8) + 1.5).dtype == em.float32
+    assert (em.ones((2,), dtype=em.bool) + 1).dtype == em.int64
+    assert (em.ones((2,), dtype=em.float32) * 1j).dtype == em.complex64
+    assert (2 * em.ones((2,), dtype=em.uint8)).dtype == em.uint8
+    assert em.result_type(em.int8, 1) == em.int8
+    assert em.result_type(em.int8, 1.0) == em.float32
+    with pytest.raises(OverflowError):
+        em.ones((1,)) + 2 ** 70
+
+
+def test_dtype_objects():
+    assert em.float32 == "float32" and em.float32 == np.float32 and em.float32 != em.float64
+    assert em.int64.itemsize == 8 and em.complex64.itemsize == 8
+    assert em.isdtype(em.float32, "real floating") and em.isdtype(em.int8, ("bool", "integral"))
+    assert not em.isdtype(em.uint8, "signed integer")
+    assert em.can_cast(em.int8, em.int16) and not em.can_cast(em.int16, em.int8)
+    assert em.finfo(em.float64).eps == np.finfo(np.float64).eps
+    assert em.finfo(em.float32).max == float(np.finfo(np.float32).max)
+    assert em.finfo(em.float16).smallest_normal == float(np.finfo(np.float16).smallest_normal)
+    assert em.iinfo(em.uint16).max == 65535 and em.iinfo(em.int64).min == -(2 ** 63)
+    assert em.astype(em.asarray([1.7, -1.7]), em.int32).tolist() == [1, -1]
+    assert em.astype(em.asarray([1.0, 0.0]), em.bool).tolist() == [True, False]
+    assert len({em.float32, em.float32, em.int8}) == 2
+
+
+def test_errors_map_to_python_exceptions(backend):
+    a = em.ones((2, 3))
+    with pytest.raises(ValueError, match="ember_add"):
+        a + em.ones((4,))
+    with pytest.raises(em.ShapeError):
+        em.matmul(a, a)
+    with pytest.raises(TypeError):
+        em.bitwise_and(a, a)                  # float bitwise: dtype error
+    with pytest.raises(em.DTypeError):
+        em.sqrt(em.ones((1,), dtype=em.int64)) & 1
+    with pytest.raises(IndexError):
+        em.sum(a, axis=5)
+    with pytest.raises(ValueError):
+        em.reshape(a, (4, 4))
+    with pytest.raises(ValueError):
+        em.max(em.zeros((0,)))
+    with pytest.raises(NotImplementedError):
+        em.linspace(0j, 1.0, 3)
+    try:
+        a + em.ones((4,))
+    except em.EmberError as e:
+        assert e.status == 200 and "cannot be broadcast" in str(e)
+    assert issubclass(em.BackendMismatchError, ValueError)
+    assert issubclass(em.LinAlgError, ValueError)
+    with pytest.raises(TypeError):
+        a + "text"
+    with pytest.raises(TypeError):
+        em.Array()
+
+
+def test_live_count_returns_to_start():
+    gc.collect()
+    start = em.live_tensor_count()
+    a = em.ones((1,))
+    for _ in range(1_000_000):
+        b = a + a
+    del a, b
+    gc.collect()
+    assert em.live_tensor_count() == start
+
+
+def test_views_and_zero_copy_keep_count_balanced(backend):
+    gc.collect()
+    start = em.live_tensor_count()
+    arr = np.arange(10.0)
+    for _ in range(1000):
+        x = em.asarray(arr, copy=False) if em._ember_c.ember_py_host_address(em.ones((1,))._h) else em.asarray(arr)
+        y = x[::2].T
+        n = np.asarray(em.asarray([1.0, 2.0]))
+        c = np.from_dlpack(x)
+        d = em.from_dlpack(np.arange(3.0))
+    del x, y, n, c, d
+    gc.collect()
+    assert em.live_tensor_count() == start
+
+
+def test_gil_released_for_large_ops():
+    import threading
+    import time
+    x = em.ones((2_000_000,), dtype=em.float64)
+    done = []
+
+    def work():
+        for _ in range(5):
+            em.sum(em.exp(x))
+        done.append(1)
+    t = threading.Thread(target=work)
+    t.start()
+    ticks = 0
+    while t.is_alive():
+        ticks += 1
+        time.sleep(0.001)
+    t.join()
+    assert done == [1] and ticks > 1
