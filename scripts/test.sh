@@ -5,7 +5,8 @@
 #   3. one pass of the C suite under valgrind memcheck (must report no leak),
 #   4. the Lua binding's tests against an install of the build from step 1,
 #   5. tensor files cross-checked with NumPy and safetensors (both directions),
-#   6. the libFuzzer target over the file loaders for 60 s from the committed corpus.
+#   6. the libFuzzer target over the file loaders for 60 s from the committed corpus,
+#   7. the Python binding: pip install into a fresh venv, then pytest against NumPy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -26,4 +27,5 @@ cmake --build build-asan -j"$jobs" --target ember_tests test_fake_backend test_w
 EMBER_CORE_BUILD="$PWD/build" bash scripts/test-lua.sh
 bash scripts/check-io-interop.sh build
 bash scripts/fuzz.sh 60
+bash scripts/test-python.sh
 echo "all tests passed"
