@@ -1,0 +1,206 @@
+// The cpu backend's function table: host memory, one device (the machine), a caching
+// allocator, a thread pool, OpenBLAS for matmul and SIMD kernels picked at run time.
+// Ops without a native kernel here are not returned by find_kernel, so the core binds the
+// reference kernel on the same host buffers (no copy).
+#include <cblas.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "allocator.hpp"
+#include "cpu_common.hpp"
+#include "threadpool.hpp"
+
+namespace ember_cpu {
+
+const ember_host_api_t* g_host = nullptr;
+const IsaTable* g_isa = nullptr;
+int64_t g_stream_bytes = int64_t(16) << 20;
+
+ember_kernel_t ref_kernel(const char* op) {
+    ember_kernel_t k{nullptr, nullptr};
+    if (!g_host->reference_kernel(op, &k)) k = ember_kernel_t{nullptr, nullptr};
+    return k;
+}
+
+namespace {
+
+struct State {
+    CachingAllocator* alloc = nullptr;
+    std::vector<NativeKernel> natives;
+    std::vector<KernelData> data;  // parallel to natives; stable after init
+    int threads = 1;
+    std::string cpu_name;
+    bool blas_threads_set = false;
+};
+// Deliberately never deleted: tensors released after shutdown (static destructors of the
+// application) still reach free(), which then goes straight to the system.
+State* g_state = nullptr;
+
+const IsaTable* choose_isa() {
+    const IsaTable* best = isa_table_generic();
+#if defined(EMBER_CPU_X86) && defined(EMBER_HAVE_ISA_avx512) && defined(EMBER_HAVE_ISA_avx2)
+    __builtin_cpu_init();
+    bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c") &&
+                __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+    bool avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+                  __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+    // EMBER_CPU_ISA=generic|avx2|avx512 caps the choice (for testing every variant).
+    const char* cap = std::getenv("EMBER_CPU_ISA");
+    int level = avx512 ? 2 : avx2 ? 1 : 0;
+    if (cap && std::strcmp(cap, "generic") == 0) level = 0;
+    else if (cap && std::strcmp(cap, "avx2") == 0 && level > 1) level = 1;
+    if (level == 2) best = isa_table_avx512();
+    else if (level == 1) best = isa_table_avx2();
+#endif
+    return best;
+}
+
+std::string cpu_model_name() {
+    std::string name = "host CPU";
+    if (FILE* f = std::fopen("/proc/cpuinfo", "r")) {
+        char line[512];
+        while (std::fgets(line, sizeof line, f)) {
+            if (std::strncmp(line, "model name", 10) == 0) {
+                const char* c = std::strchr(line, ':');
+                if (c) {
+                    name = c + 1;
+                    while (!name.empty() && (name.front() == ' ' || name.front() == '\t')) name.erase(0, 1);
+                    while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
+                }
+                break;
+            }
+        }
+        std::fclose(f);
+    }
+    return name;
+}
+
+uint64_t phys_bytes() {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+}
+uint64_t avail_bytes() {
+    long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+}
+
+ember_status_t init(const ember_host_api_t* host, void** state) {
+    g_host = host;
+    if (!g_state) {
+        auto* s = new State();
+        s->alloc = new CachingAllocator(default_cache_limit());
+        g_isa = choose_isa();
+        long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+        if (l3 > 0) g_stream_bytes = std::max<int64_t>(int64_t(4) << 20, (int64_t)l3 / 2);
+        s->threads = configured_threads();
+        // OpenBLAS runs its own threads during a GEMM; our pool sleeps meanwhile, so the two
+        // never oversubscribe. Follow EMBER_NUM_THREADS in OpenBLAS too, unless the user
+        // configured OpenBLAS explicitly (never override OPENBLAS_* or OMP_* settings).
+        if (std::getenv("EMBER_NUM_THREADS") && !std::getenv("OPENBLAS_NUM_THREADS") && !std::getenv("GOTO_NUM_THREADS") &&
+            !std::getenv("OMP_NUM_THREADS")) {
+            openblas_set_num_threads(s->threads);
+            s->blas_threads_set = true;
+        }
+        s->cpu_name = cpu_model_name();
+        add_elementwise_kernels(s->natives);
+        add_reduce_kernels(s->natives);
+        add_matmul_kernels(s->natives);
+        // The reference kernels to delegate to are looked up in find_kernel: the host's
+        // reference_kernel cannot be called from init (the registry is still being built).
+        s->data.reserve(s->natives.size());
+        for (auto& k : s->natives) s->data.push_back(KernelData{k.name, k.code, ember_kernel_t{nullptr, nullptr}});
+        g_state = s;
+    } else {
+        g_state->alloc->set_caching(true);
+    }
+    pool_start(g_state->threads);
+    host->log(EMBER_LOG_DEBUG, "cpu backend: %s kernels, %d threads, OpenBLAS %s, cache limit %llu bytes", g_isa->name,
+              g_state->threads, openblas_get_config(), (unsigned long long)g_state->alloc->limit_bytes());
+    *state = g_state;
+    return EMBER_OK;
+}
+
+void shutdown(void* state) {
+    pool_stop();
+    if (g_state) g_state->alloc->set_caching(false);
+}
+
+int score(void*) { return 50; }
+int device_count(void*) { return 1; }
+
+ember_status_t device_info(void* state, int device, ember_device_info_t* info) {
+    auto* s = static_cast<State*>(state);
+    std::snprintf(info->name, sizeof info->name, "%s", s->cpu_name.c_str());
+    std::snprintf(info->vendor, sizeof info->vendor, "Ember");
+    std::snprintf(info->driver, sizeof info->driver, "%s kernels, OpenBLAS", g_isa->name);
+    info->type = EMBER_DEVICE_CPU;
+    info->compute_units = s->threads;
+    info->memory_bytes = phys_bytes();
+    info->supports_fp64 = 1;
+    info->supports_fp16 = 1;
+    return EMBER_OK;
+}
+
+ember_status_t memory_info(void* state, int, ember_memory_info_t* info) {
+    auto* s = static_cast<State*>(state);
+    info->total_bytes = phys_bytes();
+    info->free_bytes = avail_bytes();
+    info->allocated_bytes = s->alloc->allocated_bytes();
+    info->cached_bytes = s->alloc->cached_bytes();
+    info->limit_bytes = s->alloc->limit_bytes();
+    return EMBER_OK;
+}
+
+ember_status_t alloc(void* state, int, size_t nbytes, void** buffer) {
+    void* p = static_cast<State*>(state)->alloc->allocate(nbytes);
+    if (!p) return g_host->fail(EMBER_ERR_OUT_OF_MEMORY, "cpu: could not allocate %zu bytes", nbytes);
+    *buffer = p;
+    return EMBER_OK;
+}
+
+void release(void* state, int, void* buffer) { static_cast<State*>(state)->alloc->release(buffer); }
+
+ember_status_t write(void*, int, void* buffer, size_t off, const void* src, size_t n) {
+    std::memcpy(static_cast<char*>(buffer) + off, src, n);
+    return EMBER_OK;
+}
+
+ember_status_t read(void*, int, const void* buffer, size_t off, void* dst, size_t n) {
+    std::memcpy(dst, static_cast<const char*>(buffer) + off, n);
+    return EMBER_OK;
+}
+
+ember_status_t synchronize(void*, int) { return EMBER_OK; }
+
+int find_kernel(void* state, const char* op, ember_kernel_t* out) {
+    auto* s = static_cast<State*>(state);
+    for (size_t i = 0; i < s->natives.size(); ++i)
+        if (std::strcmp(s->natives[i].name, op) == 0) {
+            if (!s->natives[i].composite && !s->data[i].ref.fn) s->data[i].ref = ref_kernel(op);
+            *out = ember_kernel_t{s->natives[i].fn, &s->data[i]};
+            return 1;
+        }
+    return 0;
+}
+
+const ember_backend_iface_t kIface = {
+    EMBER_BACKEND_API_VERSION,
+    "cpu",
+    "host CPU: OpenBLAS GEMM, SIMD (AVX2/AVX-512, chosen at run time) and threaded kernels, caching allocator",
+    EMBER_BACKEND_HOST_MEMORY,
+    init, shutdown, score, nullptr, device_count, device_info, memory_info,
+    alloc, release, write, read, synchronize, find_kernel,
+};
+
+}  // namespace
+}  // namespace ember_cpu
+
+extern "C" __attribute__((visibility("default"))) const ember_backend_iface_t* ember_backend_module(uint32_t host_api_version) {
+    (void)host_api_version;
+    return &ember_cpu::kIface;
+}

@@ -1,0 +1,186 @@
+// Shared pieces of the cpu backend's drivers: host services, the selected ISA table, the
+// thread pool, delegation to reference kernels and the N-operand geometry walker.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "ember/ember_backend.h"
+#include "isa.hpp"
+
+namespace ember_cpu {
+
+extern const ember_host_api_t* g_host;
+extern const IsaTable* g_isa;
+// Outputs of at least this many bytes are written with non-temporal stores (half the
+// last-level cache: such an output would evict the inputs it is computed from anyway).
+extern int64_t g_stream_bytes;
+
+// What find_kernel hands the core alongside a native kernel: which op it is and the
+// reference kernel to delegate to for dtypes and layouts the native one does not cover.
+struct KernelData {
+    const char* name;
+    int code;          // BinOp / UnOp / RedOp / other, per kernel family
+    ember_kernel_t ref;  // {nullptr} for composites (no reference kernel exists)
+};
+inline const KernelData* kdata(const ember_kernel_call_t* c) { return static_cast<const KernelData*>(c->kernel_data); }
+inline ember_status_t delegate(const ember_kernel_call_t* c) {
+    const KernelData* d = kdata(c);
+    if (!d->ref.fn) return g_host->fail(EMBER_ERR_INTERNAL, "cpu: no reference kernel for %s", d->name);
+    return d->ref.fn(c);
+}
+// The reference kernel of another op (looked up once per op name by the caller).
+ember_kernel_t ref_kernel(const char* op);
+
+inline size_t itemsize_of(int32_t dtype) {
+    static const size_t sizes[EMBER_DTYPE_COUNT] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
+    return sizes[dtype];
+}
+inline int64_t numel(const ember_view_t& v) {
+    int64_t n = 1;
+    for (int d = 0; d < v.ndim; ++d) n *= v.shape[d];
+    return n;
+}
+inline bool is_contiguous(const ember_view_t& v) {
+    int64_t expect = 1;
+    for (int d = v.ndim - 1; d >= 0; --d) {
+        if (v.shape[d] != 1 && v.strides[d] != expect) return false;
+        expect *= v.shape[d];
+    }
+    return true;
+}
+inline char* base_ptr(const ember_view_t& v) { return (char*)v.data + v.offset * (int64_t)itemsize_of(v.dtype); }
+
+// ------------------------------------------------------------------ threading
+int num_threads();
+// Runs fn(ctx, task) for task in [0, ntasks) on the pool (the caller takes part). Runs
+// inline when ntasks <= 1, the pool has one thread, or the pool is busy (nested or
+// concurrent callers): never blocks on another caller's work.
+void parallel_run(int64_t ntasks, void (*fn)(void*, int64_t), void* ctx);
+template <class F>
+void parallel_tasks(int64_t ntasks, F&& f) {
+    using Fn = std::remove_reference_t<F>;
+    parallel_run(ntasks, [](void* c, int64_t t) { (*static_cast<Fn*>(c))(t); }, (void*)&f);
+}
+// Splits [0, n) into chunks of at least `grain` and runs f(begin, end) on each; serial when
+// n < threshold (so tiny ops never touch the pool).
+template <class F>
+void parallel_range(int64_t n, int64_t threshold, int64_t grain, F&& f) {
+    int nt = num_threads();
+    if (n < threshold || nt <= 1) {
+        if (n > 0) f((int64_t)0, n);
+        return;
+    }
+    int64_t chunks = (n + grain - 1) / grain;
+    int64_t max_chunks = (int64_t)nt * 4;
+    if (chunks > max_chunks) chunks = max_chunks;
+    if (chunks < 2) {
+        f((int64_t)0, n);
+        return;
+    }
+    int64_t step = (n + chunks - 1) / chunks;
+    // Keep chunk boundaries on 64-byte lines for typical element sizes.
+    step = (step + 15) & ~(int64_t)15;
+    chunks = (n + step - 1) / step;
+    parallel_tasks(chunks, [&](int64_t t) {
+        int64_t b = t * step, e = b + step < n ? b + step : n;
+        if (b < e) f(b, e);
+    });
+}
+
+// Work thresholds (elements) above which kernels use the pool: waking a worker costs
+// ~10 us on the 2-vCPU VM this was tuned on, so a job must be worth several times that.
+constexpr int64_t kParallelCheap = 1 << 18;     // add, compare, copy, sum: ~3 MB of traffic
+constexpr int64_t kParallelCostly = 1 << 16;    // exp, log, tanh, sigmoid, libm loops
+
+// ------------------------------------------------------------------ geometry
+// Up to 3 operands of one shape: dims of extent 1 dropped, dims contiguous in every
+// operand merged, strides in elements.
+struct Geometry {
+    int nd = 0;
+    int64_t shape[EMBER_MAX_DIMS];
+    int64_t st[3][EMBER_MAX_DIMS];
+    int64_t size = 1;
+};
+inline bool make_geometry(const ember_view_t* const* views, int nops, Geometry& g) {
+    const ember_view_t& v0 = *views[0];
+    g.nd = 0;
+    g.size = 1;
+    for (int d = 0; d < v0.ndim; ++d) {
+        if (v0.shape[d] == 0) {
+            g.size = 0;
+            return false;
+        }
+        if (v0.shape[d] == 1) continue;
+        bool merge = g.nd > 0;
+        for (int k = 0; k < nops && merge; ++k) merge = g.st[k][g.nd - 1] == views[k]->strides[d] * v0.shape[d];
+        if (merge) {
+            g.shape[g.nd - 1] *= v0.shape[d];
+            for (int k = 0; k < nops; ++k) g.st[k][g.nd - 1] = views[k]->strides[d];
+        } else {
+            g.shape[g.nd] = v0.shape[d];
+            for (int k = 0; k < nops; ++k) g.st[k][g.nd] = views[k]->strides[d];
+            ++g.nd;
+        }
+        g.size *= v0.shape[d];
+    }
+    if (g.nd == 0) {  // a single element
+        g.shape[0] = 1;
+        for (int k = 0; k < nops; ++k) g.st[k][0] = 0;
+        g.nd = 1;
+    }
+    return true;
+}
+
+// Calls f(off[nops], len) for each inner run covering linear elements [begin, end) of g,
+// with off = element offsets of the run's first element (relative to each view's base).
+template <int N, class F>
+inline void walk_runs(const Geometry& g, int64_t begin, int64_t end, F&& f) {
+    const int nd = g.nd;
+    const int64_t inner = g.shape[nd - 1];
+    int64_t idx[EMBER_MAX_DIMS];
+    int64_t outer = begin / inner, in0 = begin % inner;
+    for (int d = nd - 2; d >= 0; --d) {
+        idx[d] = outer % g.shape[d];
+        outer /= g.shape[d];
+    }
+    int64_t off[N];
+    for (int k = 0; k < N; ++k) {
+        off[k] = in0 * g.st[k][nd - 1];
+        for (int d = 0; d < nd - 1; ++d) off[k] += idx[d] * g.st[k][d];
+    }
+    int64_t pos = begin;
+    while (pos < end) {
+        int64_t len = inner - in0;
+        if (len > end - pos) len = end - pos;
+        f(off, len);
+        pos += len;
+        if (pos >= end) break;
+        // next row: undo the inner position and carry the outer index
+        for (int k = 0; k < N; ++k) off[k] -= in0 * g.st[k][nd - 1];
+        in0 = 0;
+        for (int d = nd - 2; d >= 0; --d) {
+            if (++idx[d] < g.shape[d]) {
+                for (int k = 0; k < N; ++k) off[k] += g.st[k][d];
+                break;
+            }
+            for (int k = 0; k < N; ++k) off[k] -= (g.shape[d] - 1) * g.st[k][d];
+            idx[d] = 0;
+        }
+    }
+}
+
+// Kernel families registered by each driver file.
+struct NativeKernel {
+    const char* name;
+    ember_kernel_fn fn;
+    int code;
+    bool composite;  // overrides a composite row: there is no reference kernel to delegate to
+};
+void add_elementwise_kernels(std::vector<NativeKernel>& k);
+void add_reduce_kernels(std::vector<NativeKernel>& k);
+void add_matmul_kernels(std::vector<NativeKernel>& k);
+
+}  // namespace ember_cpu

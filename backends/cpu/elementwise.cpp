@@ -1,0 +1,208 @@
+// Elementwise drivers: unary, binary, astype, and the composite overrides relu and silu.
+// The geometry is simplified (unit dims dropped, contiguous dims merged); each inner run
+// goes to the selected ISA's vector kernel when the output is contiguous along it and every
+// input is contiguous or a broadcast scalar (stride 0): the common cases, including row and
+// column broadcasting. Other layouts (transposed or stepped inputs) and dtypes without a
+// vector kernel are delegated to the reference kernel, which accepts any strides.
+#include <cmath>
+#include <cstring>
+
+#include "cpu_common.hpp"
+
+namespace ember_cpu {
+namespace {
+
+// ------------------------------------------------------------------ binary
+ember_status_t binary_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& a = c->in[0];
+    const ember_view_t& b = c->in[1];
+    const ember_view_t& o = c->out[0];
+    BinFn fn = g_isa->bin[kdata(c)->code][a.dtype];
+    if (!fn || b.dtype != a.dtype) return delegate(c);
+    const ember_view_t* views[3] = {&o, &a, &b};
+    Geometry g;
+    if (!make_geometry(views, 3, g)) return EMBER_OK;
+    const int last = g.nd - 1;
+    const int64_t inner = g.shape[last];
+    const int64_t so = g.st[0][last], sa = g.st[1][last], sb = g.st[2][last];
+    if (inner > 1 && (so != 1 || (sa != 0 && sa != 1) || (sb != 0 && sb != 1))) return delegate(c);
+    const size_t isz = itemsize_of(a.dtype), osz = itemsize_of(o.dtype);
+    const int mode = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0) | (g.size * (int64_t)osz >= g_stream_bytes ? kStream : 0);
+    char *pa = base_ptr(a), *pb = base_ptr(b), *po = base_ptr(o);
+    parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
+        walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
+            fn(pa + off[1] * (int64_t)isz, pb + off[2] * (int64_t)isz, po + off[0] * (int64_t)osz, len, mode);
+        });
+    });
+    return EMBER_OK;
+}
+
+// ------------------------------------------------------------------ unary
+// float64 transcendental functions: libm per element (as the reference), threaded.
+template <class F>
+void f64_loop(const Geometry& g, const char* px, char* po, F f) {
+    parallel_range(g.size, kParallelCostly, 1 << 12, [&](int64_t begin, int64_t end) {
+        walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+            double* o = (double*)po + off[0];
+            const double* x = (const double*)px + off[1];
+            const int64_t s = g.st[1][g.nd - 1];
+            for (int64_t i = 0; i < len; ++i) o[i] = f(x[i * s]);
+        });
+    });
+}
+double sigmoid_f64(double x) {
+    if (x >= 0) return 1.0 / (1.0 + std::exp(-x));
+    double e = std::exp(x);
+    return e / (1.0 + e);
+}
+
+bool costly(int code) { return code == U_EXP || code == U_LOG || code == U_TANH || code == U_SIGMOID || code == U_SILU; }
+
+// Composite overrides have no reference kernel: their generic path chains the reference
+// kernels exactly as the composite definition does.
+ember_status_t composite_fallback(const ember_kernel_call_t* c) {
+    static const ember_kernel_t ref_max = ref_kernel("maximum"), ref_sig = ref_kernel("sigmoid"), ref_mul = ref_kernel("multiply");
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& o = c->out[0];
+    int64_t zeros[EMBER_MAX_DIMS] = {0};
+    if (kdata(c)->code == U_RELU) {  // maximum(x, 0)
+        alignas(16) unsigned char zero[16] = {0};  // 0 has all-zero bits in every dtype
+        ember_view_t z{zero, 0, x.dtype, x.ndim, x.shape, zeros};
+        ember_view_t in[2] = {x, z};
+        ember_kernel_call_t call = *c;
+        call.n_in = 2;
+        call.in = in;
+        return ref_max.fn(&call);
+    }
+    // silu: s = sigmoid(x) into out, then out = x * s
+    ember_kernel_call_t call = *c;
+    ember_status_t st = ref_sig.fn(&call);
+    if (st != EMBER_OK) return st;
+    ember_view_t in[2] = {x, o};
+    call.n_in = 2;
+    call.in = in;
+    return ref_mul.fn(&call);
+}
+
+ember_status_t unary_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& o = c->out[0];
+    const int code = kdata(c)->code;
+    const bool composite = code == U_RELU || code == U_SILU;
+    const ember_view_t* views[2] = {&o, &x};
+    Geometry g;
+    if (!make_geometry(views, 2, g)) return EMBER_OK;
+    const int last = g.nd - 1;
+    const int64_t inner = g.shape[last];
+    const bool unit = inner == 1 || (g.st[0][last] == 1 && g.st[1][last] == 1);
+    UnFn fn = o.dtype == x.dtype ? g_isa->un[code][x.dtype] : nullptr;
+    char *px = base_ptr(x), *po = base_ptr(o);
+    if (fn && unit) {
+        const size_t sz = itemsize_of(x.dtype);
+        const int flags = g.size * (int64_t)sz >= g_stream_bytes ? kStream : 0;
+        parallel_range(g.size, costly(code) ? kParallelCostly : kParallelCheap, costly(code) ? 1 << 12 : 1 << 14,
+                       [&](int64_t begin, int64_t end) {
+                           walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+                               fn(px + off[1] * (int64_t)sz, po + off[0] * (int64_t)sz, len, flags);
+                           });
+                       });
+        return EMBER_OK;
+    }
+    if (x.dtype == EMBER_FLOAT64 && o.dtype == EMBER_FLOAT64 && (inner == 1 || g.st[0][last] == 1)) {
+        switch (code) {
+            case U_EXP: f64_loop(g, px, po, [](double v) { return std::exp(v); }); return EMBER_OK;
+            case U_LOG: f64_loop(g, px, po, [](double v) { return std::log(v); }); return EMBER_OK;
+            case U_TANH: f64_loop(g, px, po, [](double v) { return std::tanh(v); }); return EMBER_OK;
+            case U_SIGMOID: f64_loop(g, px, po, sigmoid_f64); return EMBER_OK;
+            case U_SILU: f64_loop(g, px, po, [](double v) { return v * sigmoid_f64(v); }); return EMBER_OK;
+            default: break;
+        }
+    }
+    return composite ? composite_fallback(c) : delegate(c);
+}
+
+// ------------------------------------------------------------------ astype (copy, assign, cast)
+int cvt_index(int32_t d) {
+    switch (d) {
+        case EMBER_FLOAT16: return C_F16;
+        case EMBER_BFLOAT16: return C_BF16;
+        case EMBER_FLOAT32: return C_F32;
+        case EMBER_FLOAT64: return C_F64;
+        default: return -1;
+    }
+}
+
+ember_status_t astype_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& o = c->out[0];
+    const ember_view_t* views[2] = {&o, &x};
+    Geometry g;
+    if (!make_geometry(views, 2, g)) return EMBER_OK;
+    const int last = g.nd - 1;
+    const int64_t inner = g.shape[last];
+    const int64_t so = g.st[0][last], sx = g.st[1][last];
+    const size_t isz = itemsize_of(x.dtype), osz = itemsize_of(o.dtype);
+    char *px = base_ptr(x), *po = base_ptr(o);
+    if (inner > 1 && so != 1) return delegate(c);
+    if (x.dtype == o.dtype && (inner == 1 || sx == 1)) {  // copy runs
+        const int flags = g.size * (int64_t)osz >= g_stream_bytes ? kStream : 0;
+        parallel_range(g.size, kParallelCheap * 2, 1 << 15, [&](int64_t begin, int64_t end) {
+            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+                g_isa->copy(px + off[1] * (int64_t)isz, po + off[0] * (int64_t)osz, len * (int64_t)isz, flags);
+            });
+        });
+        return EMBER_OK;
+    }
+    if (x.dtype == o.dtype && sx == 0) {  // broadcast fill
+        parallel_range(g.size, kParallelCheap * 2, 1 << 15, [&](int64_t begin, int64_t end) {
+            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+                char* dst = po + off[0] * (int64_t)osz;
+                const char* src = px + off[1] * (int64_t)isz;
+                for (int64_t i = 0; i < len; ++i) std::memcpy(dst + i * (int64_t)osz, src, osz);
+            });
+        });
+        return EMBER_OK;
+    }
+    int ci = cvt_index(x.dtype), co = cvt_index(o.dtype);
+    CvtFn cvt = ci >= 0 && co >= 0 ? g_isa->cvt[ci][co] : nullptr;
+    if (cvt && (inner == 1 || sx == 1)) {
+        parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
+            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+                cvt(px + off[1] * (int64_t)isz, po + off[0] * (int64_t)osz, len);
+            });
+        });
+        return EMBER_OK;
+    }
+    return delegate(c);
+}
+
+}  // namespace
+
+void add_elementwise_kernels(std::vector<NativeKernel>& k) {
+    k.push_back({"add", binary_kernel, B_ADD, false});
+    k.push_back({"subtract", binary_kernel, B_SUB, false});
+    k.push_back({"multiply", binary_kernel, B_MUL, false});
+    k.push_back({"divide", binary_kernel, B_DIV, false});
+    k.push_back({"maximum", binary_kernel, B_MAX, false});
+    k.push_back({"minimum", binary_kernel, B_MIN, false});
+    k.push_back({"equal", binary_kernel, B_EQ, false});
+    k.push_back({"not_equal", binary_kernel, B_NE, false});
+    k.push_back({"less", binary_kernel, B_LT, false});
+    k.push_back({"less_equal", binary_kernel, B_LE, false});
+    k.push_back({"greater", binary_kernel, B_GT, false});
+    k.push_back({"greater_equal", binary_kernel, B_GE, false});
+    k.push_back({"negative", unary_kernel, U_NEG, false});
+    k.push_back({"abs", unary_kernel, U_ABS, false});
+    k.push_back({"square", unary_kernel, U_SQUARE, false});
+    k.push_back({"sqrt", unary_kernel, U_SQRT, false});
+    k.push_back({"reciprocal", unary_kernel, U_RECIP, false});
+    k.push_back({"exp", unary_kernel, U_EXP, false});
+    k.push_back({"log", unary_kernel, U_LOG, false});
+    k.push_back({"tanh", unary_kernel, U_TANH, false});
+    k.push_back({"sigmoid", unary_kernel, U_SIGMOID, false});
+    k.push_back({"relu", unary_kernel, U_RELU, true});
+    k.push_back({"silu", unary_kernel, U_SILU, true});
+    k.push_back({"astype", astype_kernel, 0, false});
+}
+
+}  // namespace ember_cpu

@@ -1,0 +1,52 @@
+// The per-instruction-set kernel table. simd_impl.cpp is compiled once per ISA (generic,
+// AVX2, AVX-512; see CMakeLists.txt) and each copy fills one IsaTable; the backend picks the
+// best table the machine supports at init. This header holds only plain declarations, so
+// that nothing compiled with wider instruction sets can leak into the generic code through
+// shared inline functions (every definition in simd_impl.cpp has internal linkage).
+#pragma once
+
+#include <stdint.h>
+
+namespace ember_cpu {
+
+// Binary ops with a vector kernel. Outputs are contiguous; each input is contiguous or a
+// scalar broadcast (stride 0), selected by `mode`: bit 0 = a is a scalar, bit 1 = b is.
+// Bit 2 (kStream), in `mode` and in the unary/copy `flags`: write with non-temporal stores
+// (for outputs far larger than the caches).
+enum BinOp { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_COUNT };
+// Unary ops with a vector kernel (contiguous in and out).
+enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIGMOID, U_RELU, U_SILU, U_COUNT };
+// Reductions. Accumulators: double for float32/float64 sums, (u)int64 for integer sums,
+// the element type for max/min.
+enum RedOp { R_SUM, R_MAX, R_MIN, R_COUNT };
+// Conversions between the float types (contiguous arrays).
+enum CvtType { C_F16, C_BF16, C_F32, C_F64, C_COUNT };
+
+constexpr int kDtypes = 15;  // EMBER_DTYPE_COUNT
+
+typedef void (*BinFn)(const void* a, const void* b, void* out, int64_t n, int mode);
+typedef void (*UnFn)(const void* x, void* out, int64_t n, int flags);
+typedef void (*CopyFn)(const void* in, void* out, int64_t nbytes, int flags);
+constexpr int kStream = 4;
+// *acc = op(*acc, x[0..n)). Sums are pairwise/blocked inside.
+typedef void (*RowFn)(const void* x, int64_t n, void* acc);
+// acc[j] = op(acc[j], x[j]) for j < n.
+typedef void (*ColFn)(const void* x, int64_t n, void* acc);
+typedef void (*CvtFn)(const void* in, void* out, int64_t n);
+
+struct IsaTable {
+    const char* name;
+    int vector_bytes;
+    BinFn bin[B_COUNT][kDtypes];
+    UnFn un[U_COUNT][kDtypes];
+    RowFn row[R_COUNT][kDtypes];
+    ColFn col[R_COUNT][kDtypes];
+    CvtFn cvt[C_COUNT][C_COUNT];
+    CopyFn copy;
+};
+
+const IsaTable* isa_table_generic();
+const IsaTable* isa_table_avx2();
+const IsaTable* isa_table_avx512();
+
+}  // namespace ember_cpu

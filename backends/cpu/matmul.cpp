@@ -1,0 +1,207 @@
+// matmul through CBLAS: float32/float64/complex64/complex128 directly, float16/bfloat16
+// through float32 (converted once, one SGEMM, rounded once), other dtypes by the reference.
+//
+// A strided operand is handed to BLAS as it is whenever BLAS can express it: row-major
+// with a leading dimension (unit column stride) or transposed (unit row stride). Only
+// views BLAS cannot describe (negative, zero or two non-unit strides) are packed first.
+// Batch dims (already broadcast by the core) loop over GEMM calls; when b is shared by the
+// whole batch and a's batch rows are evenly spaced, the batch folds into one tall GEMM.
+#include <cblas.h>
+
+#include <climits>
+#include <complex>
+#include <cstring>
+#include <vector>
+
+#include "cpu_common.hpp"
+
+namespace ember_cpu {
+namespace {
+
+struct Mat {
+    const char* p;  // first element
+    CBLAS_TRANSPOSE tr;
+    int64_t ld;
+};
+
+// rows x cols with element strides rs, cs: can BLAS take it as it is?
+bool blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, CBLAS_TRANSPOSE& tr, int64_t& ld) {
+    tr = CblasNoTrans;
+    if (rows == 1 && cols == 1) {
+        ld = 1;
+        return true;
+    }
+    if (rows == 1) {  // a row: unit stride is row-major, any other positive stride transposed
+        if (cs <= 0) return false;
+        if (cs == 1) {
+            ld = cols;
+        } else {
+            tr = CblasTrans;
+            ld = cs;
+        }
+        return ld <= INT_MAX;
+    }
+    if (cols == 1) {  // a column: row-major with leading dimension rs
+        ld = rs;
+        return rs > 0 && rs <= INT_MAX;
+    }
+    if (cs == 1 && rs >= cols && rs <= INT_MAX) {
+        ld = rs;
+        return true;
+    }
+    if (rs == 1 && cs >= rows && cs <= INT_MAX) {
+        tr = CblasTrans;
+        ld = cs;
+        return true;
+    }
+    return false;
+}
+
+// Packs a strided rows x cols matrix into a contiguous row-major buffer.
+void pack(const char* src, int64_t rows, int64_t cols, int64_t rs, int64_t cs, size_t sz, char* dst) {
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) std::memcpy(dst + (i * cols + j) * (int64_t)sz, src + (i * rs + j * cs) * (int64_t)sz, sz);
+}
+
+void gemm(int32_t dt, const Mat& A, const Mat& B, char* C, int64_t ldc, int64_t m, int64_t n, int64_t k) {
+    switch (dt) {
+        case EMBER_FLOAT32:
+            cblas_sgemm(CblasRowMajor, A.tr, B.tr, (int)m, (int)n, (int)k, 1.0f, (const float*)A.p, (int)A.ld, (const float*)B.p, (int)B.ld,
+                        0.0f, (float*)C, (int)ldc);
+            break;
+        case EMBER_FLOAT64:
+            cblas_dgemm(CblasRowMajor, A.tr, B.tr, (int)m, (int)n, (int)k, 1.0, (const double*)A.p, (int)A.ld, (const double*)B.p,
+                        (int)B.ld, 0.0, (double*)C, (int)ldc);
+            break;
+        case EMBER_COMPLEX64: {
+            const float one[2] = {1, 0}, zero[2] = {0, 0};
+            cblas_cgemm(CblasRowMajor, A.tr, B.tr, (int)m, (int)n, (int)k, one, A.p, (int)A.ld, B.p, (int)B.ld, zero, C, (int)ldc);
+            break;
+        }
+        default: {
+            const double one[2] = {1, 0}, zero[2] = {0, 0};
+            cblas_zgemm(CblasRowMajor, A.tr, B.tr, (int)m, (int)n, (int)k, one, A.p, (int)A.ld, B.p, (int)B.ld, zero, C, (int)ldc);
+            break;
+        }
+    }
+}
+
+// An operand's matrix for one batch element: as it is, or packed into `scratch`.
+Mat operand(const char* p, int64_t rows, int64_t cols, int64_t rs, int64_t cs, size_t sz, std::vector<char>& scratch) {
+    Mat M{p, CblasNoTrans, 0};
+    if (blas_layout(rows, cols, rs, cs, M.tr, M.ld)) return M;
+    scratch.resize((size_t)(rows * cols) * sz);
+    pack(p, rows, cols, rs, cs, sz, scratch.data());
+    return Mat{scratch.data(), CblasNoTrans, cols};
+}
+
+// Offsets of batch element i (C order over the batch dims) in a, b and out.
+void batch_offsets(int64_t i, int nb, const ember_view_t& a, const ember_view_t& b, const ember_view_t& o, int64_t off[3]) {
+    off[0] = off[1] = off[2] = 0;
+    for (int d = nb - 1; d >= 0; --d) {
+        int64_t k = i % o.shape[d];
+        i /= o.shape[d];
+        off[0] += k * a.strides[d];
+        off[1] += k * b.strides[d];
+        off[2] += k * o.strides[d];
+    }
+}
+
+ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) {
+    const int nd = o.ndim, nb = nd - 2;
+    const int64_t m = o.shape[nd - 2], n = o.shape[nd - 1], k = a.shape[nd - 1];
+    const int32_t dt = a.dtype;
+    const size_t sz = itemsize_of(dt);
+    const int64_t ars = a.strides[nd - 2], acs = a.strides[nd - 1], brs = b.strides[nd - 2], bcs = b.strides[nd - 1];
+    const int64_t ldc = o.strides[nd - 2];
+    int64_t batch = 1;
+    for (int d = 0; d < nb; ++d) batch *= o.shape[d];
+    const char *pa = base_ptr(a), *pb = base_ptr(b);
+    char* po = base_ptr(o);
+
+    // Fold the batch into M: b shared, a and out batch-contiguous over their rows.
+    if (batch > 1 && acs == 1 && m > 0) {
+        bool fold = true;
+        int64_t expect_a = ars * m, expect_o = ldc * m;
+        for (int d = nb - 1; d >= 0 && fold; --d) {
+            if (o.shape[d] == 1) continue;
+            fold = b.strides[d] == 0 && a.strides[d] == expect_a && o.strides[d] == expect_o;
+            expect_a *= o.shape[d];
+            expect_o *= o.shape[d];
+        }
+        if (fold && batch * m <= INT_MAX && ars >= k && ars <= INT_MAX) {
+            std::vector<char> sb;
+            Mat B = operand(pb, k, n, brs, bcs, sz, sb);
+            gemm(dt, Mat{pa, CblasNoTrans, ars}, B, po, ldc, batch * m, n, k);
+            return EMBER_OK;
+        }
+    }
+    std::vector<char> sa, sb;
+    for (int64_t i = 0; i < batch; ++i) {
+        int64_t off[3];
+        batch_offsets(i, nb, a, b, o, off);
+        Mat A = operand(pa + off[0] * (int64_t)sz, m, k, ars, acs, sz, sa);
+        Mat B = operand(pb + off[1] * (int64_t)sz, k, n, brs, bcs, sz, sb);
+        gemm(dt, A, B, po + off[2] * (int64_t)sz, ldc, m, n, k);
+    }
+    return EMBER_OK;
+}
+
+// float16 / bfloat16: convert both operands to contiguous float32, SGEMM, convert back.
+ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) {
+    const int nd = o.ndim, nb = nd - 2;
+    const int64_t m = o.shape[nd - 2], n = o.shape[nd - 1], k = a.shape[nd - 1];
+    const int ci = a.dtype == EMBER_FLOAT16 ? C_F16 : C_BF16;
+    CvtFn to32 = g_isa->cvt[ci][C_F32], from32 = g_isa->cvt[C_F32][ci];
+    int64_t batch = 1;
+    for (int d = 0; d < nb; ++d) batch *= o.shape[d];
+    std::vector<uint16_t> ta((size_t)(m * k)), tb((size_t)(k * n)), tc((size_t)(m * n));
+    std::vector<float> fa((size_t)(m * k)), fb((size_t)(k * n)), fc((size_t)(m * n));
+    const char *pa = base_ptr(a), *pb = base_ptr(b);
+    char* po = base_ptr(o);
+    for (int64_t i = 0; i < batch; ++i) {
+        int64_t off[3];
+        batch_offsets(i, nb, a, b, o, off);
+        pack(pa + off[0] * 2, m, k, a.strides[nd - 2], a.strides[nd - 1], 2, (char*)ta.data());
+        pack(pb + off[1] * 2, k, n, b.strides[nd - 2], b.strides[nd - 1], 2, (char*)tb.data());
+        to32(ta.data(), fa.data(), m * k);
+        to32(tb.data(), fb.data(), k * n);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, fa.data(), (int)k, fb.data(), (int)n, 0.0f,
+                    fc.data(), (int)n);
+        from32(fc.data(), tc.data(), m * n);
+        char* dst = po + off[2] * 2;
+        for (int64_t r = 0; r < m; ++r)
+            for (int64_t j = 0; j < n; ++j)
+                std::memcpy(dst + (r * o.strides[nd - 2] + j * o.strides[nd - 1]) * 2, &tc[(size_t)(r * n + j)], 2);
+    }
+    return EMBER_OK;
+}
+
+ember_status_t matmul_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& a = c->in[0];
+    const ember_view_t& b = c->in[1];
+    const ember_view_t& o = c->out[0];
+    const int32_t dt = a.dtype;
+    const int nd = o.ndim;
+    if (nd < 2 || b.dtype != dt || o.dtype != dt) return delegate(c);
+    const int64_t m = o.shape[nd - 2], n = o.shape[nd - 1], k = a.shape[nd - 1];
+    if (m == 0 || n == 0) return EMBER_OK;
+    if (k <= 0 || m > INT_MAX || n > INT_MAX || k > INT_MAX) return delegate(c);
+    // The output must be row-major with unit column stride (the core allocates it so).
+    if (!(o.strides[nd - 1] == 1 || n == 1) || o.strides[nd - 2] < n || o.strides[nd - 2] > INT_MAX) return delegate(c);
+    switch (dt) {
+        case EMBER_FLOAT32:
+        case EMBER_FLOAT64:
+        case EMBER_COMPLEX64:
+        case EMBER_COMPLEX128: return blas_matmul(a, b, o);
+        case EMBER_FLOAT16:
+        case EMBER_BFLOAT16: return half_matmul(a, b, o);
+        default: return delegate(c);
+    }
+}
+
+}  // namespace
+
+void add_matmul_kernels(std::vector<NativeKernel>& k) { k.push_back({"matmul", matmul_kernel, 0, false}); }
+
+}  // namespace ember_cpu

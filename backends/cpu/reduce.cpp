@@ -1,0 +1,306 @@
+// Reduction drivers: sum, max, min, and mean (overriding the composite).
+//
+// The input's dims are sorted by stride (largest first), unit dims dropped and neighbours
+// merged, so transposed inputs become contiguous ones. Two layouts have vector kernels:
+//  - ROW: the innermost dim is reduced and contiguous. Each output element folds its rows
+//    with the ISA's row kernel (pairwise, float32 accumulating in float64). Many outputs
+//    are split across threads; a single output (a full reduction) is split into fixed
+//    chunks whose partial sums are combined pairwise in a fixed order, so the result does
+//    not depend on the thread count.
+//  - COLUMN: the innermost dim is kept and contiguous (e.g. sum over axis 0 of a matrix).
+//    Accumulators run along it (float32 sums in float64, float64 sums blocked).
+// Anything else (negative strides, broadcast inputs, other dtypes) goes to the reference.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "cpu_common.hpp"
+
+namespace ember_cpu {
+namespace {
+
+constexpr int kMean = R_COUNT;  // code of the mean override
+
+struct Dim {
+    int64_t n, si, so;
+    bool red;
+};
+
+// A list of dims enumerated in C order, giving input (and output) offsets of index i.
+struct Index {
+    int nd = 0;
+    int64_t n[EMBER_MAX_DIMS], si[EMBER_MAX_DIMS], so[EMBER_MAX_DIMS];
+    int64_t count = 1;
+    void add(const Dim& d) {
+        n[nd] = d.n;
+        si[nd] = d.si;
+        so[nd] = d.so;
+        ++nd;
+        count *= d.n;
+    }
+    void offsets(int64_t i, int64_t& in, int64_t& out) const {
+        in = 0;
+        out = 0;
+        for (int d = nd - 1; d >= 0; --d) {
+            int64_t k = i % n[d];
+            i /= n[d];
+            in += k * si[d];
+            out += k * so[d];
+        }
+    }
+};
+
+// Accumulators are 8 bytes: double (float sums), uint64 (integer sums), or the element.
+union Acc {
+    double d;
+    uint64_t u;
+    unsigned char raw[8];
+};
+
+bool float_sum(int32_t dt) { return dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64; }
+
+void combine(int op, int32_t dt, Acc& a, const Acc& b, RowFn row) {
+    if (op == R_SUM) {
+        if (float_sum(dt)) a.d += b.d;
+        else a.u += b.u;
+    } else {
+        row(b.raw, 1, a.raw);  // max/min: fold b's value (an element) into a
+    }
+}
+
+void write_result(int code, int32_t dt, const Acc& a, int64_t count, char* dst) {
+    size_t sz = itemsize_of(dt);
+    if (code == R_SUM || code == kMean) {
+        if (dt == EMBER_FLOAT32) {
+            float s = (float)a.d;
+            if (code == kMean) s = s / (float)count;  // as the composite: sum, then divide
+            std::memcpy(dst, &s, 4);
+        } else if (dt == EMBER_FLOAT64) {
+            double s = a.d;
+            if (code == kMean) s = s / (double)count;
+            std::memcpy(dst, &s, 8);
+        } else {
+            std::memcpy(dst, &a.u, 8);
+        }
+    } else {
+        std::memcpy(dst, a.raw, sz);
+    }
+}
+
+// Pairwise combination of partial results, in index order.
+Acc combine_range(int op, int32_t dt, const Acc* p, int64_t n, RowFn row) {
+    if (n == 1) return p[0];
+    int64_t h = n / 2;
+    Acc a = combine_range(op, dt, p, h, row), b = combine_range(op, dt, p + h, n - h, row);
+    combine(op, dt, a, b, row);
+    return a;
+}
+
+// mean for dtypes without a native path: the composite's steps with reference kernels
+// (sum, then divide by the count converted to the result dtype).
+ember_status_t mean_fallback(const ember_kernel_call_t* c) {
+    static const ember_kernel_t ref_sum = ref_kernel("sum"), ref_div = ref_kernel("divide"), ref_cast = ref_kernel("astype");
+    const ember_view_t& in = c->in[0];
+    const ember_view_t& out = c->out[0];
+    ember_kernel_call_t call = *c;
+    ember_status_t st = ref_sum.fn(&call);
+    if (st != EMBER_OK) return st;
+    double count = 1;
+    for (int d = 0; d < in.ndim; ++d)
+        if (c->attrs->axes_mask & (1ull << d)) count *= (double)in.shape[d];
+    alignas(16) unsigned char scalar[16] = {0};
+    ember_view_t src{&count, 0, EMBER_FLOAT64, 0, nullptr, nullptr};
+    ember_view_t dst{scalar, 0, out.dtype, 0, nullptr, nullptr};
+    ember_kernel_call_t cast = *c;
+    cast.n_in = cast.n_out = 1;
+    cast.in = &src;
+    cast.out = &dst;
+    if ((st = ref_cast.fn(&cast)) != EMBER_OK) return st;
+    int64_t zeros[EMBER_MAX_DIMS] = {0};
+    ember_view_t ins[2] = {out, ember_view_t{scalar, 0, out.dtype, out.ndim, out.shape, zeros}};
+    ember_kernel_call_t div = *c;
+    div.n_in = 2;
+    div.in = ins;
+    return ref_div.fn(&div);
+}
+
+ember_status_t fallback(const ember_kernel_call_t* c) { return kdata(c)->code == kMean ? mean_fallback(c) : delegate(c); }
+
+ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& in = c->in[0];
+    const ember_view_t& out = c->out[0];
+    const uint64_t mask = c->attrs->axes_mask;
+    const int code = kdata(c)->code;
+    const int op = code == kMean ? R_SUM : code;
+    const int32_t dt = in.dtype;
+    if (out.dtype != dt) return fallback(c);
+    if (code == kMean && !float_sum(dt)) return fallback(c);
+    RowFn row = g_isa->row[op][dt];
+    ColFn col = g_isa->col[op][dt];
+    if (!row || !col) return fallback(c);
+
+    // Dims: drop unit ones, sort by input stride (stable), merge neighbours.
+    Dim dims[EMBER_MAX_DIMS];
+    int nd = 0;
+    int64_t count = 1;  // reduced elements per output
+    for (int d = 0; d < in.ndim; ++d) {
+        bool red = (mask >> d) & 1;
+        if (in.shape[d] == 0) return fallback(c);
+        if (red) count *= in.shape[d];
+        if (in.shape[d] == 1) continue;
+        if (in.strides[d] <= 0) return fallback(c);
+        dims[nd++] = Dim{in.shape[d], in.strides[d], red ? 0 : out.strides[d], red};
+    }
+    std::stable_sort(dims, dims + nd, [](const Dim& a, const Dim& b) { return a.si > b.si; });
+    int m = 0;
+    for (int d = 0; d < nd; ++d) {
+        if (m > 0 && dims[m - 1].red == dims[d].red && dims[m - 1].si == dims[d].si * dims[d].n &&
+            (dims[d].red || dims[m - 1].so == dims[d].so * dims[d].n)) {
+            dims[m - 1].n *= dims[d].n;
+            dims[m - 1].si = dims[d].si;
+            dims[m - 1].so = dims[d].so;
+        } else {
+            dims[m++] = dims[d];
+        }
+    }
+    nd = m;
+    const size_t sz = itemsize_of(dt);
+    const char* px = base_ptr(in);
+    char* po = base_ptr(out);
+
+    if (nd == 0 || (dims[nd - 1].red && dims[nd - 1].si == 1)) {
+        // ---- ROW
+        const int64_t L = nd ? dims[nd - 1].n : 1;
+        Index kept, rows;
+        for (int d = 0; d < nd - 1; ++d) (dims[d].red ? rows : kept).add(dims[d]);
+        const int64_t nout = kept.count, nrows = rows.count, total = nout * nrows * L;
+        auto init_acc = [&](Acc& a, const char* first) {
+            a.u = 0;
+            if (op != R_SUM) std::memcpy(a.raw, first, sz);
+        };
+        auto reduce_one = [&](int64_t o) {
+            int64_t ib, ob;
+            kept.offsets(o, ib, ob);
+            Acc a;
+            init_acc(a, px + ib * (int64_t)sz);
+            for (int64_t r = 0; r < nrows; ++r) {
+                int64_t ri, unused;
+                rows.offsets(r, ri, unused);
+                row(px + (ib + ri) * (int64_t)sz, L, a.raw);
+            }
+            write_result(code, dt, a, count, po + ob * (int64_t)sz);
+        };
+        const int nt = num_threads();
+        if (total < kParallelCheap || nt <= 1 || nout >= 2 * (int64_t)nt) {
+            // Serial, or one output per task.
+            if (total < kParallelCheap || nt <= 1) {
+                for (int64_t o = 0; o < nout; ++o) reduce_one(o);
+            } else {
+                parallel_range(nout, 0, 1, [&](int64_t b, int64_t e) {
+                    for (int64_t o = b; o < e; ++o) reduce_one(o);
+                });
+            }
+            return EMBER_OK;
+        }
+        // Few outputs, much work: split each output's elements into fixed chunks.
+        const int64_t chunk = 1 << 16;
+        for (int64_t o = 0; o < nout; ++o) {
+            int64_t ib, ob;
+            kept.offsets(o, ib, ob);
+            const int64_t per_row = (L + chunk - 1) / chunk;  // chunks per row
+            const int64_t nchunks = per_row * nrows;
+            std::vector<Acc> part((size_t)nchunks);
+            Acc first;
+            init_acc(first, px + ib * (int64_t)sz);
+            parallel_tasks(nchunks, [&](int64_t t) {
+                int64_t r = t / per_row, j0 = (t % per_row) * chunk;
+                int64_t len = std::min(chunk, L - j0);
+                int64_t ri, unused;
+                rows.offsets(r, ri, unused);
+                Acc a = first;
+                row(px + (ib + ri + j0) * (int64_t)sz, len, a.raw);
+                part[(size_t)t] = a;
+            });
+            Acc a = combine_range(op, dt, part.data(), nchunks, row);
+            write_result(code, dt, a, count, po + ob * (int64_t)sz);
+        }
+        return EMBER_OK;
+    }
+
+    if (!dims[nd - 1].red && dims[nd - 1].si == 1 && dims[nd - 1].so == 1) {
+        // ---- COLUMN
+        const int64_t J = dims[nd - 1].n;
+        Index kept, rows;
+        for (int d = 0; d < nd - 1; ++d) (dims[d].red ? rows : kept).add(dims[d]);
+        const int64_t nk = kept.count, nrows = rows.count, total = nk * nrows * J;
+        const int nt = num_threads();
+        int64_t cj = J;
+        if (total >= kParallelCheap && nt > 1 && nk < 2 * (int64_t)nt) {
+            cj = (J + 2 * nt - 1) / (2 * nt);
+            cj = std::max<int64_t>(1024, (cj + 15) & ~(int64_t)15);
+        }
+        const int64_t nj = (J + cj - 1) / cj;
+        const bool fsum = op == R_SUM && float_sum(dt);
+        const int64_t block = dt == EMBER_FLOAT64 ? 256 : INT64_MAX;  // float64 sums: blocked
+        auto task = [&](int64_t t) {
+            int64_t k = t / nj, j0 = (t % nj) * cj, len = std::min(cj, J - j0);
+            int64_t ib, ob;
+            kept.offsets(k, ib, ob);
+            ib += j0;
+            ob += j0;
+            // accumulators: 8 bytes each (double / uint64) for sums, elements for max/min
+            size_t abytes = op == R_SUM ? 8 : sz;
+            std::vector<uint64_t> accbuf((size_t)len * 2 + 2);
+            char* acc = (char*)accbuf.data();
+            char* blk = acc + (size_t)len * 8;  // float64 block partials
+            int64_t r0 = 0;
+            if (op == R_SUM) {
+                std::memset(acc, 0, (size_t)len * abytes);
+            } else {
+                std::memcpy(acc, px + ib * (int64_t)sz, (size_t)len * sz);
+                r0 = 1;
+            }
+            for (int64_t rb = r0; rb < nrows; rb += (fsum && block < nrows ? block : nrows)) {
+                int64_t re = fsum && block < nrows ? std::min(nrows, rb + block) : nrows;
+                char* target = acc;
+                if (fsum && block < nrows) {
+                    std::memset(blk, 0, (size_t)len * 8);
+                    target = blk;
+                }
+                for (int64_t r = rb; r < re; ++r) {
+                    int64_t ri, unused;
+                    rows.offsets(r, ri, unused);
+                    col(px + (ib + ri) * (int64_t)sz, len, target);
+                }
+                if (target != acc) {
+                    double* A = (double*)acc;
+                    const double* B = (const double*)blk;
+                    for (int64_t j = 0; j < len; ++j) A[j] += B[j];
+                }
+            }
+            for (int64_t j = 0; j < len; ++j) {
+                Acc a;
+                a.u = 0;
+                std::memcpy(a.raw, acc + j * (int64_t)abytes, abytes);
+                write_result(code, dt, a, count, po + (ob + j) * (int64_t)sz);
+            }
+        };
+        if (total >= kParallelCheap && nt > 1) parallel_tasks(nk * nj, task);
+        else
+            for (int64_t t = 0; t < nk * nj; ++t) task(t);
+        return EMBER_OK;
+    }
+    return fallback(c);
+}
+
+}  // namespace
+
+void add_reduce_kernels(std::vector<NativeKernel>& k) {
+    k.push_back({"sum", reduce_kernel, R_SUM, false});
+    k.push_back({"max", reduce_kernel, R_MAX, false});
+    k.push_back({"min", reduce_kernel, R_MIN, false});
+    k.push_back({"mean", reduce_kernel, kMean, true});
+}
+
+}  // namespace ember_cpu

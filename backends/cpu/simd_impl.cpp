@@ -1,0 +1,818 @@
+// SIMD kernels, written once with GCC vector extensions and compiled once per instruction
+// set (CMakeLists.txt generates simd_<isa>.cpp, which defines EMBER_ISA_NAME and includes
+// this file, with -mavx2 / -mavx512* flags). The vector width follows the flags: 16 bytes
+// (SSE2, every x86-64), 32 (AVX2 + FMA) or 64 (AVX-512).
+//
+// Everything here has internal linkage (an anonymous namespace) and calls no inline
+// function of the C++ library, so no code compiled for a wide ISA can be picked by the
+// linker for the generic path.
+//
+// Accuracy of the float32 transcendental functions (max error against float64 math,
+// measured by tests/test_cpu_backend.cpp over a sweep of inputs):
+//   exp      <= 1 ulp  (Cody-Waite reduction, degree-6 minimax polynomial, as in SLEEF's expf)
+//   log      <= 1 ulp  (fdlibm/musl logf reduction and rational kernel)
+//   tanh     <= 2 ulp  (odd minimax polynomial below |x| = 0.625, 1 - 2/(e^2|x| + 1) above)
+//   sigmoid  <= 2 ulp  (e = exp(-|x|); (x >= 0 ? 1 : e) / (1 + e))
+// Special values follow IEEE/libm: NaN propagates, exp(-inf) = 0, exp(+inf) = inf,
+// log(0) = -inf, log(x < 0) = NaN, tanh(+-inf) = +-1, sigmoid(-inf) = 0, subnormal results
+// and inputs are handled (no flush to zero).
+#include <stdint.h>
+#include <string.h>
+
+#include <type_traits>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#include "isa.hpp"
+
+#ifndef EMBER_ISA_NAME
+#define EMBER_ISA_NAME generic
+#endif
+#define EMBER_CAT2(a, b) a##b
+#define EMBER_CAT(a, b) EMBER_CAT2(a, b)
+#define EMBER_STR2(a) #a
+#define EMBER_STR(a) EMBER_STR2(a)
+
+namespace ember_cpu {
+namespace {
+
+#if defined(__AVX512F__)
+constexpr int VB = 64;
+#elif defined(__AVX2__)
+constexpr int VB = 32;
+#else
+constexpr int VB = 16;
+#endif
+
+template <class T, int B = VB>
+struct VT {
+    typedef T type __attribute__((vector_size(B)));
+};
+template <class T> using V = typename VT<T>::type;
+template <class T> constexpr int W = VB / (int)sizeof(T);
+// The byte (bool) vector with one lane per element of V<T>.
+template <class T> using VBool = typename VT<uint8_t, W<T>>::type;
+
+template <class T> using uint_of = std::conditional_t<sizeof(T) == 1, uint8_t, std::conditional_t<sizeof(T) == 2, uint16_t,
+                                   std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+template <class T> using sint_of = std::conditional_t<sizeof(T) == 1, int8_t, std::conditional_t<sizeof(T) == 2, int16_t,
+                                   std::conditional_t<sizeof(T) == 4, int32_t, int64_t>>>;
+template <class T> constexpr bool is_flt = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+template <class T> inline __attribute__((always_inline)) V<T> load(const T* p) {
+    V<T> v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+template <class Vec, class P> inline __attribute__((always_inline)) void store_vec(P* p, const Vec& v) { memcpy((void*)p, &v, sizeof v); }
+// Non-temporal (streaming) store of one full vector to a vector-aligned address: large
+// outputs bypass the caches and skip the read-for-ownership of every destination line.
+template <class Vec, class P> inline __attribute__((always_inline)) void stream_vec(P* p, const Vec& v) {
+#if defined(__AVX512F__)
+    if constexpr (sizeof(Vec) == 64) {
+        __m512i x;
+        memcpy(&x, &v, 64);
+        _mm512_stream_si512((__m512i*)(void*)p, x);
+        return;
+    }
+#endif
+#if defined(__AVX__)
+    if constexpr (sizeof(Vec) == 32) {
+        __m256i x;
+        memcpy(&x, &v, 32);
+        _mm256_stream_si256((__m256i*)(void*)p, x);
+        return;
+    }
+#endif
+#if defined(__SSE2__)
+    if constexpr (sizeof(Vec) == 16) {
+        __m128i x;
+        memcpy(&x, &v, 16);
+        _mm_stream_si128((__m128i*)(void*)p, x);
+        return;
+    }
+#endif
+    memcpy((void*)p, &v, sizeof v);
+}
+inline void stream_fence() {
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
+}
+template <class T> inline __attribute__((always_inline)) V<T> splat(T x) {
+    V<T> v = {};
+    return v + x;
+}
+
+// ------------------------------------------------------------------ binary op functors
+template <class T> inline V<T> wrap_add(V<T> a, V<T> b) {
+    if constexpr (is_flt<T>) return a + b;
+    else return (V<T>)((V<uint_of<T>>)a + (V<uint_of<T>>)b);
+}
+template <class T> inline V<T> wrap_sub(V<T> a, V<T> b) {
+    if constexpr (is_flt<T>) return a - b;
+    else return (V<T>)((V<uint_of<T>>)a - (V<uint_of<T>>)b);
+}
+template <class T> inline V<T> wrap_mul(V<T> a, V<T> b) {
+    if constexpr (is_flt<T>) return a * b;
+    else return (V<T>)((V<uint_of<T>>)a * (V<uint_of<T>>)b);
+}
+// NaN-propagating maximum/minimum with the reference's choice among equal values.
+template <class T> inline V<T> vmax(V<T> a, V<T> b) {
+    if constexpr (is_flt<T>) return ((a < b) | (b != b)) ? b : a;
+    else return a < b ? b : a;
+}
+template <class T> inline V<T> vmin(V<T> a, V<T> b) {
+    if constexpr (is_flt<T>) return ((b < a) | (b != b)) ? b : a;
+    else return b < a ? b : a;
+}
+template <class T, class M> inline VBool<T> to_bool(M m) { return __builtin_convertvector(m, VBool<T>) & (uint8_t)1; }
+
+#define BIN_ARITH(Name, EXPR)                                     \
+    struct Name {                                                 \
+        static constexpr bool boolean = false;                    \
+        template <class T> static inline V<T> f(V<T> a, V<T> b) { return EXPR; } \
+    };
+#define BIN_CMP(Name, EXPR)                                       \
+    struct Name {                                                 \
+        static constexpr bool boolean = true;                     \
+        template <class T> static inline VBool<T> f(V<T> a, V<T> b) { return to_bool<T>(EXPR); } \
+    };
+BIN_ARITH(OpAdd, wrap_add<T>(a, b))
+BIN_ARITH(OpSub, wrap_sub<T>(a, b))
+BIN_ARITH(OpMul, wrap_mul<T>(a, b))
+BIN_ARITH(OpDiv, a / b)
+BIN_ARITH(OpMax, vmax<T>(a, b))
+BIN_ARITH(OpMin, vmin<T>(a, b))
+BIN_CMP(OpEq, a == b)
+BIN_CMP(OpNe, a != b)
+BIN_CMP(OpLt, a < b)
+BIN_CMP(OpLe, a <= b)
+BIN_CMP(OpGt, a > b)
+BIN_CMP(OpGe, a >= b)
+#undef BIN_ARITH
+#undef BIN_CMP
+
+template <class T, class Op, int MODE, bool NT>
+void bin_loop(const T* __restrict a, const T* __restrict b, void* __restrict out, int64_t n) {
+    using R = std::conditional_t<Op::boolean, uint8_t, T>;
+    R* o = (R*)out;
+    constexpr int w = W<T>;
+    V<T> sa = {}, sb = {};
+    if (MODE & 1) sa = splat<T>(*a);
+    if (MODE & 2) sb = splat<T>(*b);
+    int64_t i = 0;
+    if (NT)  // reach a vector-aligned output address lane by lane
+        for (; i < n && ((uintptr_t)(o + i) % VB) != 0; ++i) {
+            V<T> x = splat<T>((MODE & 1) ? *a : a[i]), y = splat<T>((MODE & 2) ? *b : b[i]);
+            o[i] = (R)Op::template f<T>(x, y)[0];
+        }
+    for (; i + 4 * w <= n; i += 4 * w) {
+        V<T> x0 = (MODE & 1) ? sa : load(a + i), y0 = (MODE & 2) ? sb : load(b + i);
+        V<T> x1 = (MODE & 1) ? sa : load(a + i + w), y1 = (MODE & 2) ? sb : load(b + i + w);
+        V<T> x2 = (MODE & 1) ? sa : load(a + i + 2 * w), y2 = (MODE & 2) ? sb : load(b + i + 2 * w);
+        V<T> x3 = (MODE & 1) ? sa : load(a + i + 3 * w), y3 = (MODE & 2) ? sb : load(b + i + 3 * w);
+        if (NT) {
+            stream_vec(o + i, Op::template f<T>(x0, y0));
+            stream_vec(o + i + w, Op::template f<T>(x1, y1));
+            stream_vec(o + i + 2 * w, Op::template f<T>(x2, y2));
+            stream_vec(o + i + 3 * w, Op::template f<T>(x3, y3));
+        } else {
+            store_vec(o + i, Op::template f<T>(x0, y0));
+            store_vec(o + i + w, Op::template f<T>(x1, y1));
+            store_vec(o + i + 2 * w, Op::template f<T>(x2, y2));
+            store_vec(o + i + 3 * w, Op::template f<T>(x3, y3));
+        }
+    }
+    for (; i + w <= n; i += w) {
+        V<T> x = (MODE & 1) ? sa : load(a + i), y = (MODE & 2) ? sb : load(b + i);
+        store_vec(o + i, Op::template f<T>(x, y));
+    }
+    if (NT) stream_fence();
+    if (i < n && n - i <= 2) {  // short tails (and 1-element ops): lane by lane
+        for (; i < n; ++i) {
+            V<T> x = splat<T>((MODE & 1) ? *a : a[i]), y = splat<T>((MODE & 2) ? *b : b[i]);
+            o[i] = (R)Op::template f<T>(x, y)[0];
+        }
+    }
+    if constexpr (w > 2) {  // (with w <= 2 the loop above has finished every tail)
+    if (i < n) {
+        T ta[w] = {}, tb[w] = {};
+        for (int64_t k = 0; k < n - i; ++k) {
+            ta[k] = (MODE & 1) ? *a : a[i + k];
+            tb[k] = (MODE & 2) ? *b : b[i + k];
+        }
+        auto r = Op::template f<T>(load(ta), load(tb));
+        size_t bytes = (size_t)(n - i) * sizeof(R);
+        memcpy(o + i, &r, bytes < sizeof r ? bytes : sizeof r);
+    }
+    }
+}
+
+template <class T, class Op>
+void bin_fn(const void* a, const void* b, void* out, int64_t n, int mode) {
+    const T* x = (const T*)a;
+    const T* y = (const T*)b;
+    if ((mode & 4) && !Op::boolean) {
+        switch (mode & 3) {
+            case 0: bin_loop<T, Op, 0, true>(x, y, out, n); return;
+            case 1: bin_loop<T, Op, 1, true>(x, y, out, n); return;
+            case 2: bin_loop<T, Op, 2, true>(x, y, out, n); return;
+            default: bin_loop<T, Op, 3, true>(x, y, out, n); return;
+        }
+    }
+    switch (mode & 3) {
+        case 0: bin_loop<T, Op, 0, false>(x, y, out, n); break;
+        case 1: bin_loop<T, Op, 1, false>(x, y, out, n); break;
+        case 2: bin_loop<T, Op, 2, false>(x, y, out, n); break;
+        default: bin_loop<T, Op, 3, false>(x, y, out, n); break;
+    }
+}
+
+// ------------------------------------------------------------------ float32 math
+using VF = V<float>;
+using VI = V<int32_t>;
+
+inline VF bits_f(VI v) { return (VF)v; }
+inline VI bits_i(VF v) { return (VI)v; }
+inline VF vabs(VF x) { return bits_f(bits_i(x) & 0x7fffffff); }
+inline VF copysign_v(VF mag, VF sgn) { return bits_f((bits_i(mag) & 0x7fffffff) | (bits_i(sgn) & (int32_t)0x80000000)); }
+
+// e**x. Cody-Waite reduction x = q*ln2 + s, |s| <= ln2/2, e**s by the degree-6 minimax
+// polynomial of SLEEF's expf. exp_poly returns e**s and q.
+inline VF exp_poly(VF x, VI& n) {
+    const float magic = 12582912.0f;  // 1.5 * 2**23: adding it rounds to an integer
+    VF q = (x * 1.44269504088896341f + magic) - magic;
+    VF s = x - q * 0.693145751953125f;
+    s = s - q * 1.428606765330187045e-06f;
+    VF u = splat(0.000198527617612853646278381f);
+    u = u * s + 0.00139304355252534151077271f;
+    u = u * s + 0.00833336077630519866943359f;
+    u = u * s + 0.0416664853692054748535156f;
+    u = u * s + 0.166666671633720397949219f;
+    u = u * s + 0.5f;
+    n = __builtin_convertvector(q, VI);
+    return (s * s) * u + s + 1.0f;
+}
+// Full range: 2**q is applied in two steps so that subnormal results are rounded once.
+inline VF exp_f32(VF x) {
+    VF xc = x < -104.0f ? splat(-104.0f) : x;
+    xc = xc > 89.0f ? splat(89.0f) : xc;  // NaN compares false and passes through
+    VI n;
+    VF u = exp_poly(xc, n);
+    VI n1 = n >> 1, n2 = n - n1;
+    VF p1 = bits_f((n1 + 127) << 23), p2 = bits_f((n2 + 127) << 23);
+    VF r = u * p1 * p2;
+    return x != x ? x : r;
+}
+// For x in [-87, 88] (normal results), no NaN: one scaling step.
+inline VF exp_normal_f32(VF x) {
+    VI n;
+    VF u = exp_poly(x, n);
+    return u * bits_f((n + 127) << 23);
+}
+
+// Natural logarithm: x = 2**k * m with m in [sqrt(2)/2, sqrt(2)), f = m - 1,
+// log(1 + f) = f - f*f/2 + s*(f*f/2 + R(s*s)), s = f / (2 + f) (fdlibm's logf kernel).
+inline VF log_f32(VF x) {
+    auto sub = x < 1.17549435e-38f;  // subnormal (and zero/negative, fixed below)
+    VF xs = sub ? x * 8388608.0f : x;
+    VI k = sub ? splat<int32_t>(-23) : splat<int32_t>(0);
+    VI ix = bits_i(xs) + (0x3f800000 - 0x3f3504f3);
+    k = k + ((ix >> 23) - 0x7f);
+    ix = (ix & 0x007fffff) + 0x3f3504f3;
+    VF f = bits_f(ix) - 1.0f;
+    VF s = f / (2.0f + f);
+    VF z = s * s, w = z * z;
+    VF t1 = w * (0.40000972152f + w * 0.24279078841f);
+    VF t2 = z * (0.66666662693f + w * 0.28498786688f);
+    VF R = t2 + t1;
+    VF hfsq = 0.5f * f * f;
+    VF dk = __builtin_convertvector(k, VF);
+    VF r = s * (hfsq + R) + dk * 9.0580006145e-06f - hfsq + f + dk * 6.9313812256e-01f;
+    const float inf = __builtin_inff();
+    r = x == 0.0f ? splat(-inf) : r;
+    r = x < 0.0f ? splat(__builtin_nanf("")) : r;
+    r = x == inf ? splat(inf) : r;
+    return x != x ? x : r;
+}
+
+// tanh: an odd minimax polynomial below |x| = 0.625 (fitted for this file, 0.8 ulp), above
+// it 1 - 2/(e**2|x| + 1), which is accurate to ~0.5 ulp as tanh approaches +-1 (where
+// 1 + tanh(x), as in the tanh form of GELU, magnifies any error).
+inline VF tanh_f32(VF x) {
+    VF ax = vabs(x);
+    VF z = x * x;
+    VF p = splat(2.142957179e-03f);
+    p = p * z + -8.177393116e-03f;
+    p = p * z + 2.170070074e-02f;
+    p = p * z + -5.394676328e-02f;
+    p = p * z + 1.333320588e-01f;
+    p = p * z + -3.333333135e-01f;
+    VF small = x + x * z * p;
+    VF a2 = ax + ax;
+    a2 = a2 > 20.0f ? splat(20.0f) : a2;  // tanh is 1 in float32 long before
+    a2 = a2 != a2 ? splat(0.0f) : a2;     // NaN: fixed below
+    VF e = exp_normal_f32(a2);
+    VF big = copysign_v(1.0f - 2.0f / (e + 1.0f), x);
+    VF r = ax < 0.625f ? small : big;
+    return x != x ? x : r;
+}
+
+inline VF sigmoid_f32(VF x) {
+    VF e = exp_f32(-vabs(x));
+    VF num = x >= 0.0f ? splat(1.0f) : e;
+    return num / (1.0f + e);
+}
+
+// ------------------------------------------------------------------ unary op functors
+struct UNeg {
+    template <class T> static inline V<T> f(V<T> x) { return wrap_sub<T>(V<T>{}, x); }
+};
+struct UAbs {
+    template <class T> static inline V<T> f(V<T> x) {
+        if constexpr (is_flt<T>) return (V<T>)((V<uint_of<T>>)x & (uint_of<T>)(~(uint_of<T>)0 >> 1));
+        else if constexpr (std::is_unsigned_v<T>) return x;
+        else return x < 0 ? wrap_sub<T>(V<T>{}, x) : x;
+    }
+};
+struct USquare {
+    template <class T> static inline V<T> f(V<T> x) { return wrap_mul<T>(x, x); }
+};
+struct URecip {
+    template <class T> static inline V<T> f(V<T> x) { return (T)1 / x; }
+};
+struct URelu {
+    template <class T> static inline V<T> f(V<T> x) {
+        if constexpr (std::is_unsigned_v<T>) return x;
+        else return x < (T)0 ? V<T>{} : x;
+    }
+};
+struct UExp {
+    template <class T> static inline V<T> f(V<T> x) { return exp_f32(x); }
+};
+struct ULog {
+    template <class T> static inline V<T> f(V<T> x) { return log_f32(x); }
+};
+struct UTanh {
+    template <class T> static inline V<T> f(V<T> x) { return tanh_f32(x); }
+};
+struct USigmoid {
+    template <class T> static inline V<T> f(V<T> x) { return sigmoid_f32(x); }
+};
+struct USilu {
+    template <class T> static inline V<T> f(V<T> x) { return x * sigmoid_f32(x); }
+};
+
+template <class T, class Op, bool NT>
+void un_loop(const T* __restrict x, T* __restrict o, int64_t n) {
+    constexpr int w = W<T>;
+    int64_t i = 0;
+    if (NT)
+        for (; i < n && ((uintptr_t)(o + i) % VB) != 0; ++i) o[i] = Op::template f<T>(splat<T>(x[i]))[0];
+    for (; i + 2 * w <= n; i += 2 * w) {
+        V<T> a = load(x + i), b = load(x + i + w);
+        if (NT) {
+            stream_vec(o + i, Op::template f<T>(a));
+            stream_vec(o + i + w, Op::template f<T>(b));
+        } else {
+            store_vec(o + i, Op::template f<T>(a));
+            store_vec(o + i + w, Op::template f<T>(b));
+        }
+    }
+    for (; i + w <= n; i += w) store_vec(o + i, Op::template f<T>(load(x + i)));
+    if (NT) stream_fence();
+    if (i < n && n - i <= 2)
+        for (; i < n; ++i) o[i] = Op::template f<T>(splat<T>(x[i]))[0];
+    if constexpr (w > 2) {
+    if (i < n) {
+        T t[w] = {};
+        for (int64_t k = 0; k < n - i; ++k) t[k] = x[i + k];
+        V<T> r = Op::template f<T>(load(t));
+        size_t bytes = (size_t)(n - i) * sizeof(T);
+        memcpy(o + i, &r, bytes < sizeof r ? bytes : sizeof r);
+    }
+    }
+}
+template <class T, class Op>
+void un_fn(const void* in, void* out, int64_t n, int flags) {
+    if (flags & 4) un_loop<T, Op, true>((const T*)in, (T*)out, n);
+    else un_loop<T, Op, false>((const T*)in, (T*)out, n);
+}
+
+// sqrt: a plain loop the compiler vectorises (no errno with -fno-math-errno).
+void sqrt_f32(const void* in, void* out, int64_t n, int) {
+    const float* __restrict x = (const float*)in;
+    float* __restrict o = (float*)out;
+    for (int64_t i = 0; i < n; ++i) o[i] = __builtin_sqrtf(x[i]);
+}
+void sqrt_f64(const void* in, void* out, int64_t n, int) {
+    const double* __restrict x = (const double*)in;
+    double* __restrict o = (double*)out;
+    for (int64_t i = 0; i < n; ++i) o[i] = __builtin_sqrt(x[i]);
+}
+
+// ------------------------------------------------------------------ reductions
+template <class T> inline T lane_sum(V<T> v) {
+    T s = 0;
+    for (int k = 0; k < W<T>; ++k) s += v[k];
+    return s;
+}
+
+// Sum of float32 values in double lanes: exact enough that blocking only bounds the depth.
+using VD = V<double>;
+using VFH = typename VT<float, VB / 2>::type;  // as many floats as VD has doubles
+inline VD load_f32_as_f64(const float* p) {
+#if defined(__AVX512F__)
+    __m512d d = _mm512_maskz_cvtps_pd((__mmask8)0xff, _mm256_loadu_ps(p));  // one vcvtps2pd zmm, m256
+    VD v;
+    memcpy(&v, &d, sizeof v);
+    return v;
+#elif defined(__AVX__)
+    __m256d d = _mm256_cvtps_pd(_mm_loadu_ps(p));
+    VD v;
+    memcpy(&v, &d, sizeof v);
+    return v;
+#else
+    VFH h;
+    memcpy(&h, p, sizeof h);
+    return __builtin_convertvector(h, VD);
+#endif
+}
+
+double sum_f32_block(const float* x, int64_t n) {
+    constexpr int wd = W<double>;
+    VD a0 = {}, a1 = {}, a2 = {}, a3 = {};
+    int64_t i = 0;
+    for (; i + 4 * wd <= n; i += 4 * wd) {
+        a0 += load_f32_as_f64(x + i);
+        a1 += load_f32_as_f64(x + i + wd);
+        a2 += load_f32_as_f64(x + i + 2 * wd);
+        a3 += load_f32_as_f64(x + i + 3 * wd);
+    }
+    for (; i + wd <= n; i += wd) a0 += load_f32_as_f64(x + i);
+    double s = lane_sum<double>((a0 + a1) + (a2 + a3));
+    for (; i < n; ++i) s += (double)x[i];
+    return s;
+}
+double sum_f64_block(const double* x, int64_t n) {
+    constexpr int wd = W<double>;
+    VD a0 = {}, a1 = {}, a2 = {}, a3 = {};
+    int64_t i = 0;
+    for (; i + 4 * wd <= n; i += 4 * wd) {
+        a0 += load(x + i);
+        a1 += load(x + i + wd);
+        a2 += load(x + i + 2 * wd);
+        a3 += load(x + i + 3 * wd);
+    }
+    for (; i + wd <= n; i += wd) a0 += load(x + i);
+    double s = lane_sum<double>((a0 + a1) + (a2 + a3));
+    for (; i < n; ++i) s += x[i];
+    return s;
+}
+// Pairwise over blocks (as NumPy does), so rounding error grows with log(n).
+template <class T>
+double sum_pairwise(const T* x, int64_t n) {
+    constexpr int64_t block = std::is_same_v<T, float> ? 4096 : 1024;
+    if (n <= block) {
+        if constexpr (std::is_same_v<T, float>) return sum_f32_block(x, n);
+        else return sum_f64_block(x, n);
+    }
+    int64_t h = (n / 2) & ~(int64_t)63;
+    return sum_pairwise(x, h) + sum_pairwise(x + h, n - h);
+}
+template <class T>
+void row_sum_flt(const void* x, int64_t n, void* acc) {
+    *(double*)acc += sum_pairwise((const T*)x, n);
+}
+template <class T>
+void row_sum_int(const void* in, int64_t n, void* acc) {
+    using U = uint_of<T>;
+    const U* x = (const U*)in;
+    constexpr int w = W<U>;
+    V<U> a0 = {}, a1 = {};
+    int64_t i = 0;
+    for (; i + 2 * w <= n; i += 2 * w) {
+        a0 += load(x + i);
+        a1 += load(x + i + w);
+    }
+    for (; i + w <= n; i += w) a0 += load(x + i);
+    a0 += a1;
+    U s = *(U*)acc;
+    for (int k = 0; k < w; ++k) s += a0[k];
+    for (; i < n; ++i) s += x[i];
+    *(U*)acc = s;
+}
+
+template <class T, bool IsMax>
+inline V<T> vpick(V<T> a, V<T> b) {
+    if constexpr (IsMax) return vmax<T>(a, b);
+    else return vmin<T>(a, b);
+}
+template <class T, bool IsMax>
+void row_minmax(const void* in, int64_t n, void* acc) {
+    const T* x = (const T*)in;
+    constexpr int w = W<T>;
+    T init = *(T*)acc;
+    V<T> a0 = splat<T>(init), a1 = a0, a2 = a0, a3 = a0;
+    int64_t i = 0;
+    for (; i + 4 * w <= n; i += 4 * w) {
+        a0 = vpick<T, IsMax>(a0, load(x + i));
+        a1 = vpick<T, IsMax>(a1, load(x + i + w));
+        a2 = vpick<T, IsMax>(a2, load(x + i + 2 * w));
+        a3 = vpick<T, IsMax>(a3, load(x + i + 3 * w));
+    }
+    for (; i + w <= n; i += w) a0 = vpick<T, IsMax>(a0, load(x + i));
+    a0 = vpick<T, IsMax>(vpick<T, IsMax>(a0, a1), vpick<T, IsMax>(a2, a3));
+    T r = init;
+    for (int k = 0; k < w; ++k) {
+        V<T> p = splat<T>(r), q = splat<T>(a0[k]);
+        r = vpick<T, IsMax>(p, q)[0];
+    }
+    for (; i < n; ++i) {
+        V<T> p = splat<T>(r), q = splat<T>(x[i]);
+        r = vpick<T, IsMax>(p, q)[0];
+    }
+    *(T*)acc = r;
+}
+
+// Column kernels: acc[j] = op(acc[j], x[j]).
+void col_sum_f32(const void* in, int64_t n, void* accv) {
+    const float* x = (const float*)in;
+    double* acc = (double*)accv;
+    constexpr int wd = W<double>;
+    int64_t j = 0;
+    for (; j + wd <= n; j += wd) store_vec(acc + j, load(acc + j) + load_f32_as_f64(x + j));
+    for (; j < n; ++j) acc[j] += (double)x[j];
+}
+void col_sum_f64(const void* in, int64_t n, void* accv) {
+    const double* x = (const double*)in;
+    double* acc = (double*)accv;
+    constexpr int wd = W<double>;
+    int64_t j = 0;
+    for (; j + wd <= n; j += wd) store_vec(acc + j, load(acc + j) + load(x + j));
+    for (; j < n; ++j) acc[j] += x[j];
+}
+template <class T>
+void col_sum_int(const void* in, int64_t n, void* accv) {
+    using U = uint_of<T>;
+    const U* x = (const U*)in;
+    U* acc = (U*)accv;
+    constexpr int w = W<U>;
+    int64_t j = 0;
+    for (; j + w <= n; j += w) store_vec(acc + j, load(acc + j) + load(x + j));
+    for (; j < n; ++j) acc[j] += x[j];
+}
+template <class T, bool IsMax>
+void col_minmax(const void* in, int64_t n, void* accv) {
+    const T* x = (const T*)in;
+    T* acc = (T*)accv;
+    constexpr int w = W<T>;
+    int64_t j = 0;
+    for (; j + w <= n; j += w) store_vec(acc + j, vpick<T, IsMax>(load(acc + j), load(x + j)));
+    for (; j < n; ++j) {
+        V<T> p = splat<T>(acc[j]), q = splat<T>(x[j]);
+        acc[j] = vpick<T, IsMax>(p, q)[0];
+    }
+}
+
+// ------------------------------------------------------------------ conversions
+inline float f16_to_f32_scalar(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu, x;
+    if (e == 0) {
+        if (m == 0) {
+            x = sign;
+        } else {
+            int shift = 0;
+            while (!(m & 0x400u)) {
+                m <<= 1;
+                ++shift;
+            }
+            m &= 0x3ffu;
+            x = sign | ((uint32_t)(113 - shift) << 23) | (m << 13);
+        }
+    } else if (e == 31) {
+        x = sign | 0x7f800000u | (m << 13);
+    } else {
+        x = sign | ((e + 112u) << 23) | (m << 13);
+    }
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+inline uint16_t f32_to_f16_scalar(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    uint32_t absx = x & 0x7fffffffu;
+    if (absx > 0x7f800000u) return (uint16_t)(sign | 0x7e00u);
+    if (absx >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);
+    if (absx < 0x38800000u) {
+        if (absx < 0x33000000u) return (uint16_t)sign;
+        uint32_t mant = (absx & 0x7fffffu) | 0x800000u;
+        int shift = 126 - (int)(absx >> 23);
+        uint32_t r = mant >> shift;
+        uint32_t rem = mant & ((1u << shift) - 1u), halfway = 1u << (shift - 1);
+        if (rem > halfway || (rem == halfway && (r & 1u))) ++r;
+        return (uint16_t)(sign | r);
+    }
+    uint32_t r = ((absx >> 13) - (112u << 10));
+    uint32_t rem = absx & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) ++r;
+    return (uint16_t)(sign | r);
+}
+
+void cvt_f16_f32(const void* in, void* out, int64_t n) {
+    const uint16_t* x = (const uint16_t*)in;
+    float* o = (float*)out;
+    int64_t i = 0;
+#if defined(__F16C__)
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(o + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(x + i))));
+#endif
+    for (; i < n; ++i) o[i] = f16_to_f32_scalar(x[i]);
+}
+void cvt_f32_f16(const void* in, void* out, int64_t n) {
+    const float* x = (const float*)in;
+    uint16_t* o = (uint16_t*)out;
+    int64_t i = 0;
+#if defined(__F16C__)
+    // Hardware conversion rounds to nearest even like the scalar code; NaNs stay NaN
+    // (quieted), which is all the reference guarantees as well.
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128((__m128i*)(o + i), _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+#endif
+    for (; i < n; ++i) o[i] = f32_to_f16_scalar(x[i]);
+}
+void cvt_bf16_f32(const void* in, void* out, int64_t n) {
+    const uint16_t* x = (const uint16_t*)in;
+    uint32_t* o = (uint32_t*)out;
+    for (int64_t i = 0; i < n; ++i) o[i] = (uint32_t)x[i] << 16;
+}
+void cvt_f32_bf16(const void* in, void* out, int64_t n) {
+    const uint32_t* x = (const uint32_t*)in;
+    uint16_t* o = (uint16_t*)out;
+    for (int64_t i = 0; i < n; ++i) {
+        uint32_t u = x[i];
+        if ((u & 0x7fffffffu) > 0x7f800000u) {
+            o[i] = (uint16_t)((u >> 16) | 0x40);
+        } else {
+            u += 0x7fffu + ((u >> 16) & 1u);
+            o[i] = (uint16_t)(u >> 16);
+        }
+    }
+}
+void cvt_f32_f64(const void* in, void* out, int64_t n) {
+    const float* x = (const float*)in;
+    double* o = (double*)out;
+    for (int64_t i = 0; i < n; ++i) o[i] = (double)x[i];
+}
+void cvt_f64_f32(const void* in, void* out, int64_t n) {
+    const double* x = (const double*)in;
+    float* o = (float*)out;
+    for (int64_t i = 0; i < n; ++i) o[i] = (float)x[i];
+}
+
+// ------------------------------------------------------------------ copy
+void copy_bytes(const void* in, void* out, int64_t nbytes, int flags) {
+    const char* x = (const char*)in;
+    char* o = (char*)out;
+    if (!(flags & 4)) {
+        memcpy(o, x, (size_t)nbytes);
+        return;
+    }
+    using VU = V<uint8_t>;
+    int64_t i = 0;
+    int64_t head = (int64_t)((VB - (uintptr_t)o % VB) % VB);
+    if (head > nbytes) head = nbytes;
+    memcpy(o, x, (size_t)head);
+    for (i = head; i + 4 * VB <= nbytes; i += 4 * VB) {
+        VU a = load((const uint8_t*)x + i), b = load((const uint8_t*)x + i + VB);
+        VU c = load((const uint8_t*)x + i + 2 * VB), d = load((const uint8_t*)x + i + 3 * VB);
+        stream_vec(o + i, a);
+        stream_vec(o + i + VB, b);
+        stream_vec(o + i + 2 * VB, c);
+        stream_vec(o + i + 3 * VB, d);
+    }
+    stream_fence();
+    memcpy(o + i, x + i, (size_t)(nbytes - i));
+}
+
+// ------------------------------------------------------------------ the table
+enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D_BF16, D_F32, D_F64, D_C64, D_C128 };
+
+template <class Op>
+void fill_bin_all(IsaTable& t, int op, bool ints) {
+    t.bin[op][D_F32] = bin_fn<float, Op>;
+    t.bin[op][D_F64] = bin_fn<double, Op>;
+    if (!ints) return;
+    t.bin[op][D_I8] = bin_fn<int8_t, Op>;
+    t.bin[op][D_I16] = bin_fn<int16_t, Op>;
+    t.bin[op][D_I32] = bin_fn<int32_t, Op>;
+    t.bin[op][D_I64] = bin_fn<int64_t, Op>;
+    t.bin[op][D_U8] = bin_fn<uint8_t, Op>;
+    t.bin[op][D_U16] = bin_fn<uint16_t, Op>;
+    t.bin[op][D_U32] = bin_fn<uint32_t, Op>;
+    t.bin[op][D_U64] = bin_fn<uint64_t, Op>;
+}
+template <class Op>
+void fill_un_all(IsaTable& t, int op, bool ints) {
+    t.un[op][D_F32] = un_fn<float, Op>;
+    t.un[op][D_F64] = un_fn<double, Op>;
+    if (!ints) return;
+    t.un[op][D_I8] = un_fn<int8_t, Op>;
+    t.un[op][D_I16] = un_fn<int16_t, Op>;
+    t.un[op][D_I32] = un_fn<int32_t, Op>;
+    t.un[op][D_I64] = un_fn<int64_t, Op>;
+    t.un[op][D_U8] = un_fn<uint8_t, Op>;
+    t.un[op][D_U16] = un_fn<uint16_t, Op>;
+    t.un[op][D_U32] = un_fn<uint32_t, Op>;
+    t.un[op][D_U64] = un_fn<uint64_t, Op>;
+}
+template <bool IsMax>
+void fill_minmax(IsaTable& t, int op) {
+    t.row[op][D_F32] = row_minmax<float, IsMax>;
+    t.row[op][D_F64] = row_minmax<double, IsMax>;
+    t.row[op][D_I8] = row_minmax<int8_t, IsMax>;
+    t.row[op][D_I16] = row_minmax<int16_t, IsMax>;
+    t.row[op][D_I32] = row_minmax<int32_t, IsMax>;
+    t.row[op][D_I64] = row_minmax<int64_t, IsMax>;
+    t.row[op][D_U8] = row_minmax<uint8_t, IsMax>;
+    t.row[op][D_U16] = row_minmax<uint16_t, IsMax>;
+    t.row[op][D_U32] = row_minmax<uint32_t, IsMax>;
+    t.row[op][D_U64] = row_minmax<uint64_t, IsMax>;
+    t.col[op][D_F32] = col_minmax<float, IsMax>;
+    t.col[op][D_F64] = col_minmax<double, IsMax>;
+    t.col[op][D_I8] = col_minmax<int8_t, IsMax>;
+    t.col[op][D_I16] = col_minmax<int16_t, IsMax>;
+    t.col[op][D_I32] = col_minmax<int32_t, IsMax>;
+    t.col[op][D_I64] = col_minmax<int64_t, IsMax>;
+    t.col[op][D_U8] = col_minmax<uint8_t, IsMax>;
+    t.col[op][D_U16] = col_minmax<uint16_t, IsMax>;
+    t.col[op][D_U32] = col_minmax<uint32_t, IsMax>;
+    t.col[op][D_U64] = col_minmax<uint64_t, IsMax>;
+}
+
+IsaTable build_table() {
+    IsaTable t;
+    memset(&t, 0, sizeof t);
+    t.name = EMBER_STR(EMBER_ISA_NAME);
+    t.copy = copy_bytes;
+    t.vector_bytes = VB;
+    fill_bin_all<OpAdd>(t, B_ADD, true);
+    fill_bin_all<OpSub>(t, B_SUB, true);
+    fill_bin_all<OpMul>(t, B_MUL, true);
+    fill_bin_all<OpDiv>(t, B_DIV, false);
+    fill_bin_all<OpMax>(t, B_MAX, true);
+    fill_bin_all<OpMin>(t, B_MIN, true);
+    fill_bin_all<OpEq>(t, B_EQ, true);
+    fill_bin_all<OpNe>(t, B_NE, true);
+    fill_bin_all<OpLt>(t, B_LT, true);
+    fill_bin_all<OpLe>(t, B_LE, true);
+    fill_bin_all<OpGt>(t, B_GT, true);
+    fill_bin_all<OpGe>(t, B_GE, true);
+
+    fill_un_all<UNeg>(t, U_NEG, true);
+    fill_un_all<UAbs>(t, U_ABS, true);
+    fill_un_all<USquare>(t, U_SQUARE, true);
+    fill_un_all<URelu>(t, U_RELU, true);
+    t.un[U_RECIP][D_F32] = un_fn<float, URecip>;
+    t.un[U_RECIP][D_F64] = un_fn<double, URecip>;
+    t.un[U_SQRT][D_F32] = sqrt_f32;
+    t.un[U_SQRT][D_F64] = sqrt_f64;
+    t.un[U_EXP][D_F32] = un_fn<float, UExp>;
+    t.un[U_LOG][D_F32] = un_fn<float, ULog>;
+    t.un[U_TANH][D_F32] = un_fn<float, UTanh>;
+    t.un[U_SIGMOID][D_F32] = un_fn<float, USigmoid>;
+    t.un[U_SILU][D_F32] = un_fn<float, USilu>;
+
+    t.row[R_SUM][D_F32] = row_sum_flt<float>;
+    t.row[R_SUM][D_F64] = row_sum_flt<double>;
+    t.row[R_SUM][D_I64] = row_sum_int<int64_t>;
+    t.row[R_SUM][D_U64] = row_sum_int<uint64_t>;
+    t.col[R_SUM][D_F32] = col_sum_f32;
+    t.col[R_SUM][D_F64] = col_sum_f64;
+    t.col[R_SUM][D_I64] = col_sum_int<int64_t>;
+    t.col[R_SUM][D_U64] = col_sum_int<uint64_t>;
+    fill_minmax<true>(t, R_MAX);
+    fill_minmax<false>(t, R_MIN);
+
+    t.cvt[C_F16][C_F32] = cvt_f16_f32;
+    t.cvt[C_F32][C_F16] = cvt_f32_f16;
+    t.cvt[C_BF16][C_F32] = cvt_bf16_f32;
+    t.cvt[C_F32][C_BF16] = cvt_f32_bf16;
+    t.cvt[C_F32][C_F64] = cvt_f32_f64;
+    t.cvt[C_F64][C_F32] = cvt_f64_f32;
+    return t;
+}
+
+}  // namespace
+
+const IsaTable* EMBER_CAT(isa_table_, EMBER_ISA_NAME)() {
+    static const IsaTable table = build_table();
+    return &table;
+}
+
+}  // namespace ember_cpu

@@ -1,0 +1,130 @@
+// The persistent pool. Workers spin briefly after a job (back-to-back ops such as the
+// steps of softmax then find them awake) and then sleep on a condition variable, so an
+// idle process costs nothing.
+#include "threadpool.hpp"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "cpu_common.hpp"
+
+namespace ember_cpu {
+
+namespace {
+ThreadPool* g_pool = nullptr;
+int g_threads = 1;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+constexpr int kSpinIters = 4000;  // ~20-50 us of pause before sleeping
+}  // namespace
+
+int configured_threads() {
+    if (const char* s = std::getenv("EMBER_NUM_THREADS")) {
+        char* end = nullptr;
+        long v = std::strtol(s, &end, 10);
+        if (end != s && *end == '\0' && v > 0) return v > 1024 ? 1024 : (int)v;
+    }
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int n = CPU_COUNT(&set);
+        if (n > 0) return n;
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+ThreadPool::ThreadPool(int nthreads) : nthreads_(nthreads < 1 ? 1 : nthreads) {
+    for (int i = 1; i < nthreads_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
+}
+
+ThreadPool::~ThreadPool() {
+    {
+        std::lock_guard<std::mutex> lock(m_);
+        stop_.store(true);
+        generation_.fetch_add(1);
+    }
+    cv_.notify_all();
+    for (auto& t : workers_) t.join();
+}
+
+void ThreadPool::work(uint32_t gen) {
+    for (;;) {
+        uint64_t t = ticket_.load(std::memory_order_acquire);
+        if ((uint32_t)(t >> 32) != gen) return;
+        int64_t idx = (int64_t)(uint32_t)t;
+        if (idx >= ntasks_.load(std::memory_order_relaxed)) return;
+        if (!ticket_.compare_exchange_weak(t, t + 1, std::memory_order_acq_rel, std::memory_order_relaxed)) continue;
+        fn_.load(std::memory_order_relaxed)(ctx_.load(std::memory_order_relaxed), idx);
+        done_.fetch_add(1, std::memory_order_release);
+    }
+}
+
+void ThreadPool::worker_loop(int) {
+    uint64_t seen = 0;
+    for (;;) {
+        uint64_t g = generation_.load(std::memory_order_acquire);
+        for (int i = 0; g == seen && i < kSpinIters; ++i) {
+            cpu_relax();
+            g = generation_.load(std::memory_order_acquire);
+        }
+        if (g == seen) {
+            std::unique_lock<std::mutex> lock(m_);
+            cv_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+            g = generation_.load(std::memory_order_acquire);
+        }
+        seen = g;
+        if (stop_.load()) return;
+        work((uint32_t)g);
+    }
+}
+
+bool ThreadPool::try_run(int64_t ntasks, void (*fn)(void*, int64_t), void* ctx) {
+    std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
+    if (!busy.owns_lock()) return false;
+    uint32_t gen = (uint32_t)(generation_.load(std::memory_order_relaxed) + 1);
+    fn_.store(fn, std::memory_order_relaxed);
+    ctx_.store(ctx, std::memory_order_relaxed);
+    ntasks_.store(ntasks, std::memory_order_relaxed);
+    done_.store(0, std::memory_order_relaxed);
+    ticket_.store((uint64_t)gen << 32, std::memory_order_release);
+    {
+        std::lock_guard<std::mutex> lock(m_);
+        generation_.fetch_add(1, std::memory_order_acq_rel);
+    }
+    cv_.notify_all();
+    work(gen);
+    // Wait for tasks a worker claimed. If it was preempted (a loaded machine), yield the
+    // CPU to it instead of spinning through our time slice.
+    for (int i = 0; done_.load(std::memory_order_acquire) < ntasks; ++i) {
+        if (i < kSpinIters) cpu_relax();
+        else std::this_thread::yield();
+    }
+    return true;
+}
+
+int num_threads() { return g_threads; }
+
+void pool_start(int nthreads) {
+    g_threads = nthreads < 1 ? 1 : nthreads;
+    if (g_threads > 1 && !g_pool) g_pool = new ThreadPool(g_threads);
+}
+
+void pool_stop() {
+    delete g_pool;
+    g_pool = nullptr;
+    g_threads = 1;
+}
+
+void parallel_run(int64_t ntasks, void (*fn)(void*, int64_t), void* ctx) {
+    if (ntasks <= 0) return;
+    if (ntasks == 1 || !g_pool || !g_pool->try_run(ntasks, fn, ctx))
+        for (int64_t t = 0; t < ntasks; ++t) fn(ctx, t);
+}
+
+}  // namespace ember_cpu

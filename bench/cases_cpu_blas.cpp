@@ -1,0 +1,55 @@
+// cpu backend: matmul through Ember against raw cblas_?gemm on the same operands, in the
+// same process. (Added to ember-bench by backends/cpu/CMakeLists.txt when OpenBLAS is found.)
+#include <cblas.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "ember/ember.h"
+
+namespace {
+
+template <class T>
+void one_size(ember_ctx_t* ctx, int n, int reps, const char* name, ember_dtype_t dt, std::vector<bench::Result>& out) {
+    std::vector<T> a((size_t)n * n), b((size_t)n * n), c((size_t)n * n);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (auto& x : a) x = (T)u(rng);
+    for (auto& x : b) x = (T)u(rng);
+    int64_t shape[2] = {n, n};
+    ember_tensor_t *ta, *tb, *tc;
+    ember_tensor_from_data(ctx, a.data(), dt, shape, 2, &ta);
+    ember_tensor_from_data(ctx, b.data(), dt, shape, 2, &tb);
+    double te = bench::best_of(reps, [&] {
+        ember_matmul(ctx, ta, tb, &tc);
+        ember_tensor_release(tc);
+    });
+    double tb_ = bench::best_of(reps, [&] {
+        if constexpr (sizeof(T) == 4)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, (const float*)a.data(), n, (const float*)b.data(), n, 0.0f,
+                        (float*)c.data(), n);
+        else
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, (const double*)a.data(), n, (const double*)b.data(), n, 0.0,
+                        (double*)c.data(), n);
+    });
+    out.push_back({name, std::to_string(n), "cpu", sizeof(T) == 4 ? "cblas_sgemm" : "cblas_dgemm", te, tb_});
+    ember_tensor_release(ta);
+    ember_tensor_release(tb);
+}
+
+void matmul(const bench::Options& opt, std::vector<bench::Result>& out) {
+    ember_ctx_t* ctx;
+    if (ember_ctx_create_on("cpu", 0, &ctx) != EMBER_OK) return;  // backend not available
+    std::vector<int> sizes = opt.quick ? std::vector<int>{256, 512, 1024} : std::vector<int>{256, 512, 1024, 2048};
+    for (int n : sizes) {
+        int reps = n <= 512 ? (opt.quick ? 5 : 20) : (opt.quick ? 3 : 5);
+        one_size<float>(ctx, n, reps, "matmul_f32", EMBER_FLOAT32, out);
+        one_size<double>(ctx, n, reps, "matmul_f64", EMBER_FLOAT64, out);
+    }
+    ember_ctx_release(ctx);
+}
+bench::Register reg("matmul", matmul);
+
+}  // namespace

@@ -1,0 +1,253 @@
+// cpu backend: elementwise, transcendental, reduction and softmax cases.
+//
+// Baselines:
+//  - NumPy: bench/run_numpy.sh first runs bench/numpy_baseline.py, which times the same
+//    operations in NumPy and writes {"<case>/<size>": seconds} to a JSON file, then runs
+//    `ember-bench numpy` with EMBER_NUMPY_BASELINE pointing at it. Without that variable the
+//    numpy_* cases print nothing (plain `ember-bench` has no NumPy to compare with).
+//  - copy_bandwidth_2t: this file's own two-thread copy of a 1e7-float32 array (the better
+//    of memcpy and a streaming-store loop); Ember's `c = a + b` (output recycled by the
+//    caching allocator: the ABI has no out= variant) and `assign` (copy into an existing
+//    tensor) are compared on bytes moved per second (reads + writes).
+//  - scaling: ns per element at 1e7 against 1e6 (ratio = 10 * t(1e6) / t(1e7); 1 is
+//    perfectly linear, the target is >= 1/1.3).
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "bench.hpp"
+#include "ember/ember.h"
+
+namespace {
+
+// OpenBLAS's idle threads spin (sched_yield) for a while after library start-up and after
+// every GEMM (~60 ms of CPU here). On two cores that halves the threaded kernels timed in
+// that window, so each case lets them go to sleep first.
+void settle() { std::this_thread::sleep_for(std::chrono::milliseconds(300)); }
+
+struct Ctx {
+    ember_ctx_t* c = nullptr;
+    Ctx() {
+        if (ember_ctx_create_on("cpu", 0, &c) != EMBER_OK) c = nullptr;
+    }
+    ~Ctx() { ember_ctx_release(c); }
+};
+
+ember_tensor_t* random_tensor(ember_ctx_t* ctx, std::vector<int64_t> shape, double lo, double hi, unsigned seed) {
+    size_t n = 1;
+    for (auto s : shape) n *= (size_t)s;
+    std::vector<float> v(n);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u((float)lo, (float)hi);
+    for (auto& x : v) x = u(rng);
+    ember_tensor_t* t = nullptr;
+    ember_tensor_from_data(ctx, v.data(), EMBER_FLOAT32, shape.data(), (int)shape.size(), &t);
+    return t;
+}
+
+std::string size_name(int64_t n) {
+    if (n == 1000000) return "1e6";
+    if (n == 10000000) return "1e7";
+    return std::to_string(n);
+}
+
+// NumPy timings written by bench/numpy_baseline.py: a flat JSON object of numbers.
+std::map<std::string, double> numpy_times() {
+    std::map<std::string, double> m;
+    const char* path = std::getenv("EMBER_NUMPY_BASELINE");
+    if (!path) return m;
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    std::string s = ss.str();
+    size_t p = 0;
+    while ((p = s.find('"', p)) != std::string::npos) {
+        size_t e = s.find('"', p + 1);
+        if (e == std::string::npos) break;
+        std::string key = s.substr(p + 1, e - p - 1);
+        size_t colon = s.find(':', e);
+        if (colon == std::string::npos) break;
+        m[key] = std::strtod(s.c_str() + colon + 1, nullptr);
+        p = s.find_first_of(",}", colon);
+        if (p == std::string::npos) break;
+    }
+    return m;
+}
+
+using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+
+double time_unary(ember_ctx_t* ctx, Unary fn, ember_tensor_t* x, int reps) {
+    return bench::best_of(reps, [&] {
+        ember_tensor_t* r;
+        fn(ctx, x, &r);
+        ember_tensor_release(r);
+    });
+}
+double time_add(ember_ctx_t* ctx, ember_tensor_t* a, ember_tensor_t* b, int reps) {
+    return bench::best_of(reps, [&] {
+        ember_tensor_t* r;
+        ember_add(ctx, a, b, &r);
+        ember_tensor_release(r);
+    });
+}
+double time_reduce(ember_ctx_t* ctx, bool mean, ember_tensor_t* x, int reps) {
+    return bench::best_of(reps, [&] {
+        ember_tensor_t* r;
+        if (mean) ember_mean(ctx, x, nullptr, 0, 0, &r);
+        else ember_sum(ctx, x, nullptr, 0, 0, &r);
+        ember_tensor_release(r);
+    });
+}
+
+struct Op {
+    const char* name;
+    Unary fn;       // unary ops
+    int kind;       // 0 unary, 1 add, 2 sum, 3 mean
+    double lo, hi;  // input range
+};
+const Op kOps[] = {
+    {"add_f32", nullptr, 1, -1, 1},       {"exp_f32", ember_exp, 0, -10, 10},  {"log_f32", ember_log, 0, 1e-3, 1e3},
+    {"tanh_f32", ember_tanh, 0, -5, 5},   {"sigmoid_f32", ember_sigmoid, 0, -10, 10},
+    {"sum_f32", nullptr, 2, -1, 1},       {"mean_f32", nullptr, 3, -1, 1},
+};
+
+double time_op(ember_ctx_t* ctx, const Op& op, int64_t n, int reps) {
+    ember_tensor_t* x = random_tensor(ctx, {n}, op.lo, op.hi, 1);
+    double t = 0;
+    if (op.kind == 0) {
+        t = time_unary(ctx, op.fn, x, reps);
+    } else if (op.kind == 1) {
+        ember_tensor_t* y = random_tensor(ctx, {n}, op.lo, op.hi, 2);
+        t = time_add(ctx, x, y, reps);
+        ember_tensor_release(y);
+    } else {
+        t = time_reduce(ctx, op.kind == 3, x, reps);
+    }
+    ember_tensor_release(x);
+    return t;
+}
+
+double time_softmax(ember_ctx_t* ctx, int64_t rows, int64_t cols, int reps) {
+    ember_tensor_t* x = random_tensor(ctx, {rows, cols}, -5, 5, 3);
+    double t = bench::best_of(reps, [&] {
+        ember_tensor_t* r;
+        ember_softmax(ctx, x, -1, &r);
+        ember_tensor_release(r);
+    });
+    ember_tensor_release(x);
+    return t;
+}
+
+// ---- Ember against NumPy (only under bench/run_numpy.sh)
+void vs_numpy(const bench::Options& opt, std::vector<bench::Result>& out) {
+    auto np = numpy_times();
+    if (np.empty()) return;
+    Ctx ctx;
+    if (!ctx.c) return;
+    settle();
+    int reps = opt.quick ? 5 : 15;
+    for (const Op& op : kOps)
+        for (int64_t n : {(int64_t)1000000, (int64_t)10000000}) {
+            std::string key = std::string(op.name) + "/" + size_name(n);
+            if (!np.count(key)) continue;
+            out.push_back({op.name, size_name(n), "cpu", "numpy", time_op(ctx.c, op, n, reps), np[key]});
+        }
+    const int64_t rows = opt.quick ? 1024 : 4096, cols = 4096;
+    std::string skey = "softmax_f32/" + std::to_string(rows) + "x" + std::to_string(cols);
+    if (np.count(skey))
+        out.push_back({"softmax_f32", std::to_string(rows) + "x" + std::to_string(cols), "cpu", "numpy",
+                       time_softmax(ctx.c, rows, cols, opt.quick ? 3 : 7), np[skey]});
+}
+bench::Register reg_np("numpy", vs_numpy);
+
+// ---- linear scaling: ns/element at 1e7 against 1e6
+void scaling(const bench::Options& opt, std::vector<bench::Result>& out) {
+    Ctx ctx;
+    if (!ctx.c) return;
+    settle();
+    int reps = opt.quick ? 5 : 15;
+    for (const Op& op : kOps) {
+        double t6 = time_op(ctx.c, op, 1000000, reps * 3);
+        double t7 = time_op(ctx.c, op, 10000000, reps);
+        out.push_back({std::string("scaling_") + op.name, "1e7", "cpu", "10x_time_at_1e6", t7, 10 * t6});
+    }
+}
+bench::Register reg_scaling("scaling", scaling);
+
+// ---- bandwidth: c = a + b (new result; the cached allocator recycles the output buffer)
+// and assign (copy into an existing tensor) against a two-thread memcpy.
+// Two threads copy one half each; the better of memcpy and an SSE2 streaming-store loop
+// (non-temporal stores skip the read-for-ownership of the destination, as Ember's large
+// outputs do), so the baseline is the best copy rate this bench can reach.
+void stream_copy(const float* src, float* dst, int64_t n) {
+#if defined(__SSE2__)
+    int64_t i = 0;
+    for (; i < n && ((uintptr_t)(dst + i) & 15); ++i) dst[i] = src[i];
+    for (; i + 16 <= n; i += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i*)(src + i)), b = _mm_loadu_si128((const __m128i*)(src + i + 4));
+        __m128i c = _mm_loadu_si128((const __m128i*)(src + i + 8)), d = _mm_loadu_si128((const __m128i*)(src + i + 12));
+        _mm_stream_si128((__m128i*)(dst + i), a);
+        _mm_stream_si128((__m128i*)(dst + i + 4), b);
+        _mm_stream_si128((__m128i*)(dst + i + 8), c);
+        _mm_stream_si128((__m128i*)(dst + i + 12), d);
+    }
+    _mm_sfence();
+    for (; i < n; ++i) dst[i] = src[i];
+#else
+    std::memcpy(dst, src, (size_t)n * 4);
+#endif
+}
+double copy_bandwidth_2t(const float* src, float* dst, int64_t n, int reps) {
+    double best = 1e300;
+    for (int streaming = 0; streaming < 2; ++streaming) {
+        auto copy = [&](int64_t b, int64_t e) {
+            if (streaming) stream_copy(src + b, dst + b, e - b);
+            else std::memcpy(dst + b, src + b, (size_t)(e - b) * 4);
+        };
+        double t = bench::best_of(reps, [&] {
+            int64_t h = (n / 2) & ~(int64_t)15;
+            std::thread th([&] { copy(h, n); });
+            copy(0, h);
+            th.join();
+        });
+        if (t < best) best = t;
+    }
+    return best;
+}
+
+void bandwidth(const bench::Options& opt, std::vector<bench::Result>& out) {
+    Ctx ctx;
+    if (!ctx.c) return;
+    settle();
+    const int64_t n = 10000000;
+    int reps = opt.quick ? 5 : 20;
+    std::vector<float> src((size_t)n, 1.0f), dst((size_t)n, 0.0f);
+    double tcopy = copy_bandwidth_2t(src.data(), dst.data(), n, reps);
+    double copy_bw = 2.0 * 4 * (double)n / tcopy;  // bytes read + written per second
+    ember_tensor_t* a = random_tensor(ctx.c, {n}, -1, 1, 1);
+    ember_tensor_t* b = random_tensor(ctx.c, {n}, -1, 1, 2);
+    double tadd = time_add(ctx.c, a, b, reps);
+    // Same bytes at the copy loop's rate: ratio = Ember's bandwidth / copy bandwidth.
+    out.push_back({"add_f32_bandwidth", "1e7", "cpu", "copy_bandwidth_2t", tadd, 3.0 * 4 * (double)n / copy_bw});
+    ember_tensor_t* d = random_tensor(ctx.c, {n}, 0, 1, 3);
+    double tassign = bench::best_of(reps, [&] { ember_assign(ctx.c, d, a); });
+    out.push_back({"assign_f32_bandwidth", "1e7", "cpu", "copy_bandwidth_2t", tassign, 2.0 * 4 * (double)n / copy_bw});
+    ember_tensor_release(a);
+    ember_tensor_release(b);
+    ember_tensor_release(d);
+}
+bench::Register reg_bw("bandwidth", bandwidth);
+
+}  // namespace

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""NumPy side of the cpu backend's benchmarks (run by bench/run_numpy.sh).
+
+Times, in NumPy, the operations that bench/cases_cpu_ops.cpp times in Ember (same sizes,
+same input ranges, best of N after one warm-up, like bench::best_of) and writes them as one
+JSON object {"<case>/<size>": seconds} to --out. run_numpy.sh then runs `ember-bench numpy`,
+which reads that file and prints the usual JSON lines with ratio = numpy_s / ember_s.
+
+The NumPy expressions are the ones a user writes:
+  add_f32      a + b                       (new result)
+  exp/log/tanh np.exp(x), np.log(x), np.tanh(x)
+  sigmoid_f32  1 / (1 + np.exp(-x))
+  sum/mean     x.sum(), x.mean()
+  softmax_f32  e = np.exp(x - x.max(axis=-1, keepdims=True)); e / e.sum(axis=-1, keepdims=True)
+"""
+import argparse
+import json
+import sys
+import time
+
+try:
+    import numpy as np
+except ImportError:  # run_numpy.sh checks first; this is for direct use
+    sys.exit("numpy_baseline.py: NumPy is not installed (pip install numpy)")
+
+
+def best_of(reps, fn):
+    fn()
+    best = float("inf")
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def size_name(n):
+    return {10**6: "1e6", 10**7: "1e7"}.get(n, str(n))
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+# name -> (input range, function of the inputs)
+CASES = {
+    "add_f32": ((-1, 1), lambda a, b: a + b),
+    "exp_f32": ((-10, 10), lambda a, b: np.exp(a)),
+    "log_f32": ((1e-3, 1e3), lambda a, b: np.log(a)),
+    "tanh_f32": ((-5, 5), lambda a, b: np.tanh(a)),
+    "sigmoid_f32": ((-10, 10), lambda a, b: 1 / (1 + np.exp(-a))),
+    "sum_f32": ((-1, 1), lambda a, b: a.sum()),
+    "mean_f32": ((-1, 1), lambda a, b: a.mean()),
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("filters", nargs="*", help="case-name substrings (as for ember-bench); none: all")
+    args = ap.parse_args()
+
+    def wanted(name):
+        return not args.filters or any(f in name or f in "numpy" for f in args.filters)
+
+    rng = np.random.default_rng(1)
+    reps = 5 if args.quick else 15
+    times = {}
+    for name, ((lo, hi), fn) in CASES.items():
+        if not wanted(name):
+            continue
+        for n in (10**6, 10**7):
+            a = rng.uniform(lo, hi, n).astype(np.float32)
+            b = rng.uniform(lo, hi, n).astype(np.float32)
+            times[f"{name}/{size_name(n)}"] = best_of(reps, lambda: fn(a, b))
+    if wanted("softmax_f32"):
+        rows, cols = (1024 if args.quick else 4096), 4096
+        x = rng.uniform(-5, 5, (rows, cols)).astype(np.float32)
+        times[f"softmax_f32/{rows}x{cols}"] = best_of(3 if args.quick else 7, lambda: softmax(x))
+    with open(args.out, "w") as f:
+        json.dump(times, f)
+    print(f"numpy_baseline.py: NumPy {np.__version__}, {len(times)} timings", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,673 @@
+// The cpu backend (backends/cpu): caching allocator, reference fallback without copies,
+// threading configuration, large inputs that take the threaded and vector paths (compared
+// with the reference backend), summation accuracy, and the ulp error of the float32
+// transcendental functions over sweeps of inputs, for every instruction-set variant.
+//
+// Settings read once per process (EMBER_CPU_CACHE_LIMIT, EMBER_NUM_THREADS, EMBER_CPU_ISA)
+// are tested in a child process: the test re-runs this binary with the variable set and a
+// filter selecting a CpuChild.* test, which only runs there.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "test_util.hpp"
+
+namespace {
+
+ember_ctx_t* cpu() {
+    static ember_ctx_t* ctx = [] {
+        ember_ctx_t* c = nullptr;
+        if (ember_ctx_create_on("cpu", 0, &c) != EMBER_OK) return (ember_ctx_t*)nullptr;
+        return c;
+    }();
+    return ctx;
+}
+ember_ctx_t* ref() {
+    static ember_ctx_t* ctx = [] {
+        ember_ctx_t* c = nullptr;
+        ember_ctx_create_on("reference", 0, &c);
+        return c;
+    }();
+    return ctx;
+}
+
+#define NEED_CPU() \
+    if (!cpu()) GTEST_SKIP() << "cpu backend not available: " << ember_last_error()
+
+bool in_child() { return std::getenv("EMBER_CPU_TEST_CHILD") != nullptr; }
+#define CHILD_ONLY() \
+    if (!in_child()) GTEST_SKIP() << "runs in a child process started by another test"
+
+// Under valgrind /proc/self/exe is valgrind itself: the child-process tests are skipped.
+bool under_valgrind() {
+    const char* p = std::getenv("LD_PRELOAD");
+    return p && std::strstr(p, "valgrind");
+}
+#define NEED_CHILD_PROCESSES() \
+    if (under_valgrind()) GTEST_SKIP() << "child processes cannot be started under valgrind"
+
+// Re-runs this test binary with extra environment and a gtest filter; returns its exit status.
+int run_child(const std::string& filter, const std::vector<std::pair<std::string, std::string>>& env) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+        setenv("EMBER_CPU_TEST_CHILD", "1", 1);
+        std::string f = "--gtest_filter=" + filter;
+        execl("/proc/self/exe", "ember_tests", f.c_str(), "--gtest_brief=1", (char*)nullptr);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+// A tensor of dtype dt on ctx from host values (float or double), converted as needed.
+template <class V>
+T tensor(ember_ctx_t* ctx, const std::vector<V>& data, std::vector<int64_t> shape, ember_dtype_t dt) {
+    static_assert(std::is_same_v<V, float> || std::is_same_v<V, double>, "float or double data");
+    const ember_dtype_t src = std::is_same_v<V, float> ? EMBER_FLOAT32 : EMBER_FLOAT64;
+    T t;
+    EXPECT_EQ(ember_tensor_from_data(ctx, data.data(), src, shape.data(), (int)shape.size(), t.out()), EMBER_OK) << ember_last_error();
+    if (dt == src) return t;
+    T c;
+    EXPECT_EQ(ember_astype(ctx, t, dt, c.out()), EMBER_OK) << ember_last_error();
+    return c;
+}
+std::vector<float> randf(size_t n, float lo, float hi, unsigned seed) {
+    std::vector<float> v(n);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(lo, hi);
+    for (auto& x : v) x = u(rng);
+    return v;
+}
+std::vector<double> host_values(const ember_tensor_t* t) {
+    T r;
+    ember_tensor_to(ref(), t, r.out());
+    T f;
+    if (ember_astype(ref(), r, EMBER_FLOAT64, f.out()) != EMBER_OK) return {};
+    int64_t n = 0;
+    ember_tensor_size(f, &n);
+    std::vector<double> v((size_t)n);
+    ember_tensor_read(f, v.data(), v.size() * 8);
+    return v;
+}
+std::string backend_of(const ember_tensor_t* t) {
+    const char* b = nullptr;
+    ember_tensor_backend(t, &b, nullptr);
+    return b ? b : "";
+}
+// The same tensor seen by the reference backend (host memory is shared, no copy).
+T as_ref(const ember_tensor_t* t) {
+    T r;
+    ember_tensor_to(ref(), t, r.out());
+    return r;
+}
+
+// ------------------------------------------------------------------ allocator
+TEST(CpuAllocator, AlignedReusedAndReported) {
+    NEED_CPU();
+    ember_memory_info_t before{}, live{}, after{};
+    EM_OK(ember_ctx_memory_info(cpu(), &before));
+    EXPECT_GT(before.limit_bytes, 0u);
+    EXPECT_GT(before.total_bytes, 0u);
+    const int64_t n = 300000;  // 1.2 MB: an mmap'ed, huge-page-advised block
+    int64_t shape[1] = {n};
+    void* first = nullptr;
+    {
+        T t;
+        EM_OK(ember_empty(cpu(), shape, 1, EMBER_FLOAT32, t.out()));
+        EM_OK(ember_tensor_host_data(t, &first));
+        EXPECT_EQ((uintptr_t)first % 64, 0u);
+        EM_OK(ember_ctx_memory_info(cpu(), &live));
+        EXPECT_GE(live.allocated_bytes, before.allocated_bytes + (uint64_t)n * 4);
+    }
+    EM_OK(ember_ctx_memory_info(cpu(), &after));
+    EXPECT_EQ(after.allocated_bytes, before.allocated_bytes);
+    EXPECT_GE(after.cached_bytes, (uint64_t)n * 4) << "a freed block is kept for reuse";
+    {
+        T t;
+        EM_OK(ember_empty(cpu(), shape, 1, EMBER_FLOAT32, t.out()));
+        void* again = nullptr;
+        EM_OK(ember_tensor_host_data(t, &again));
+        EXPECT_EQ(again, first) << "the same size class reuses the cached block";
+        ember_memory_info_t m{};
+        EM_OK(ember_ctx_memory_info(cpu(), &m));
+        EXPECT_LE(m.cached_bytes, after.cached_bytes - (uint64_t)n * 4);
+    }
+    // Small blocks are aligned and reused too; a slightly smaller request shares the class.
+    int64_t s1[1] = {100}, s2[1] = {97};
+    void *p1 = nullptr, *p2 = nullptr;
+    {
+        T t;
+        EM_OK(ember_empty(cpu(), s1, 1, EMBER_FLOAT64, t.out()));
+        EM_OK(ember_tensor_host_data(t, &p1));
+        EXPECT_EQ((uintptr_t)p1 % 64, 0u);
+    }
+    {
+        T t;
+        EM_OK(ember_empty(cpu(), s2, 1, EMBER_FLOAT64, t.out()));
+        EM_OK(ember_tensor_host_data(t, &p2));
+    }
+    EXPECT_EQ(p1, p2);
+    // Zero-byte tensors are fine.
+    int64_t z[1] = {0};
+    T e;
+    EM_OK(ember_empty(cpu(), z, 1, EMBER_FLOAT32, e.out()));
+}
+
+TEST(CpuAllocator, NoLeakOverManyOps) {
+    NEED_CPU();
+    ember_memory_info_t before{}, after{};
+    EM_OK(ember_ctx_memory_info(cpu(), &before));
+    auto data = randf(5000, -1, 1, 3);
+    for (int i = 0; i < 200; ++i) {
+        T a = tensor(cpu(), data, {50, 100}, EMBER_FLOAT32);
+        T b, c, d;
+        EM_OK(ember_exp(cpu(), a, b.out()));
+        EM_OK(ember_add(cpu(), a, b, c.out()));
+        EM_OK(ember_sum(cpu(), c, nullptr, 0, 0, d.out()));
+    }
+    EM_OK(ember_ctx_memory_info(cpu(), &after));
+    EXPECT_EQ(after.allocated_bytes, before.allocated_bytes) << "every buffer came back";
+    EXPECT_LE(after.cached_bytes, after.limit_bytes);
+}
+
+TEST(CpuAllocator, BoundIsRespected) {
+    NEED_CPU();
+    NEED_CHILD_PROCESSES();
+    EXPECT_EQ(run_child("CpuChild.CacheLimit", {{"EMBER_CPU_CACHE_LIMIT", "3000000"}}), 0);
+    EXPECT_EQ(run_child("CpuChild.CacheDisabled", {{"EMBER_CPU_CACHE_LIMIT", "0"}}), 0);
+}
+
+TEST(CpuChild, CacheLimit) {
+    CHILD_ONLY();
+    NEED_CPU();
+    ember_memory_info_t m{};
+    EM_OK(ember_ctx_memory_info(cpu(), &m));
+    ASSERT_EQ(m.limit_bytes, 3000000u);
+    std::vector<T> ts;
+    for (int i = 0; i < 10; ++i) {  // 10 x 800 KB live, then all freed
+        int64_t s[1] = {200000 + i * 10};
+        T t;
+        EM_OK(ember_empty(cpu(), s, 1, EMBER_FLOAT32, t.out()));
+        ts.push_back(std::move(t));
+    }
+    ts.clear();
+    EM_OK(ember_ctx_memory_info(cpu(), &m));
+    EXPECT_LE(m.cached_bytes, 3000000u);
+    EXPECT_GT(m.cached_bytes, 0u);
+    // A block larger than the whole bound is never cached.
+    uint64_t cached = m.cached_bytes;
+    {
+        int64_t s[1] = {1000000};
+        T t;
+        EM_OK(ember_empty(cpu(), s, 1, EMBER_FLOAT32, t.out()));
+    }
+    EM_OK(ember_ctx_memory_info(cpu(), &m));
+    EXPECT_EQ(m.cached_bytes, cached);
+}
+
+TEST(CpuChild, CacheDisabled) {
+    CHILD_ONLY();
+    NEED_CPU();
+    {
+        int64_t s[1] = {1000};
+        T t;
+        EM_OK(ember_empty(cpu(), s, 1, EMBER_FLOAT32, t.out()));
+    }
+    ember_memory_info_t m{};
+    EM_OK(ember_ctx_memory_info(cpu(), &m));
+    EXPECT_EQ(m.limit_bytes, 0u);
+    EXPECT_EQ(m.cached_bytes, 0u);
+}
+
+// ------------------------------------------------------------------ fallback and threads
+TEST(CpuBackend, FallbackRunsReferenceKernelWithoutCopy) {
+    NEED_CPU();
+    const char* binding = nullptr;
+    EM_OK(ember_op_binding("cpu", "sin", &binding));
+    EXPECT_STREQ(binding, "reference");
+    EM_OK(ember_op_binding("cpu", "add", &binding));
+    EXPECT_STREQ(binding, "native");
+    EM_OK(ember_op_binding("cpu", "mean", &binding));
+    EXPECT_STREQ(binding, "native") << "the mean composite is overridden";
+    EM_OK(ember_op_binding("cpu", "softmax", &binding));
+    EXPECT_STREQ(binding, "composite");
+
+    T x = tensor(cpu(), randf(1000, -3, 3, 5), {10, 100}, EMBER_FLOAT32);
+    void* xdata = nullptr;
+    EM_OK(ember_tensor_host_data(x, &xdata));
+    T y, yr;
+    EM_OK(ember_sin(cpu(), x, y.out()));
+    EXPECT_EQ(backend_of(y), "cpu") << "the fallback result lives on the cpu backend";
+    EM_OK(ember_cumsum(cpu(), x, 1, yr.out()));
+    EXPECT_EQ(backend_of(yr), "cpu");
+    // Moving a cpu tensor to the reference backend shares the host buffer.
+    T xr = as_ref(x);
+    void* rdata = nullptr;
+    EM_OK(ember_tensor_host_data(xr, &rdata));
+    EXPECT_EQ(rdata, xdata);
+    T want;
+    EM_OK(ember_sin(ref(), xr, want.out()));
+    EXPECT_EQ(host_values(y), host_values(want));
+}
+
+TEST(CpuBackend, ThreadCountFollowsEnvironment) {
+    NEED_CPU();
+    ember_device_info_t info{};
+    EM_OK(ember_ctx_device_info(cpu(), 0, &info));
+    if (const char* s = std::getenv("EMBER_NUM_THREADS")) EXPECT_EQ(info.compute_units, std::atoi(s));
+    else EXPECT_GE(info.compute_units, 1);
+    NEED_CHILD_PROCESSES();
+    EXPECT_EQ(run_child("CpuChild.ThreeThreads", {{"EMBER_NUM_THREADS", "3"}}), 0);
+}
+
+TEST(CpuChild, ThreeThreads) {
+    CHILD_ONLY();
+    NEED_CPU();
+    ember_device_info_t info{};
+    EM_OK(ember_ctx_device_info(cpu(), 0, &info));
+    EXPECT_EQ(info.compute_units, 3);
+    // Work on three threads gives the same result as the reference.
+    auto d = randf(3000000, -1, 1, 9);
+    T a = tensor(cpu(), d, {3000000}, EMBER_FLOAT32), s, r;
+    EM_OK(ember_sum(cpu(), a, nullptr, 0, 0, s.out()));
+    EM_OK(ember_sum(ref(), as_ref(a), nullptr, 0, 0, r.out()));
+    EXPECT_NEAR(host_values(s)[0], host_values(r)[0], 1e-3);
+}
+
+// ------------------------------------------------------------------ large inputs vs reference
+void expect_close(const ember_tensor_t* got, const ember_tensor_t* want, double rtol, double atol, const std::string& what) {
+    EXPECT_EQ(dtype_of(got), dtype_of(want)) << what;
+    ASSERT_EQ(shape_of(got), shape_of(want)) << what;
+    auto g = host_values(got), w = host_values(want);
+    ASSERT_EQ(g.size(), w.size()) << what;
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < g.size(); ++i)
+        if (!close(g[i], w[i], rtol, atol)) {
+            if (!bad) first = i;
+            ++bad;
+        }
+    EXPECT_EQ(bad, 0u) << what << ": first mismatch at " << first << ": got " << g[first] << ", want " << w[first];
+}
+
+using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+using Reduce = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
+
+TEST(CpuLarge, BinaryOpsAcrossThreadingThreshold) {
+    NEED_CPU();
+    struct {
+        const char* name;
+        Binary fn;
+    } ops[] = {{"add", ember_add},         {"subtract", ember_subtract}, {"multiply", ember_multiply}, {"divide", ember_divide},
+               {"maximum", ember_maximum}, {"minimum", ember_minimum},   {"less", ember_less},         {"greater_equal", ember_greater_equal},
+               {"equal", ember_equal}};
+    const int64_t n = 1000003;  // odd: vector tails in every thread's chunk
+    auto da = randf((size_t)n, -4, 4, 1), db = randf((size_t)n, -4, 4, 2);
+    for (int i = 0; i < 1000; ++i) db[(size_t)i * 997] = da[(size_t)i * 997];  // some equal pairs
+    da[17] = std::numeric_limits<float>::quiet_NaN();
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT64, EMBER_UINT8}) {
+        T a0 = tensor(cpu(), da, {n}, EMBER_FLOAT32), b0 = tensor(cpu(), db, {n}, EMBER_FLOAT32), a, b;
+        EM_OK(ember_astype(cpu(), a0, dt, a.out()));
+        EM_OK(ember_astype(cpu(), b0, dt, b.out()));
+        // contiguous, scalar broadcast, and row broadcast (rows of 1009 against one row)
+        T brow, mat;
+        int64_t rs[1] = {1009}, st0[1] = {0}, sp[1] = {1009}, ms[2] = {991, 1009};
+        EM_OK(ember_slice(cpu(), b, st0, rs, nullptr, 1, brow.out()));
+        T a2;
+        int64_t upto[1] = {991 * 1009};
+        EM_OK(ember_slice(cpu(), a, st0, upto, nullptr, 1, a2.out()));
+        EM_OK(ember_reshape(cpu(), a2, ms, 2, mat.out()));
+        (void)sp;
+        T scalar;
+        EM_OK(ember_tensor_from_f64(cpu(), 3.0, dt, scalar.out()));
+        for (auto& op : ops) {
+            if (op.fn == ember_divide && dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) continue;
+            struct {
+                const char* layout;
+                const ember_tensor_t *x, *y;
+            } cases[] = {{"contiguous", a, b}, {"scalar-right", a, scalar}, {"scalar-left", scalar, b}, {"row-broadcast", mat, brow}};
+            for (auto& c : cases) {
+                std::string what = std::string(op.name) + " " + ember_dtype_name(dt) + " " + c.layout;
+                T got, want;
+                EM_OK(op.fn(cpu(), c.x, c.y, got.out()));
+                EM_OK(op.fn(ref(), as_ref(c.x), as_ref(c.y), want.out()));
+                EXPECT_EQ(backend_of(got), "cpu");
+                expect_close(got, want, 0, 0, what);  // elementwise arithmetic is exact
+            }
+        }
+    }
+}
+
+TEST(CpuLarge, UnaryOpsAcrossThreadingThreshold) {
+    NEED_CPU();
+    struct {
+        const char* name;
+        Unary fn;
+        float lo, hi;
+        double rtol;
+    } ops[] = {{"exp", ember_exp, -80, 80, 5e-7},       {"log", ember_log, 1e-30f, 1e30f, 5e-7}, {"tanh", ember_tanh, -12, 12, 5e-7},
+               {"sigmoid", ember_sigmoid, -90, 90, 5e-7}, {"silu", ember_silu, -20, 20, 5e-7},   {"relu", ember_relu, -2, 2, 0},
+               {"sqrt", ember_sqrt, 0, 100, 0},           {"abs", ember_abs, -5, 5, 0},          {"negative", ember_negative, -5, 5, 0},
+               {"square", ember_square, -5, 5, 0},        {"reciprocal", ember_reciprocal, 1, 5, 0}};
+    const int64_t n = 700001;
+    for (auto& op : ops) {
+        auto d = randf((size_t)n, op.lo, op.hi, 11);
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+            T x0 = tensor(cpu(), d, {n}, EMBER_FLOAT32), x;
+            EM_OK(ember_astype(cpu(), x0, dt, x.out()));
+            T got, want;
+            EM_OK(op.fn(cpu(), x, got.out()));
+            EM_OK(op.fn(ref(), as_ref(x), want.out()));
+            // float32: relative error, or absolute at subnormal results (4 subnormal ulp)
+            expect_close(got, want, dt == EMBER_FLOAT32 ? op.rtol : 1e-15, dt == EMBER_FLOAT32 ? 6e-45 : 1e-300,
+                         std::string(op.name) + " " + ember_dtype_name(dt));
+        }
+    }
+}
+
+TEST(CpuLarge, ReductionsAllLayouts) {
+    NEED_CPU();
+    struct {
+        const char* name;
+        Reduce fn;
+    } ops[] = {{"sum", ember_sum}, {"mean", ember_mean}, {"max", ember_max}, {"min", ember_min}};
+    auto d = randf(1237 * 1000, -2, 2, 21);
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_FLOAT16}) {
+        T m0 = tensor(cpu(), d, {1237, 1000}, EMBER_FLOAT32), m, mt, m3;
+        EM_OK(ember_astype(cpu(), m0, dt, m.out()));
+        EM_OK(ember_transpose(cpu(), m, mt.out()));
+        int64_t s3[3] = {1237, 10, 100};
+        EM_OK(ember_reshape(cpu(), m, s3, 3, m3.out()));
+        const int64_t ax0[1] = {0}, ax1[1] = {1}, ax02[2] = {0, 2}, ax1b[1] = {-2};
+        struct {
+            const char* layout;
+            const ember_tensor_t* x;
+            const int64_t* axes;
+            int naxes, keep;
+        } cases[] = {{"all", m, nullptr, 0, 0},     {"rows", m, ax1, 1, 1},  {"columns", m, ax0, 1, 0}, {"transposed-all", mt, nullptr, 0, 0},
+                     {"transposed-axis0", mt, ax0, 1, 1}, {"transposed-axis1", mt, ax1, 1, 0}, {"3d-outer+inner", m3, ax02, 2, 0},
+                     {"3d-middle", m3, ax1b, 1, 1}};
+        for (auto& op : ops) {
+            for (auto& c : cases) {
+                std::string what = std::string(op.name) + " " + ember_dtype_name(dt) + " " + c.layout;
+                T got, want;
+                ember_status_t s1 = op.fn(cpu(), c.x, c.axes, c.naxes, c.keep, got.out());
+                ember_status_t s2 = op.fn(ref(), as_ref(c.x), c.axes, c.naxes, c.keep, want.out());
+                ASSERT_EQ(s1, s2) << what << ": " << ember_last_error();
+                if (s1 != EMBER_OK) continue;
+                double rtol = dt == EMBER_FLOAT32 ? 1e-6 : dt == EMBER_FLOAT64 ? 1e-12 : dt == EMBER_FLOAT16 ? 2e-3 : 0;
+                expect_close(got, want, rtol, rtol * 1e-2, what);
+            }
+        }
+    }
+}
+
+TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
+    NEED_CPU();
+    auto d = randf(512 * 1024, -20, 20, 31);
+    d[5] = -std::numeric_limits<float>::infinity();
+    T x = tensor(cpu(), d, {512, 1024}, EMBER_FLOAT32);
+    for (int64_t axis : {-1, 0}) {
+        T got, want;
+        EM_OK(ember_softmax(cpu(), x, axis, got.out()));
+        EM_OK(ember_softmax(ref(), as_ref(x), axis, want.out()));
+        expect_close(got, want, 2e-6, 1e-30, "softmax axis " + std::to_string(axis));
+    }
+    T got, want;
+    const int64_t last[1] = {-1};
+    EM_OK(ember_logsumexp(cpu(), x, last, 1, 0, got.out()));
+    EM_OK(ember_logsumexp(ref(), as_ref(x), last, 1, 0, want.out()));
+    expect_close(got, want, 2e-6, 1e-6, "logsumexp");
+}
+
+TEST(CpuLarge, SumIsPairwiseAccurate) {
+    NEED_CPU();
+    // 1e7 float32 ones plus small values: naive float32 accumulation stalls at 2**24 and
+    // loses the small values entirely.
+    const int64_t n = 10000000;
+    std::vector<float> v((size_t)n);
+    double exact = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        v[(size_t)i] = (i % 4 == 3) ? 1e-3f * (float)(i % 7) : 1.0f;
+        exact += (double)v[(size_t)i];
+    }
+    T x = tensor(cpu(), v, {n}, EMBER_FLOAT32), s, m;
+    EM_OK(ember_sum(cpu(), x, nullptr, 0, 0, s.out()));
+    EM_OK(ember_mean(cpu(), x, nullptr, 0, 0, m.out()));
+    double got = host_values(s)[0];
+    EXPECT_NEAR(got, exact, exact * 6e-8) << "within float32 rounding of the exact sum";
+    EXPECT_NEAR(host_values(m)[0], exact / (double)n, exact / (double)n * 1.2e-7);
+    // float64: 1e7 values of alternating magnitude
+    std::vector<double> w((size_t)n);
+    long double exact64 = 0, comp = 0;  // Neumaier-compensated: exact enough as the oracle
+    for (int64_t i = 0; i < n; ++i) {
+        w[(size_t)i] = (i % 2) ? 1e8 + 0.1 * (double)(i % 10) : 1e-3;
+        long double v = w[(size_t)i], t = exact64 + v;
+        comp += std::fabs(exact64) >= std::fabs(v) ? (exact64 - t) + v : (v - t) + exact64;
+        exact64 = t;
+    }
+    exact64 += comp;
+    T y = tensor(cpu(), w, {n}, EMBER_FLOAT64), s64;
+    EM_OK(ember_sum(cpu(), y, nullptr, 0, 0, s64.out()));
+    EXPECT_NEAR(host_values(s64)[0], (double)exact64, (double)exact64 * 4e-16);
+}
+
+TEST(CpuLarge, MatmulLayoutsAndDtypes) {
+    NEED_CPU();
+    auto da = randf(2 * 67 * 45, -1, 1, 41), db = randf(45 * 53, -1, 1, 42);
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT32}) {
+        T a0 = tensor(cpu(), da, {2, 67, 45}, EMBER_FLOAT32), b0 = tensor(cpu(), db, {45, 53}, EMBER_FLOAT32), a, b;
+        EM_OK(ember_astype(cpu(), a0, dt, a.out()));
+        EM_OK(ember_astype(cpu(), b0, dt, b.out()));
+        T at, bt, att, btt, astep;
+        EM_OK(ember_matrix_transpose(cpu(), a, at.out()));    // (2, 45, 67) view
+        EM_OK(ember_matrix_transpose(cpu(), b, bt.out()));    // (53, 45) view
+        EM_OK(ember_matrix_transpose(cpu(), at, att.out()));  // back to (2, 67, 45) via strides
+        EM_OK(ember_matrix_transpose(cpu(), bt, btt.out()));
+        int64_t st[3] = {0, 0, 0}, sp[3] = {EMBER_SLICE_END, EMBER_SLICE_END, EMBER_SLICE_END}, step[3] = {1, 2, 1};
+        EM_OK(ember_slice(cpu(), a, st, sp, step, 3, astep.out()));  // every other row
+        double tol = dt == EMBER_FLOAT16 ? 4e-3 : dt == EMBER_BFLOAT16 ? 3e-2 : dt == EMBER_FLOAT32 || dt == EMBER_COMPLEX64 ? 2e-5 : 1e-12;
+        struct {
+            const char* layout;
+            const ember_tensor_t *x, *y;
+        } cases[] = {{"batched", a, b},         {"a-transposed-view", att, b}, {"b-transposed-view", a, btt},
+                     {"both-transposed", att, btt}, {"a^T-b^T", bt, at},       {"stepped-rows", astep, b}};
+        for (auto& c : cases) {
+            std::string what = std::string("matmul ") + ember_dtype_name(dt) + " " + c.layout;
+            T got, want;
+            EM_OK(ember_matmul(cpu(), c.x, c.y, got.out()));
+            EM_OK(ember_matmul(ref(), as_ref(c.x), as_ref(c.y), want.out()));
+            expect_close(got, want, tol, tol, what);
+        }
+    }
+    // Vector operands and a broadcast batch.
+    T v = tensor(cpu(), randf(45, -1, 1, 43), {45}, EMBER_FLOAT64), m = tensor(cpu(), randf(3 * 45 * 7, -1, 1, 44), {3, 45, 7}, EMBER_FLOAT64);
+    T got, want;
+    EM_OK(ember_matmul(cpu(), v, m, got.out()));
+    EM_OK(ember_matmul(ref(), as_ref(v), as_ref(m), want.out()));
+    expect_close(got, want, 1e-12, 1e-12, "vector @ batch");
+}
+
+TEST(CpuLarge, AstypeCopyAndAssign) {
+    NEED_CPU();
+    auto d = randf(600001, -70000, 70000, 51);
+    T x = tensor(cpu(), d, {600001}, EMBER_FLOAT32);
+    for (ember_dtype_t to : {EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_FLOAT64, EMBER_INT16, EMBER_FLOAT32}) {
+        T got, want, back, wantback;
+        EM_OK(ember_astype(cpu(), x, to, got.out()));
+        EM_OK(ember_astype(ref(), as_ref(x), to, want.out()));
+        expect_close(got, want, 0, 0, std::string("astype float32->") + ember_dtype_name(to));
+        EM_OK(ember_astype(cpu(), got, EMBER_FLOAT32, back.out()));
+        EM_OK(ember_astype(ref(), as_ref(got), EMBER_FLOAT32, wantback.out()));
+        expect_close(back, wantback, 0, 0, std::string("astype ") + ember_dtype_name(to) + "->float32");
+    }
+    T dst;
+    int64_t shape[1] = {600001};
+    EM_OK(ember_zeros(cpu(), shape, 1, EMBER_FLOAT32, dst.out()));
+    EM_OK(ember_assign(cpu(), dst, x));
+    expect_close(dst, x, 0, 0, "assign");
+}
+
+// ------------------------------------------------------------------ transcendental accuracy
+double ulp_of(double ref) {
+    float r = (float)ref;
+    if (std::isinf(r)) r = std::numeric_limits<float>::max();
+    float a = std::fabs(r);
+    float next = std::nextafter(a, std::numeric_limits<float>::infinity());
+    return (double)next - (double)a;
+}
+
+struct UlpCase {
+    const char* name;
+    Unary fn;
+    double (*exact)(double);
+    std::vector<float> inputs;
+};
+
+double sigmoid64(double x) { return x >= 0 ? 1 / (1 + std::exp(-x)) : std::exp(x) / (1 + std::exp(x)); }
+double exp64(double x) { return std::exp(x); }
+double log64(double x) { return std::log(x); }
+double tanh64(double x) { return std::tanh(x); }
+
+std::vector<float> sweep(float lo, float hi, int n) {
+    std::vector<float> v;
+    for (int i = 0; i <= n; ++i) v.push_back(lo + (hi - lo) * (float)i / (float)n);
+    return v;
+}
+// Every 97th positive float: all binades, subnormals included.
+std::vector<float> positive_bits() {
+    std::vector<float> v;
+    for (uint32_t b = 1; b < 0x7f800000u; b += 97 * 113) {
+        float f;
+        std::memcpy(&f, &b, 4);
+        v.push_back(f);
+    }
+    return v;
+}
+
+std::vector<UlpCase> ulp_cases() {
+    std::vector<UlpCase> c;
+    auto e = sweep(-103.9f, 88.7f, 2000000);
+    c.push_back({"exp", ember_exp, exp64, e});
+    auto l = positive_bits();
+    auto l2 = sweep(0.5f, 2.0f, 1000000);
+    l.insert(l.end(), l2.begin(), l2.end());
+    c.push_back({"log", ember_log, log64, l});
+    auto t = sweep(-10.0f, 10.0f, 2000000);
+    auto t2 = sweep(-0.001f, 0.001f, 200000);
+    t.insert(t.end(), t2.begin(), t2.end());
+    c.push_back({"tanh", ember_tanh, tanh64, t});
+    auto s = sweep(-110.0f, 30.0f, 2000000);
+    c.push_back({"sigmoid", ember_sigmoid, sigmoid64, s});
+    return c;
+}
+
+void check_ulp(double bound) {
+    for (auto& uc : ulp_cases()) {
+        int64_t n = (int64_t)uc.inputs.size();
+        T x = tensor(cpu(), uc.inputs, {n}, EMBER_FLOAT32), y;
+        EM_OK(uc.fn(cpu(), x, y.out()));
+        std::vector<float> out((size_t)n);
+        EM_OK(ember_tensor_read(y, out.data(), out.size() * 4));
+        double worst = 0;
+        float worst_x = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            double want = uc.exact((double)uc.inputs[(size_t)i]);
+            double err = std::fabs((double)out[(size_t)i] - want) / ulp_of(want);
+            if (!(err <= worst)) {
+                worst = err;
+                worst_x = uc.inputs[(size_t)i];
+            }
+        }
+        const char* isa = std::getenv("EMBER_CPU_ISA");
+        std::printf("    [ulp] %-8s max error %.3f ulp at x = %.9g (%s kernels, %lld inputs)\n", uc.name, worst, worst_x, isa ? isa : "best",
+                    (long long)n);
+        EXPECT_LE(worst, bound) << uc.name << " at x = " << worst_x;
+    }
+}
+
+TEST(CpuMath, Float32UlpErrorAtMost4) {
+    NEED_CPU();
+    check_ulp(4.0);
+}
+
+TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
+    NEED_CPU();
+    NEED_CHILD_PROCESSES();
+    EXPECT_EQ(run_child("CpuChild.UlpVariant", {{"EMBER_CPU_ISA", "avx2"}}), 0);
+    EXPECT_EQ(run_child("CpuChild.UlpVariant", {{"EMBER_CPU_ISA", "generic"}}), 0);
+}
+
+TEST(CpuChild, UlpVariant) {
+    CHILD_ONLY();
+    NEED_CPU();
+    check_ulp(4.0);
+    // Elementwise and reductions in this variant still match the reference.
+    auto d = randf(100003, -3, 3, 61);
+    T x = tensor(cpu(), d, {100003}, EMBER_FLOAT32), a, b, s1, s2;
+    EM_OK(ember_multiply(cpu(), x, x, a.out()));
+    EM_OK(ember_multiply(ref(), as_ref(x), as_ref(x), b.out()));
+    expect_close(a, b, 0, 0, "multiply");
+    EM_OK(ember_max(cpu(), x, nullptr, 0, 0, s1.out()));
+    EM_OK(ember_max(ref(), as_ref(x), nullptr, 0, 0, s2.out()));
+    expect_close(s1, s2, 0, 0, "max");
+}
+
+TEST(CpuMath, SpecialValues) {
+    NEED_CPU();
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> x = {0.0f, -0.0f, inf, -inf, nan, 1e-45f, -1e-45f, 1e-40f, 88.8f, -104.0f, 1.0f, 100.0f, -100.0f, 3e38f};
+    int64_t n = (int64_t)x.size();
+    T t = tensor(cpu(), x, {n}, EMBER_FLOAT32);
+    for (Unary fn : {ember_exp, ember_log, ember_tanh, ember_sigmoid}) {
+        T got, want;
+        EM_OK(fn(cpu(), t, got.out()));
+        EM_OK(fn(ref(), as_ref(t), want.out()));
+        auto g = host_values(got), w = host_values(want);
+        for (size_t i = 0; i < g.size(); ++i) {
+            if (std::isnan(w[i])) {
+                EXPECT_TRUE(std::isnan(g[i])) << "x = " << x[i];
+            } else if (std::isinf(w[i]) || w[i] == 0) {
+                EXPECT_EQ(g[i], w[i]) << "x = " << x[i];
+            } else {
+                EXPECT_LE(std::fabs(g[i] - w[i]), 4 * ulp_of(w[i])) << "x = " << x[i];
+            }
+        }
+    }
+}
+
+// Tiny ops stay on the calling thread and are correct for 0-d and empty tensors.
+TEST(CpuBackend, TinyAndEmpty) {
+    NEED_CPU();
+    T a, b, c;
+    EM_OK(ember_tensor_from_f64(cpu(), 2.5, EMBER_FLOAT32, a.out()));
+    EM_OK(ember_add(cpu(), a, a, c.out()));
+    EXPECT_EQ(host_values(c), std::vector<double>{5.0});
+    int64_t z[2] = {0, 3};
+    T e, s, m;
+    EM_OK(ember_zeros(cpu(), z, 2, EMBER_FLOAT32, e.out()));
+    EM_OK(ember_exp(cpu(), e, b.out()));
+    EXPECT_EQ(shape_of(b), (std::vector<int64_t>{0, 3}));
+    const int64_t ax0[1] = {0};
+    EM_OK(ember_sum(cpu(), e, ax0, 1, 0, s.out()));
+    EXPECT_EQ(host_values(s), (std::vector<double>{0, 0, 0}));
+    EM_OK(ember_mean(cpu(), e, ax0, 1, 0, m.out()));
+    for (double v : host_values(m)) EXPECT_TRUE(std::isnan(v));
+    T mx;
+    EXPECT_EQ(ember_max(cpu(), e, ax0, 1, 0, mx.out()), EMBER_ERR_SHAPE);
+}
+
+}  // namespace
