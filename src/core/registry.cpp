@@ -180,11 +180,15 @@ Registry& registry() {
                 start = end + 1;
             }
         }
-        std::string own = own_plugin_dir();
-        if (!own.empty()) scan_dir(r, own);
+        // EMBER_PLUGIN_SCAN=0 limits loading to EMBER_BACKEND_PATH (tests under valgrind).
+        const char* scan = std::getenv("EMBER_PLUGIN_SCAN");
+        if (!scan || std::strcmp(scan, "0") != 0) {
+            std::string own = own_plugin_dir();
+            if (!own.empty()) scan_dir(r, own);
 #ifdef EMBER_PLUGIN_DIR
-        if (own != EMBER_PLUGIN_DIR) scan_dir(r, EMBER_PLUGIN_DIR);
+            if (own != EMBER_PLUGIN_DIR) scan_dir(r, EMBER_PLUGIN_DIR);
 #endif
+        }
     });
     return r;
 }
