@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -521,6 +522,41 @@ TEST(CpuLarge, AstypeCopyAndAssign) {
     expect_close(dst, x, 0, 0, "assign");
 }
 
+// Outputs larger than half the last-level cache are written with streaming stores, after
+// a lane-by-lane head that reaches vector alignment (inputs sliced by one element here).
+TEST(CpuLarge, StreamingStoresForHugeOutputs) {
+    NEED_CPU();
+    const int64_t n = 9000007;  // 36 MB of float32
+    auto d = randf((size_t)n + 1, -3, 3, 71);
+    T full = tensor(cpu(), d, {n + 1}, EMBER_FLOAT32), x, y;
+    int64_t one[1] = {1}, end[1] = {EMBER_SLICE_END}, zero[1] = {0}, upto[1] = {n};
+    EM_OK(ember_slice(cpu(), full, one, end, nullptr, 1, x.out()));   // misaligned start
+    EM_OK(ember_slice(cpu(), full, zero, upto, nullptr, 1, y.out()));
+    T s;
+    EM_OK(ember_tensor_from_f64(cpu(), 0.5, EMBER_FLOAT32, s.out()));
+    struct {
+        const char* what;
+        std::function<ember_status_t(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**)> fn;
+        double rtol;
+    } cases[] = {
+        {"add", [](auto c, auto a, auto b, auto, auto o) { return ember_add(c, a, b, o); }, 0},
+        {"multiply-scalar", [](auto c, auto a, auto, auto sc, auto o) { return ember_multiply(c, a, sc, o); }, 0},
+        {"exp", [](auto c, auto a, auto, auto, auto o) { return ember_exp(c, a, o); }, 5e-7},
+        {"copy", [](auto c, auto a, auto, auto, auto o) { return ember_copy(c, a, o); }, 0},
+    };
+    for (auto& c : cases) {
+        T got, want;
+        EM_OK(c.fn(cpu(), x, y, s, got.out()));
+        EM_OK(c.fn(ref(), as_ref(x), as_ref(y), as_ref(s), want.out()));
+        expect_close(got, want, c.rtol, 0, c.what);
+    }
+    T dst;
+    int64_t shape[1] = {n};
+    EM_OK(ember_zeros(cpu(), shape, 1, EMBER_FLOAT32, dst.out()));
+    EM_OK(ember_assign(cpu(), dst, x));
+    expect_close(dst, x, 0, 0, "assign");
+}
+
 // ------------------------------------------------------------------ transcendental accuracy
 double ulp_of(double ref) {
     float r = (float)ref;
@@ -607,8 +643,10 @@ TEST(CpuMath, Float32UlpErrorAtMost4) {
 TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
     NEED_CPU();
     NEED_CHILD_PROCESSES();
-    EXPECT_EQ(run_child("CpuChild.UlpVariant", {{"EMBER_CPU_ISA", "avx2"}}), 0);
-    EXPECT_EQ(run_child("CpuChild.UlpVariant", {{"EMBER_CPU_ISA", "generic"}}), 0);
+    // ... and their streaming-store paths.
+    const char* filter = "CpuChild.UlpVariant:CpuLarge.StreamingStoresForHugeOutputs";
+    EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
+    EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }
 
 TEST(CpuChild, UlpVariant) {

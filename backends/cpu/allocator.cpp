@@ -89,10 +89,12 @@ void* CachingAllocator::allocate(size_t nbytes) {
         if (bytes >= kHuge) madvise(reinterpret_cast<void*>(start), bytes + kHeader, MADV_HUGEPAGE);
 #endif
     } else {
-        base = std::aligned_alloc(64, bytes + kHeader);
+        // aligned_alloc requires a size that is a multiple of the alignment.
+        const size_t padded = (bytes + kHeader + 63) & ~size_t(63);
+        base = std::aligned_alloc(64, padded);
         if (!base) {
             trim();
-            base = std::aligned_alloc(64, bytes + kHeader);
+            base = std::aligned_alloc(64, padded);
             if (!base) return nullptr;
         }
         h = static_cast<BlockHeader*>(base);

@@ -80,6 +80,20 @@ std::string cpu_model_name() {
     return name;
 }
 
+// The L3 this CPU shares, from sysfs (what lscpu shows). CPUID-based sysconf can report
+// the whole host's cache inside a VM (384 MiB here, for a 32 MiB slice).
+int64_t last_level_cache_bytes() {
+    if (FILE* f = std::fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r")) {
+        long long v = 0;
+        char unit = 0;
+        int got = std::fscanf(f, "%lld%c", &v, &unit);
+        std::fclose(f);
+        if (got >= 1 && v > 0) return unit == 'K' ? v << 10 : unit == 'M' ? v << 20 : v;
+    }
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    return l3 > 0 ? l3 : 0;
+}
+
 uint64_t phys_bytes() {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
@@ -95,8 +109,8 @@ ember_status_t init(const ember_host_api_t* host, void** state) {
         auto* s = new State();
         s->alloc = new CachingAllocator(default_cache_limit());
         g_isa = choose_isa();
-        long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-        if (l3 > 0) g_stream_bytes = std::max<int64_t>(int64_t(4) << 20, (int64_t)l3 / 2);
+        int64_t l3 = last_level_cache_bytes();
+        if (l3 > 0) g_stream_bytes = std::min<int64_t>(int64_t(64) << 20, std::max<int64_t>(int64_t(4) << 20, l3 / 2));
         s->threads = configured_threads();
         // OpenBLAS runs its own threads during a GEMM; our pool sleeps meanwhile, so the two
         // never oversubscribe. Follow EMBER_NUM_THREADS in OpenBLAS too, unless the user

@@ -74,7 +74,7 @@ void parallel_range(int64_t n, int64_t threshold, int64_t grain, F&& f) {
         return;
     }
     int64_t chunks = (n + grain - 1) / grain;
-    int64_t max_chunks = (int64_t)nt * 4;
+    int64_t max_chunks = (int64_t)nt * 2;
     if (chunks > max_chunks) chunks = max_chunks;
     if (chunks < 2) {
         f((int64_t)0, n);
