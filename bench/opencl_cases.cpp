@@ -91,7 +91,7 @@ void matmul(const bench::Options& opt, std::vector<bench::Result>& out) {
         Tensor a, b;
         a.t = tensor(ctx, ha, {n, n});
         b.t = tensor(ctx, hb, {n, n});
-        int reps = opt.quick ? 2 : (n >= 1024 ? 3 : 8);
+        int reps = opt.quick ? 2 : (n >= 2048 ? 3 : n >= 1024 ? 5 : 8);
         // raw CLBlast on the same device queue, with its own buffers
         cl_int err;
         size_t bytes = (size_t)(n * n) * sizeof(float);

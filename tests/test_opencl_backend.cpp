@@ -207,6 +207,24 @@ TEST(OpenCL, BackendMismatch) {
     EXPECT_EQ(values(on_ref(r)), (std::vector<double>{4, 6}));
 }
 
+// complex -> bool is "either part non-zero" (as the reference); nonzero agrees with it.
+TEST(OpenCL, ComplexTruthiness) {
+    REQUIRE_OPENCL();
+    Ctx ctx;
+    const double z[8] = {0, 1, 0, 0, 2, 0, -0.0, 0};  // (0+1i), (0+0i), (2+0i), (-0+0i)
+    int64_t shape[1] = {4};
+    T h, d, b1, b2, n1, n2;
+    EM_OK(ember_tensor_from_data(test_ctx(), z, EMBER_COMPLEX128, shape, 1, h.out()));
+    d = on(ctx, h);
+    EM_OK(ember_astype(test_ctx(), h, EMBER_BOOL, b1.out()));
+    EM_OK(ember_astype(ctx, d, EMBER_BOOL, b2.out()));
+    EXPECT_EQ(values(on_ref(b2)), values(b1));
+    EXPECT_EQ(values(b1), (std::vector<double>{1, 0, 1, 0}));
+    EM_OK(ember_nonzero(test_ctx(), h, n1.out()));
+    EM_OK(ember_nonzero(ctx, d, n2.out()));
+    EXPECT_EQ(values(on_ref(n2)), values(n1));
+}
+
 // Index errors happen on the device: asynchronously they surface at the next
 // synchronisation, naming the op; in sync mode at the op itself.
 TEST(OpenCL, DeferredErrorsAndSyncMode) {
@@ -533,6 +551,10 @@ TEST(OpenCL, InteropHeader) {
     EXPECT_EQ(values(on_ref(col)), (std::vector<double>{2, 5}));  // nothing was written
     T host = make<double>({1}, {1}, EMBER_FLOAT32);
     EXPECT_EQ(ember_opencl_tensor_mem(host, &mem, &off), EMBER_ERR_BACKEND_MISMATCH);
+    T flags = make_on(ctx, {1, 0, 1}, {3}, EMBER_BOOL);  // the core reads a bool source fully
+    EM_OK(ember_opencl_tensor_mem(flags, &mem, &off));
+    cl.release_mem(mem);
+    EXPECT_EQ(values(on_ref(flags)), (std::vector<double>{1, 0, 1}));
 
     // a device on the caller's context and queue
     cl_int err;

@@ -194,7 +194,6 @@ struct ArgSetter {
 
 // ---- kernels (ocl_kernels.cpp, ocl_gemm.cpp)
 int find_kernel(void* state, const char* op, ember_kernel_t* out);
-bool is_host_fallback(const char* op);  // bound to the explicit host fallback
 ember_status_t matmul(State& s, Device& d, const ember_kernel_call_t* call);
 ember_status_t warmup(State& s, Device& d, int level);
 void clblast_clear();

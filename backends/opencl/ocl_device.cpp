@@ -179,7 +179,7 @@ ember_status_t enqueue(Device& d, cl_kernel k, size_t global, const char* op) {
 }
 
 int begin_checked(Device& d, const std::string& what) {
-    int seq = ++d.seq;
+    int seq = d.seq = (d.seq + 1) & 0x3fffffff;
     d.seq_desc[(size_t)seq % d.seq_desc.size()] = what;
     d.err_dirty = true;
     return seq;

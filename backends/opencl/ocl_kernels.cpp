@@ -243,9 +243,11 @@ ember_status_t reduce(State& s, Device& d, const Handler& h, const ember_kernel_
     int prog = dtype_prog(dt, G_REDUCE);
     // Few outputs over long reductions: split each output's range into parts (stage 1),
     // then combine the parts in order (stage 2).
-    int64_t capacity = d.chunked ? (int64_t)d.compute_units * 8 : (int64_t)d.compute_units * 256;
+    // capacity: work items that keep every compute unit busy (a CPU device runs a work
+    // group per thread, so it needs several groups of d.local items)
+    int64_t capacity = (int64_t)d.compute_units * (int64_t)d.local * (d.chunked ? 2 : 4);
     if (g.n_out < capacity && g.n_in >= 8192) {
-        int64_t parts = std::min<int64_t>((capacity + g.n_out - 1) / g.n_out * 4, g.n_in / 2048);
+        int64_t parts = std::min<int64_t>((capacity + g.n_out - 1) / g.n_out, g.n_in / 2048);
         if (parts >= 2) {
             int64_t len = (g.n_in + parts - 1) / parts;
             parts = (g.n_in + len - 1) / len;
@@ -607,12 +609,6 @@ int find_kernel(void* state, const char* op, ember_kernel_t* out) {
     return 1;
 }
 
-bool is_host_fallback(const char* op) {
-    std::lock_guard<std::mutex> lk(g_fallback_mu);
-    for (auto& n : g_fallback_names)
-        if (n == op) return true;
-    return false;
-}
 
 ember_status_t warmup(State& s, Device& d, int level) {
     {

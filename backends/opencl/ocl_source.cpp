@@ -549,6 +549,7 @@ std::string store_expr(const DtypeDesc& d, const std::string& v) {
 std::string convert_expr(int from, int to, const std::string& v, bool dbl) {
     const DtypeDesc &F = kDt[from], &T = kDt[to];
     std::string x = load_expr(F, v);  // compute value
+    if (F.kind == KX && T.kind == KB) return "(uchar)((" + v + ").x != 0 || (" + v + ").y != 0)";  // either part
     if (F.kind == KX && T.kind != KX) {
         // complex -> real: the real part, then as a real float of the component type
         return convert_expr(from == EMBER_COMPLEX64 ? EMBER_FLOAT32 : EMBER_FLOAT64, to, "(" + v + ").x", dbl);
@@ -711,8 +712,17 @@ std::string dtype_program(int dt, int group, bool fp64) {
              "    RANGE(t, g.n_out * parts, g.ch) { const long j = t / parts, q = t % parts;\n"
              "        long r_ = j, pi = g.off_in;\n"
              "        for (int d_ = g.nd_out - 1; d_ >= 0; --d_) { const long s_ = g.oshape[d_]; pi += (r_ % s_) * g.ost_in[d_]; r_ /= s_; }\n"
-             "        acc_t acc = " + init + "; int first = 1; const long k1 = min(g.n_in, (q + 1) * len);\n"
-             "        for (long k = q * len; k < k1; ++k) { const stor_t v = a[inner_off(&g, pi, k)]; const acc_t w = " + accconv + "; " + r.step + " first = 0; }\n"
+             "        acc_t acc = " + init + "; int first = 1; long k = q * len; const long k1 = min(g.n_in, (q + 1) * len);\n" +
+             // sums: four interleaved accumulators along a 1-d range (a serial add chain is
+             // latency-bound); the order changes only how partial sums of the same terms group
+             (name == "sum" ? "        if (g.nd_in <= 1) { const long st = g.ist[0]; acc_t s1 = acc, s2 = acc, s3 = acc;\n"
+                              "            for (; k + 3 < k1; k += 4) { stor_t v = a[pi + k * st]; acc_t w = " + accconv + "; " + r.step + "\n"
+                              "                v = a[pi + (k + 1) * st]; w = " + accconv + "; { acc_t acc_ = acc; acc = s1; " + r.step + " s1 = acc; acc = acc_; }\n"
+                              "                v = a[pi + (k + 2) * st]; w = " + accconv + "; { acc_t acc_ = acc; acc = s2; " + r.step + " s2 = acc; acc = acc_; }\n"
+                              "                v = a[pi + (k + 3) * st]; w = " + accconv + "; { acc_t acc_ = acc; acc = s3; " + r.step + " s3 = acc; acc = acc_; } }\n"
+                              "            { acc_t w = s1; " + r.step + " w = s2; " + r.step + " w = s3; " + r.step + " } }\n"
+                            : std::string()) +
+             "        for (; k < k1; ++k) { const stor_t v = a[inner_off(&g, pi, k)]; const acc_t w = " + accconv + "; " + r.step + " first = 0; }\n"
              "        (void)first; o[t] = acc; }\n}\n";
         s += "__kernel void r_" + name + "_f(__global stor_t* o, __global const acc_t* a, const rgeo g, long parts) {\n"
              "    OUT_LOOP(g, { acc_t acc = " + init + "; int first = 1;\n"
@@ -961,7 +971,7 @@ std::string soft64_program() {
                        "{ o[p0] = " + conv + "; }");
         if (to == EMBER_COMPLEX128) continue;
         if (to == EMBER_COMPLEX64) conv_c = "(float2)(d2f_bits(a[p1].x), d2f_bits(a[p1].y))";
-        else if (to == EMBER_BOOL) conv_c = "(uchar)((a[p1].x & 0x7fffffffffffffffUL) != 0)";
+        else if (to == EMBER_BOOL) conv_c = "(uchar)(((a[p1].x | a[p1].y) & 0x7fffffffffffffffUL) != 0)";
         else conv_c = convert_expr(EMBER_FLOAT32, to, "d2f_bits(a[p1].x)", false);
         s += ew_kernel(("fromc128_" + std::string(T.tag)).c_str(),
                        "__global " + std::string(T.stor) + "* o, __global const ulong2* a", "{ o[p0] = " + conv_c + "; }");

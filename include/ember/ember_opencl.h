@@ -33,6 +33,7 @@
 #endif
 #include <CL/cl.h>
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ember/ember.h"
@@ -109,7 +110,8 @@ static inline ember_opencl_query_fn ember_opencl_query_function(void) {
         if (ember_backend_get(i, &name, &available, &path, NULL) != EMBER_OK || !name || strcmp(name, "opencl") != 0 || !path) continue;
         void* h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
         if (!h) continue;
-        fn = (ember_opencl_query_fn)dlsym(h, EMBER_OPENCL_QUERY_SYMBOL);
+        void* sym = dlsym(h, EMBER_OPENCL_QUERY_SYMBOL);
+        memcpy(&fn, &sym, sizeof fn); /* object -> function pointer without a pedantic cast */
         dlclose(h); /* balances RTLD_NOLOAD's reference; libember keeps the module loaded */
         if (fn) break;
     }
@@ -145,7 +147,8 @@ static inline ember_status_t ember_opencl_add_device(cl_context context, cl_comm
 
 /* The buffer holding t (an opencl tensor), retained for you, and the byte offset of t's
    element 0 in it. The buffer is found by asking Ember to write t while the module only
-   records the destination, so nothing is copied or changed. */
+   records the destination, so nothing is changed (a zeroed host buffer of t's size is
+   allocated for the duration of the call). */
 static inline ember_status_t ember_opencl_tensor_mem(const ember_tensor_t* t, cl_mem* mem, size_t* byte_offset) {
     const char* backend = NULL;
     int device = 0;
@@ -160,11 +163,16 @@ static inline ember_status_t ember_opencl_tensor_mem(const ember_tensor_t* t, cl
     ember_ctx_t* ctx = NULL;
     st = ember_ctx_create_on("opencl", device, &ctx);
     if (st != EMBER_OK) return st;
+    size_t nbytes = (size_t)size * ember_dtype_size(dtype);
+    /* zeroed source of the right size: the core may read it (it normalises bool bytes) */
+    void* zeros = calloc(nbytes ? nbytes : 1, 1);
+    if (!zeros) {
+        ember_ctx_release(ctx);
+        return EMBER_ERR_OUT_OF_MEMORY;
+    }
     st = ember_opencl_call(EMBER_OPENCL_REQ_CAPTURE_BEGIN, NULL);
     if (st == EMBER_OK) {
-        static const unsigned char dummy = 0;
-        size_t nbytes = (size_t)size * ember_dtype_size(dtype);
-        ember_status_t wst = ember_tensor_write(ctx, (ember_tensor_t*)t, &dummy, nbytes);
+        ember_status_t wst = ember_tensor_write(ctx, (ember_tensor_t*)t, zeros, nbytes);
         ember_opencl_mem_t m;
         memset(&m, 0, sizeof m);
         m.keep = wst == EMBER_OK;
@@ -175,6 +183,7 @@ static inline ember_status_t ember_opencl_tensor_mem(const ember_tensor_t* t, cl
             if (byte_offset) *byte_offset = m.byte_offset;
         }
     }
+    free(zeros);
     ember_ctx_release(ctx);
     return st;
 }
