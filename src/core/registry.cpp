@@ -198,7 +198,10 @@ void bind(Backend* b) {
     for (int op = 0; op < OP_COUNT; ++op) {
         const OpInfo& info = op_info((OpId)op);
         Slot& s = b->slots[op];
-        if (b->iface->find_kernel(b->state, info.name, &s.kernel)) {
+        // Composites with their own signature have no kernel convention yet, so a kernel
+        // of that name would never run: bind the composite and report it as such.
+        bool overridable = !info.composite || std::strcmp(info.signature, "custom") != 0;
+        if (overridable && b->iface->find_kernel(b->state, info.name, &s.kernel)) {
             s.binding = Slot::NATIVE;
         } else if (info.composite) {
             s.binding = Slot::COMPOSITE;
