@@ -106,7 +106,10 @@ pid_t spawn_child(const std::string& test, const std::vector<std::string>& extra
     for (auto& e : env) envp.push_back(e.data());
     envp.push_back(nullptr);
     std::string filter = "--gtest_filter=" + test;
-    std::string exe = "/proc/self/exe";
+    // the executable's real path (under valgrind /proc/self/exe itself is the tool)
+    char path[4096];
+    ssize_t len = readlink("/proc/self/exe", path, sizeof path - 1);
+    std::string exe = len > 0 ? std::string(path, (size_t)len) : std::string("/proc/self/exe");
     char* argv[] = {exe.data(), filter.data(), nullptr};
     pid_t pid;
     if (posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data()) != 0) return -1;
@@ -505,6 +508,30 @@ TEST(OpenCL, CacheTwoWritersAtOnce) {
         unsigned char fill = io.size == 1000u * (k + 1) ? 'a' : 'b';
         for (size_t i = 0; i < io.size; ++i) ASSERT_EQ(buf[i], fill);
     }
+    EXPECT_EQ(system(("rm -rf " + dir).c_str()), 0);
+}
+
+// The disk cache stays under EMBER_OPENCL_CACHE_MAX_MB, dropping least recently used files.
+TEST(OpenCL, CachePrunesLeastRecentlyUsed) {
+    REQUIRE_OPENCL();
+    std::string dir = temp_dir();
+    ASSERT_FALSE(dir.empty());
+    setenv("EMBER_OPENCL_CACHE_MAX_MB", "1", 1);
+    std::vector<unsigned char> data(200 << 10, 'x'), buf(data.size());
+    auto io = [&](int k, int store) {
+        char key[33];
+        std::snprintf(key, sizeof key, "%032x", k);
+        ember_opencl_cache_io_t a{dir.c_str(), key, store, store ? data.data() : buf.data(), data.size()};
+        ember_status_t st = ember_opencl_call(EMBER_OPENCL_REQ_CACHE_IO, &a);
+        usleep(20000);  // distinct mtimes (file times advance once per tick)
+        return st;
+    };
+    for (int k = 1; k <= 5; ++k) EM_OK(io(k, 1));  // 1000 KiB: at the cap
+    EM_OK(io(1, 0));                                // a hit: 1 becomes the most recent
+    EM_OK(io(6, 1));  // over the cap: the least recently used go until 3/4 of it is left
+    unsetenv("EMBER_OPENCL_CACHE_MAX_MB");
+    for (int k : {2, 3, 4}) EXPECT_EQ(io(k, 0), EMBER_ERR_IO) << k;
+    for (int k : {1, 5, 6}) EXPECT_EQ(io(k, 0), EMBER_OK) << k;
     EXPECT_EQ(system(("rm -rf " + dir).c_str()), 0);
 }
 

@@ -6,9 +6,12 @@
 // Files are written to a unique temporary name and renamed into place, so concurrent
 // writers never expose a partial file; a file that fails any check (or that the driver
 // refuses) is deleted and the program is rebuilt from source.
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <cerrno>
 #include <chrono>
@@ -67,6 +70,39 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Keeps the directory under its size cap (EMBER_OPENCL_CACHE_MAX_MB, default 1024) by
+// deleting the least recently used entries (a hit refreshes a file's mtime).
+void prune(const std::string& dir, const std::string& keep) {
+    uint64_t cap = 1024;
+    if (const char* v = std::getenv("EMBER_OPENCL_CACHE_MAX_MB")) cap = std::strtoull(v, nullptr, 10);
+    cap <<= 20;
+    DIR* d = opendir(dir.c_str());
+    if (!d) return;
+    struct Entry {
+        std::string path;
+        uint64_t size;
+        int64_t mtime;
+    };
+    std::vector<Entry> files;
+    uint64_t total = 0;
+    while (dirent* e = readdir(d)) {
+        std::string n = e->d_name;
+        if (n.size() != 36 || n.substr(32) != ".bin") continue;
+        std::string path = dir + "/" + n;
+        struct stat st;
+        if (stat(path.c_str(), &st) != 0) continue;
+        files.push_back({path, (uint64_t)st.st_size, (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec});
+        total += (uint64_t)st.st_size;
+    }
+    closedir(d);
+    if (total <= cap) return;
+    std::sort(files.begin(), files.end(), [](const Entry& a, const Entry& b) { return a.mtime < b.mtime; });
+    for (const Entry& f : files) {
+        if (total <= cap / 4 * 3) break;
+        if (f.path != keep && std::remove(f.path.c_str()) == 0) total -= f.size;
+    }
+}
+
 }  // namespace
 
 std::string default_cache_dir() {
@@ -114,6 +150,7 @@ bool cache_load(State& s, const std::string& dir, const std::string& key, std::v
         return false;
     }
     out.assign(all.begin() + head, all.end());
+    utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // recently used: pruned last
     return true;
 }
 
@@ -138,6 +175,7 @@ bool cache_store(State& s, const std::string& dir, const std::string& key, const
         return false;
     }
     s.cache.writes++;
+    prune(dir, path);
     return true;
 }
 
