@@ -140,10 +140,9 @@ ember_status_t scatter_kernel(const ember_kernel_call_t* call) {
             if (reduce == EMBER_SCATTER_MAX || reduce == EMBER_SCATTER_MIN || (is_bool_v<T> && reduce != EMBER_SCATTER_REPLACE))
                 return fail_dtype("scatter", src.dtype);
         }
-        std::vector<int64_t> count((size_t)1, 0);
         int64_t total = 1;
         for (int d = 0; d < out.ndim; ++d) total *= out.shape[d];
-        count.assign((size_t)total, 0);
+        std::vector<int64_t> count((size_t)total, 0);
         std::unique_ptr<C[]> acc(new C[(size_t)total]());
         int64_t dim = out.shape[axis];
         int64_t ostr[EMBER_MAX_DIMS];  // contiguous strides of out for the accumulator

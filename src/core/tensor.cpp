@@ -397,7 +397,7 @@ EMBER_API ember_status_t ember_tensor_item_f64(const ember_tensor_t* t, double* 
         require_arg(t, "t");
         require_arg(value, "value");
         double v;
-        read_item(t, is_complex(t->dtype) ? EMBER_FLOAT64 : EMBER_FLOAT64, &v, "item");
+        read_item(t, EMBER_FLOAT64, &v, "item");
         *value = v;
     });
 }

@@ -171,8 +171,6 @@ TRef elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tens
         ++n;
     }
     ember_view_t ov = view_of(out.get());
-    const Slot& slot = ctx->slots[op];
-    (void)slot;
     if (n == 1)
         run_kernel(ctx, op, {views[0]}, {ov});
     else if (n == 2)
