@@ -7,7 +7,7 @@ packages=(
   libgtest-dev libcjson-dev valgrind
   libopenblas-dev liblapacke-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev
-  swig lua5.4 liblua5.4-dev libdlpack-dev
+  swig lua5.4 liblua5.4-dev lua5.3 liblua5.3-dev luarocks libdlpack-dev
 )
 missing=()
 for p in "${packages[@]}"; do
