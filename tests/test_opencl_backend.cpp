@@ -408,6 +408,16 @@ TEST(OpenCL, HostFallbackOps) {
     EM_OK(ember_cholesky(test_ctx(), m, 0, l1.out()));
     EM_OK(ember_cholesky(ctx, on(ctx, m), 0, l2.out()));
     EXPECT_TRUE(all_close(values(on_ref(l2)), values(l1), 1e-15));
+    // Users see these ops as host work, not as device kernels.
+    const char* binding = nullptr;
+    for (const char* op : {"random_gamma", "fft_c2c", "cholesky", "lu_factor", "svd"}) {
+        EM_OK(ember_op_binding("opencl", op, &binding));
+        EXPECT_STREQ(binding, "host") << op;
+    }
+    for (const char* op : {"add", "matmul", "sum", "random_bits"}) {
+        EM_OK(ember_op_binding("opencl", op, &binding));
+        EXPECT_STREQ(binding, "native") << op;
+    }
 }
 
 std::vector<unsigned char> slurp(const std::string& path) {

@@ -606,7 +606,7 @@ int find_kernel(void* state, const char* op, ember_kernel_t* out) {
     g_fallback_names.emplace_back(op);
     g_fallbacks.push_back(Handler{g_fallback_names.back().c_str(), host_fallback, ALLOW64});
     *out = ember_kernel_t{trampoline, &g_fallbacks.back()};
-    return 1;
+    return EMBER_KERNEL_HOST_COPY;
 }
 
 

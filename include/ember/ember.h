@@ -134,7 +134,9 @@ EMBER_API ember_status_t ember_backend_load(const char* path);
 EMBER_API int ember_op_count(void);
 /* kind: "primitive" or "composite"; signature: the entry point shape ("unary", ...). */
 EMBER_API ember_status_t ember_op_info(int index, const char** name, const char** kind, const char** signature, const char** doc);
-/* How an op is bound on a backend: "native", "composite", "reference" (fallback), "unsupported". */
+/* How an op is bound on a backend: "native" (the backend's own kernel), "host" (the backend
+   copies operands to host memory, runs a host kernel there and copies back), "composite",
+   "reference" (the reference kernel on the backend's host memory, no copy), "unsupported". */
 EMBER_API ember_status_t ember_op_binding(const char* backend, const char* op, const char** binding);
 
 /* ---------------------------------------------------------------- contexts */

@@ -64,6 +64,9 @@ typedef struct ember_host_api {
     int (*reference_kernel)(const char* op, ember_kernel_t* out);
 } ember_host_api_t;
 
+#define EMBER_KERNEL_NATIVE 1     /* find_kernel: the backend computes the op itself */
+#define EMBER_KERNEL_HOST_COPY 2  /* find_kernel: device -> host copy, host kernel, copy back */
+
 #define EMBER_BACKEND_HOST_MEMORY 1u  /* buffers are host pointers: reference kernels may run on them */
 
 typedef struct ember_backend_iface {
@@ -90,7 +93,10 @@ typedef struct ember_backend_iface {
     /* Waits for queued work; reports errors deferred from asynchronous execution. */
     ember_status_t (*synchronize)(void* state, int device);
     /* Looks up the kernel for an op by its op-table name (called once per op when a
-       backend is first activated, never per call). Returns 1 and fills *out if present. */
+       backend is first activated, never per call). Returns 0 if absent, else fills *out and
+       returns EMBER_KERNEL_NATIVE, or EMBER_KERNEL_HOST_COPY for a kernel that copies its
+       operands to host memory, computes there and copies the results back (reported to
+       users as the binding "host", so nobody mistakes it for device execution). */
     int (*find_kernel)(void* state, const char* op, ember_kernel_t* out);
 } ember_backend_iface_t;
 

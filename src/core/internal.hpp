@@ -63,7 +63,7 @@ enum OpId : int {
 
 // ---------------------------------------------------------------- backends
 struct Slot {
-    enum Binding { UNSUPPORTED = 0, NATIVE, COMPOSITE, REFERENCE } binding = UNSUPPORTED;
+    enum Binding { UNSUPPORTED = 0, NATIVE, COMPOSITE, REFERENCE, HOST } binding = UNSUPPORTED;
     ember_kernel_t kernel{nullptr, nullptr};
 };
 

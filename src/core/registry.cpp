@@ -201,8 +201,9 @@ void bind(Backend* b) {
         // Composites with their own signature have no kernel convention yet, so a kernel
         // of that name would never run: bind the composite and report it as such.
         bool overridable = !info.composite || std::strcmp(info.signature, "custom") != 0;
-        if (overridable && b->iface->find_kernel(b->state, info.name, &s.kernel)) {
-            s.binding = Slot::NATIVE;
+        int found = overridable ? b->iface->find_kernel(b->state, info.name, &s.kernel) : 0;
+        if (found) {
+            s.binding = found == EMBER_KERNEL_HOST_COPY ? Slot::HOST : Slot::NATIVE;
         } else if (info.composite) {
             s.binding = Slot::COMPOSITE;
         } else if (b->host_memory && b != ref && ref->iface->find_kernel(ref->state, info.name, &s.kernel)) {
@@ -334,7 +335,7 @@ EMBER_API ember_status_t ember_op_binding(const char* backend, const char* op, c
         const Slot* slots = bound_slots(b);
         for (int i = 0; i < OP_COUNT; ++i)
             if (std::strcmp(op_info((OpId)i).name, op) == 0) {
-                static const char* names[] = {"unsupported", "native", "composite", "reference"};
+                static const char* names[] = {"unsupported", "native", "composite", "reference", "host"};
                 *binding = names[slots[i].binding];
                 return;
             }

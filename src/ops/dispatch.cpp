@@ -71,14 +71,17 @@ DtypePlan plan_dtypes(OpId op, ember_dtype_t d, ember_dtype_t default_float) {
     bad_dtype(op, d);
 }
 
-bool has_native(const ember_ctx* ctx, OpId op) { return ctx->slots[op].binding == Slot::NATIVE; }
+bool has_backend_kernel(const ember_ctx* ctx, OpId op) {
+    Slot::Binding b = ctx->slots[op].binding;
+    return b == Slot::NATIVE || b == Slot::HOST;
+}
 
 void run_kernel(ember_ctx* ctx, OpId op, std::initializer_list<ember_view_t> in, std::initializer_list<ember_view_t> out,
                 const ember_attrs_t& attrs) {
     const Slot& slot = ctx->slots[op];
-    if (slot.binding != Slot::NATIVE && slot.binding != Slot::REFERENCE)
+    if (slot.binding != Slot::NATIVE && slot.binding != Slot::HOST && slot.binding != Slot::REFERENCE)
         raise(EMBER_ERR_UNSUPPORTED, "op '%s' has no kernel on backend '%s'", kOps[op].name, ctx->backend->name.c_str());
-    Backend* b = slot.binding == Slot::NATIVE ? ctx->backend : reference_backend();
+    Backend* b = slot.binding == Slot::REFERENCE ? reference_backend() : ctx->backend;
     ember_kernel_call_t call{b->state, slot.kernel.data, ctx->device, (int)in.size(), (int)out.size(), in.begin(), out.begin(), &attrs};
     ember_status_t st = slot.kernel.fn(&call);
     if (st != EMBER_OK) {

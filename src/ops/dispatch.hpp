@@ -32,7 +32,7 @@ DtypePlan plan_dtypes(OpId op, ember_dtype_t common, ember_dtype_t default_float
 void run_kernel(ember_ctx* ctx, OpId op, std::initializer_list<ember_view_t> in, std::initializer_list<ember_view_t> out,
                 const ember_attrs_t& attrs = {});
 // True when the backend supplies its own kernel for a composite op.
-bool has_native(const ember_ctx* ctx, OpId op);
+bool has_backend_kernel(const ember_ctx* ctx, OpId op);
 
 // Broadcasting.
 Shape broadcast_shapes(const Shape& a, const Shape& b);

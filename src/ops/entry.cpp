@@ -6,7 +6,7 @@
 namespace ember {
 
 TRef run_unary(ember_ctx* ctx, OpId op, const ember_tensor* x) {
-    if (op_info(op).composite && !has_native(ctx, op)) return composite_unary(ctx, op, x);
+    if (op_info(op).composite && !has_backend_kernel(ctx, op)) return composite_unary(ctx, op, x);
     return elementwise(ctx, op, {x});
 }
 
@@ -15,7 +15,7 @@ TRef run_binary(ember_ctx* ctx, OpId op, const ember_tensor* a, const ember_tens
 }
 
 TRef run_reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims) {
-    if (op_info(op).composite && !has_native(ctx, op)) return composite_reduce(ctx, op, x, axes, naxes, keepdims);
+    if (op_info(op).composite && !has_backend_kernel(ctx, op)) return composite_reduce(ctx, op, x, axes, naxes, keepdims);
     return reduce(ctx, op, x, axes, naxes, keepdims);
 }
 
