@@ -876,7 +876,83 @@ static PyObject* ember_py_fast_unop(PyObject* self, PyObject* const* args, Py_ss
     if (nargs != 2) { PyErr_SetString(PyExc_TypeError, "unop(op, x)"); return NULL; }
     return ember_py_unop((int)PyLong_AsLong(args[0]), args[1]);
 }
+/* Operators as method descriptors on the Array class (the kind of object a C type's own
+   methods are), so `a + b` reaches C without a Python frame in between. One C function
+   per slot; its op and variant are set when ember_py_install_operators fills the slot. */
+enum { EMBER_PY_FORWARD = 0, EMBER_PY_REFLECTED = 1, EMBER_PY_INPLACE = 2, EMBER_PY_UNARY = 3 };
+#define EMBER_PY_OPERATOR_SLOTS 64
+static int ember_py_slot_op[EMBER_PY_OPERATOR_SLOTS];
+static int ember_py_slot_variant[EMBER_PY_OPERATOR_SLOTS];
+static char ember_py_slot_name[EMBER_PY_OPERATOR_SLOTS][24];
+static PyMethodDef ember_py_slot_defs[EMBER_PY_OPERATOR_SLOTS];
+/* Python's fallback(op, variant, self, other) for operands the fast path declines. */
+static PyObject* ember_py_operator_fallback = NULL;
+static PyObject* ember_py_slot_call(int k, PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    int op = ember_py_slot_op[k], variant = ember_py_slot_variant[k];
+    if (nargs != (variant == EMBER_PY_UNARY ? 0 : 1)) {
+        PyErr_Format(PyExc_TypeError, "%s takes %d argument(s), got %d", ember_py_slot_name[k], variant == EMBER_PY_UNARY ? 0 : 1, (int)nargs);
+        return NULL;
+    }
+    if (variant == EMBER_PY_UNARY) return ember_py_unop(op, self);
+    PyObject* other = args[0];
+    PyObject* r = variant == EMBER_PY_FORWARD     ? ember_py_binop(op, self, other)
+                  : variant == EMBER_PY_REFLECTED ? ember_py_binop(op, other, self)
+                                                  : ember_py_ibinop(op, self, other);
+    if (r != Py_NotImplemented || !ember_py_operator_fallback) return r;
+    Py_DECREF(r);
+    return PyObject_CallFunction(ember_py_operator_fallback, "iiOO", op, variant, self, other);
+}
+/* Slot functions are named 10..17, 20..27, ..., 80..87 (two digits from token pasting);
+   slot n sits at position (n / 10 - 1) * 8 + n % 10 of ember_py_slot_fns. */
+#define EMBER_PY_SLOT_POS(n) (((n) / 10 - 1) * 8 + (n) % 10)
+#define EMBER_PY_SLOT(n) \
+    static PyObject* ember_py_slot_##n(PyObject* s, PyObject* const* a, Py_ssize_t k) { return ember_py_slot_call(EMBER_PY_SLOT_POS(n), s, a, k); }
+#define EMBER_PY_SLOT8(k) EMBER_PY_SLOT(k##0) EMBER_PY_SLOT(k##1) EMBER_PY_SLOT(k##2) EMBER_PY_SLOT(k##3) \
+    EMBER_PY_SLOT(k##4) EMBER_PY_SLOT(k##5) EMBER_PY_SLOT(k##6) EMBER_PY_SLOT(k##7)
+EMBER_PY_SLOT8(1) EMBER_PY_SLOT8(2) EMBER_PY_SLOT8(3) EMBER_PY_SLOT8(4)
+EMBER_PY_SLOT8(5) EMBER_PY_SLOT8(6) EMBER_PY_SLOT8(7) EMBER_PY_SLOT8(8)
+#define EMBER_PY_SLOT_FN(k) (PyCFunction)(void (*)(void))ember_py_slot_##k
+#define EMBER_PY_SLOT_FN8(k) EMBER_PY_SLOT_FN(k##0), EMBER_PY_SLOT_FN(k##1), EMBER_PY_SLOT_FN(k##2), EMBER_PY_SLOT_FN(k##3), \
+    EMBER_PY_SLOT_FN(k##4), EMBER_PY_SLOT_FN(k##5), EMBER_PY_SLOT_FN(k##6), EMBER_PY_SLOT_FN(k##7)
+static const PyCFunction ember_py_slot_fns[EMBER_PY_OPERATOR_SLOTS] = {
+    EMBER_PY_SLOT_FN8(1), EMBER_PY_SLOT_FN8(2), EMBER_PY_SLOT_FN8(3), EMBER_PY_SLOT_FN8(4),
+    EMBER_PY_SLOT_FN8(5), EMBER_PY_SLOT_FN8(6), EMBER_PY_SLOT_FN8(7), EMBER_PY_SLOT_FN8(8)};
+/* install_operators(cls, [(name, op, variant), ...], fallback): replaces each named
+   attribute of cls by a method descriptor bound to the fast path. */
+static PyObject* ember_py_fast_install_operators(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 3 || !PyType_Check(args[0]) || !PyList_Check(args[1]) || !PyCallable_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "install_operators(cls, [(name, op, variant), ...], fallback)");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(args[1]);
+    if (n > EMBER_PY_OPERATOR_SLOTS) { PyErr_SetString(PyExc_ValueError, "too many operators"); return NULL; }
+    for (Py_ssize_t k = 0; k < n; ++k) {
+        const char* name;
+        int op, variant;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(args[1], k), "sii", &name, &op, &variant)) return NULL;
+        int limit = variant == EMBER_PY_UNARY ? EMBER_PY_COUNT(ember_py_unary) : EMBER_PY_COUNT(ember_py_binary);
+        if (op < 0 || op >= limit || variant < 0 || variant > EMBER_PY_UNARY || strlen(name) >= sizeof ember_py_slot_name[k]) {
+            PyErr_Format(PyExc_ValueError, "bad operator spec for '%s'", name);
+            return NULL;
+        }
+        strcpy(ember_py_slot_name[k], name);
+        ember_py_slot_op[k] = op;
+        ember_py_slot_variant[k] = variant;
+        PyMethodDef def = {ember_py_slot_name[k], ember_py_slot_fns[k], METH_FASTCALL, NULL};
+        ember_py_slot_defs[k] = def;
+        PyObject* descr = PyDescr_NewMethod((PyTypeObject*)args[0], &ember_py_slot_defs[k]);
+        if (!descr) return NULL;
+        int rc = PyObject_SetAttrString(args[0], name, descr);
+        Py_DECREF(descr);
+        if (rc) return NULL;
+    }
+    Py_INCREF(args[2]);
+    Py_XSETREF(ember_py_operator_fallback, args[2]);
+    Py_RETURN_NONE;
+}
 static PyMethodDef ember_py_fast_methods[] = {
+    {"install_operators", (PyCFunction)(void (*)(void))ember_py_fast_install_operators, METH_FASTCALL,
+     "install_operators(cls, [(name, op, variant), ...], fallback)"},
     {"binop", (PyCFunction)(void (*)(void))ember_py_fast_binop, METH_FASTCALL, "binop(op, a, b) -> Array"},
     {"ibinop", (PyCFunction)(void (*)(void))ember_py_fast_ibinop, METH_FASTCALL, "ibinop(op, a, b) -> a"},
     {"unop", (PyCFunction)(void (*)(void))ember_py_fast_unop, METH_FASTCALL, "unop(op, x) -> Array"},

@@ -76,34 +76,39 @@ def _coerce(other):
     return None
 
 
-def _bin(op):
-    i = B[op]
+def _operator_fallback(op, variant, self, other):
+    """Called by the C operators when an operand is not an Array or a Python scalar:
+    array-likes (NumPy arrays, lists, DLPack producers) are converted and the op retried."""
+    o = _coerce(other)
+    if o is None:
+        return NotImplemented
+    if variant == _FORWARD:
+        return _binop(op, self, o)
+    if variant == _REFLECTED:
+        return _binop(op, o, self)
+    return _ibinop(op, self, o)
 
-    def f(self, other):
-        res = _binop(i, self, other)
-        if res is NotImplemented:
-            o = _coerce(other)
-            if o is not None:
-                return _binop(i, self, o)
-        return res
 
-    def r(self, other):
-        res = _binop(i, other, self)
-        if res is NotImplemented:
-            o = _coerce(other)
-            if o is not None:
-                return _binop(i, o, self)
-        return res
+_FORWARD, _REFLECTED, _INPLACE, _UNARY_OPERATOR = 0, 1, 2, 3
+# Python operator name -> op-table op; each gets __x__, __rx__ and __ix__.
+_ARITHMETIC_OPERATORS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide", "floordiv": "floor_divide",
+    "mod": "remainder", "pow": "pow", "matmul": "matmul", "and": "bitwise_and", "or": "bitwise_or",
+    "xor": "bitwise_xor", "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
+}
+_COMPARISON_OPERATORS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater",
+                         "ge": "greater_equal"}
+_UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs", "invert": "bitwise_invert"}
 
-    def inplace(self, other):
-        res = _ibinop(i, self, other)
-        if res is NotImplemented:
-            o = _coerce(other)
-            if o is not None:
-                return _ibinop(i, self, o)
-        return res
-    f.__name__, r.__name__, inplace.__name__ = f"__{op}__", f"__r{op}__", f"__i{op}__"
-    return f, r, inplace
+
+def _operator_specs():
+    specs = []
+    for name, op in _ARITHMETIC_OPERATORS.items():
+        specs += [(f"__{name}__", B[op], _FORWARD), (f"__r{name}__", B[op], _REFLECTED),
+                  (f"__i{name}__", B[op], _INPLACE)]
+    specs += [(f"__{name}__", B[op], _FORWARD) for name, op in _COMPARISON_OPERATORS.items()]
+    specs += [(f"__{name}__", U[op], _UNARY_OPERATOR) for name, op in _UNARY_OPERATORS.items()]
+    return specs
 
 
 def _normalize_key(key, shape):
@@ -350,39 +355,8 @@ class Array:
         return builtins.bool(_c.ember_tensor_is_contiguous(self._h))
 
     # ---------------------------------------------------------------- operators
-    __add__, __radd__, __iadd__ = _bin("add")
-    __sub__, __rsub__, __isub__ = _bin("subtract")
-    __mul__, __rmul__, __imul__ = _bin("multiply")
-    __truediv__, __rtruediv__, __itruediv__ = _bin("divide")
-    __floordiv__, __rfloordiv__, __ifloordiv__ = _bin("floor_divide")
-    __mod__, __rmod__, __imod__ = _bin("remainder")
-    __and__, __rand__, __iand__ = _bin("bitwise_and")
-    __or__, __ror__, __ior__ = _bin("bitwise_or")
-    __xor__, __rxor__, __ixor__ = _bin("bitwise_xor")
-    __lshift__, __rlshift__, __ilshift__ = _bin("bitwise_left_shift")
-    __rshift__, __rrshift__, __irshift__ = _bin("bitwise_right_shift")
-    __matmul__, __rmatmul__, __imatmul__ = _bin("matmul")
-
-    __pow__, __rpow__, __ipow__ = _bin("pow")
-
-    __eq__ = _bin("equal")[0]
-    __ne__ = _bin("not_equal")[0]
-    __lt__, __gt__ = _bin("less")[0], _bin("greater")[0]
-    __le__, __ge__ = _bin("less_equal")[0], _bin("greater_equal")[0]
-
-    _NEG, _POS, _ABS, _INV = U["negative"], U["positive"], U["abs"], U["bitwise_invert"]
-
-    def __neg__(self):
-        return _unop(Array._NEG, self)
-
-    def __pos__(self):
-        return _unop(Array._POS, self)
-
-    def __abs__(self):
-        return _unop(Array._ABS, self)
-
-    def __invert__(self):
-        return _unop(Array._INV, self)
+    # Arithmetic, bitwise, comparison and unary operators are C method descriptors
+    # installed below the class (_operator_specs): no Python frame per operator call.
 
     # ---------------------------------------------------------------- conversions
     def _item_checked(self, what):
@@ -726,3 +700,4 @@ def _format(x, is_repr):
 
 
 _c.ember_py_register_array(Array)
+_c.install_operators(Array, _operator_specs(), _operator_fallback)
