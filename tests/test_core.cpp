@@ -281,6 +281,52 @@ TEST(Registry, OpTableAndBindings) {
     EM_FAILS(ember_op_binding("reference", "frobnicate", &binding), EMBER_ERR_INVALID_ARGUMENT, "ember_op_binding");
 }
 
+// A composite with a kernel convention (COMPOSITE_KERNEL in the op table) runs the backend's
+// kernel when there is one, with the prepared input, a fresh output and its attributes. The
+// fake module's softmax writes axis + 0.5 * n_in, its var writes axes_mask + ddof / 10.
+TEST(Aliasing, CustomCompositeKernelConvention) {
+    if (backend_index("fake") < 0) GTEST_SKIP() << "fake backend module not on EMBER_BACKEND_PATH";
+    const char* binding;
+    for (const char* op : {"softmax", "var"}) {
+        EM_OK(ember_op_binding("fake", op, &binding));
+        EXPECT_STREQ(binding, "native") << op;
+    }
+    for (const char* op : {"log_softmax", "std", "pad"}) {
+        EM_OK(ember_op_binding("fake", op, &binding));
+        EXPECT_STREQ(binding, "composite") << op;
+    }
+    ember_ctx_t* ctx;
+    EM_OK(ember_ctx_create_on("fake", 0, &ctx));
+    T x = make<float>({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, {3, 4}, EMBER_FLOAT32), xt;
+    EM_OK(ember_transpose(test_ctx(), x, xt.out()));  // a non-contiguous input (4, 3)
+    ember_tensor_t* moved;
+    EM_OK(ember_tensor_to(ctx, xt, &moved));
+    T mx(moved), sm, v, lsm;
+    auto host_values = [](const T& t) {  // fake tensors are read through the reference backend
+        T h;
+        ember_tensor_to(test_ctx(), t, h.out());
+        return values(h);
+    };
+    EM_OK(ember_softmax(ctx, mx, -1, sm.out()));
+    EXPECT_EQ(shape_of(sm), (std::vector<int64_t>{4, 3}));
+    EXPECT_EQ(dtype_of(sm), EMBER_FLOAT32);
+    std::vector<double> s = host_values(sm);
+    ASSERT_EQ(s.size(), 12u);
+    for (double e : s) EXPECT_EQ(e, 1.5) << "axis -1 normalised to 1, one input";
+    int64_t ax = 0;
+    EM_OK(ember_var(ctx, mx, &ax, 1, 0, 1.0, v.out()));
+    EXPECT_EQ(shape_of(v), (std::vector<int64_t>{3}));
+    std::vector<double> vs = host_values(v);
+    ASSERT_EQ(vs.size(), 3u);
+    for (double e : vs) EXPECT_NEAR(e, 1.1, 1e-6) << "axes_mask 1, ddof 1";
+    // Without a kernel (log_softmax here) the composite runs: rows sum to one after exp.
+    EM_OK(ember_log_softmax(ctx, mx, -1, lsm.out()));
+    std::vector<double> l = host_values(lsm);
+    ASSERT_EQ(l.size(), 12u);
+    EXPECT_NEAR(std::exp(l[0]) + std::exp(l[1]) + std::exp(l[2]), 1.0, 1e-6);
+    ember_ctx_release(ctx);
+}
+
 // The fake module: one (deliberately identity) native kernel for `negative`, every other
 // primitive bound to the reference kernel over its host memory.
 TEST(Aliasing, NativeCompositeAndReferenceFallback) {

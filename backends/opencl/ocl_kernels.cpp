@@ -281,15 +281,18 @@ ember_status_t reduce(State& s, Device& d, const Handler& h, const ember_kernel_
     return enqueue(d, k, global, h.name);
 }
 
-// argmax/argmin, cumsum/cumprod, sort/argsort: one work item per line along attrs.i[0].
+// argmax/argmin, cumsum/cumprod, softmax/log_softmax, sort/argsort: one work item per line
+// along attrs.i[0].
 ember_status_t per_line(State& s, Device& d, const Handler& h, const ember_kernel_call_t* c) {
     const ember_view_t &x = c->in[0], &o = c->out[0];
     int dt = x.dtype, axis = (int)c->attrs->i[0];
     bool cplx = dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128;
     bool arg = !std::strncmp(h.name, "arg", 3) && std::strcmp(h.name, "argsort") != 0;
     bool scan = !std::strncmp(h.name, "cum", 3);
-    bool sorting = !arg && !scan;
-    if ((arg && cplx) || (scan && dt == EMBER_BOOL)) return no_variant(h.name, dt);
+    bool softmax = std::strstr(h.name, "softmax") != nullptr;
+    bool sorting = !arg && !scan && !softmax;
+    bool real_float = dt == EMBER_FLOAT16 || dt == EMBER_BFLOAT16 || dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64;
+    if ((arg && cplx) || (scan && dt == EMBER_BOOL) || (softmax && !real_float)) return no_variant(h.name, dt);
     RGeo g = make_rgeo(x, o, 1ull << axis, true);
     if (g.n_in == 0 || g.n_out == 0) return EMBER_OK;
     g.nd_in = 1;
@@ -460,6 +463,7 @@ const Handler kHandlers[] = {
     // custom signatures
     {"astype", astype, ALLOW64}, {"arange", arange, 0}, {"where", where, ALLOW64},
     {"argmax", per_line, 0}, {"argmin", per_line, 0}, {"cumsum", per_line, 0}, {"cumprod", per_line, 0},
+    {"softmax", per_line, 0}, {"log_softmax", per_line, 0},
     {"take", gather, ALLOW64}, {"take_along_axis", gather, ALLOW64}, {"scatter", scatter, 0},
     {"nonzero", nonzero, 0}, {"sort", per_line, 0}, {"argsort", per_line, 0}, {"matmul", matmul_h, 0},
     // other families: the Philox stream (the random composites build on it), searchsorted

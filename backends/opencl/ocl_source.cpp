@@ -751,6 +751,21 @@ std::string dtype_program(int dt, int group, bool fp64) {
                  (prod ? mul_step : add_step) + " o[po + k * g.os_axis] = " + acc_to_stor("acc") + "; } })\n}\n";
         }
     }
+    // ---- softmax / log_softmax along one axis, one work item per line (the composite's
+    // steps fused: max, shift unless the max is infinite or NaN, sum of exp, scale)
+    if (d.kind == KF && group == G_REDUCE) {
+        for (int lg = 0; lg < 2; ++lg) {
+            std::string v = "(acc_t)" + load_expr(d, "a[pi + k * st]");
+            s += std::string("__kernel void ") + (lg ? "log_softmax" : "softmax") + "(__global stor_t* o, __global const stor_t* a, const rgeo g) {\n"
+                 "    OUT_LOOP(g, { const long st = g.ist[0]; acc_t m = -INFINITY, sum = 0;\n"
+                 "        for (long k = 0; k < g.n_in; ++k) { const acc_t x = " + v + "; m = (isnan(x) || x > m) ? x : m; }\n"
+                 "        if (!isfinite(m)) m = 0;\n"
+                 "        for (long k = 0; k < g.n_in; ++k) sum += exp(" + v + " - m);\n" +
+                 (lg ? "        const acc_t c = m + log(sum);\n"
+                       "        for (long k = 0; k < g.n_in; ++k) o[po + k * g.os_axis] = " + store_expr(d, "(" + v + " - c)") + "; })\n}\n"
+                     : "        for (long k = 0; k < g.n_in; ++k) o[po + k * g.os_axis] = " + store_expr(d, "(exp(" + v + " - m) / sum)") + "; })\n}\n");
+        }
+    }
     if (group != G_OTHER) return s;
     // ---- scatter: one work item per output element; p1 = src base, p2 = coordinate on axis
     {

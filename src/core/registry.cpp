@@ -198,9 +198,9 @@ void bind(Backend* b) {
     for (int op = 0; op < OP_COUNT; ++op) {
         const OpInfo& info = op_info((OpId)op);
         Slot& s = b->slots[op];
-        // Composites with their own signature have no kernel convention yet, so a kernel
-        // of that name would never run: bind the composite and report it as such.
-        bool overridable = !info.composite || std::strcmp(info.signature, "custom") != 0;
+        // A CUSTOM composite without a kernel convention would never call a kernel of its
+        // name: bind the composite and report it as such.
+        bool overridable = !info.composite || std::strcmp(info.signature, "custom") != 0 || info.custom_kernel;
         int found = overridable ? b->iface->find_kernel(b->state, info.name, &s.kernel) : 0;
         if (found) {
             s.binding = found == EMBER_KERNEL_HOST_COPY ? Slot::HOST : Slot::NATIVE;

@@ -90,14 +90,36 @@ TRef composite_reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int6
     }
 }
 
-TRef var_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims, double ddof) {
+// A COMPOSITE_KERNEL row whose backend binds a kernel: the core prepares the input and a
+// fresh contiguous output of the composite's dtype and shape; the kernel fills it.
+TRef custom_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, ember_dtype_t dtype, const Shape& shape, const ember_attrs_t& attrs) {
+    TRef out = alloc_tensor(ctx, dtype, shape);
+    if (out->size) run_kernel(ctx, op, {view_of(x)}, {view_of(out.get())}, attrs);
+    return out;
+}
+
+TRef var_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims, double ddof, bool sqrt_of_var) {
     DtypePlan plan = plan_dtypes(OP_mean, x->dtype, ctx->default_float);
     TRef xc = cast_if(ctx, x, plan.compute);
+    OpId op = sqrt_of_var ? OP_std : OP_var;
+    if (has_backend_kernel(ctx, op)) {
+        ember_attrs_t at{};
+        at.axes_mask = axes_mask(axes, naxes, x->ndim);
+        at.f[0] = ddof;
+        Shape keep = shape_of(x), dropped;
+        for (int i = 0; i < x->ndim; ++i) {
+            if (at.axes_mask & (1ull << i)) keep[i] = 1;
+            else dropped.push_back(x->shape[i]);
+        }
+        TRef out = custom_kernel(ctx, op, xc.get(), real_dtype_of(plan.compute), keep, at);
+        return keepdims ? out : op_reshape(ctx, out.get(), dropped, false);
+    }
     TRef mu = mean_of(ctx, xc.get(), axes, naxes, true);
     TRef d = bin(ctx, OP_subtract, xc, mu);
     TRef sq = is_complex(d->dtype) ? un(ctx, OP_square, un(ctx, OP_abs, d)) : un(ctx, OP_square, d);
     TRef s = reduce(ctx, OP_sum, sq.get(), axes, naxes, keepdims);
-    return bin(ctx, OP_divide, s, weak_f64(ctx, (double)reduced_count(x, axes, naxes) - ddof));
+    TRef v = bin(ctx, OP_divide, s, weak_f64(ctx, (double)reduced_count(x, axes, naxes) - ddof));
+    return sqrt_of_var ? un(ctx, OP_sqrt, v) : v;
 }
 
 TRef softmax_of(ember_ctx* ctx, const ember_tensor* x, int64_t axis, bool log) {
@@ -105,6 +127,8 @@ TRef softmax_of(ember_ctx* ctx, const ember_tensor* x, int64_t axis, bool log) {
     TRef xc = cast_if(ctx, x, plan.compute);
     int64_t a = x->ndim == 0 ? 0 : normalize_axis(axis, x->ndim);
     if (x->size == 0) return op_copy(ctx, xc.get());
+    OpId op = log ? OP_log_softmax : OP_softmax;
+    if (x->ndim && has_backend_kernel(ctx, op)) return custom_kernel(ctx, op, xc.get(), xc->dtype, shape_of(xc.get()), attrs_i(a));
     const int64_t* axes = x->ndim ? &a : nullptr;
     if (log) return bin(ctx, OP_subtract, xc, logsumexp_of(ctx, xc.get(), axes, x->ndim ? 1 : 0, true));
     TRef m = reduce(ctx, OP_max, xc.get(), axes, x->ndim ? 1 : 0, true);
@@ -142,11 +166,11 @@ extern "C" {
 
 ENTRY(ember_var, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, double ddof, ember_tensor_t** out), {
     PRELUDE_X
-    *out = var_of(ctx, x, axes, naxes, keepdims != 0, ddof).release();
+    *out = var_of(ctx, x, axes, naxes, keepdims != 0, ddof, false).release();
 })
 ENTRY(ember_std, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, double ddof, ember_tensor_t** out), {
     PRELUDE_X
-    *out = un(ctx, OP_sqrt, var_of(ctx, x, axes, naxes, keepdims != 0, ddof)).release();
+    *out = var_of(ctx, x, axes, naxes, keepdims != 0, ddof, true).release();
 })
 ENTRY(ember_softmax, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t axis, ember_tensor_t** out), {
     PRELUDE_X
@@ -159,6 +183,13 @@ ENTRY(ember_log_softmax, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t ax
 ENTRY(ember_leaky_relu, (ember_ctx_t * ctx, const ember_tensor_t* x, double negative_slope, ember_tensor_t** out), {
     PRELUDE_X
     if (is_complex(x->dtype) || x->dtype == EMBER_BOOL) raise(EMBER_ERR_UNSUPPORTED_DTYPE, "leaky_relu is not defined for dtype %s", dtype_name(x->dtype));
+    if (has_backend_kernel(ctx, OP_leaky_relu)) {
+        ember_dtype_t dt = promote(x->dtype, false, EMBER_FLOAT64, true, ctx->default_float);
+        ember_attrs_t at{};
+        at.f[0] = negative_slope;
+        *out = custom_kernel(ctx, OP_leaky_relu, cast_if(ctx, x, dt).get(), dt, shape_of(x), at).release();
+        return;
+    }
     TRef X = TRef::borrow(x);
     TRef pos = bin(ctx, OP_greater, X, weak_i64(ctx, 0));
     TRef scaled = bin(ctx, OP_multiply, X, weak_f64(ctx, negative_slope));
@@ -168,6 +199,10 @@ ENTRY(ember_gelu, (ember_ctx_t * ctx, const ember_tensor_t* x, int approximate, 
     PRELUDE_X
     DtypePlan plan = plan_dtypes(OP_erf, x->dtype, ctx->default_float);
     TRef X = cast_if(ctx, x, plan.compute);
+    if (has_backend_kernel(ctx, OP_gelu)) {
+        *out = custom_kernel(ctx, OP_gelu, X.get(), X->dtype, shape_of(x), attrs_i(approximate != 0)).release();
+        return;
+    }
     TRef inner;
     if (approximate) {
         TRef cube = bin(ctx, OP_multiply, un(ctx, OP_square, X), X);

@@ -7,12 +7,6 @@
 namespace ember {
 
 namespace {
-ember_attrs_t attrs_i(int64_t a, int64_t b = 0) {
-    ember_attrs_t at{};
-    at.i[0] = a;
-    at.i[1] = b;
-    return at;
-}
 
 TRef as_index(ember_ctx* ctx, const ember_tensor* idx, const char* what) {
     if (!is_integer(idx->dtype)) raise(EMBER_ERR_UNSUPPORTED_DTYPE, "%s must have an integer dtype, got %s", what, dtype_name(idx->dtype));

@@ -11,8 +11,9 @@ const OpInfo kOps[OP_COUNT] = {
 #define BINARY "binary"
 #define REDUCE "reduce"
 #define CUSTOM "custom"
-#define PRIMITIVE false
-#define COMPOSITE true
+#define PRIMITIVE false, false
+#define COMPOSITE true, false
+#define COMPOSITE_KERNEL true, true
 #define EMBER_OP(name, sig, dtypes, kind, doc) {#name, sig, Rule::dtypes, kind, doc},
 #include "optable.def"
 #undef EMBER_OP
@@ -22,6 +23,7 @@ const OpInfo kOps[OP_COUNT] = {
 #undef CUSTOM
 #undef PRIMITIVE
 #undef COMPOSITE
+#undef COMPOSITE_KERNEL
 };
 
 [[noreturn]] void bad_dtype(OpId op, ember_dtype_t d) {

@@ -18,6 +18,7 @@ struct OpInfo {
     const char* signature;  // "unary", "binary", "reduce", "custom"
     Rule rule;
     bool composite;
+    bool custom_kernel;  // a CUSTOM composite with a kernel convention (COMPOSITE_KERNEL)
     const char* doc;
 };
 const OpInfo& op_info(OpId op);
@@ -33,6 +34,13 @@ void run_kernel(ember_ctx* ctx, OpId op, std::initializer_list<ember_view_t> in,
                 const ember_attrs_t& attrs = {});
 // True when the backend supplies its own kernel for a composite op.
 bool has_backend_kernel(const ember_ctx* ctx, OpId op);
+// Kernel attributes carrying one or two integers (axis, flags).
+inline ember_attrs_t attrs_i(int64_t a, int64_t b = 0) {
+    ember_attrs_t at{};
+    at.i[0] = a;
+    at.i[1] = b;
+    return at;
+}
 
 // Broadcasting.
 Shape broadcast_shapes(const Shape& a, const Shape& b);

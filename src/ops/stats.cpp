@@ -12,13 +12,6 @@ namespace {
 
 using namespace fam;
 
-ember_attrs_t attrs_i(int64_t a, int64_t b = 0) {
-    ember_attrs_t at{};
-    at.i[0] = a;
-    at.i[1] = b;
-    return at;
-}
-
 void reject_complex(const ember_tensor* x, const char* op) {
     if (is_complex(x->dtype)) raise(EMBER_ERR_UNSUPPORTED_DTYPE, "%s is not defined for dtype %s", op, dtype_name(x->dtype));
 }

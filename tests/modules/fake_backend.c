@@ -1,5 +1,7 @@
-/* A host-memory test backend with a single native kernel (negative, deliberately wrong:
-   it returns x unchanged) so tests can tell a native kernel from the reference fallback. */
+/* A host-memory test backend with a few deliberately wrong native kernels, so tests can
+   tell a native kernel from the reference fallback and see what the core hands a kernel:
+   negative returns x unchanged; softmax and var (composites with a kernel convention)
+   fill their float32/float64 output with the attributes they were given. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,14 +46,29 @@ static ember_status_t identity_negative(const ember_kernel_call_t* c) {
     if (!host->reference_kernel("astype", &copy)) return host->fail(EMBER_ERR_INTERNAL, "fake: no astype");
     return copy.fn(c);
 }
+static ember_status_t fill_output(const ember_kernel_call_t* c, double value) {
+    const ember_view_t* o = &c->out[0];
+    int64_t n = 1;
+    for (int i = 0; i < o->ndim; ++i) n *= o->shape[i];
+    for (int64_t k = 0; k < n; ++k) {  /* the core hands kernels contiguous outputs */
+        if (o->dtype == EMBER_FLOAT32) ((float*)o->data)[o->offset + k] = (float)value;
+        else if (o->dtype == EMBER_FLOAT64) ((double*)o->data)[o->offset + k] = value;
+        else return host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "fake: float outputs only");
+    }
+    return EMBER_OK;
+}
+/* softmax: every element = axis + 0.5 * (number of inputs) */
+static ember_status_t fake_softmax(const ember_kernel_call_t* c) { return fill_output(c, (double)c->attrs->i[0] + 0.5 * c->n_in); }
+/* var: every element = axes_mask + ddof / 10 */
+static ember_status_t fake_var(const ember_kernel_call_t* c) { return fill_output(c, (double)c->attrs->axes_mask + c->attrs->f[0] / 10); }
 static int find_kernel(void* s, const char* op, ember_kernel_t* out) {
     (void)s;
-    if (strcmp(op, "negative") == 0) {
-        out->fn = identity_negative;
-        out->data = NULL;
-        return 1;
-    }
-    return 0;
+    out->data = NULL;
+    if (strcmp(op, "negative") == 0) out->fn = identity_negative;
+    else if (strcmp(op, "softmax") == 0) out->fn = fake_softmax;
+    else if (strcmp(op, "var") == 0) out->fn = fake_var;
+    else return 0;
+    return EMBER_KERNEL_NATIVE;
 }
 
 static const ember_backend_iface_t iface = {
