@@ -8,6 +8,7 @@ packages=(
   libopenblas-dev liblapacke-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev
   swig lua5.4 liblua5.4-dev lua5.3 liblua5.3-dev luarocks libdlpack-dev
+  python3-torch python3-numpy python3-pytest
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -104,6 +104,10 @@ def test_len_iter_conversions(backend):
     assert em.asarray(True).item() is True
     assert em.asarray([2 ** 64 - 1], dtype=em.uint64).item() == 2 ** 64 - 1
     assert em.zeros((2, 0, 3)).tolist() == [[], []]
+    for dt in (em.float16, em.bfloat16):  # no "e" memoryview format before Python 3.12
+        h = em.asarray([[1.5, -2.25], [0.0, 65504.0 if dt == em.float16 else 3.0]], dtype=dt)
+        assert h.tolist() == [[1.5, -2.25], [0.0, 65504.0 if dt == em.float16 else 3.0]]
+        assert isinstance(h.tolist()[0][0], float) and h[0, 1].item() == -2.25
 
 
 def test_repr_str(backend):

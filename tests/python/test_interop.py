@@ -1,4 +1,5 @@
-"""NumPy and DLPack interop, pickling, asarray, devices and backends."""
+"""NumPy and DLPack interop, pickling, asarray, devices and backends. (DLPack with PyTorch:
+test_torch_interop.py.)"""
 import gc
 import pickle
 
@@ -109,17 +110,6 @@ def test_dlpack_capsules(backend):
     gc.collect()
     y = em.from_dlpack(x)
     assert y is x or bool(em.all(y == x))
-
-
-def test_dlpack_torch(backend):
-    torch = pytest.importorskip("torch")
-    x = em.asarray(np.arange(6.0, dtype=np.float32).reshape(2, 3))
-    t = torch.from_dlpack(x)
-    assert tuple(t.shape) == (2, 3) and t.dtype == torch.float32
-    np.testing.assert_array_equal(t.numpy(), np.asarray(x))
-    src = torch.arange(5, dtype=torch.int64)
-    e = em.from_dlpack(src)
-    assert e.dtype == em.int64 and e.tolist() == [0, 1, 2, 3, 4]
 
 
 def test_asarray_python_objects(backend):

@@ -646,7 +646,8 @@ def _to_numpy_key(key):
 def _flat_list(x):
     """Elements in C order as Python scalars, without NumPy."""
     d = x.dtype
-    if d == _dt.bfloat16:
+    # memoryview cannot cast to "e" (half) before Python 3.12; float32 holds both exactly
+    if d in (_dt.bfloat16, _dt.float16):
         x = x.astype(_dt.float32)
         d = _dt.float32
     raw = _c.ember_py_to_bytes(x._h)
