@@ -244,6 +244,8 @@ TEST(CpuBackend, FallbackRunsReferenceKernelWithoutCopy) {
     EM_OK(ember_op_binding("cpu", "mean", &binding));
     EXPECT_STREQ(binding, "native") << "the mean composite is overridden";
     EM_OK(ember_op_binding("cpu", "softmax", &binding));
+    EXPECT_STREQ(binding, "native") << "a custom composite with a kernel convention, overridden";
+    EM_OK(ember_op_binding("cpu", "pad", &binding));
     EXPECT_STREQ(binding, "composite");
 
     T x = tensor(cpu(), randf(1000, -3, 3, 5), {10, 100}, EMBER_FLOAT32);
@@ -426,6 +428,30 @@ TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
         EM_OK(ember_softmax(cpu(), x, axis, got.out()));
         EM_OK(ember_softmax(ref(), as_ref(x), axis, want.out()));
         expect_close(got, want, 2e-6, 1e-30, "softmax axis " + std::to_string(axis));
+        T lgot, lwant;  // x - logsumexp cancels: absolute error relative to |x| <= 20
+        EM_OK(ember_log_softmax(cpu(), x, axis, lgot.out()));
+        EM_OK(ember_log_softmax(ref(), as_ref(x), axis, lwant.out()));
+        expect_close(lgot, lwant, 2e-6, 2e-5, "log_softmax axis " + std::to_string(axis));
+    }
+    // The fused kernel's other paths: a strided (transposed) input, float64, float16 and
+    // rows that are all -inf, hold +inf or NaN (as the composite: NaN rows, no shift).
+    auto e = randf(6 * 5, -3, 3, 32);
+    e[0] = e[1] = e[2] = e[3] = e[4] = -std::numeric_limits<float>::infinity();
+    e[7] = std::numeric_limits<float>::infinity();
+    e[12] = std::numeric_limits<float>::quiet_NaN();
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        T s = tensor(cpu(), e, {6, 5}, dt), st;
+        EM_OK(ember_transpose(cpu(), s, st.out()));
+        for (const T* in : {&s, &st}) {
+            for (int lg = 0; lg < 2; ++lg) {
+                T got, want;
+                auto fn = lg ? ember_log_softmax : ember_softmax;
+                EM_OK(fn(cpu(), *in, -1, got.out()));
+                EM_OK(fn(ref(), as_ref(*in), -1, want.out()));
+                double rtol = dt == EMBER_FLOAT64 ? 1e-13 : dt == EMBER_FLOAT32 ? 2e-6 : dt == EMBER_FLOAT16 ? 4e-3 : 3e-2;
+                expect_close(got, want, rtol, rtol * 4, std::string(lg ? "log_" : "") + "softmax " + ember_dtype_name(dt));
+            }
+        }
     }
     T got, want;
     const int64_t last[1] = {-1};

@@ -182,5 +182,9 @@ struct NativeKernel {
 void add_elementwise_kernels(std::vector<NativeKernel>& k);
 void add_reduce_kernels(std::vector<NativeKernel>& k);
 void add_matmul_kernels(std::vector<NativeKernel>& k);
+// softmax, log_softmax: one cache-resident pass per row (softmax.cpp).
+void add_softmax_kernels(std::vector<NativeKernel>& k);
+// lu_factor, lu_solve, cholesky, qr, svd, eigh, eig over LAPACKE (lapack.cpp, lapack_eig.cpp).
+void add_lapack_kernels(std::vector<NativeKernel>& k);
 
 }  // namespace ember_cpu

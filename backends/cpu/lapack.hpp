@@ -1,0 +1,304 @@
+// Shared pieces of the cpu backend's LAPACK kernels (lapack.cpp, lapack_eig.cpp): typed
+// LAPACKE wrappers, the batch walk, strided <-> column-major copies and the parallel batch
+// runner. Conventions of the kernels: docs/numerics-linalg.md ("Kernel convention" and
+// "cpu backend (LAPACKE)").
+//
+// Every matrix is copied into a column-major scratch buffer of its own dtype (inputs may
+// have any strides, including 0 and negative), factored there with the LAPACKE `_work`
+// routines in LAPACK_COL_MAJOR (no hidden transposition, no NaN pre-check, workspace owned
+// here), and copied into the row-major outputs. float32/complex64 compute in single
+// precision (sgetrf, cgesdd, ...).
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <vector>
+
+// LAPACK's complex arguments as std::complex (lapack.h and lapacke_config.h both honour
+// these; layout-compatible with the Fortran COMPLEX the library was built with).
+#define LAPACK_COMPLEX_CPP 1
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
+#include <lapacke.h>
+
+#include "cpu_common.hpp"
+
+extern "C" int openblas_get_num_threads(void);  // cblas.h (OpenBLAS); not included here
+
+namespace ember_cpu {
+namespace lapack {
+
+using c64 = std::complex<float>;
+using c128 = std::complex<double>;
+using lint = lapack_int;
+
+template <class T> struct real_of { using type = T; };
+template <class R> struct real_of<std::complex<R>> { using type = R; };
+template <class T> using real_t = typename real_of<T>::type;
+template <class T> constexpr bool is_cplx = !std::is_same_v<T, real_t<T>>;
+
+// ------------------------------------------------------------------ typed LAPACKE calls
+// One uniform signature per routine; arguments a real routine does not take (rwork) are
+// ignored there.
+#define EMBER_LAPACK_COMMON(P, T, R, ORGQR)                                                                                    \
+    static lint getrf(lint m, lint n, T* a, lint lda, lint* ipiv) { return LAPACKE_##P##getrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv); } \
+    static lint getrs(lint n, lint nrhs, const T* a, lint lda, const lint* ipiv, T* b, lint ldb) {                            \
+        return LAPACKE_##P##getrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, a, lda, ipiv, b, ldb);                                  \
+    }                                                                                                                          \
+    static lint laswp(lint ncols, T* a, lint lda, lint k1, lint k2, const lint* ipiv) {                                       \
+        return LAPACKE_##P##laswp_work(LAPACK_COL_MAJOR, ncols, a, lda, k1, k2, ipiv, 1);                                      \
+    }                                                                                                                          \
+    static lint trtrs(char uplo, char trans, char diag, lint n, lint nrhs, const T* a, lint lda, T* b, lint ldb) {            \
+        return LAPACKE_##P##trtrs_work(LAPACK_COL_MAJOR, uplo, trans, diag, n, nrhs, a, lda, b, ldb);                          \
+    }                                                                                                                          \
+    static lint potrf(char uplo, lint n, T* a, lint lda) { return LAPACKE_##P##potrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda); } \
+    static lint geqrf(lint m, lint n, T* a, lint lda, T* tau, T* work, lint lwork) {                                          \
+        return LAPACKE_##P##geqrf_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);                                      \
+    }                                                                                                                          \
+    static lint orgqr(lint m, lint n, lint k, T* a, lint lda, const T* tau, T* work, lint lwork) {                            \
+        return LAPACKE_##P##ORGQR##_work(LAPACK_COL_MAJOR, m, n, k, a, lda, tau, work, lwork);                                 \
+    }
+
+template <class T> struct Lapack;
+template <> struct Lapack<float> {
+    EMBER_LAPACK_COMMON(s, float, float, orgqr)
+    static lint gesdd(char jobz, lint m, lint n, float* a, lint lda, float* s, float* u, lint ldu, float* vt, lint ldvt, float* work,
+                      lint lwork, float*, lint* iwork) {
+        return LAPACKE_sgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork);
+    }
+    static lint syevd(char jobz, char uplo, lint n, float* a, lint lda, float* w, float* work, lint lwork, float*, lint, lint* iwork,
+                      lint liwork) {
+        return LAPACKE_ssyevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork);
+    }
+    static lint geev(char jobvr, lint n, float* a, lint lda, float* wr, float* wi, float* vr, lint ldvr, float* work, lint lwork) {
+        return LAPACKE_sgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, wr, wi, nullptr, 1, vr, ldvr, work, lwork);
+    }
+};
+template <> struct Lapack<double> {
+    EMBER_LAPACK_COMMON(d, double, double, orgqr)
+    static lint gesdd(char jobz, lint m, lint n, double* a, lint lda, double* s, double* u, lint ldu, double* vt, lint ldvt,
+                      double* work, lint lwork, double*, lint* iwork) {
+        return LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork);
+    }
+    static lint syevd(char jobz, char uplo, lint n, double* a, lint lda, double* w, double* work, lint lwork, double*, lint,
+                      lint* iwork, lint liwork) {
+        return LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork);
+    }
+    static lint geev(char jobvr, lint n, double* a, lint lda, double* wr, double* wi, double* vr, lint ldvr, double* work,
+                     lint lwork) {
+        return LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, wr, wi, nullptr, 1, vr, ldvr, work, lwork);
+    }
+};
+template <> struct Lapack<c64> {
+    EMBER_LAPACK_COMMON(c, c64, float, ungqr)
+    static lint gesdd(char jobz, lint m, lint n, c64* a, lint lda, float* s, c64* u, lint ldu, c64* vt, lint ldvt, c64* work,
+                      lint lwork, float* rwork, lint* iwork) {
+        return LAPACKE_cgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, rwork, iwork);
+    }
+    static lint syevd(char jobz, char uplo, lint n, c64* a, lint lda, float* w, c64* work, lint lwork, float* rwork, lint lrwork,
+                      lint* iwork, lint liwork) {
+        return LAPACKE_cheevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, rwork, lrwork, iwork, liwork);
+    }
+    static lint geev(char jobvr, lint n, c64* a, lint lda, c64* w, c64* vr, lint ldvr, c64* work, lint lwork, float* rwork) {
+        return LAPACKE_cgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, w, nullptr, 1, vr, ldvr, work, lwork, rwork);
+    }
+};
+template <> struct Lapack<c128> {
+    EMBER_LAPACK_COMMON(z, c128, double, ungqr)
+    static lint gesdd(char jobz, lint m, lint n, c128* a, lint lda, double* s, c128* u, lint ldu, c128* vt, lint ldvt, c128* work,
+                      lint lwork, double* rwork, lint* iwork) {
+        return LAPACKE_zgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, rwork, iwork);
+    }
+    static lint syevd(char jobz, char uplo, lint n, c128* a, lint lda, double* w, c128* work, lint lwork, double* rwork, lint lrwork,
+                      lint* iwork, lint liwork) {
+        return LAPACKE_zheevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, rwork, lrwork, iwork, liwork);
+    }
+    static lint geev(char jobvr, lint n, c128* a, lint lda, c128* w, c128* vr, lint ldvr, c128* work, lint lwork, double* rwork) {
+        return LAPACKE_zgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, w, nullptr, 1, vr, ldvr, work, lwork, rwork);
+    }
+};
+#undef EMBER_LAPACK_COMMON
+
+// The optimal workspace size a query (lwork = -1) returned in its first element.
+template <class T>
+inline lint work_size(const T& w) {
+    double v = std::ceil((double)std::real(w));
+    if (!(v >= 1)) return 1;
+    return v > (double)INT_MAX ? INT_MAX : (lint)v;
+}
+
+// Dimensions (and the element counts of the buffers built from them) LAPACK's 32-bit
+// integers can address; larger problems are left to the reference kernel.
+inline bool fits(std::initializer_list<int64_t> counts) {
+    for (int64_t c : counts)
+        if (c < 0 || c > (int64_t)INT_MAX) return false;
+    return true;
+}
+
+// Calls body(T{}) for the four compute dtypes; anything else goes to the reference kernel.
+template <class F>
+ember_status_t visit(const ember_kernel_call_t* c, int32_t dtype, F&& body) {
+    switch (dtype) {
+        case EMBER_FLOAT32: return body(float{});
+        case EMBER_FLOAT64: return body(double{});
+        case EMBER_COMPLEX64: return body(c64{});
+        case EMBER_COMPLEX128: return body(c128{});
+        default: return delegate(c);
+    }
+}
+
+// ------------------------------------------------------------------ batch geometry
+// The batch axes are the first nb axes of every view (the core broadcasts them; inputs may
+// have stride 0 there). Views' element offsets of batch element `flat` (C order).
+struct Batch {
+    int nb = 0;
+    const int64_t* shape = nullptr;
+    int64_t count = 1;
+    Batch(const ember_view_t& like, int nb_) : nb(nb_), shape(like.shape) {
+        for (int d = 0; d < nb; ++d) count *= shape[d];
+    }
+    int64_t offset(const ember_view_t& v, int64_t flat) const {
+        int64_t off = v.offset;
+        for (int d = nb - 1; d >= 0; --d) {
+            int64_t k = flat % shape[d];
+            flat /= shape[d];
+            off += k * v.strides[d];
+        }
+        return off;
+    }
+};
+template <class T>
+inline T* at(const ember_view_t& v, int64_t off) {
+    return static_cast<T*>(v.data) + off;
+}
+
+// dst(i, j) = src(i, j) for an m x n matrix, both with element strides (rows, columns).
+// Unit-stride runs are copied with memcpy; anything else in 8 x 8 tiles so that a
+// transposing copy stays in cache (larger tiles hit cache-set conflicts when the leading
+// dimension is a power of two: 32 x 32 was 6x slower at n = 1024).
+template <class T>
+void copy2d(T* dst, int64_t drs, int64_t dcs, const T* src, int64_t srs, int64_t scs, int64_t m, int64_t n) {
+    if (dcs == 1 && scs == 1) {
+        for (int64_t i = 0; i < m; ++i) std::memcpy(dst + i * drs, src + i * srs, (size_t)n * sizeof(T));
+        return;
+    }
+    if (drs == 1 && srs == 1) {
+        for (int64_t j = 0; j < n; ++j) std::memcpy(dst + j * dcs, src + j * scs, (size_t)m * sizeof(T));
+        return;
+    }
+    constexpr int64_t B = 8;
+    for (int64_t i0 = 0; i0 < m; i0 += B) {
+        int64_t i1 = std::min(m, i0 + B);
+        for (int64_t j0 = 0; j0 < n; j0 += B) {
+            int64_t j1 = std::min(n, j0 + B);
+            for (int64_t i = i0; i < i1; ++i)
+                for (int64_t j = j0; j < j1; ++j) dst[i * drs + j * dcs] = src[i * srs + j * scs];
+        }
+    }
+}
+
+// The trailing m x n matrix of view v at element offset off into a column-major buffer.
+template <class T>
+inline void load_cm(const ember_view_t& v, int64_t off, int64_t m, int64_t n, T* dst, int64_t ld) {
+    copy2d(dst, 1, ld, at<const T>(v, off), v.strides[v.ndim - 2], v.strides[v.ndim - 1], m, n);
+}
+// The trailing n x n matrix of view v at off into a row-major buffer: LAPACK (column-major)
+// then sees its transpose, which is what the symmetric-in-layout kernels use (cholesky,
+// lu_solve) to skip a transposing copy when the view is row-major already.
+template <class T>
+inline void load_rm(const ember_view_t& v, int64_t off, int64_t m, int64_t n, T* dst) {
+    copy2d(dst, n, 1, at<const T>(v, off), v.strides[v.ndim - 2], v.strides[v.ndim - 1], m, n);
+}
+template <class T>
+inline void store_rm(const ember_view_t& v, int64_t off, int64_t m, int64_t n, const T* src) {
+    copy2d(at<T>(v, off), v.strides[v.ndim - 2], v.strides[v.ndim - 1], src, n, 1, m, n);
+}
+// A column-major m x n buffer into the trailing matrix of view v at off.
+template <class T>
+inline void store_cm(const ember_view_t& v, int64_t off, int64_t m, int64_t n, const T* src, int64_t ld) {
+    copy2d(at<T>(v, off), v.strides[v.ndim - 2], v.strides[v.ndim - 1], src, 1, ld, m, n);
+}
+// n values (stride 1) into the trailing axis of v at off, converted to the view's type.
+template <class D, class S>
+inline void store_vec(const ember_view_t& v, int64_t off, int64_t n, const S* src) {
+    D* p = at<D>(v, off);
+    int64_t s = v.strides[v.ndim - 1];
+    for (int64_t i = 0; i < n; ++i) p[i * s] = (D)src[i];
+}
+inline void store_info(const ember_view_t& v, int64_t off, int64_t info) { *at<int64_t>(v, off) = info; }
+
+// ------------------------------------------------------------------ running a batch
+// A negative LAPACK info (an invalid argument: a bug here) seen by any task; reported by
+// the calling thread after the batch (host->fail records a per-thread message).
+struct Failure {
+    std::atomic<int64_t> info{0};
+    const char* routine = "";
+    void record(const char* r, lint code) {
+        int64_t expect = 0;
+        if (info.compare_exchange_strong(expect, (int64_t)code)) routine = r;
+    }
+    ember_status_t status(const char* op) const {
+        int64_t i = info.load();
+        if (!i) return EMBER_OK;
+        return g_host->fail(EMBER_ERR_INTERNAL, "cpu: LAPACK %s (for %s) rejected argument %lld", routine, op, (long long)-i);
+    }
+};
+
+// Matrices at most this large (rows and columns) are factored one per task on the thread
+// pool when the batch has several and OpenBLAS itself runs single-threaded
+// (OPENBLAS_NUM_THREADS=1, or EMBER_NUM_THREADS=1 followed by the backend). With OpenBLAS
+// threads the batch runs in order: OpenBLAS threads even small level-2/3 calls inside
+// syevd, trtrs, ..., and its threads and the pool's workers then compete for the same cores
+// (measured 5-10x slower on 2 cores). The user's OpenBLAS setting is never changed.
+constexpr int64_t kSmallMatrix = 96;
+
+// Runs body(begin, end) over batch elements [0, count), in parallel chunks when that pays.
+template <class F>
+void run_batch(int64_t count, int64_t rows, int64_t cols, F&& body) {
+    int nt = num_threads();
+    int64_t dim = std::max(rows, cols);
+    double work = (double)count * (double)rows * (double)cols * (double)std::min(rows, cols);
+    if (count < 2 || nt <= 1 || dim > kSmallMatrix || work < 65536.0 || openblas_get_num_threads() > 1) {
+        body((int64_t)0, count);
+        return;
+    }
+    int64_t chunks = std::min<int64_t>(count, (int64_t)nt * 4);
+    int64_t step = (count + chunks - 1) / chunks;
+    chunks = (count + step - 1) / step;
+    parallel_tasks(chunks, [&](int64_t t) {
+        int64_t b = t * step, e = std::min(count, b + step);
+        if (b < e) body(b, e);
+    });
+}
+
+// Rescales column j of a column-major complex n x n matrix so that its largest component
+// (the first of equal magnitude) is real and positive, as the reference kernel does.
+template <class C>
+void phase_normalise(C* v, int64_t n) {
+    using R = real_t<C>;
+    int64_t big = 0;
+    R best = std::abs(v[0]);
+    for (int64_t i = 1; i < n; ++i) {
+        R a = std::abs(v[i]);
+        if (a > best) {
+            best = a;
+            big = i;
+        }
+    }
+    if (!(best > 0)) return;
+    C ph = std::conj(v[big]) / best;
+    for (int64_t i = 0; i < n; ++i) v[i] *= ph;
+    v[big] = C(std::real(v[big]), 0);
+}
+
+// Kernels defined in lapack_eig.cpp.
+ember_status_t svd_kernel(const ember_kernel_call_t* c);
+ember_status_t eigh_kernel(const ember_kernel_call_t* c);
+ember_status_t eig_kernel(const ember_kernel_call_t* c);
+
+}  // namespace lapack
+}  // namespace ember_cpu

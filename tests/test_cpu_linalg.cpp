@@ -1,0 +1,1142 @@
+// The cpu backend's LAPACKE kernels (backends/cpu/lapack*.cpp) for the linalg primitives
+// lu_factor, lu_solve, cholesky, qr, svd, eigh and eig: bound natively, compared with the
+// reference backend on random data for every float dtype, batched, on non-contiguous
+// views (transposed, strided, flipped, broadcast batch), empty and 1x1 matrices,
+// rectangular shapes, singular and non-positive-definite inputs (same status and message),
+// plus the identities P*L*U = A, Q*R = A, U*S*Vh = A, A*v = lambda*v. Where LAPACK and the
+// reference may legitimately differ (eig's order, the phase of singular and eigen vectors)
+// the comparison is by identities. Composites (solve, inv, det, lstsq, ...) on cpu against
+// the reference, concurrent calls, batches that take the thread pool and blocked sizes.
+#include <algorithm>
+#include <atomic>
+#include <functional>
+#include <random>
+#include <thread>
+
+#include "test_util.hpp"
+
+namespace {
+
+using cd = std::complex<double>;
+
+ember_ctx_t* cpu() {
+    static ember_ctx_t* ctx = [] {
+        ember_ctx_t* c = nullptr;
+        if (ember_ctx_create_on("cpu", 0, &c) != EMBER_OK) return (ember_ctx_t*)nullptr;
+        return c;
+    }();
+    return ctx;
+}
+ember_ctx_t* ref() {
+    static ember_ctx_t* ctx = [] {
+        ember_ctx_t* c = nullptr;
+        ember_ctx_create_on("reference", 0, &c);
+        return c;
+    }();
+    return ctx;
+}
+#define NEED_CPU()                                                                \
+    do {                                                                          \
+        if (!cpu()) {                                                             \
+            GTEST_SKIP() << "cpu backend not available: " << ember_last_error(); \
+        }                                                                         \
+    } while (0)
+
+const ember_dtype_t kDtypes[] = {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128};
+bool is_cplx(ember_dtype_t d) { return d == EMBER_COMPLEX64 || d == EMBER_COMPLEX128; }
+double eps_of(ember_dtype_t d) { return (d == EMBER_FLOAT32 || d == EMBER_COMPLEX64) ? 1.1920929e-7 : 2.220446e-16; }
+
+// ---------------------------------------------------------------- host matrices
+
+struct HM {  // dense row-major complex<double>
+    int64_t r = 0, c = 0;
+    std::vector<cd> v;
+    HM() = default;
+    HM(int64_t rows, int64_t cols) : r(rows), c(cols), v((size_t)(rows * cols)) {}
+    cd& operator()(int64_t i, int64_t j) { return v[(size_t)(i * c + j)]; }
+    cd operator()(int64_t i, int64_t j) const { return v[(size_t)(i * c + j)]; }
+};
+HM eye(int64_t n) {
+    HM m(n, n);
+    for (int64_t i = 0; i < n; ++i) m(i, i) = 1;
+    return m;
+}
+HM mul(const HM& a, const HM& b) {
+    HM m(a.r, b.c);
+    for (int64_t i = 0; i < a.r; ++i)
+        for (int64_t k = 0; k < a.c; ++k)
+            for (int64_t j = 0; j < b.c; ++j) m(i, j) += a(i, k) * b(k, j);
+    return m;
+}
+HM adj(const HM& a) {
+    HM m(a.c, a.r);
+    for (int64_t i = 0; i < a.r; ++i)
+        for (int64_t j = 0; j < a.c; ++j) m(j, i) = std::conj(a(i, j));
+    return m;
+}
+double fro(const HM& a) {
+    double s = 0;
+    for (cd x : a.v) s += std::norm(x);
+    return std::sqrt(s);
+}
+double diff(const HM& a, const HM& b) {  // ||a - b||_F
+    double s = 0;
+    for (size_t i = 0; i < a.v.size(); ++i) s += std::norm(a.v[i] - b.v[i]);
+    return std::sqrt(s);
+}
+double orth_err(const HM& q) { return diff(mul(adj(q), q), eye(q.c)); }
+
+std::mt19937& rng() {
+    static std::mt19937 g(4242);
+    return g;
+}
+HM random(int64_t r, int64_t c, bool cplx) {
+    std::uniform_real_distribution<double> u(-1, 1);
+    HM m(r, c);
+    for (cd& x : m.v) x = cplx ? cd(u(rng()), u(rng())) : cd(u(rng()), 0);
+    return m;
+}
+HM spd(int64_t n, bool cplx) {  // B B^H + n I
+    HM b = random(n, n, cplx), a = mul(b, adj(b));
+    for (int64_t i = 0; i < n; ++i) a(i, i) += (double)n;
+    return a;
+}
+HM hermitian(int64_t n, bool cplx) {
+    HM b = random(n, n, cplx), a(n, n);
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j) a(i, j) = (b(i, j) + std::conj(b(j, i))) / 2.0;
+    return a;
+}
+
+// ---------------------------------------------------------------- tensors <-> host
+
+// How an input reaches the kernels: contiguous, a transposed view, every other row of a
+// taller tensor, flipped columns (negative stride) or one matrix broadcast over the batch
+// (stride 0; the generator then makes every matrix equal).
+enum Layout { CONTIG, TRANSPOSED, STRIDED, FLIPPED, BROADCAST };
+const Layout kLayouts[] = {CONTIG, TRANSPOSED, STRIDED, FLIPPED, BROADCAST};
+const char* layout_name(Layout l) {
+    static const char* n[] = {"contiguous", "transposed", "strided", "flipped", "broadcast"};
+    return n[l];
+}
+
+T from_host(ember_ctx_t* ctx, const std::vector<cd>& data, std::vector<int64_t> shape, ember_dtype_t dt) {
+    T src, out;
+    EXPECT_EQ(ember_tensor_from_data(ctx, data.data(), EMBER_COMPLEX128, shape.data(), (int)shape.size(), src.out()), EMBER_OK)
+        << ember_last_error();
+    EXPECT_EQ(ember_astype(ctx, src, dt, out.out()), EMBER_OK) << ember_last_error();
+    return out;
+}
+
+// A (batch..., m, n) tensor holding `ms` (one per batch element, C order) with the layout.
+T build(ember_ctx_t* ctx, const std::vector<HM>& ms, const std::vector<int64_t>& batch, ember_dtype_t dt, Layout lay) {
+    int64_t m = ms[0].r, n = ms[0].c;
+    std::vector<int64_t> shape = batch;
+    shape.push_back(m);
+    shape.push_back(n);
+    const int nd = (int)shape.size();
+    std::vector<cd> data;
+    T out;
+    switch (lay) {
+        case CONTIG:
+            for (const HM& a : ms) data.insert(data.end(), a.v.begin(), a.v.end());
+            return from_host(ctx, data, shape, dt);
+        case TRANSPOSED: {
+            for (const HM& a : ms) {
+                HM t(n, m);
+                for (int64_t i = 0; i < m; ++i)
+                    for (int64_t j = 0; j < n; ++j) t(j, i) = a(i, j);
+                data.insert(data.end(), t.v.begin(), t.v.end());
+            }
+            std::vector<int64_t> s = batch;
+            s.push_back(n);
+            s.push_back(m);
+            T t = from_host(ctx, data, s, dt);
+            EXPECT_EQ(ember_matrix_transpose(ctx, t, out.out()), EMBER_OK) << ember_last_error();
+            return out;
+        }
+        case STRIDED: {
+            for (const HM& a : ms)
+                for (int64_t i = 0; i < m; ++i) {
+                    data.insert(data.end(), a.v.begin() + i * n, a.v.begin() + (i + 1) * n);
+                    for (int64_t j = 0; j < n; ++j) data.push_back(cd(1e3, is_cplx(dt) ? -1e3 : 0));  // never read
+                }
+            std::vector<int64_t> s = shape, start(nd, 0), stop(nd, EMBER_SLICE_END), step(nd, 1);
+            s[nd - 2] = 2 * m;
+            step[nd - 2] = 2;
+            T t = from_host(ctx, data, s, dt);
+            EXPECT_EQ(ember_slice(ctx, t, start.data(), stop.data(), step.data(), nd, out.out()), EMBER_OK) << ember_last_error();
+            return out;
+        }
+        case FLIPPED: {
+            for (const HM& a : ms)
+                for (int64_t i = 0; i < m; ++i)
+                    for (int64_t j = n; j-- > 0;) data.push_back(a(i, j));
+            T t = from_host(ctx, data, shape, dt);
+            int64_t ax = -1;
+            EXPECT_EQ(ember_flip(ctx, t, &ax, 1, out.out()), EMBER_OK) << ember_last_error();
+            return out;
+        }
+        case BROADCAST: {
+            data = ms[0].v;
+            std::vector<int64_t> s = {1, m, n};
+            T t = from_host(ctx, data, s, dt);
+            EXPECT_EQ(ember_broadcast_to(ctx, t, shape.data(), nd, out.out()), EMBER_OK) << ember_last_error();
+            return out;
+        }
+    }
+    return out;
+}
+
+std::vector<cd> host(const ember_tensor_t* t) {
+    T r, c;
+    if (ember_tensor_to(ref(), t, r.out()) != EMBER_OK) return {};
+    if (ember_astype(ref(), r, EMBER_COMPLEX128, c.out()) != EMBER_OK) return {};
+    int64_t n = 0;
+    ember_tensor_size(c, &n);
+    std::vector<cd> v((size_t)n);
+    ember_tensor_read(c, v.data(), v.size() * sizeof(cd));
+    return v;
+}
+std::vector<HM> mats(const ember_tensor_t* t) {
+    auto s = shape_of(t);
+    int64_t r = s[s.size() - 2], c = s.back();
+    std::vector<cd> v = host(t);
+    std::vector<HM> out;
+    for (size_t off = 0; r * c > 0 && off + (size_t)(r * c) <= v.size(); off += (size_t)(r * c)) {
+        HM m(r, c);
+        std::copy(v.begin() + (long)off, v.begin() + (long)(off + (size_t)(r * c)), m.v.begin());
+        out.push_back(m);
+    }
+    return out;
+}
+std::vector<std::vector<cd>> vecs(const ember_tensor_t* t) {  // the trailing axis, per batch element
+    auto s = shape_of(t);
+    int64_t k = s.empty() ? 1 : s.back();
+    std::vector<cd> v = host(t);
+    std::vector<std::vector<cd>> out;
+    for (size_t off = 0; k > 0 && off + (size_t)k <= v.size(); off += (size_t)k) out.emplace_back(v.begin() + (long)off, v.begin() + (long)(off + (size_t)k));
+    return out;
+}
+double max_diff(const std::vector<cd>& a, const std::vector<cd>& b) {
+    if (a.size() != b.size()) return INFINITY;
+    double d = 0;
+    for (size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
+    return d;
+}
+bool contiguous(const ember_tensor_t* t) {
+    int c = 0;
+    ember_tensor_is_contiguous(t, &c);
+    return c != 0;
+}
+
+// One case: batch shape, matrix shape, layout, dtype.
+struct Case {
+    std::vector<int64_t> batch;
+    int64_t m, n;
+    Layout lay;
+    ember_dtype_t dt;
+    std::string name() const {
+        std::string s = std::string(ember_dtype_name(dt)) + " batch(";
+        for (int64_t b : batch) s += std::to_string(b) + ",";
+        return s + ") " + std::to_string(m) + "x" + std::to_string(n) + " " + layout_name(lay);
+    }
+    int64_t count() const {
+        int64_t c = 1;
+        for (int64_t b : batch) c *= b;
+        return c;
+    }
+};
+// Every dtype x layout over the given matrix shapes; the layouts that need a batch axis
+// (broadcast) get one.
+std::vector<Case> cases(const std::vector<std::pair<int64_t, int64_t>>& shapes) {
+    std::vector<Case> out;
+    for (ember_dtype_t dt : kDtypes)
+        for (auto [m, n] : shapes)
+            for (Layout lay : kLayouts) {
+                std::vector<int64_t> batch = lay == BROADCAST ? std::vector<int64_t>{3} : (m + n) % 2 ? std::vector<int64_t>{}
+                                                                                                        : std::vector<int64_t>{2, 3};
+                out.push_back(Case{batch, m, n, lay, dt});
+            }
+    return out;
+}
+std::vector<HM> gen(const Case& c, const std::function<HM(int64_t, int64_t, bool)>& g) {
+    std::vector<HM> ms;
+    for (int64_t i = 0; i < c.count(); ++i) ms.push_back(c.lay == BROADCAST && i > 0 ? ms[0] : g(c.m, c.n, is_cplx(c.dt)));
+    return ms;
+}
+// The same input on both backends; checks the cpu view really is non-contiguous.
+std::pair<T, T> inputs(const Case& c, const std::vector<HM>& ms) {
+    T a = build(cpu(), ms, c.batch, c.dt, c.lay), b = build(ref(), ms, c.batch, c.dt, c.lay);
+    if (c.lay != CONTIG && c.m > 1 && c.n > 1) {
+        EXPECT_FALSE(contiguous(a)) << c.name();
+    }
+    return {std::move(a), std::move(b)};
+}
+
+// ---------------------------------------------------------------- bindings
+
+TEST(CpuLinalg, PrimitivesAreBoundNatively) {
+    NEED_CPU();
+    const char* binding = nullptr;
+    for (const char* op : {"lu_factor", "lu_solve", "cholesky", "qr", "svd", "eigh", "eig"}) {
+        EM_OK(ember_op_binding("cpu", op, &binding));
+        EXPECT_STREQ(binding, "native") << op;
+    }
+    for (const char* op : {"solve", "inv", "det", "slogdet", "lstsq", "pinv", "matrix_rank", "svdvals", "eigvalsh", "eigvals", "expm"}) {
+        EM_OK(ember_op_binding("cpu", op, &binding));
+        EXPECT_STREQ(binding, "composite") << op;
+    }
+}
+
+// ---------------------------------------------------------------- against the reference
+
+const std::vector<std::pair<int64_t, int64_t>> kSquare = {{1, 1}, {2, 2}, {5, 5}, {12, 12}};
+const std::vector<std::pair<int64_t, int64_t>> kRect = {{1, 1}, {5, 5}, {7, 4}, {4, 7}, {1, 3}, {3, 1}};
+
+TEST(CpuLinalg, LuFactorMatchesReference) {
+    NEED_CPU();
+    for (const Case& c : cases(kRect)) {
+        auto ms = gen(c, random);
+        auto [a, ar] = inputs(c, ms);
+        T lu, piv, lur, pivr;
+        EM_OK(ember_lu_factor(cpu(), a, lu.out(), piv.out()));
+        EM_OK(ember_lu_factor(ref(), ar, lur.out(), pivr.out()));
+        ASSERT_EQ(shape_of(lu), shape_of(lur)) << c.name();
+        ASSERT_EQ(shape_of(piv), shape_of(pivr)) << c.name();
+        EXPECT_EQ(dtype_of(piv), EMBER_INT64);
+        double tol = 50 * (double)std::max(c.m, c.n) * eps_of(c.dt);
+        // Real input: the same pivots (largest |a_ij|) and the same factors. Complex input:
+        // LAPACK's i?amax picks the largest |Re| + |Im|, the reference the largest modulus,
+        // so the pivots may differ; both give |l_ij| <= 1 (modulus) or <= sqrt(2) (LAPACK).
+        if (!is_cplx(c.dt)) {
+            EXPECT_EQ(host(piv), host(pivr)) << c.name();
+            EXPECT_LE(max_diff(host(lu), host(lur)), tol) << c.name();
+        }
+        // P*L*U = A, the row swaps applied in order.
+        auto lus = mats(lu);
+        auto ps = vecs(piv);
+        int64_t k = std::min(c.m, c.n);
+        for (size_t b = 0; b < lus.size(); ++b) {
+            HM L(c.m, k), U(k, c.n), pa = ms[b];
+            for (int64_t i = 0; i < c.m; ++i)
+                for (int64_t j = 0; j < k; ++j) {
+                    L(i, j) = i == j ? cd(1) : i > j ? lus[b](i, j) : cd(0);
+                    EXPECT_LE(std::abs(L(i, j)), (is_cplx(c.dt) ? std::sqrt(2.0) : 1.0) * (1 + tol)) << c.name();
+                }
+            for (int64_t i = 0; i < k; ++i)
+                for (int64_t j = i; j < c.n; ++j) U(i, j) = lus[b](i, j);
+            for (int64_t i = 0; i < k; ++i) {
+                int64_t p = (int64_t)ps[b][(size_t)i].real();
+                ASSERT_TRUE(p >= i && p < c.m) << c.name();
+                for (int64_t j = 0; j < c.n; ++j) std::swap(pa(i, j), pa(p, j));
+            }
+            EXPECT_LE(diff(mul(L, U), pa), tol * std::max(1.0, fro(ms[b]))) << c.name();
+        }
+    }
+}
+
+TEST(CpuLinalg, LuSolveMatchesReference) {
+    NEED_CPU();
+    for (const Case& c : cases(kSquare)) {
+        auto ms = gen(c, [](int64_t m, int64_t n, bool cp) {
+            HM a = random(m, n, cp);
+            for (int64_t i = 0; i < n; ++i) a(i, i) += (double)n;  // diagonally dominant: well conditioned
+            return a;
+        });
+        auto [a, ar] = inputs(c, ms);
+        T lu, piv;
+        EM_OK(ember_lu_factor(cpu(), a, lu.out(), piv.out()));
+        // B: (batch..., n, 3) as a transposed view.
+        std::vector<HM> bs;
+        for (int64_t i = 0; i < c.count(); ++i) bs.push_back(random(c.n, 3, is_cplx(c.dt)));
+        T b = build(cpu(), bs, c.batch, c.dt, TRANSPOSED), x, xr;
+        T lur, pivr, br = build(ref(), bs, c.batch, c.dt, TRANSPOSED);
+        EM_OK(ember_lu_factor(ref(), ar, lur.out(), pivr.out()));
+        EM_OK(ember_lu_solve(cpu(), lu, piv, b, x.out()));
+        EM_OK(ember_lu_solve(ref(), lur, pivr, br, xr.out()));
+        ASSERT_EQ(shape_of(x), shape_of(xr)) << c.name();
+        // Elementwise against the reference (which computes float32 in double): within the
+        // forward error bound, n * cond * eps (cond < 100 here); the backward error is tight.
+        double tol = 100 * (double)c.n * eps_of(c.dt);
+        EXPECT_LE(max_diff(host(x), host(xr)), tol * 100) << c.name();
+        auto xs = mats(x);
+        for (size_t i = 0; i < xs.size(); ++i) EXPECT_LE(diff(mul(ms[i], xs[i]), bs[i]), tol * fro(bs[i])) << c.name();
+        // One LU (no batch axes) against the whole batch of B: the kernel sees stride 0.
+        if (!c.batch.empty()) {
+            T lu0, p0, lu0r, p0r, x0, x0r;
+            T a0 = from_host(cpu(), ms[0].v, {c.n, c.n}, c.dt), a0r = from_host(ref(), ms[0].v, {c.n, c.n}, c.dt);
+            EM_OK(ember_lu_factor(cpu(), a0, lu0.out(), p0.out()));
+            EM_OK(ember_lu_factor(ref(), a0r, lu0r.out(), p0r.out()));
+            EM_OK(ember_lu_solve(cpu(), lu0, p0, b, x0.out()));
+            EM_OK(ember_lu_solve(ref(), lu0r, p0r, br, x0r.out()));
+            EXPECT_EQ(shape_of(x0), shape_of(x0r));
+            EXPECT_LE(max_diff(host(x0), host(x0r)), tol * 100) << c.name();
+        }
+        // A single vector b, broadcast over the batch.
+        std::vector<cd> bv((size_t)c.n, cd(1, is_cplx(c.dt) ? -1 : 0));
+        T v = from_host(cpu(), bv, {c.n}, c.dt), vr = from_host(ref(), bv, {c.n}, c.dt), xv, xvr;
+        EM_OK(ember_lu_solve(cpu(), lu, piv, v, xv.out()));
+        EM_OK(ember_lu_solve(ref(), lur, pivr, vr, xvr.out()));
+        EXPECT_EQ(shape_of(xv), shape_of(xvr));
+        EXPECT_LE(max_diff(host(xv), host(xvr)), tol * 100) << c.name();
+    }
+}
+
+TEST(CpuLinalg, LuSolveOutOfRangePivotIsAnIndexError) {
+    NEED_CPU();
+    for (ember_dtype_t dt : kDtypes) {
+        std::vector<cd> lu = {2, 1, 1, 0, 3, 0, 0, 0, 1}, b = {1, 2, 3};
+        for (ember_ctx_t* ctx : {cpu(), ref()}) {
+            T L = from_host(ctx, lu, {3, 3}, dt), B = from_host(ctx, b, {3}, dt), X;
+            // Batch of 2 pivot vectors: the second has an out-of-range entry.
+            std::vector<int64_t> pv = {0, 1, 2, 1, 7, 2};
+            int64_t ps[2] = {2, 3};
+            T P;
+            EM_OK(ember_tensor_from_data(ctx, pv.data(), EMBER_INT64, ps, 2, P.out()));
+            EXPECT_EQ(ember_lu_solve(ctx, L, P, B, X.out()), EMBER_ERR_INDEX);
+        }
+        // Same message on both backends.
+        std::string msg[2];
+        int i = 0;
+        for (ember_ctx_t* ctx : {cpu(), ref()}) {
+            T L = from_host(ctx, lu, {3, 3}, dt), B = from_host(ctx, b, {3}, dt), X, P;
+            std::vector<int64_t> pv = {0, 1, 2, 1, -1, 2};
+            int64_t ps[2] = {2, 3};
+            EM_OK(ember_tensor_from_data(ctx, pv.data(), EMBER_INT64, ps, 2, P.out()));
+            EXPECT_EQ(ember_lu_solve(ctx, L, P, B, X.out()), EMBER_ERR_INDEX);
+            msg[i++] = ember_last_error();
+        }
+        EXPECT_EQ(msg[0], msg[1]);
+        EXPECT_NE(msg[0].find("pivot -1 of matrix 1 of the batch is out of range [0, 3)"), std::string::npos) << msg[0];
+    }
+}
+
+TEST(CpuLinalg, CholeskyMatchesReference) {
+    NEED_CPU();
+    for (const Case& c : cases(kSquare))
+        for (int upper : {0, 1}) {
+            auto ms = gen(c, [](int64_t m, int64_t, bool cp) { return spd(m, cp); });
+            auto [a, ar] = inputs(c, ms);
+            T l, lr;
+            EM_OK(ember_cholesky(cpu(), a, upper, l.out()));
+            EM_OK(ember_cholesky(ref(), ar, upper, lr.out()));
+            ASSERT_EQ(shape_of(l), shape_of(lr));
+            double tol = 30 * (double)c.n * eps_of(c.dt);
+            auto ls = mats(l);
+            for (size_t i = 0; i < ls.size(); ++i) {
+                const HM& f = ls[i];
+                double scale = std::sqrt(fro(ms[i]));
+                for (int64_t r = 0; r < c.n; ++r) {
+                    EXPECT_EQ(f(r, r).imag(), 0.0) << c.name();
+                    EXPECT_GT(f(r, r).real(), 0.0) << c.name();
+                    for (int64_t q = 0; q < c.n; ++q)
+                        if (upper ? r > q : r < q) {
+                            EXPECT_EQ(f(r, q), cd(0)) << c.name();
+                        }
+                }
+                HM prod = upper ? mul(adj(f), f) : mul(f, adj(f));
+                EXPECT_LE(diff(prod, ms[i]), tol * fro(ms[i])) << c.name() << " upper " << upper;
+                EXPECT_LE(max_diff(f.v, mats(lr)[i].v), tol * scale) << c.name() << " upper " << upper;
+            }
+        }
+}
+
+TEST(CpuLinalg, CholeskyReadsOneTriangle) {
+    NEED_CPU();
+    HM a = spd(4, true);
+    for (int upper : {0, 1}) {
+        HM junk = a;  // the other triangle holds NaN and garbage; the diagonal an imaginary part
+        for (int64_t i = 0; i < 4; ++i)
+            for (int64_t j = 0; j < 4; ++j) {
+                if (upper ? i > j : i < j) junk(i, j) = i + j == 3 ? cd(NAN, 0) : cd(1e9, -7);
+                if (i == j) junk(i, j) += cd(0, 5);
+            }
+        for (ember_dtype_t dt : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+            T x = from_host(cpu(), junk.v, {4, 4}, dt), l;
+            T xr = from_host(ref(), junk.v, {4, 4}, dt), lr;
+            EM_OK(ember_cholesky(cpu(), x, upper, l.out()));
+            EM_OK(ember_cholesky(ref(), xr, upper, lr.out()));
+            EXPECT_LE(max_diff(host(l), host(lr)), 100 * eps_of(dt) * 4) << upper;
+        }
+    }
+}
+
+TEST(CpuLinalg, QrMatchesReference) {
+    NEED_CPU();
+    for (const Case& c : cases(kRect))
+        for (ember_qr_mode_t mode : {EMBER_QR_REDUCED, EMBER_QR_COMPLETE, EMBER_QR_R}) {
+            auto ms = gen(c, random);
+            auto [a, ar] = inputs(c, ms);
+            T q, r, qr_, rr;
+            EM_OK(ember_qr(cpu(), a, mode, q.out(), r.out()));
+            EM_OK(ember_qr(ref(), ar, mode, qr_.out(), rr.out()));
+            std::string w = c.name() + " mode " + std::to_string((int)mode);
+            ASSERT_EQ(shape_of(r), shape_of(rr)) << w;
+            double tol = 50 * (double)std::max(c.m, c.n) * eps_of(c.dt);
+            // Householder QR with larfg's sign convention is the same factorization on both.
+            EXPECT_LE(max_diff(host(r), host(rr)), tol * 4) << w;
+            auto rs = mats(r);
+            for (const HM& R : rs)
+                for (int64_t i = 0; i < R.r; ++i) {
+                    if (i < R.c) {
+                        EXPECT_EQ(R(i, i).imag(), 0.0) << w;
+                    }
+                    for (int64_t j = 0; j < std::min(i, R.c); ++j) EXPECT_EQ(R(i, j), cd(0)) << w;
+                }
+            if (mode == EMBER_QR_R) continue;
+            ASSERT_EQ(shape_of(q), shape_of(qr_)) << w;
+            EXPECT_LE(max_diff(host(q), host(qr_)), tol * 4) << w;
+            auto qs = mats(q);
+            for (size_t i = 0; i < qs.size(); ++i) {
+                EXPECT_LE(orth_err(qs[i]), tol) << w;
+                EXPECT_LE(diff(mul(qs[i], rs[i]), ms[i]), tol * fro(ms[i])) << w;
+            }
+        }
+}
+
+TEST(CpuLinalg, SvdMatchesReference) {
+    NEED_CPU();
+    for (const Case& c : cases(kRect))
+        for (int full : {0, 1}) {
+            auto ms = gen(c, random);
+            auto [a, ar] = inputs(c, ms);
+            T u, s, vh, ur, sr, vhr, sv, svr;
+            EM_OK(ember_svd(cpu(), a, full, u.out(), s.out(), vh.out()));
+            EM_OK(ember_svd(ref(), ar, full, ur.out(), sr.out(), vhr.out()));
+            std::string w = c.name() + " full " + std::to_string(full);
+            ASSERT_EQ(shape_of(u), shape_of(ur)) << w;
+            ASSERT_EQ(shape_of(s), shape_of(sr)) << w;
+            ASSERT_EQ(shape_of(vh), shape_of(vhr)) << w;
+            EXPECT_EQ(dtype_of(s), dtype_of(sr));
+            double tol = 50 * (double)std::max(c.m, c.n) * eps_of(c.dt);
+            EXPECT_LE(max_diff(host(s), host(sr)), tol * 4) << w;
+            // Values only (gesdd with jobz 'N').
+            EM_OK(ember_svdvals(cpu(), a, sv.out()));
+            EM_OK(ember_svdvals(ref(), ar, svr.out()));
+            EXPECT_LE(max_diff(host(sv), host(svr)), tol * 4) << w;
+            auto us = mats(u), vs = mats(vh);
+            auto ss = vecs(s);
+            for (size_t i = 0; i < us.size(); ++i) {
+                for (size_t j = 0; j + 1 < ss[i].size(); ++j) EXPECT_GE(ss[i][j].real(), ss[i][j + 1].real()) << w;
+                for (cd x : ss[i]) EXPECT_GE(x.real(), 0.0);
+                EXPECT_LE(orth_err(us[i]), tol) << w;
+                EXPECT_LE(orth_err(adj(vs[i])), tol) << w;
+                std::vector<cd> d(ss[i].begin(), ss[i].end());
+                HM S(us[i].c, vs[i].r);
+                for (size_t j = 0; j < d.size(); ++j) S((int64_t)j, (int64_t)j) = d[j];
+                EXPECT_LE(diff(mul(mul(us[i], S), vs[i]), ms[i]), tol * std::max(1.0, fro(ms[i]))) << w;
+            }
+        }
+}
+
+TEST(CpuLinalg, EighMatchesReference) {
+    NEED_CPU();
+    for (const Case& c : cases(kSquare))
+        for (int upper : {0, 1}) {
+            auto ms = gen(c, [](int64_t m, int64_t, bool cp) { return hermitian(m, cp); });
+            auto [a, ar] = inputs(c, ms);
+            T w, v, wr, vr, w2, w2r;
+            EM_OK(ember_eigh(cpu(), a, upper, w.out(), v.out()));
+            EM_OK(ember_eigh(ref(), ar, upper, wr.out(), vr.out()));
+            std::string nm = c.name() + " upper " + std::to_string(upper);
+            ASSERT_EQ(shape_of(w), shape_of(wr)) << nm;
+            ASSERT_EQ(shape_of(v), shape_of(vr)) << nm;
+            double tol = 50 * (double)c.n * eps_of(c.dt);
+            EXPECT_LE(max_diff(host(w), host(wr)), tol * 2) << nm;
+            EM_OK(ember_eigvalsh(cpu(), a, upper, w2.out()));  // values only (jobz 'N')
+            EM_OK(ember_eigvalsh(ref(), ar, upper, w2r.out()));
+            EXPECT_LE(max_diff(host(w2), host(w2r)), tol * 2) << nm;
+            auto vs = mats(v);
+            auto ws = vecs(w);
+            for (size_t i = 0; i < vs.size(); ++i) {
+                for (size_t j = 0; j + 1 < ws[i].size(); ++j) EXPECT_LE(ws[i][j].real(), ws[i][j + 1].real()) << nm;
+                EXPECT_LE(orth_err(vs[i]), tol) << nm;
+                HM D(c.n, c.n);
+                for (int64_t j = 0; j < c.n; ++j) D(j, j) = ws[i][(size_t)j];
+                EXPECT_LE(diff(mul(ms[i], vs[i]), mul(vs[i], D)), tol * std::max(1.0, fro(ms[i]))) << nm;
+            }
+        }
+}
+
+TEST(CpuLinalg, EighReadsOneTriangle) {
+    NEED_CPU();
+    HM a = hermitian(5, true);
+    for (int upper : {0, 1})
+        for (ember_dtype_t dt : kDtypes) {
+            HM junk = a;
+            for (int64_t i = 0; i < 5; ++i)
+                for (int64_t j = 0; j < 5; ++j) {
+                    if (upper ? i > j : i < j) junk(i, j) = cd(NAN, NAN);
+                    if (i == j && is_cplx(dt)) junk(i, j) += cd(0, 3);  // ignored
+                }
+            T x = from_host(cpu(), junk.v, {5, 5}, dt), xr = from_host(ref(), junk.v, {5, 5}, dt), w, v, wr;
+            EM_OK(ember_eigh(cpu(), x, upper, w.out(), v.out()));
+            EM_OK(ember_eigvalsh(ref(), xr, upper, wr.out()));
+            EXPECT_LE(max_diff(host(w), host(wr)), 200 * eps_of(dt)) << upper << " " << ember_dtype_name(dt);
+            for (cd z : host(v)) EXPECT_TRUE(std::isfinite(z.real()) && std::isfinite(z.imag()));
+        }
+}
+
+// Eigenvalues as multisets: each of a matched to a distinct nearest of b.
+double match_error(std::vector<cd> a, std::vector<cd> b) {
+    double worst = 0;
+    for (cd x : a) {
+        size_t best = 0;
+        for (size_t j = 1; j < b.size(); ++j)
+            if (std::abs(b[j] - x) < std::abs(b[best] - x)) best = j;
+        worst = std::max(worst, std::abs(b[best] - x));
+        b.erase(b.begin() + (long)best);
+    }
+    return worst;
+}
+
+TEST(CpuLinalg, EigMatchesReference) {
+    NEED_CPU();
+    for (const Case& c : cases(kSquare)) {
+        auto ms = gen(c, random);
+        auto [a, ar] = inputs(c, ms);
+        T w, v, wr, vr, w2;
+        EM_OK(ember_eig(cpu(), a, w.out(), v.out()));
+        EM_OK(ember_eig(ref(), ar, wr.out(), vr.out()));
+        ASSERT_EQ(shape_of(w), shape_of(wr)) << c.name();
+        ASSERT_EQ(shape_of(v), shape_of(vr)) << c.name();
+        EXPECT_EQ(dtype_of(w), dtype_of(wr));
+        EXPECT_EQ(dtype_of(v), dtype_of(vr));
+        EM_OK(ember_eigvals(cpu(), a, w2.out()));  // values only (jobvr 'N')
+        double tol = 200 * (double)c.n * eps_of(c.dt);
+        auto ws = vecs(w), wrs = vecs(wr), w2s = vecs(w2);
+        auto vs = mats(v);
+        for (size_t i = 0; i < vs.size(); ++i) {
+            double an = std::max(1.0, fro(ms[i]));
+            // The order is unspecified (LAPACK's differs from the reference's): compare sets.
+            EXPECT_LE(match_error(ws[i], wrs[i]), tol * an) << c.name();
+            EXPECT_LE(match_error(w2s[i], ws[i]), tol * an) << c.name();
+            cd trace = 0, sum = 0;
+            for (int64_t j = 0; j < c.n; ++j) trace += ms[i](j, j), sum += ws[i][(size_t)j];
+            EXPECT_LE(std::abs(trace - sum), tol * an) << c.name();
+            if (!is_cplx(c.dt)) {  // real input: exact conjugate pairs
+                for (cd z : ws[i]) {
+                    bool found = false;
+                    for (cd y : ws[i]) found = found || y == std::conj(z);
+                    EXPECT_TRUE(found) << c.name() << " " << z;
+                }
+            }
+            for (int64_t j = 0; j < c.n; ++j) {
+                HM col(c.n, 1);
+                int64_t big = 0;
+                double nrm = 0;
+                for (int64_t r = 0; r < c.n; ++r) {
+                    col(r, 0) = vs[i](r, j);
+                    nrm += std::norm(col(r, 0));
+                    if (std::abs(col(r, 0)) > std::abs(col(big, 0))) big = r;
+                }
+                EXPECT_NEAR(std::sqrt(nrm), 1.0, tol) << c.name();
+                EXPECT_EQ(col(big, 0).imag(), 0.0) << c.name();  // largest component real and positive
+                EXPECT_GT(col(big, 0).real(), 0.0) << c.name();
+                HM av = mul(ms[i], col), lv = col;
+                for (cd& x : lv.v) x *= ws[i][(size_t)j];
+                EXPECT_LE(diff(av, lv), tol * an) << c.name() << " eigenpair " << j;
+            }
+        }
+    }
+}
+
+TEST(CpuLinalg, EigOfKnownMatrices) {
+    NEED_CPU();
+    // A rotation (eigenvalues +-i), a defective Jordan block, a diagonal matrix.
+    for (ember_dtype_t dt : kDtypes) {
+        T r = from_host(cpu(), {0, -1, 1, 0}, {2, 2}, dt), w, v;
+        EM_OK(ember_eig(cpu(), r, w.out(), v.out()));
+        auto ws = host(w);
+        EXPECT_LE(match_error(ws, {cd(0, 1), cd(0, -1)}), 10 * eps_of(dt));
+        T j = from_host(cpu(), {2, 1, 0, 2}, {2, 2}, dt);
+        EM_OK(ember_eig(cpu(), j, w.out(), v.out()));
+        for (cd z : host(w)) EXPECT_NEAR(std::abs(z - 2.0), 0, 1e3 * eps_of(dt));
+        T d = from_host(cpu(), {3, 0, 0, 0, -1, 0, 0, 0, 2}, {3, 3}, dt);
+        EM_OK(ember_eig(cpu(), d, w.out(), v.out()));
+        EXPECT_LE(match_error(host(w), {3, -1, 2}), 0.0);
+        for (cd z : host(v)) EXPECT_TRUE(z == cd(0) || z == cd(1)) << z;  // unit vectors, phase normalised
+    }
+}
+
+// ---------------------------------------------------------------- singular, not PD, empty
+
+// Runs f on both backends; the status and the message must agree.
+void same_outcome(const std::function<ember_status_t(ember_ctx_t*)>& f, ember_status_t want, const std::string& want_msg,
+                  const std::string& what) {
+    ember_status_t st[2];
+    std::string msg[2];
+    int i = 0;
+    for (ember_ctx_t* ctx : {cpu(), ref()}) {
+        st[i] = f(ctx);
+        msg[i] = st[i] == EMBER_OK ? "" : ember_last_error();
+        ++i;
+    }
+    EXPECT_EQ(st[0], want) << what << ": " << msg[0];
+    EXPECT_EQ(st[0], st[1]) << what;
+    EXPECT_EQ(msg[0], msg[1]) << what;
+    if (!want_msg.empty()) {
+        EXPECT_NE(msg[0].find(want_msg), std::string::npos) << what << ": " << msg[0];
+    }
+}
+
+TEST(CpuLinalg, SingularMatricesLikeTheReference) {
+    NEED_CPU();
+    for (ember_dtype_t dt : kDtypes) {
+        std::string dn = ember_dtype_name(dt);
+        // Exactly singular matrices whose elimination is exact in any precision: the LU,
+        // the pivots and info (the first zero pivot) agree exactly.
+        std::vector<std::vector<cd>> sing = {
+            {0, 0, 0, 0},                             // 2x2 zero: pivot 0
+            {0, 1, 0, 2},                             // zero first column: pivot 0, then continues
+            {1, 2, 3, 2, 4, 6, 1, 1, 1},              // rows 0 and 1 dependent: pivot 2
+            {1, 2, 3, 4, 5, 6, 7, 8, 9},              // rank 2 (not exact in floating point)
+            {2, 0, 0, 0, 0, 0, 0, 0, 3},              // zero middle pivot: 1
+        };
+        for (size_t s = 0; s < sing.size(); ++s) {
+            int64_t n = sing[s].size() == 4 ? 2 : 3;
+            if (s == 3) continue;  // only identities for the inexact one (below)
+            T a = from_host(cpu(), sing[s], {n, n}, dt), ar = from_host(ref(), sing[s], {n, n}, dt), lu, p, lur, pr;
+            EM_OK(ember_lu_factor(cpu(), a, lu.out(), p.out()));
+            EM_OK(ember_lu_factor(ref(), ar, lur.out(), pr.out()));
+            EXPECT_EQ(host(p), host(pr)) << dn << " matrix " << s;
+            EXPECT_EQ(host(lu), host(lur)) << dn << " matrix " << s;
+            same_outcome([&](ember_ctx_t* ctx) {
+                T x = from_host(ctx, sing[s], {n, n}, dt), o;
+                return ember_inv(ctx, x, o.out());
+            }, EMBER_ERR_LINALG, "is singular (pivot", dn + " inv " + std::to_string(s));
+            same_outcome([&](ember_ctx_t* ctx) {
+                T x = from_host(ctx, sing[s], {n, n}, dt), o;
+                ember_status_t st = ember_det(ctx, x, o.out());
+                if (st == EMBER_OK) {
+                    EXPECT_EQ(host(o)[0], cd(0)) << dn;
+                }
+                return st;
+            }, EMBER_OK, "", dn + " det");
+        }
+        // A batch (2, 3) with matrix (1, 0) singular; solve names it on both backends.
+        std::vector<HM> ms;
+        for (int i = 0; i < 6; ++i) {
+            HM a = random(3, 3, is_cplx(dt));
+            for (int64_t j = 0; j < 3; ++j) a(j, j) += 3.0;
+            ms.push_back(a);
+        }
+        ms[3] = HM(3, 3);
+        for (int64_t j = 0; j < 3; ++j) ms[3](0, j) = (double)j + 1, ms[3](1, j) = 2.0 * ((double)j + 1), ms[3](2, j) = (double)(j * j);
+        for (Layout lay : {CONTIG, TRANSPOSED}) {
+            same_outcome([&](ember_ctx_t* ctx) {
+                T a = build(ctx, ms, {2, 3}, dt, lay), b, x;
+                b = from_host(ctx, {1, 2, 3}, {3}, dt);
+                return ember_solve(ctx, a, b, x.out());
+            }, EMBER_ERR_LINALG, "ember_solve: matrix (1, 0) of the batch is singular (pivot", dn + " batched solve");
+        }
+        // lu_solve on a factor with a zero on U's diagonal.
+        same_outcome([&](ember_ctx_t* ctx) {
+            T a = from_host(ctx, sing[2], {3, 3}, dt), lu, p, b = from_host(ctx, {1, 1, 1}, {3}, dt), x;
+            ember_status_t st = ember_lu_factor(ctx, a, lu.out(), p.out());
+            return st ? st : ember_lu_solve(ctx, lu, p, b, x.out());
+        }, EMBER_ERR_LINALG, "the matrix is singular (pivot 2 is zero)", dn + " lu_solve");
+        // Rectangular rank-deficient LU: identities only.
+        HM r(5, 3);
+        for (int64_t i = 0; i < 5; ++i) r(i, 0) = (double)i + 1, r(i, 1) = 0, r(i, 2) = 2.0 * ((double)i + 1);
+        T ra = from_host(cpu(), r.v, {5, 3}, dt), lu, p;
+        T rar = from_host(ref(), r.v, {5, 3}, dt), lur, pr;
+        EM_OK(ember_lu_factor(cpu(), ra, lu.out(), p.out()));
+        EM_OK(ember_lu_factor(ref(), rar, lur.out(), pr.out()));
+        EXPECT_EQ(host(p), host(pr)) << dn;
+        EXPECT_LE(max_diff(host(lu), host(lur)), 10 * eps_of(dt)) << dn;
+        // det / slogdet of the inexactly singular matrix: tiny but finite, or 0 on both.
+        T a4 = from_host(cpu(), sing[3], {3, 3}, dt), d4;
+        EM_OK(ember_det(cpu(), a4, d4.out()));
+        EXPECT_LE(std::abs(host(d4)[0]), 1e3 * eps_of(dt)) << dn;
+    }
+}
+
+TEST(CpuLinalg, NotPositiveDefiniteLikeTheReference) {
+    NEED_CPU();
+    for (ember_dtype_t dt : kDtypes) {
+        std::string dn = ember_dtype_name(dt);
+        for (int upper : {0, 1}) {
+            // Batch of 4: matrix 3 has a negative third pivot.
+            std::vector<HM> ms(4, eye(4));
+            ms[3](2, 2) = -1;
+            same_outcome([&](ember_ctx_t* ctx) {
+                T a = build(ctx, ms, {4}, dt, TRANSPOSED), l;
+                return ember_cholesky(ctx, a, upper, l.out());
+            }, EMBER_ERR_LINALG, "matrix 3 of the batch is not positive definite (pivot 2)", dn + " negative pivot");
+            // Indefinite 2x2 with a positive diagonal in a (2, 3) batch: pivot 1 of (1, 1).
+            std::vector<HM> ind(6, eye(2));
+            ind[4](0, 1) = ind[4](1, 0) = 2;
+            same_outcome([&](ember_ctx_t* ctx) {
+                T a = build(ctx, ind, {2, 3}, dt, CONTIG), l;
+                return ember_cholesky(ctx, a, upper, l.out());
+            }, EMBER_ERR_LINALG, "matrix (1, 1) of the batch is not positive definite (pivot 1)", dn + " indefinite");
+            // Zero matrix (pivot 0), NaN on the diagonal (pivot 1), singular PSD (pivot 1),
+            // a 1x1 negative (pivot 0).
+            std::vector<std::pair<std::vector<cd>, std::string>> bad = {
+                {{0, 0, 0, 0}, "(pivot 0)"},
+                {{1, 0, 0, NAN}, "(pivot 1)"},
+                {{1, 1, 1, 1}, "(pivot 1)"},
+                {{-2}, "(pivot 0)"},
+            };
+            for (auto& [vals, want] : bad) {
+                int64_t n = vals.size() == 1 ? 1 : 2;
+                same_outcome([&](ember_ctx_t* ctx) {
+                    T a = from_host(ctx, vals, {n, n}, dt), l;
+                    return ember_cholesky(ctx, a, upper, l.out());
+                }, EMBER_ERR_LINALG, "the matrix is not positive definite " + want, dn + " " + want);
+            }
+        }
+    }
+}
+
+TEST(CpuLinalg, NonFiniteInputToIterativeFactorizations) {
+    NEED_CPU();
+    for (ember_dtype_t dt : kDtypes) {
+        std::vector<cd> v = {1, NAN, 0, 1};
+        same_outcome([&](ember_ctx_t* ctx) {
+            T a = from_host(ctx, v, {2, 2}, dt), u, s, vh;
+            return ember_svd(ctx, a, 0, u.out(), s.out(), vh.out());
+        }, EMBER_ERR_LINALG, "ember_svd: the matrix contains NaN or infinity", "svd");
+        same_outcome([&](ember_ctx_t* ctx) {
+            T a = from_host(ctx, v, {2, 2}, dt), w;
+            return ember_eig(ctx, a, w.out(), nullptr);
+        }, EMBER_ERR_LINALG, "contains NaN or infinity", "eig");
+        same_outcome([&](ember_ctx_t* ctx) {
+            T a = from_host(ctx, v, {2, 2}, dt), w;
+            return ember_eigh(ctx, a, 1, w.out(), nullptr);
+        }, EMBER_ERR_LINALG, "contains NaN or infinity", "eigh upper");
+        same_outcome([&](ember_ctx_t* ctx) {
+            T a = from_host(ctx, v, {2, 2}, dt), w;
+            ember_status_t st = ember_eigh(ctx, a, 0, w.out(), nullptr);
+            if (st == EMBER_OK) {
+                EXPECT_EQ(host(w), (std::vector<cd>{1, 1}));
+            }
+            return st;
+        }, EMBER_OK, "", "eigh lower");
+    }
+}
+
+TEST(CpuLinalg, EmptyAndOneByOne) {
+    NEED_CPU();
+    // Shapes the core handles itself (never reaching a kernel) and 1x1 ones that do.
+    const std::vector<std::vector<int64_t>> shapes = {{0, 0}, {3, 0, 0}, {0, 3, 3}, {0, 3}, {3, 0}, {2, 0, 4}, {1, 1}, {4, 1, 1}};
+    for (ember_dtype_t dt : kDtypes)
+        for (const auto& shp : shapes) {
+            int64_t size = 1;
+            for (int64_t d : shp) size *= d;
+            std::vector<cd> vals((size_t)size);
+            for (size_t i = 0; i < vals.size(); ++i) vals[i] = cd(2.0 + (double)i, is_cplx(dt) ? 0.5 : 0);
+            bool square = shp[shp.size() - 1] == shp[shp.size() - 2];
+            std::string w = std::string(ember_dtype_name(dt)) + " shape " + std::to_string(shp.size()) + "d " +
+                            std::to_string(shp[shp.size() - 2]) + "x" + std::to_string(shp.back());
+            // Every output's shape and values must match the reference's.
+            // values: bit i set = compare output i elementwise (else its shape only).
+            auto compare = [&](const char* op, const std::function<ember_status_t(ember_ctx_t*, std::vector<T>&)>& f, unsigned values = ~0u) {
+                std::vector<T> o1, o2;
+                ember_status_t s1 = f(cpu(), o1), s2 = f(ref(), o2);
+                ASSERT_EQ(s1, s2) << w << " " << op << " " << ember_last_error();
+                ASSERT_EQ(o1.size(), o2.size());
+                for (size_t i = 0; i < o1.size(); ++i) {
+                    EXPECT_EQ(shape_of(o1[i]), shape_of(o2[i])) << w << " " << op << " output " << i;
+                    if (values >> i & 1) {
+                        EXPECT_LE(max_diff(host(o1[i]), host(o2[i])), 10 * eps_of(dt)) << w << " " << op << " output " << i;
+                    }
+                }
+            };
+            auto in = [&](ember_ctx_t* ctx) { return from_host(ctx, vals, shp, dt); };
+            compare("lu_factor", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+                T a = in(ctx);
+                o.resize(2);
+                return ember_lu_factor(ctx, a, o[0].out(), o[1].out());
+            });
+            for (int mode = 0; mode < 3; ++mode)
+                compare("qr", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+                    T a = in(ctx);
+                    o.resize(2);
+                    ember_status_t st = ember_qr(ctx, a, (ember_qr_mode_t)mode, o[0].out(), o[1].out());
+                    if (mode == 2) o.erase(o.begin());
+                    return st;
+                });
+            for (int full : {0, 1})
+                compare("svd", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+                    T a = in(ctx);
+                    o.resize(3);
+                    return ember_svd(ctx, a, full, o[0].out(), o[1].out(), o[2].out());
+                }, 2u);  // U and Vh of a complex 1x1 are unit phases that may differ (their product may not)
+            if (!square) continue;
+            for (int upper : {0, 1}) {
+                compare("cholesky", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+                    T a = in(ctx);
+                    o.resize(1);
+                    return ember_cholesky(ctx, a, upper, o[0].out());
+                });
+                compare("eigh", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+                    T a = in(ctx);
+                    o.resize(2);
+                    return ember_eigh(ctx, a, upper, o[0].out(), o[1].out());
+                });
+            }
+            compare("eig", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+                T a = in(ctx);
+                o.resize(2);
+                return ember_eig(ctx, a, o[0].out(), o[1].out());
+            });
+            compare("solve", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+                T a = in(ctx);
+                o.resize(1);
+                return ember_solve(ctx, a, a, o[0].out());
+            });
+            compare("lu_solve", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+                T a = in(ctx), lu, p;
+                o.resize(1);
+                ember_status_t st = ember_lu_factor(ctx, a, lu.out(), p.out());
+                return st ? st : ember_lu_solve(ctx, lu, p, a, o[0].out());
+            });
+        }
+}
+
+// ---------------------------------------------------------------- composites on cpu
+
+TEST(CpuLinalg, CompositesMatchReference) {
+    NEED_CPU();
+    for (ember_dtype_t dt : kDtypes) {
+        bool cp = is_cplx(dt);
+        std::string dn = ember_dtype_name(dt);
+        double tol = 2000 * eps_of(dt);
+        std::vector<HM> sq, rect, herm;
+        for (int i = 0; i < 3; ++i) {
+            HM a = random(6, 6, cp);
+            for (int64_t j = 0; j < 6; ++j) a(j, j) += 2.0;
+            sq.push_back(a);
+            rect.push_back(random(7, 4, cp));
+            herm.push_back(hermitian(6, cp));
+        }
+        std::vector<HM> rhs = {random(6, 2, cp), random(6, 2, cp), random(6, 2, cp)};
+        std::vector<HM> rrhs = {random(7, 2, cp), random(7, 2, cp), random(7, 2, cp)};
+        using Fn = std::function<ember_status_t(ember_ctx_t*, std::vector<T>&)>;
+        auto both = [&](const char* what, const Fn& f, double t) {
+            std::vector<T> o1, o2;
+            ASSERT_EQ(f(cpu(), o1), EMBER_OK) << dn << " " << what << ": " << ember_last_error();
+            ASSERT_EQ(f(ref(), o2), EMBER_OK) << dn << " " << what << ": " << ember_last_error();
+            for (size_t i = 0; i < o1.size(); ++i) {
+                ASSERT_EQ(shape_of(o1[i]), shape_of(o2[i])) << dn << " " << what;
+                EXPECT_LE(max_diff(host(o1[i]), host(o2[i])), t) << dn << " " << what << " output " << i;
+            }
+        };
+        auto A = [&](ember_ctx_t* ctx) { return build(ctx, sq, {3}, dt, TRANSPOSED); };
+        both("solve", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+            o.resize(1);
+            T a = A(ctx), b = build(ctx, rhs, {3}, dt, CONTIG);
+            return ember_solve(ctx, a, b, o[0].out());
+        }, tol);
+        both("inv", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+            o.resize(1);
+            T a = A(ctx);
+            return ember_inv(ctx, a, o[0].out());
+        }, tol);
+        both("det", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+            o.resize(1);
+            T a = A(ctx);
+            return ember_det(ctx, a, o[0].out());
+        }, tol * 100);
+        both("slogdet", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+            o.resize(2);
+            T a = A(ctx);
+            return ember_slogdet(ctx, a, o[0].out(), o[1].out());
+        }, tol);
+        both("matrix_power -2", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+            o.resize(1);
+            T a = A(ctx);
+            return ember_matrix_power(ctx, a, -2, o[0].out());
+        }, tol);
+        both("expm", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+            o.resize(1);
+            T b = build(ctx, herm, {3}, dt, FLIPPED);
+            return ember_expm(ctx, b, o[0].out());
+        }, tol * 50);
+        both("lstsq", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+            o.resize(4);
+            T a = build(ctx, rect, {3}, dt, STRIDED), b = build(ctx, rrhs, {3}, dt, CONTIG);
+            return ember_lstsq(ctx, a, b, -1, o[0].out(), o[1].out(), o[2].out(), o[3].out());
+        }, tol);
+        both("pinv", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+            o.resize(1);
+            T a = build(ctx, rect, {3}, dt, TRANSPOSED);
+            return ember_pinv(ctx, a, 0, -1, o[0].out());
+        }, tol);
+        both("matrix_rank", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+            o.resize(1);
+            T a = build(ctx, rect, {3}, dt, CONTIG);
+            return ember_matrix_rank(ctx, a, 0, -1, o[0].out());
+        }, 0);
+        both("svdvals", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+            o.resize(1);
+            T a = build(ctx, rect, {3}, dt, FLIPPED);
+            return ember_svdvals(ctx, a, o[0].out());
+        }, tol);
+        both("matrix_norm 2, nuc, -2", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+            o.resize(3);
+            T a = build(ctx, sq, {3}, dt, CONTIG);
+            ember_status_t s = ember_matrix_norm(ctx, a, EMBER_NORM_2, 0, o[0].out());
+            if (!s) s = ember_matrix_norm(ctx, a, EMBER_NORM_NUC, 0, o[1].out());
+            if (!s) s = ember_matrix_norm(ctx, a, EMBER_NORM_NEG_2, 0, o[2].out());
+            return s;
+        }, tol * 10);
+        both("eigvalsh", [&](ember_ctx_t* ctx, std::vector<T>& o) {
+            o.resize(1);
+            T a = build(ctx, herm, {3}, dt, CONTIG);
+            return ember_eigvalsh(ctx, a, 0, o[0].out());
+        }, tol);
+        // Rank deficiency seen through the SVD: rank 2 of a 5x4 product.
+        HM low = mul(random(5, 2, cp), random(2, 4, cp));
+        T lc = from_host(cpu(), low.v, {5, 4}, dt), lr = from_host(ref(), low.v, {5, 4}, dt), rc, rr;
+        EM_OK(ember_matrix_rank(cpu(), lc, 0, -1, rc.out()));
+        EM_OK(ember_matrix_rank(ref(), lr, 0, -1, rr.out()));
+        EXPECT_EQ(host(rc), host(rr)) << dn;
+        EXPECT_EQ(host(rc)[0], cd(2)) << dn;
+    }
+}
+
+// ---------------------------------------------------------------- threads and sizes
+
+TEST(CpuLinalg, ConcurrentCallsFromSeveralThreads) {
+    NEED_CPU();
+    // Each thread its own context (a context is used by one thread at a time); the input
+    // tensors are shared read-only.
+    const int kThreads = 4;
+    std::vector<HM> ms;
+    for (int i = 0; i < 8; ++i) ms.push_back(spd(24, false));
+    T a = build(cpu(), ms, {8}, EMBER_FLOAT64, CONTIG);
+    T want_x, want_s, want_w, want_r;
+    T rhs = build(cpu(), std::vector<HM>(8, eye(24)), {8}, EMBER_FLOAT64, CONTIG);
+    {
+        T q;
+        EM_OK(ember_solve(cpu(), a, rhs, want_x.out()));
+        EM_OK(ember_svdvals(cpu(), a, want_s.out()));
+        EM_OK(ember_eigvalsh(cpu(), a, 0, want_w.out()));
+        EM_OK(ember_cholesky(cpu(), a, 0, want_r.out()));
+    }
+    auto wx = host(want_x), ws = host(want_s), ww = host(want_w), wr = host(want_r);
+    // Contiguous float64 results read without any context (host() uses the shared
+    // reference context, which only this thread may use).
+    auto raw = [](const ember_tensor_t* t) {
+        int64_t n = 0;
+        ember_tensor_size(t, &n);
+        std::vector<double> d((size_t)n);
+        ember_tensor_read(t, d.data(), d.size() * sizeof(double));
+        return std::vector<cd>(d.begin(), d.end());
+    };
+    std::atomic<int> bad{0};
+    std::vector<std::thread> th;
+    for (int t = 0; t < kThreads; ++t)
+        th.emplace_back([&] {
+            ember_ctx_t* ctx = nullptr;
+            if (ember_ctx_create_on("cpu", 0, &ctx) != EMBER_OK) {
+                bad++;
+                return;
+            }
+            for (int it = 0; it < 5; ++it) {
+                ember_tensor_t *x = nullptr, *s = nullptr, *w = nullptr, *l = nullptr;
+                if (ember_solve(ctx, a, rhs, &x) || ember_svdvals(ctx, a, &s) || ember_eigvalsh(ctx, a, 0, &w) ||
+                    ember_cholesky(ctx, a, 0, &l))
+                    bad++;
+                else if (max_diff(raw(x), wx) > 1e-12 || max_diff(raw(s), ws) > 1e-11 || max_diff(raw(w), ww) > 1e-11 ||
+                         max_diff(raw(l), wr) > 1e-12)
+                    bad++;
+                ember_tensor_release(x);
+                ember_tensor_release(s);
+                ember_tensor_release(w);
+                ember_tensor_release(l);
+            }
+            ember_ctx_release(ctx);
+        });
+    for (auto& t : th) t.join();
+    EXPECT_EQ(bad.load(), 0);
+}
+
+TEST(CpuLinalg, LargeBatchOfSmallMatricesUsesThePool) {
+    NEED_CPU();
+    // 64 matrices of 12x12: enough work for the batch to be split over the thread pool.
+    for (ember_dtype_t dt : {EMBER_FLOAT64, EMBER_COMPLEX64}) {
+        Case c{{8, 8}, 12, 12, STRIDED, dt};
+        auto ms = gen(c, [](int64_t m, int64_t, bool cp) { return spd(m, cp); });
+        auto [a, ar] = inputs(c, ms);
+        double tol = 2000 * eps_of(dt);
+        T x, xr, l, lr, w, wr, s, sr, r, rr, q, qr_, e, er;
+        EM_OK(ember_inv(cpu(), a, x.out()));
+        EM_OK(ember_inv(ref(), ar, xr.out()));
+        EXPECT_LE(max_diff(host(x), host(xr)), tol);
+        EM_OK(ember_cholesky(cpu(), a, 1, l.out()));
+        EM_OK(ember_cholesky(ref(), ar, 1, lr.out()));
+        EXPECT_LE(max_diff(host(l), host(lr)), tol);
+        EM_OK(ember_eigvalsh(cpu(), a, 1, w.out()));
+        EM_OK(ember_eigvalsh(ref(), ar, 1, wr.out()));
+        EXPECT_LE(max_diff(host(w), host(wr)), tol * 10);
+        EM_OK(ember_svdvals(cpu(), a, s.out()));
+        EM_OK(ember_svdvals(ref(), ar, sr.out()));
+        EXPECT_LE(max_diff(host(s), host(sr)), tol * 10);
+        EM_OK(ember_qr(cpu(), a, EMBER_QR_REDUCED, q.out(), r.out()));
+        EM_OK(ember_qr(ref(), ar, EMBER_QR_REDUCED, qr_.out(), rr.out()));
+        EXPECT_LE(max_diff(host(r), host(rr)), tol * 10);
+        EM_OK(ember_eigvals(cpu(), a, e.out()));
+        EM_OK(ember_eigvals(ref(), ar, er.out()));
+        auto es = vecs(e), ers = vecs(er);
+        for (size_t i = 0; i < es.size(); ++i) EXPECT_LE(match_error(es[i], ers[i]), tol * 10);
+    }
+}
+
+TEST(CpuLinalg, BlockedSizesByIdentities) {
+    NEED_CPU();
+    // Sizes past LAPACK's block sizes (and OpenBLAS's threading thresholds): identities only
+    // (the reference's Jacobi iterations are slow at these sizes).
+    for (ember_dtype_t dt : {EMBER_FLOAT64, EMBER_COMPLEX64}) {
+        bool cp = is_cplx(dt);
+        const int64_t n = 160;
+        double tol = 50 * (double)n * eps_of(dt);
+        HM a = random(n, n, cp), s = spd(n, cp), h = hermitian(n, cp);
+        for (int64_t i = 0; i < n; ++i) a(i, i) += 4.0;
+        T ta = from_host(cpu(), a.v, {n, n}, dt), ts = from_host(cpu(), s.v, {n, n}, dt), th = from_host(cpu(), h.v, {n, n}, dt);
+        T at;  // transposed view of a^T: the kernels see a strided input
+        HM atr(n, n);
+        for (int64_t i = 0; i < n; ++i)
+            for (int64_t j = 0; j < n; ++j) atr(j, i) = a(i, j);
+        T tat = from_host(cpu(), atr.v, {n, n}, dt);
+        EM_OK(ember_matrix_transpose(cpu(), tat, at.out()));
+        T x;
+        EM_OK(ember_inv(cpu(), at, x.out()));
+        EXPECT_LE(diff(mul(a, mats(x)[0]), eye(n)), tol * 10);
+        T l;
+        EM_OK(ember_cholesky(cpu(), ts, 0, l.out()));
+        HM L = mats(l)[0];
+        EXPECT_LE(diff(mul(L, adj(L)), s), tol * fro(s));
+        T q, r;
+        EM_OK(ember_qr(cpu(), ta, EMBER_QR_REDUCED, q.out(), r.out()));
+        EXPECT_LE(orth_err(mats(q)[0]), tol);
+        EXPECT_LE(diff(mul(mats(q)[0], mats(r)[0]), a), tol * fro(a));
+        T u, sv, vh;
+        EM_OK(ember_svd(cpu(), ta, 0, u.out(), sv.out(), vh.out()));
+        HM U = mats(u)[0], Vh = mats(vh)[0];
+        HM S(n, n);
+        auto svs = host(sv);
+        for (int64_t i = 0; i < n; ++i) S(i, i) = svs[(size_t)i];
+        EXPECT_LE(orth_err(U), tol);
+        EXPECT_LE(diff(mul(mul(U, S), Vh), a), tol * fro(a));
+        T w, v;
+        EM_OK(ember_eigh(cpu(), th, 1, w.out(), v.out()));
+        HM V = mats(v)[0], D(n, n);
+        auto wv = host(w);
+        for (int64_t i = 0; i < n; ++i) D(i, i) = wv[(size_t)i];
+        EXPECT_LE(orth_err(V), tol);
+        EXPECT_LE(diff(mul(h, V), mul(V, D)), tol * fro(h));
+        T ew, ev;
+        EM_OK(ember_eig(cpu(), ta, ew.out(), ev.out()));
+        HM EV = mats(ev)[0], ED(n, n);
+        auto ewv = host(ew);
+        for (int64_t i = 0; i < n; ++i) ED(i, i) = ewv[(size_t)i];
+        EXPECT_LE(diff(mul(a, EV), mul(EV, ED)), tol * 10 * fro(a));
+    }
+}
+
+}  // namespace
