@@ -13,11 +13,9 @@
 #include <random>
 #include <thread>
 
-#include "test_util.hpp"
+#include "host_matrix.hpp"
 
 namespace {
-
-using cd = std::complex<double>;
 
 ember_ctx_t* cpu() {
     static ember_ctx_t* ctx = [] {
@@ -43,61 +41,19 @@ ember_ctx_t* ref() {
     } while (0)
 
 const ember_dtype_t kDtypes[] = {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128};
-bool is_cplx(ember_dtype_t d) { return d == EMBER_COMPLEX64 || d == EMBER_COMPLEX128; }
-double eps_of(ember_dtype_t d) { return (d == EMBER_FLOAT32 || d == EMBER_COMPLEX64) ? 1.1920929e-7 : 2.220446e-16; }
 
 // ---------------------------------------------------------------- host matrices
 
-struct HM {  // dense row-major complex<double>
-    int64_t r = 0, c = 0;
-    std::vector<cd> v;
-    HM() = default;
-    HM(int64_t rows, int64_t cols) : r(rows), c(cols), v((size_t)(rows * cols)) {}
-    cd& operator()(int64_t i, int64_t j) { return v[(size_t)(i * c + j)]; }
-    cd operator()(int64_t i, int64_t j) const { return v[(size_t)(i * c + j)]; }
-};
-HM eye(int64_t n) {
-    HM m(n, n);
-    for (int64_t i = 0; i < n; ++i) m(i, i) = 1;
-    return m;
-}
-HM mul(const HM& a, const HM& b) {
-    HM m(a.r, b.c);
-    for (int64_t i = 0; i < a.r; ++i)
-        for (int64_t k = 0; k < a.c; ++k)
-            for (int64_t j = 0; j < b.c; ++j) m(i, j) += a(i, k) * b(k, j);
-    return m;
-}
-HM adj(const HM& a) {
-    HM m(a.c, a.r);
-    for (int64_t i = 0; i < a.r; ++i)
-        for (int64_t j = 0; j < a.c; ++j) m(j, i) = std::conj(a(i, j));
-    return m;
-}
-double fro(const HM& a) {
-    double s = 0;
-    for (cd x : a.v) s += std::norm(x);
-    return std::sqrt(s);
-}
-double diff(const HM& a, const HM& b) {  // ||a - b||_F
-    double s = 0;
-    for (size_t i = 0; i < a.v.size(); ++i) s += std::norm(a.v[i] - b.v[i]);
-    return std::sqrt(s);
-}
-double orth_err(const HM& q) { return diff(mul(adj(q), q), eye(q.c)); }
+double diff(const HM& a, const HM& b) { return hnorm(hsub(a, b)); }
+double orth_err(const HM& q) { return diff(hmul(hadj(q), q), heye(q.c)); }
 
 std::mt19937& rng() {
     static std::mt19937 g(4242);
     return g;
 }
-HM random(int64_t r, int64_t c, bool cplx) {
-    std::uniform_real_distribution<double> u(-1, 1);
-    HM m(r, c);
-    for (cd& x : m.v) x = cplx ? cd(u(rng()), u(rng())) : cd(u(rng()), 0);
-    return m;
-}
+HM random(int64_t r, int64_t c, bool cplx) { return hrandom(r, c, cplx, rng()); }
 HM spd(int64_t n, bool cplx) {  // B B^H + n I
-    HM b = random(n, n, cplx), a = mul(b, adj(b));
+    HM b = random(n, n, cplx), a = hmul(b, hadj(b));
     for (int64_t i = 0; i < n; ++i) a(i, i) += (double)n;
     return a;
 }
@@ -188,28 +144,6 @@ T build(ember_ctx_t* ctx, const std::vector<HM>& ms, const std::vector<int64_t>&
     return out;
 }
 
-std::vector<cd> host(const ember_tensor_t* t) {
-    T r, c;
-    if (ember_tensor_to(ref(), t, r.out()) != EMBER_OK) return {};
-    if (ember_astype(ref(), r, EMBER_COMPLEX128, c.out()) != EMBER_OK) return {};
-    int64_t n = 0;
-    ember_tensor_size(c, &n);
-    std::vector<cd> v((size_t)n);
-    ember_tensor_read(c, v.data(), v.size() * sizeof(cd));
-    return v;
-}
-std::vector<HM> mats(const ember_tensor_t* t) {
-    auto s = shape_of(t);
-    int64_t r = s[s.size() - 2], c = s.back();
-    std::vector<cd> v = host(t);
-    std::vector<HM> out;
-    for (size_t off = 0; r * c > 0 && off + (size_t)(r * c) <= v.size(); off += (size_t)(r * c)) {
-        HM m(r, c);
-        std::copy(v.begin() + (long)off, v.begin() + (long)(off + (size_t)(r * c)), m.v.begin());
-        out.push_back(m);
-    }
-    return out;
-}
 std::vector<std::vector<cd>> vecs(const ember_tensor_t* t) {  // the trailing axis, per batch element
     auto s = shape_of(t);
     int64_t k = s.empty() ? 1 : s.back();
@@ -331,7 +265,7 @@ TEST(CpuLinalg, LuFactorMatchesReference) {
                 ASSERT_TRUE(p >= i && p < c.m) << c.name();
                 for (int64_t j = 0; j < c.n; ++j) std::swap(pa(i, j), pa(p, j));
             }
-            EXPECT_LE(diff(mul(L, U), pa), tol * std::max(1.0, fro(ms[b]))) << c.name();
+            EXPECT_LE(diff(hmul(L, U), pa), tol * std::max(1.0, hnorm(ms[b]))) << c.name();
         }
     }
 }
@@ -361,7 +295,7 @@ TEST(CpuLinalg, LuSolveMatchesReference) {
         double tol = 100 * (double)c.n * eps_of(c.dt);
         EXPECT_LE(max_diff(host(x), host(xr)), tol * 100) << c.name();
         auto xs = mats(x);
-        for (size_t i = 0; i < xs.size(); ++i) EXPECT_LE(diff(mul(ms[i], xs[i]), bs[i]), tol * fro(bs[i])) << c.name();
+        for (size_t i = 0; i < xs.size(); ++i) EXPECT_LE(diff(hmul(ms[i], xs[i]), bs[i]), tol * hnorm(bs[i])) << c.name();
         // One LU (no batch axes) against the whole batch of B: the kernel sees stride 0.
         if (!c.batch.empty()) {
             T lu0, p0, lu0r, p0r, x0, x0r;
@@ -426,7 +360,7 @@ TEST(CpuLinalg, CholeskyMatchesReference) {
             auto ls = mats(l);
             for (size_t i = 0; i < ls.size(); ++i) {
                 const HM& f = ls[i];
-                double scale = std::sqrt(fro(ms[i]));
+                double scale = std::sqrt(hnorm(ms[i]));
                 for (int64_t r = 0; r < c.n; ++r) {
                     EXPECT_EQ(f(r, r).imag(), 0.0) << c.name();
                     EXPECT_GT(f(r, r).real(), 0.0) << c.name();
@@ -435,8 +369,8 @@ TEST(CpuLinalg, CholeskyMatchesReference) {
                             EXPECT_EQ(f(r, q), cd(0)) << c.name();
                         }
                 }
-                HM prod = upper ? mul(adj(f), f) : mul(f, adj(f));
-                EXPECT_LE(diff(prod, ms[i]), tol * fro(ms[i])) << c.name() << " upper " << upper;
+                HM prod = upper ? hmul(hadj(f), f) : hmul(f, hadj(f));
+                EXPECT_LE(diff(prod, ms[i]), tol * hnorm(ms[i])) << c.name() << " upper " << upper;
                 EXPECT_LE(max_diff(f.v, mats(lr)[i].v), tol * scale) << c.name() << " upper " << upper;
             }
         }
@@ -490,7 +424,7 @@ TEST(CpuLinalg, QrMatchesReference) {
             auto qs = mats(q);
             for (size_t i = 0; i < qs.size(); ++i) {
                 EXPECT_LE(orth_err(qs[i]), tol) << w;
-                EXPECT_LE(diff(mul(qs[i], rs[i]), ms[i]), tol * fro(ms[i])) << w;
+                EXPECT_LE(diff(hmul(qs[i], rs[i]), ms[i]), tol * hnorm(ms[i])) << w;
             }
         }
 }
@@ -521,11 +455,11 @@ TEST(CpuLinalg, SvdMatchesReference) {
                 for (size_t j = 0; j + 1 < ss[i].size(); ++j) EXPECT_GE(ss[i][j].real(), ss[i][j + 1].real()) << w;
                 for (cd x : ss[i]) EXPECT_GE(x.real(), 0.0);
                 EXPECT_LE(orth_err(us[i]), tol) << w;
-                EXPECT_LE(orth_err(adj(vs[i])), tol) << w;
+                EXPECT_LE(orth_err(hadj(vs[i])), tol) << w;
                 std::vector<cd> d(ss[i].begin(), ss[i].end());
                 HM S(us[i].c, vs[i].r);
                 for (size_t j = 0; j < d.size(); ++j) S((int64_t)j, (int64_t)j) = d[j];
-                EXPECT_LE(diff(mul(mul(us[i], S), vs[i]), ms[i]), tol * std::max(1.0, fro(ms[i]))) << w;
+                EXPECT_LE(diff(hmul(hmul(us[i], S), vs[i]), ms[i]), tol * std::max(1.0, hnorm(ms[i]))) << w;
             }
         }
 }
@@ -554,7 +488,7 @@ TEST(CpuLinalg, EighMatchesReference) {
                 EXPECT_LE(orth_err(vs[i]), tol) << nm;
                 HM D(c.n, c.n);
                 for (int64_t j = 0; j < c.n; ++j) D(j, j) = ws[i][(size_t)j];
-                EXPECT_LE(diff(mul(ms[i], vs[i]), mul(vs[i], D)), tol * std::max(1.0, fro(ms[i]))) << nm;
+                EXPECT_LE(diff(hmul(ms[i], vs[i]), hmul(vs[i], D)), tol * std::max(1.0, hnorm(ms[i]))) << nm;
             }
         }
 }
@@ -608,7 +542,7 @@ TEST(CpuLinalg, EigMatchesReference) {
         auto ws = vecs(w), wrs = vecs(wr), w2s = vecs(w2);
         auto vs = mats(v);
         for (size_t i = 0; i < vs.size(); ++i) {
-            double an = std::max(1.0, fro(ms[i]));
+            double an = std::max(1.0, hnorm(ms[i]));
             // The order is unspecified (LAPACK's differs from the reference's): compare sets.
             EXPECT_LE(match_error(ws[i], wrs[i]), tol * an) << c.name();
             EXPECT_LE(match_error(w2s[i], ws[i]), tol * an) << c.name();
@@ -634,7 +568,7 @@ TEST(CpuLinalg, EigMatchesReference) {
                 EXPECT_NEAR(std::sqrt(nrm), 1.0, tol) << c.name();
                 EXPECT_EQ(col(big, 0).imag(), 0.0) << c.name();  // largest component real and positive
                 EXPECT_GT(col(big, 0).real(), 0.0) << c.name();
-                HM av = mul(ms[i], col), lv = col;
+                HM av = hmul(ms[i], col), lv = col;
                 for (cd& x : lv.v) x *= ws[i][(size_t)j];
                 EXPECT_LE(diff(av, lv), tol * an) << c.name() << " eigenpair " << j;
             }
@@ -759,14 +693,14 @@ TEST(CpuLinalg, NotPositiveDefiniteLikeTheReference) {
         std::string dn = ember_dtype_name(dt);
         for (int upper : {0, 1}) {
             // Batch of 4: matrix 3 has a negative third pivot.
-            std::vector<HM> ms(4, eye(4));
+            std::vector<HM> ms(4, heye(4));
             ms[3](2, 2) = -1;
             same_outcome([&](ember_ctx_t* ctx) {
                 T a = build(ctx, ms, {4}, dt, TRANSPOSED), l;
                 return ember_cholesky(ctx, a, upper, l.out());
             }, EMBER_ERR_LINALG, "matrix 3 of the batch is not positive definite (pivot 2)", dn + " negative pivot");
             // Indefinite 2x2 with a positive diagonal in a (2, 3) batch: pivot 1 of (1, 1).
-            std::vector<HM> ind(6, eye(2));
+            std::vector<HM> ind(6, heye(2));
             ind[4](0, 1) = ind[4](1, 0) = 2;
             same_outcome([&](ember_ctx_t* ctx) {
                 T a = build(ctx, ind, {2, 3}, dt, CONTIG), l;
@@ -990,7 +924,7 @@ TEST(CpuLinalg, CompositesMatchReference) {
             return ember_eigvalsh(ctx, a, 0, o[0].out());
         }, tol);
         // Rank deficiency seen through the SVD: rank 2 of a 5x4 product.
-        HM low = mul(random(5, 2, cp), random(2, 4, cp));
+        HM low = hmul(random(5, 2, cp), random(2, 4, cp));
         T lc = from_host(cpu(), low.v, {5, 4}, dt), lr = from_host(ref(), low.v, {5, 4}, dt), rc, rr;
         EM_OK(ember_matrix_rank(cpu(), lc, 0, -1, rc.out()));
         EM_OK(ember_matrix_rank(ref(), lr, 0, -1, rr.out()));
@@ -1010,7 +944,7 @@ TEST(CpuLinalg, ConcurrentCallsFromSeveralThreads) {
     for (int i = 0; i < 8; ++i) ms.push_back(spd(24, false));
     T a = build(cpu(), ms, {8}, EMBER_FLOAT64, CONTIG);
     T want_x, want_s, want_w, want_r;
-    T rhs = build(cpu(), std::vector<HM>(8, eye(24)), {8}, EMBER_FLOAT64, CONTIG);
+    T rhs = build(cpu(), std::vector<HM>(8, heye(24)), {8}, EMBER_FLOAT64, CONTIG);
     {
         T q;
         EM_OK(ember_solve(cpu(), a, rhs, want_x.out()));
@@ -1106,15 +1040,15 @@ TEST(CpuLinalg, BlockedSizesByIdentities) {
         EM_OK(ember_matrix_transpose(cpu(), tat, at.out()));
         T x;
         EM_OK(ember_inv(cpu(), at, x.out()));
-        EXPECT_LE(diff(mul(a, mats(x)[0]), eye(n)), tol * 10);
+        EXPECT_LE(diff(hmul(a, mats(x)[0]), heye(n)), tol * 10);
         T l;
         EM_OK(ember_cholesky(cpu(), ts, 0, l.out()));
         HM L = mats(l)[0];
-        EXPECT_LE(diff(mul(L, adj(L)), s), tol * fro(s));
+        EXPECT_LE(diff(hmul(L, hadj(L)), s), tol * hnorm(s));
         T q, r;
         EM_OK(ember_qr(cpu(), ta, EMBER_QR_REDUCED, q.out(), r.out()));
         EXPECT_LE(orth_err(mats(q)[0]), tol);
-        EXPECT_LE(diff(mul(mats(q)[0], mats(r)[0]), a), tol * fro(a));
+        EXPECT_LE(diff(hmul(mats(q)[0], mats(r)[0]), a), tol * hnorm(a));
         T u, sv, vh;
         EM_OK(ember_svd(cpu(), ta, 0, u.out(), sv.out(), vh.out()));
         HM U = mats(u)[0], Vh = mats(vh)[0];
@@ -1122,20 +1056,20 @@ TEST(CpuLinalg, BlockedSizesByIdentities) {
         auto svs = host(sv);
         for (int64_t i = 0; i < n; ++i) S(i, i) = svs[(size_t)i];
         EXPECT_LE(orth_err(U), tol);
-        EXPECT_LE(diff(mul(mul(U, S), Vh), a), tol * fro(a));
+        EXPECT_LE(diff(hmul(hmul(U, S), Vh), a), tol * hnorm(a));
         T w, v;
         EM_OK(ember_eigh(cpu(), th, 1, w.out(), v.out()));
         HM V = mats(v)[0], D(n, n);
         auto wv = host(w);
         for (int64_t i = 0; i < n; ++i) D(i, i) = wv[(size_t)i];
         EXPECT_LE(orth_err(V), tol);
-        EXPECT_LE(diff(mul(h, V), mul(V, D)), tol * fro(h));
+        EXPECT_LE(diff(hmul(h, V), hmul(V, D)), tol * hnorm(h));
         T ew, ev;
         EM_OK(ember_eig(cpu(), ta, ew.out(), ev.out()));
         HM EV = mats(ev)[0], ED(n, n);
         auto ewv = host(ew);
         for (int64_t i = 0; i < n; ++i) ED(i, i) = ewv[(size_t)i];
-        EXPECT_LE(diff(mul(a, EV), mul(EV, ED)), tol * 10 * fro(a));
+        EXPECT_LE(diff(hmul(a, EV), hmul(EV, ED)), tol * 10 * hnorm(a));
     }
 }
 

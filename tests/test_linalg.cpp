@@ -8,67 +8,17 @@
 #include <functional>
 #include <random>
 
-#include "test_util.hpp"
+#include "host_matrix.hpp"
 
 namespace {
 
-using cd = std::complex<double>;
-
-// ---------------------------------------------------------------- host matrices
-
-struct HM {
-    int64_t r = 0, c = 0;
-    std::vector<cd> v;
-    HM() = default;
-    HM(int64_t rows, int64_t cols) : r(rows), c(cols), v((size_t)(rows * cols)) {}
-    cd& operator()(int64_t i, int64_t j) { return v[(size_t)(i * c + j)]; }
-    cd operator()(int64_t i, int64_t j) const { return v[(size_t)(i * c + j)]; }
-};
-
-HM heye(int64_t n) {
-    HM m(n, n);
-    for (int64_t i = 0; i < n; ++i) m(i, i) = 1;
-    return m;
-}
-HM hmul(const HM& a, const HM& b) {
-    HM m(a.r, b.c);
-    for (int64_t i = 0; i < a.r; ++i)
-        for (int64_t k = 0; k < a.c; ++k)
-            for (int64_t j = 0; j < b.c; ++j) m(i, j) += a(i, k) * b(k, j);
-    return m;
-}
-HM hadj(const HM& a) {
-    HM m(a.c, a.r);
-    for (int64_t i = 0; i < a.r; ++i)
-        for (int64_t j = 0; j < a.c; ++j) m(j, i) = std::conj(a(i, j));
-    return m;
-}
-HM hsub(const HM& a, const HM& b) {
-    HM m = a;
-    for (size_t i = 0; i < m.v.size(); ++i) m.v[i] -= b.v[i];
-    return m;
-}
-double hnorm(const HM& a) {  // Frobenius
-    double s = 0;
-    for (cd x : a.v) s += std::norm(x);
-    return std::sqrt(s);
-}
-HM hdiag(const std::vector<cd>& d, int64_t rows, int64_t cols) {
-    HM m(rows, cols);
-    for (size_t i = 0; i < d.size(); ++i) m((int64_t)i, (int64_t)i) = d[i];
-    return m;
-}
+// ---------------------------------------------------------------- host matrices (host_matrix.hpp)
 
 std::mt19937& rng() {
     static std::mt19937 g(20240611);
     return g;
 }
-HM hrandom(int64_t r, int64_t c, bool cplx) {
-    std::uniform_real_distribution<double> u(-1, 1);
-    HM m(r, c);
-    for (cd& x : m.v) x = cplx ? cd(u(rng()), u(rng())) : cd(u(rng()), 0);
-    return m;
-}
+HM hrandom(int64_t r, int64_t c, bool cplx) { return ::hrandom(r, c, cplx, rng()); }
 // A random unitary (orthogonal) n x n matrix: Gram-Schmidt, twice, of a random matrix.
 HM hunitary(int64_t n, bool cplx) {
     HM a = hrandom(n, n, cplx);
@@ -105,8 +55,6 @@ struct Ctx {
     ~Ctx() { ember_ctx_release(c); }
 };
 
-bool is_cplx(ember_dtype_t d) { return d == EMBER_COMPLEX64 || d == EMBER_COMPLEX128; }
-double eps_of(ember_dtype_t d) { return (d == EMBER_FLOAT32 || d == EMBER_COMPLEX64) ? 1.1920929e-7 : 2.220446e-16; }
 
 T tensor(ember_ctx_t* ctx, const std::vector<HM>& ms, std::vector<int64_t> batch, ember_dtype_t dtype) {
     std::vector<cd> data;
@@ -121,29 +69,6 @@ T tensor(ember_ctx_t* ctx, const std::vector<HM>& ms, std::vector<int64_t> batch
 }
 T tensor1(ember_ctx_t* ctx, const HM& m, ember_dtype_t dtype) { return tensor(ctx, {m}, {}, dtype); }
 
-std::vector<cd> host(const ember_tensor_t* t) {
-    T on_ref, c;
-    if (ember_tensor_to(test_ctx(), t, on_ref.out()) != EMBER_OK) return {};
-    if (ember_astype(test_ctx(), on_ref, EMBER_COMPLEX128, c.out()) != EMBER_OK) return {};
-    int64_t n = 0;
-    ember_tensor_size(c, &n);
-    std::vector<cd> v((size_t)n);
-    ember_tensor_read(c, v.data(), v.size() * sizeof(cd));
-    return v;
-}
-// The matrices of a (..., r, c) tensor (a (..., n) tensor with vec = true: n x 1 columns).
-std::vector<HM> mats(const ember_tensor_t* t, bool vec = false) {
-    auto s = shape_of(t);
-    int64_t r = vec ? s.back() : s[s.size() - 2], c = vec ? 1 : s.back();
-    std::vector<cd> v = host(t);
-    std::vector<HM> out;
-    for (size_t off = 0; off + (size_t)(r * c) <= v.size() && r * c > 0; off += (size_t)(r * c)) {
-        HM m(r, c);
-        std::copy(v.begin() + (long)off, v.begin() + (long)off + r * c, m.v.begin());
-        out.push_back(m);
-    }
-    return out;
-}
 std::vector<double> reals(const ember_tensor_t* t) {
     std::vector<double> r;
     for (cd x : host(t)) r.push_back(x.real());
