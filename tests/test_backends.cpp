@@ -36,14 +36,7 @@ std::vector<std::string> backends_under_test() {
         }
         return v;
     }
-    for (int i = 0; i < ember_backend_count(); ++i) {
-        const char* name;
-        int available;
-        ember_backend_get(i, &name, &available, nullptr, nullptr);
-        std::string n = name;
-        if (available && n != "reference") v.push_back(n);
-    }
-    return v;
+    return other_backends(true);
 }
 
 struct Ctx {

@@ -420,12 +420,8 @@ TEST(Linalg, IdentitiesOnReference) { check_all(test_ctx(), "reference"); }
 
 TEST(Linalg, IdentitiesOnEveryBackend) {
     int tested = 0;
-    for (int i = 0; i < ember_backend_count(); ++i) {
-        const char* name;
-        int available;
-        ember_backend_get(i, &name, &available, nullptr, nullptr);
-        std::string nm = name;
-        if (!available || nm == "reference") continue;
+    for (const std::string& nm : other_backends(true)) {
+        const char* name = nm.c_str();
         Ctx c(name);
         if (!c.c) continue;
         // Device backends without the factorization kernels report EMBER_ERR_UNSUPPORTED.

@@ -371,4 +371,410 @@ TEST(SignalOps, ListedAsAvailableOnReference) {
     }
 }
 
+// ---------------------------------------------------------------- windows, frame, STFT
+
+long double window_ref(int kind, int64_t k, int64_t n, bool periodic) {
+    if (n == 1) return 1;
+    long double N = (long double)(periodic ? n : n - 1), a = 2 * PI_L * (long double)k / N;
+    if (kind == 0) return 0.5L - 0.5L * cosl(a);
+    if (kind == 1) return 0.54L - 0.46L * cosl(a);
+    return 0.42L - 0.5L * cosl(a) + 0.08L * cosl(2 * a);
+}
+
+typedef ember_status_t (*WindowFn)(ember_ctx_t*, int64_t, int, int, ember_tensor_t**);
+const WindowFn window_fns[3] = {ember_hann_window, ember_hamming_window, ember_blackman_window};
+
+TEST(SignalWindow, MatchesFormulasBothFlavours) {
+    for (int kind = 0; kind < 3; ++kind)
+        for (int64_t n : {0, 1, 2, 3, 5, 8, 16, 101})
+            for (int periodic : {0, 1}) {
+                T w;
+                EM_OK(window_fns[kind](test_ctx(), n, periodic, EMBER_FLOAT64, w.out()));
+                ASSERT_EQ(shape_of(w), (std::vector<int64_t>{n}));
+                std::vector<double> v = values(w);
+                for (int64_t k = 0; k < n; ++k) {
+                    EXPECT_NEAR(v[(size_t)k], (double)window_ref(kind, k, n, periodic), 4e-16) << kind << " n=" << n << " k=" << k;
+                    if (!periodic) {
+                        EXPECT_EQ(v[(size_t)k], v[(size_t)(n - 1 - k)]) << "symmetric window not exactly symmetric";
+                    }
+                }
+                // periodic(n) is symmetric(n + 1) without its last point.
+                if (periodic && n > 1) {
+                    T s;
+                    EM_OK(window_fns[kind](test_ctx(), n + 1, 0, EMBER_FLOAT64, s.out()));
+                    std::vector<double> sv = values(s);
+                    sv.pop_back();
+                    EXPECT_TRUE(all_close(v, sv, 0, 1e-15));
+                }
+            }
+    // Hand values (numpy.hanning(5), torch.hann_window(4), numpy.hamming(3)).
+    T w;
+    EM_OK(ember_hann_window(test_ctx(), 5, 0, EMBER_FLOAT64, w.out()));
+    EXPECT_TRUE(all_close(values(w), {0, 0.5, 1, 0.5, 0}, 0, 1e-16));
+    EM_OK(ember_hann_window(test_ctx(), 4, 1, EMBER_DTYPE_DEFAULT, w.out()));
+    EXPECT_EQ(dtype_of(w), EMBER_FLOAT32);
+    EXPECT_TRUE(all_close(values(w), {0, 0.5, 1, 0.5}, 0, 1e-7));
+    EM_OK(ember_hamming_window(test_ctx(), 3, 0, EMBER_FLOAT16, w.out()));
+    EXPECT_EQ(dtype_of(w), EMBER_FLOAT16);
+    EXPECT_TRUE(all_close(values(w), {0.08, 1, 0.08}, 1e-3));
+}
+
+TEST(SignalWindow, Errors) {
+    ember_tensor_t* o = nullptr;
+    EM_FAILS(ember_hann_window(test_ctx(), -1, 1, EMBER_DTYPE_DEFAULT, &o), EMBER_ERR_INVALID_ARGUMENT, "ember_hann_window");
+    EM_FAILS(ember_hamming_window(test_ctx(), 4, 1, EMBER_INT32, &o), EMBER_ERR_UNSUPPORTED_DTYPE, "ember_hamming_window");
+    EM_FAILS(ember_blackman_window(test_ctx(), 4, 1, EMBER_COMPLEX64, &o), EMBER_ERR_UNSUPPORTED_DTYPE, "ember_blackman_window");
+    EM_FAILS(ember_blackman_window(nullptr, 4, 1, EMBER_DTYPE_DEFAULT, &o), EMBER_ERR_INVALID_ARGUMENT, "ember_blackman_window");
+    EXPECT_EQ(o, nullptr);
+}
+
+TEST(SignalFrame, HopPadEndAxesDtypes) {
+    std::vector<double> ten = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    T x = rtensor(ten, {10}, EMBER_INT32), f;
+    EM_OK(ember_frame(test_ctx(), x, 4, 3, -1, 0, 0.0, f.out()));
+    EXPECT_EQ(shape_of(f), (std::vector<int64_t>{3, 4}));
+    EXPECT_EQ(dtype_of(f), EMBER_INT32);
+    EXPECT_TRUE(all_close(values(f), {0, 1, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9}, 0));
+    // pad_end: ceil(10 / 3) = 4 frames, the tail filled with pad_value.
+    EM_OK(ember_frame(test_ctx(), x, 4, 3, 0, 1, -1.0, f.out()));
+    EXPECT_EQ(shape_of(f), (std::vector<int64_t>{4, 4}));
+    EXPECT_TRUE(all_close(values(f), {0, 1, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 9, -1, -1, -1}, 0));
+    // Hop larger than the frame skips samples; a signal shorter than a frame gives none.
+    EM_OK(ember_frame(test_ctx(), x, 2, 4, 0, 0, 0.0, f.out()));
+    EXPECT_TRUE(all_close(values(f), {0, 1, 4, 5, 8, 9}, 0));
+    EM_OK(ember_frame(test_ctx(), x, 11, 1, 0, 0, 0.0, f.out()));
+    EXPECT_EQ(shape_of(f), (std::vector<int64_t>{0, 11}));
+    EM_OK(ember_frame(test_ctx(), x, 11, 5, 0, 1, 0.0, f.out()));
+    EXPECT_EQ(shape_of(f), (std::vector<int64_t>{2, 11}));
+    // Along axis 0 of a (10, 2) tensor, given as a transposed (non-contiguous) view.
+    std::vector<double> m(20);
+    for (int i = 0; i < 10; ++i) m[(size_t)i] = i, m[(size_t)(10 + i)] = 100 + i;
+    T mt = rtensor(m, {2, 10}), v;
+    EM_OK(ember_transpose(test_ctx(), mt, v.out()));  // (10, 2)
+    EM_OK(ember_frame(test_ctx(), v, 3, 4, 0, 0, 0.0, f.out()));
+    EXPECT_EQ(shape_of(f), (std::vector<int64_t>{2, 3, 2}));
+    EXPECT_TRUE(all_close(values(f), {0, 100, 1, 101, 2, 102, 4, 104, 5, 105, 6, 106}, 0));
+    // Empty signal with pad_end: no frames.
+    T e = rtensor({}, {0});
+    EM_OK(ember_frame(test_ctx(), e, 3, 1, 0, 1, 0.0, f.out()));
+    EXPECT_EQ(shape_of(f), (std::vector<int64_t>{0, 3}));
+}
+
+TEST(SignalFrame, Errors) {
+    T x = rtensor({1, 2, 3}, {3}), s;
+    ember_tensor_t* o = nullptr;
+    EM_FAILS(ember_frame(test_ctx(), x, 0, 1, 0, 0, 0.0, &o), EMBER_ERR_INVALID_ARGUMENT, "ember_frame");
+    EM_FAILS(ember_frame(test_ctx(), x, 2, 0, 0, 0, 0.0, &o), EMBER_ERR_INVALID_ARGUMENT, "ember_frame");
+    EM_FAILS(ember_frame(test_ctx(), x, 2, 1, 1, 0, 0.0, &o), EMBER_ERR_INDEX, "ember_frame");
+    EM_OK(ember_scalar_f64(test_ctx(), 1, s.out()));
+    EM_FAILS(ember_frame(test_ctx(), s, 1, 1, 0, 0, 0.0, &o), EMBER_ERR_SHAPE, "ember_frame");
+    EM_FAILS(ember_frame(test_ctx(), nullptr, 1, 1, 0, 0, 0.0, &o), EMBER_ERR_INVALID_ARGUMENT, "ember_frame");
+    EXPECT_EQ(o, nullptr);
+}
+
+// Independent STFT of one signal: padding, framing, window and a direct DFT in long
+// double. Returns X[f * n_frames + t].
+struct StftCfg {
+    int64_t n_fft, hop, win;
+    bool window, center;
+    ember_pad_mode_t mode;
+    bool normalized;
+    int onesided;  // -1 default
+};
+
+std::vector<cd> stft_ref(const std::vector<cd>& x, const StftCfg& c, const std::vector<double>& w, bool complex_in, int64_t* n_frames) {
+    std::vector<cd> xp;
+    int64_t n = (int64_t)x.size(), p = c.center ? c.n_fft / 2 : 0;
+    for (int64_t i = -p; i < n + p; ++i) {
+        int64_t j = i;
+        if (j < 0 || j >= n) {
+            if (c.mode == EMBER_PAD_CONSTANT) {
+                xp.push_back(0);
+                continue;
+            }
+            if (c.mode == EMBER_PAD_EDGE) j = j < 0 ? 0 : n - 1;
+            else if (c.mode == EMBER_PAD_WRAP) j = ((j % n) + n) % n;
+            else j = j < 0 ? -j : 2 * (n - 1) - j;
+        }
+        xp.push_back(x[(size_t)j]);
+    }
+    std::vector<double> wp((size_t)c.n_fft, c.window ? 0.0 : 0.0);
+    int64_t left = (c.n_fft - c.win) / 2;
+    for (int64_t k = 0; k < c.win; ++k) wp[(size_t)(left + k)] = c.window ? w[(size_t)k] : 1.0;
+    int64_t nf = 1 + ((int64_t)xp.size() - c.n_fft) / c.hop;
+    bool one = c.onesided < 0 ? !complex_in : c.onesided != 0;
+    int64_t nfreq = one ? c.n_fft / 2 + 1 : c.n_fft;
+    std::vector<cd> out((size_t)(nfreq * nf));
+    long double scale = c.normalized ? 1.0L / sqrtl((long double)c.n_fft) : 1.0L;
+    for (int64_t t = 0; t < nf; ++t)
+        for (int64_t f = 0; f < nfreq; ++f) {
+            cld s = 0;
+            for (int64_t k = 0; k < c.n_fft; ++k) {
+                long double a = -2 * PI_L * (long double)((f * k) % c.n_fft) / (long double)c.n_fft;
+                cd v = xp[(size_t)(t * c.hop + k)] * wp[(size_t)k];
+                s += cld(v.real(), v.imag()) * cld(cosl(a), sinl(a));
+            }
+            s *= scale;
+            out[(size_t)(f * nf + t)] = cd((double)s.real(), (double)s.imag());
+        }
+    *n_frames = nf;
+    return out;
+}
+
+T call_stft(ember_ctx_t* ctx, const ember_tensor_t* x, const StftCfg& c, const ember_tensor_t* w, ember_status_t* st = nullptr) {
+    T r;
+    ember_status_t s = ember_stft(ctx, x, c.n_fft, c.hop, c.win, c.window ? w : nullptr, c.center, c.mode, c.normalized, c.onesided, r.out());
+    if (st) *st = s;
+    else EXPECT_EQ(s, EMBER_OK) << ember_last_error();
+    return r;
+}
+
+TEST(SignalStft, MatchesDirectDft) {
+    const int64_t L = 41;
+    std::vector<cd> sig0 = signal(L, 11), sig1 = signal(L, 12);
+    std::vector<double> re;
+    for (auto* s : {&sig0, &sig1})
+        for (auto& c : *s) re.push_back(c.real());
+    std::vector<cd> both(sig0);
+    both.insert(both.end(), sig1.begin(), sig1.end());
+    T xr = rtensor(re, {2, L}), xc = ctensor(both, {2, L});
+    int tested = 0;
+    for (int64_t n_fft : {16, 15, 8})
+        for (int64_t hop : {4, 5, 16})
+            for (int64_t win : {n_fft, (int64_t)7})
+                for (int center : {0, 1})
+                    for (ember_pad_mode_t mode : {EMBER_PAD_REFLECT, EMBER_PAD_CONSTANT, EMBER_PAD_EDGE, EMBER_PAD_WRAP}) {
+                        if (!center && mode != EMBER_PAD_REFLECT) continue;
+                        for (int variant = 0; variant < 3; ++variant) {
+                            StftCfg c{n_fft, hop, win, variant != 1, center != 0, mode, variant == 2, variant == 2 ? 0 : -1};
+                            T wt;
+                            EM_OK(ember_hann_window(test_ctx(), win, 1, EMBER_FLOAT64, wt.out()));
+                            std::vector<double> w = values(wt);
+                            for (bool cplx : {false, true}) {
+                                std::string what = "n_fft=" + std::to_string(n_fft) + " hop=" + std::to_string(hop) + " win=" + std::to_string(win) +
+                                                   " center=" + std::to_string(center) + " mode=" + std::to_string(mode) + " variant=" +
+                                                   std::to_string(variant) + (cplx ? " complex" : " real");
+                                T r = call_stft(test_ctx(), cplx ? xc : xr, c, wt);
+                                ASSERT_TRUE(r.t) << what;
+                                EXPECT_EQ(dtype_of(r), EMBER_COMPLEX128) << what;
+                                std::vector<cd> got = values_c(r), want;
+                                int64_t nf = 0;
+                                for (int b = 0; b < 2; ++b) {
+                                    std::vector<cd> xs = b ? sig1 : sig0;
+                                    if (!cplx)
+                                        for (auto& v : xs) v = v.real();
+                                    std::vector<cd> one = stft_ref(xs, c, w, cplx, &nf);
+                                    want.insert(want.end(), one.begin(), one.end());
+                                }
+                                int64_t nfreq = (int64_t)want.size() / 2 / nf;
+                                EXPECT_EQ(shape_of(r), (std::vector<int64_t>{2, nfreq, nf})) << what;
+                                EXPECT_TRUE(cclose(got, want, 1e-13)) << what;
+                                ++tested;
+                            }
+                        }
+                    }
+    EXPECT_GT(tested, 100);
+}
+
+TEST(SignalStft, DtypesAndShapes) {
+    const int64_t L = 64;
+    std::vector<double> re;
+    for (auto& c : signal(L, 3)) re.push_back(c.real());
+    StftCfg c{16, 4, 16, true, true, EMBER_PAD_REFLECT, false, -1};
+    T w64;
+    EM_OK(ember_hann_window(test_ctx(), 16, 1, EMBER_FLOAT64, w64.out()));
+    int64_t nf;
+    std::vector<cd> xs(re.begin(), re.end());
+    std::vector<cd> want = stft_ref(xs, c, values(w64), false, &nf);
+    // float32 signal and window: complex64 within single-precision error.
+    T x32 = rtensor(re, {L}, EMBER_FLOAT32), w32;
+    EM_OK(ember_hann_window(test_ctx(), 16, 1, EMBER_FLOAT32, w32.out()));
+    T r = call_stft(test_ctx(), x32, c, w32);
+    EXPECT_EQ(dtype_of(r), EMBER_COMPLEX64);
+    EXPECT_EQ(shape_of(r), (std::vector<int64_t>{9, nf}));
+    EXPECT_EQ(nf, 1 + L / 4);
+    EXPECT_TRUE(cclose(values_c(r), want, 2e-6));
+    // Defaults: hop -1 = n_fft / 4, win -1 = n_fft, no window = rectangular.
+    T d = call_stft(test_ctx(), x32, StftCfg{16, -1, -1, false, true, EMBER_PAD_REFLECT, false, -1}, nullptr);
+    std::vector<cd> want_rect = stft_ref(xs, StftCfg{16, 4, 16, false, true, EMBER_PAD_REFLECT, false, -1}, {}, false, &nf);
+    EXPECT_TRUE(cclose(values_c(d), want_rect, 2e-6));
+    // Integer signal: the default float's complex type; 3 leading batch axes.
+    std::vector<double> ints(2 * 3 * 20);
+    for (size_t i = 0; i < ints.size(); ++i) ints[i] = (double)((i * 7) % 11) - 5;
+    T xi = rtensor(ints, {2, 3, 20}, EMBER_INT16), ri;
+    EM_OK(ember_stft(test_ctx(), xi, 8, 2, -1, nullptr, 1, EMBER_PAD_CONSTANT, 0, -1, ri.out()));
+    EXPECT_EQ(dtype_of(ri), EMBER_COMPLEX64);
+    EXPECT_EQ(shape_of(ri), (std::vector<int64_t>{2, 3, 5, 11}));
+    // Empty batch.
+    T e = rtensor({}, {0, 20}), re0;
+    EM_OK(ember_stft(test_ctx(), e, 8, 2, -1, nullptr, 0, EMBER_PAD_REFLECT, 0, -1, re0.out()));
+    EXPECT_EQ(shape_of(re0), (std::vector<int64_t>{0, 5, 7}));
+}
+
+double max_abs_diff(const std::vector<cd>& a, const std::vector<cd>& b) {
+    if (a.size() != b.size()) return INFINITY;
+    double m = 0;
+    for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(a[i] - b[i]));
+    return m;
+}
+
+TEST(SignalStft, IstftRoundTrips) {
+    const int64_t L = 96;
+    std::vector<double> re;
+    for (auto& c : signal(3 * L, 5)) re.push_back(c.real());
+    std::vector<cd> rc(re.begin(), re.end());
+    T x = rtensor(re, {3, L});
+    struct Case {
+        WindowFn wf;
+        int64_t n_fft, hop, win;
+        int center, normalized, onesided_in, onesided_out;
+    } cases[] = {
+        {ember_hann_window, 16, 4, 16, 1, 0, -1, -1},   // COLA hann at 75% overlap
+        {ember_hann_window, 16, 8, 16, 1, 1, -1, -1},   // 50% overlap, normalized
+        {ember_hamming_window, 32, 8, 32, 1, 0, -1, -1},
+        {ember_blackman_window, 24, 8, 24, 1, 0, -1, -1},
+        {ember_hann_window, 16, 4, 10, 1, 0, -1, -1},   // window shorter than n_fft
+        {ember_hann_window, 15, 5, 15, 1, 0, -1, -1},   // odd n_fft
+        {nullptr, 16, 16, 16, 0, 0, -1, -1},            // rectangular, no overlap, not centred
+        {ember_hann_window, 16, 4, 16, 1, 0, 0, 0},     // two-sided spectrum, real result
+    };
+    for (const Case& c : cases) {
+        std::string what = "n_fft=" + std::to_string(c.n_fft) + " hop=" + std::to_string(c.hop) + " win=" + std::to_string(c.win);
+        T w, s, y, y2;
+        if (c.wf) {
+            EM_OK(c.wf(test_ctx(), c.win, 1, EMBER_FLOAT64, w.out()));
+        }
+        EM_OK(ember_stft(test_ctx(), x, c.n_fft, c.hop, c.win, w, c.center, EMBER_PAD_REFLECT, c.normalized, c.onesided_in, s.out()));
+        EM_OK(ember_istft(test_ctx(), s, c.n_fft, c.hop, c.win, w, c.center, c.normalized, c.onesided_out, L, 0, y.out()));
+        EXPECT_EQ(dtype_of(y), EMBER_FLOAT64);
+        ASSERT_EQ(shape_of(y), (std::vector<int64_t>{3, L})) << what;
+        EXPECT_TRUE(all_close(values(y), re, 0, 1e-12)) << what;
+        // Natural length: L whenever hop divides L (centred), otherwise up to the last full hop.
+        EM_OK(ember_istft(test_ctx(), s, c.n_fft, c.hop, c.win, w, c.center, c.normalized, c.onesided_out, -1, 0, y2.out()));
+        int64_t F = shape_of(s)[2];
+        int64_t natural = c.n_fft + c.hop * (F - 1) - (c.center ? 2 * (c.n_fft / 2) : 0);
+        EXPECT_EQ(shape_of(y2), (std::vector<int64_t>{3, natural})) << what;
+    }
+    // A longer length first keeps what the frames hold past the signal (the centring pad,
+    // reflected samples, as torch), then pads with zeros; a shorter one cuts.
+    T w, s, y;
+    EM_OK(ember_hann_window(test_ctx(), 16, 1, EMBER_FLOAT64, w.out()));
+    EM_OK(ember_stft(test_ctx(), x, 16, 4, -1, w, 1, EMBER_PAD_REFLECT, 0, -1, s.out()));
+    const int64_t len = L + 12;  // frames cover L + 8 samples past the start (n_fft/2 of padding)
+    EM_OK(ember_istft(test_ctx(), s, 16, 4, -1, w, 1, 0, -1, len, 0, y.out()));
+    std::vector<double> v = values(y);
+    ASSERT_EQ(v.size(), (size_t)(3 * len));
+    for (int b = 0; b < 3; ++b)
+        for (int64_t i = 0; i < len; ++i) {
+            double want = i < L ? re[(size_t)(b * L + i)] : i < L + 8 ? re[(size_t)(b * L + 2 * (L - 1) - i)] : 0.0;
+            EXPECT_NEAR(v[(size_t)(b * len + i)], want, 1e-12) << i;
+        }
+    EM_OK(ember_istft(test_ctx(), s, 16, 4, -1, w, 1, 0, -1, 10, 0, y.out()));
+    EXPECT_EQ(shape_of(y), (std::vector<int64_t>{3, 10}));
+    // Complex signal: two-sided STFT and complex inverse.
+    std::vector<cd> cs = signal(L, 8);
+    T xc = ctensor(cs, {L}), sc, yc;
+    EM_OK(ember_stft(test_ctx(), xc, 16, 4, -1, w, 1, EMBER_PAD_REFLECT, 0, -1, sc.out()));
+    EXPECT_EQ(shape_of(sc)[0], 16);
+    EM_OK(ember_istft(test_ctx(), sc, 16, 4, -1, w, 1, 0, -1, L, 1, yc.out()));
+    EXPECT_EQ(dtype_of(yc), EMBER_COMPLEX128);
+    EXPECT_LT(max_abs_diff(values_c(yc), cs), 1e-12);
+    // float32 round trip.
+    T x32 = rtensor(re, {3, L}, EMBER_FLOAT32), w32, s32, y32;
+    EM_OK(ember_hann_window(test_ctx(), 16, 1, EMBER_FLOAT32, w32.out()));
+    EM_OK(ember_stft(test_ctx(), x32, 16, 4, -1, w32, 1, EMBER_PAD_REFLECT, 0, -1, s32.out()));
+    EM_OK(ember_istft(test_ctx(), s32, 16, 4, -1, w32, 1, 0, -1, L, 0, y32.out()));
+    EXPECT_EQ(dtype_of(y32), EMBER_FLOAT32);
+    EXPECT_TRUE(all_close(values(y32), re, 0, 2e-6));
+}
+
+TEST(SignalStft, Errors) {
+    T x = rtensor(std::vector<double>(32, 1.0), {32}), w, s, xc = ctensor(signal(32, 1), {32}), sc;
+    ember_tensor_t* o = nullptr;
+    EM_OK(ember_hann_window(test_ctx(), 16, 1, EMBER_FLOAT64, w.out()));
+    EM_FAILS(ember_stft(test_ctx(), x, 0, 4, -1, nullptr, 1, EMBER_PAD_REFLECT, 0, -1, &o), EMBER_ERR_INVALID_ARGUMENT, "n_fft");
+    EM_FAILS(ember_stft(test_ctx(), x, 16, 0, -1, nullptr, 1, EMBER_PAD_REFLECT, 0, -1, &o), EMBER_ERR_INVALID_ARGUMENT, "hop_length");
+    EM_FAILS(ember_stft(test_ctx(), x, 2, -1, -1, nullptr, 1, EMBER_PAD_REFLECT, 0, -1, &o), EMBER_ERR_INVALID_ARGUMENT, "ember_stft");
+    EM_FAILS(ember_stft(test_ctx(), x, 16, 4, 17, nullptr, 1, EMBER_PAD_REFLECT, 0, -1, &o), EMBER_ERR_INVALID_ARGUMENT, "win_length");
+    EM_FAILS(ember_stft(test_ctx(), x, 16, 4, 8, w, 1, EMBER_PAD_REFLECT, 0, -1, &o), EMBER_ERR_SHAPE, "window");
+    EM_FAILS(ember_stft(test_ctx(), x, 64, 4, -1, nullptr, 1, EMBER_PAD_REFLECT, 0, -1, &o), EMBER_ERR_INVALID_ARGUMENT, "reflect");
+    EM_FAILS(ember_stft(test_ctx(), x, 64, 4, -1, nullptr, 0, EMBER_PAD_REFLECT, 0, -1, &o), EMBER_ERR_INVALID_ARGUMENT, "ember_stft");
+    EM_FAILS(ember_stft(test_ctx(), x, 16, 4, -1, nullptr, 1, (ember_pad_mode_t)9, 0, -1, &o), EMBER_ERR_INVALID_ARGUMENT, "pad mode");
+    EM_FAILS(ember_stft(test_ctx(), xc, 16, 4, -1, nullptr, 1, EMBER_PAD_REFLECT, 0, 1, &o), EMBER_ERR_INVALID_ARGUMENT, "onesided");
+    EM_FAILS(ember_stft(test_ctx(), nullptr, 16, 4, -1, nullptr, 1, EMBER_PAD_REFLECT, 0, -1, &o), EMBER_ERR_INVALID_ARGUMENT, "ember_stft");
+    EM_OK(ember_stft(test_ctx(), x, 16, 4, -1, w, 1, EMBER_PAD_REFLECT, 0, -1, s.out()));
+    EM_FAILS(ember_istft(test_ctx(), x, 16, 4, -1, w, 1, 0, -1, -1, 0, &o), EMBER_ERR_UNSUPPORTED_DTYPE, "ember_istft");
+    EM_FAILS(ember_istft(test_ctx(), s, 32, 4, -1, nullptr, 1, 0, -1, -1, 0, &o), EMBER_ERR_SHAPE, "ember_istft");
+    EM_FAILS(ember_istft(test_ctx(), s, 16, 4, -1, w, 1, 0, 0, -1, 0, &o), EMBER_ERR_SHAPE, "two-sided");
+    EM_FAILS(ember_istft(test_ctx(), s, 16, 4, -1, w, 1, 0, -1, -2, 0, &o), EMBER_ERR_INVALID_ARGUMENT, "length");
+    EM_FAILS(ember_istft(test_ctx(), s, 16, 4, -1, w, 1, 0, -1, -1, 1, &o), EMBER_ERR_INVALID_ARGUMENT, "return_complex");
+    // Not centred, a Hann window's zero first sample leaves the envelope 0 at t = 0 (as torch).
+    EM_FAILS(ember_istft(test_ctx(), s, 16, 4, -1, w, 0, 0, -1, -1, 0, &o), EMBER_ERR_INVALID_ARGUMENT, "envelope");
+    // hop > win: gaps in the envelope.
+    T s2;
+    EM_OK(ember_stft(test_ctx(), x, 16, 16, 8, nullptr, 1, EMBER_PAD_REFLECT, 0, -1, s2.out()));
+    EM_FAILS(ember_istft(test_ctx(), s2, 16, 16, 8, nullptr, 1, 0, -1, -1, 0, &o), EMBER_ERR_INVALID_ARGUMENT, "envelope");
+    EXPECT_EQ(o, nullptr);
+}
+
+// Windows and frame on every other backend equal the reference bit for bit; stft/istft
+// agree within rounding where the backend has the FFT kernel, and fail cleanly otherwise.
+TEST(SignalStft, EveryBackendAgreesWithReference) {
+    int tested = 0;
+    for (const std::string& nm : other_backends()) {
+        const char* name = nm.c_str();
+        ember_ctx_t* c = nullptr;
+        if (ember_ctx_create_on(name, 0, &c) != EMBER_OK) continue;
+        auto on = [&](const ember_tensor_t* t) {
+            T r;
+            EXPECT_EQ(ember_tensor_to(c, t, r.out()), EMBER_OK) << ember_last_error();
+            return r;
+        };
+        auto back = [&](const ember_tensor_t* t) {
+            T r;
+            EXPECT_EQ(ember_tensor_to(test_ctx(), t, r.out()), EMBER_OK) << ember_last_error();
+            return r;
+        };
+        T wr, wb;
+        EM_OK(ember_blackman_window(test_ctx(), 12, 1, EMBER_FLOAT32, wr.out()));
+        EM_OK(ember_blackman_window(c, 12, 1, EMBER_FLOAT32, wb.out()));
+        EXPECT_EQ(values(back(wb)), values(wr)) << nm;
+        std::vector<double> re;
+        for (auto& v : signal(40, 9)) re.push_back(v.real());
+        T x = rtensor(re, {2, 20}, EMBER_FLOAT32), xb = on(x), fr, fb;
+        EM_OK(ember_frame(test_ctx(), x, 6, 5, -1, 1, 0.5, fr.out()));
+        EM_OK(ember_frame(c, xb, 6, 5, -1, 1, 0.5, fb.out()));
+        EXPECT_EQ(shape_of(fb), shape_of(fr));
+        EXPECT_EQ(values(back(fb)), values(fr)) << nm;
+        T sr, sb, yr, yb;
+        EM_OK(ember_stft(test_ctx(), x, 12, 3, -1, wr, 1, EMBER_PAD_REFLECT, 0, -1, sr.out()));
+        ember_status_t st = ember_stft(c, xb, 12, 3, -1, wb, 1, EMBER_PAD_REFLECT, 0, -1, sb.out());
+        const char* binding = "";
+        ember_op_binding(name, "fft_c2c", &binding);
+        if (std::string(binding) == "unsupported") {
+            EXPECT_EQ(st, EMBER_ERR_UNSUPPORTED) << nm << ": " << ember_last_error();
+            std::printf("  [gap] %s has no fft_c2c kernel: stft/istft unsupported there\n", name);
+        } else {
+            ASSERT_EQ(st, EMBER_OK) << nm << ": " << ember_last_error();
+            EXPECT_TRUE(cclose(values_c(back(sb)), values_c(sr), 2e-6)) << nm;
+            EM_OK(ember_istft(test_ctx(), sr, 12, 3, -1, wr, 1, 0, -1, 20, 0, yr.out()));
+            EM_OK(ember_istft(c, sb, 12, 3, -1, wb, 1, 0, -1, 20, 0, yb.out()));
+            EXPECT_TRUE(all_close(values(back(yb)), values(yr), 0, 2e-6)) << nm;
+            EXPECT_TRUE(all_close(values(yr), re, 0, 2e-6));
+        }
+        std::printf("  [checked] %s\n", name);
+        ember_ctx_release(c);
+        ++tested;
+    }
+    if (!tested) GTEST_SKIP() << "only the reference backend is available";
+}
+
+TEST(SignalOps, WindowFrameStftListedOnEveryBackend) {
+    for (const char* op : {"hann_window", "hamming_window", "blackman_window", "frame", "stft", "istft"}) {
+        const char* binding = nullptr;
+        EM_OK(ember_op_binding("reference", op, &binding));
+        EXPECT_STREQ(binding, "composite") << op;
+    }
+}
+
 }  // namespace

@@ -70,6 +70,20 @@ inline ember_dtype_t dtype_of(const ember_tensor_t* t) {
 }
 
 // Values as double (complex: the real part; use values_c for both parts).
+// The available backends other than the reference; with_fake: also the "fake" test module,
+// whose deliberately wrong kernels only some tests expect.
+inline std::vector<std::string> other_backends(bool with_fake = false) {
+    std::vector<std::string> v;
+    for (int i = 0; i < ember_backend_count(); ++i) {
+        const char* name = nullptr;
+        int available = 0;
+        if (ember_backend_get(i, &name, &available, nullptr, nullptr) != EMBER_OK || !available) continue;
+        std::string n = name;
+        if (n != "reference" && (with_fake || n != "fake")) v.push_back(n);
+    }
+    return v;
+}
+
 inline std::vector<double> values(const ember_tensor_t* t) {
     T f;
     if (ember_astype(test_ctx(), t, EMBER_FLOAT64, f.out()) != EMBER_OK) return {};

@@ -787,6 +787,49 @@ for name, f in pairs(ember.losses) do
   ember.losses[name], ember[name], methods[name] = lossfn, lossfn, lossfn
 end
 
+-- signal: windows, framing, stft/istft with torch's defaults; o is an options table
+-- {hop_length, win_length, window, center, pad_mode, normalized, onesided, length, return_complex}
+ember.signal = {}
+for _, n in ipairs { "hann_window", "hamming_window", "blackman_window" } do
+  local f = C["ember_" .. n]
+  if f then ember.signal[n] = function(len, periodic, dtype) return f(len, periodic == false and 0 or 1, dtype_arg(dtype)) end end
+end
+local function onesided_arg(v) if v == nil then return -1 end return flag(v) end
+local stft_pad_modes = setmetatable({ replicate = 1, circular = 3 }, { __index = pad_modes })  -- torch's names too
+if C.ember_frame then
+  ember.signal.frame = function(x, frame_length, hop_length, axis, pad_end, pad_value)
+    return C.ember_frame(operand(x), frame_length, hop_length, axis or -1, flag(pad_end), pad_value or 0.0)
+  end
+end
+if C.ember_stft then
+  ember.signal.stft = function(x, n_fft, o)
+    o = o or {}
+    return C.ember_stft(operand(x), n_fft, o.hop_length or -1, o.win_length or -1, o.window and operand(o.window),
+      o.center == false and 0 or 1, stft_pad_modes[o.pad_mode or "reflect"] or o.pad_mode, flag(o.normalized), onesided_arg(o.onesided))
+  end
+end
+if C.ember_istft then
+  ember.signal.istft = function(spec, n_fft, o)
+    o = o or {}
+    return C.ember_istft(operand(spec), n_fft, o.hop_length or -1, o.win_length or -1, o.window and operand(o.window),
+      o.center == false and 0 or 1, flag(o.normalized), onesided_arg(o.onesided), o.length or -1, flag(o.return_complex))
+  end
+end
+-- features: PCA as three functions; pca_fit returns components, explained_variance,
+-- explained_variance_ratio, mean, singular_values
+ember.features = {}
+if C.ember_pca_fit then
+  ember.features.pca_fit = function(x, n_components, center)
+    return C.ember_pca_fit(operand(x), n_components or -1, center == false and 0 or 1)
+  end
+  ember.features.pca_transform = function(x, components, mean, explained_variance, whiten)
+    return C.ember_pca_transform(operand(x), components, mean, explained_variance, flag(whiten))
+  end
+  ember.features.pca_inverse_transform = function(y, components, mean, explained_variance, whiten)
+    return C.ember_pca_inverse_transform(operand(y), components, mean, explained_variance, flag(whiten))
+  end
+end
+
 -- io: save / load one tensor by extension; dictionaries of named tensors
 ember.io = {}
 if C.ember_save then

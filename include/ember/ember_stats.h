@@ -119,6 +119,46 @@ EMBER_API ember_status_t ember_standardize(ember_ctx_t* ctx, const ember_tensor_
 EMBER_API ember_status_t ember_normalize(ember_ctx_t* ctx, const ember_tensor_t* x, double p, int64_t axis, double eps,
                                          ember_tensor_t** out);
 
+/* Principal component analysis (sklearn.decomposition.PCA, full SVD solver), written over
+   ember_svd; docs/numerics-stats.md describes it. x: (n_samples, n_features), real,
+   n_samples >= 2; integer/bool inputs compute in the default float, float16/bfloat16 in
+   float32. The data are centred by their column mean (center != 0, the PCA of sklearn;
+   center == 0 analyses the raw data, as TruncatedSVD, and mean is zeros), Xc = U S Vh
+   (reduced SVD), and the first n_components rows of Vh are the components
+   (n_components == -1: all min(n_samples, n_features)). Sign convention (sklearn's svd_flip on Vh): each component
+   is negated if needed so that its entry of largest absolute value is positive (the first
+   such entry on ties), which makes the result deterministic across backends and runs.
+   Outputs (each may be NULL if not wanted, but not all):
+     components               (k, n_features), orthonormal rows, by decreasing variance
+     explained_variance       (k,)  S^2 / (n_samples - 1)
+     explained_variance_ratio (k,)  explained_variance / total variance (sum of the
+                                    per-feature variances with ddof 1, i.e. ||Xc||_F^2/(n-1));
+                                    NaN for constant data (0/0, as sklearn)
+     mean                     (n_features,)
+     singular_values          (k,)  S
+   Errors: x not 2-d or n_samples < 2 is EMBER_ERR_SHAPE; n_components outside
+   [1, min(n_samples, n_features)] (other than -1) is EMBER_ERR_INVALID_ARGUMENT; complex
+   is EMBER_ERR_UNSUPPORTED_DTYPE; a backend without an svd kernel EMBER_ERR_UNSUPPORTED. */
+EMBER_API ember_status_t ember_pca_fit(ember_ctx_t* ctx, const ember_tensor_t* x, int64_t n_components, int center, ember_tensor_t** components,
+                                       ember_tensor_t** explained_variance, ember_tensor_t** explained_variance_ratio,
+                                       ember_tensor_t** mean, ember_tensor_t** singular_values);
+/* Projection onto fitted components: (x - mean) @ components^T, shape (n_samples, k). x
+   may also be 1-d (one sample: result (k,)). whiten != 0 divides each column by
+   sqrt(explained_variance) (clamped below at the dtype's epsilon, as sklearn), giving unit
+   variance on the training data; explained_variance is required then and ignored (may be
+   NULL) otherwise. mean may be NULL (no centring). Shapes that do not fit are
+   EMBER_ERR_SHAPE. */
+EMBER_API ember_status_t ember_pca_transform(ember_ctx_t* ctx, const ember_tensor_t* x, const ember_tensor_t* components,
+                                             const ember_tensor_t* mean, const ember_tensor_t* explained_variance, int whiten,
+                                             ember_tensor_t** out);
+/* Back to feature space: y @ components + mean (whiten != 0: y @ (sqrt(explained_variance)
+   * components) + mean). y: (n_samples, k) or (k,). With all components it inverts
+   ember_pca_transform exactly (up to rounding); with fewer it gives the least-squares
+   reconstruction from the retained subspace. */
+EMBER_API ember_status_t ember_pca_inverse_transform(ember_ctx_t* ctx, const ember_tensor_t* y, const ember_tensor_t* components,
+                                                     const ember_tensor_t* mean, const ember_tensor_t* explained_variance, int whiten,
+                                                     ember_tensor_t** out);
+
 /* ---------------------------------------------------------------- losses */
 /* How a loss combines its per-element (or per-sample) values. */
 typedef enum ember_reduction {

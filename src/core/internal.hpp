@@ -47,6 +47,10 @@ ember_status_t guard(const char* function, F&& body) noexcept {
         return EMBER_ERR_INTERNAL;
     }
 }
+// Defines a C entry point whose body runs under guard: errors come back as a status, with
+// the function's name leading the thread's message.
+#define ENTRY(fn, params, ...) \
+    EMBER_API ember_status_t fn params { return ::ember::guard(#fn, [&] __VA_ARGS__); }
 
 template <class T>
 void require_arg(const T* p, const char* name) {

@@ -610,9 +610,6 @@ ember_tensor_dict* load_safetensors(ember_ctx* ctx, Bytes b);
 using namespace ember;
 using namespace ember::io;
 
-#define ENTRY(fn, params, ...) \
-    EMBER_API ember_status_t fn params { return guard(#fn, [&] __VA_ARGS__); }
-
 static Bytes buffer_arg(const void* data, size_t size) {
     if (!data && size) raise(EMBER_ERR_INVALID_ARGUMENT, "argument 'data' is NULL but size is %zu", size);
     return Bytes{(const uint8_t*)data, size};

@@ -230,9 +230,6 @@ ember_tensor_dict* load_safetensors(ember_ctx* ctx, Bytes b) {
 using namespace ember;
 using namespace ember::io;
 
-#define ENTRY(fn, params, ...) \
-    EMBER_API ember_status_t fn params { return guard(#fn, [&] __VA_ARGS__); }
-
 extern "C" {
 
 ENTRY(ember_save_safetensors, (ember_ctx_t * ctx, const char* path, const ember_tensor_dict_t* dict), {

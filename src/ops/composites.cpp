@@ -155,8 +155,6 @@ TRef isclose_of(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, do
 
 using namespace ember;
 
-#define ENTRY(fn, params, ...) \
-    EMBER_API ember_status_t fn params { return guard(#fn, [&] __VA_ARGS__); }
 #define PRELUDE_X            \
     check_ctx(ctx);          \
     require_arg(out, "out"); \

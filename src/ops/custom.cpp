@@ -113,9 +113,6 @@ TRef op_scan(ember_ctx* ctx, OpId op, const ember_tensor* x, int64_t axis) {
 
 using namespace ember;
 
-#define ENTRY(fn, params, ...) \
-    EMBER_API ember_status_t fn params { return guard(#fn, [&] __VA_ARGS__); }
-
 extern "C" {
 
 ENTRY(ember_astype, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_dtype_t dtype, ember_tensor_t** out), {

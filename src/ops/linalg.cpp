@@ -343,9 +343,6 @@ TRef matrix_power_impl(ember_ctx* ctx, const ember_tensor* x, int64_t n) {
 using namespace ember;
 using namespace ember::la;
 
-#define ENTRY(fn, params, ...) \
-    EMBER_API ember_status_t fn params { return guard(#fn, [&] __VA_ARGS__); }
-
 extern "C" {
 
 ENTRY(ember_lu_factor, (ember_ctx_t * ctx, const ember_tensor_t* a, ember_tensor_t** lu, ember_tensor_t** pivots), {

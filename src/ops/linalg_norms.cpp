@@ -247,8 +247,6 @@ TRef diag_embed_impl(ember_ctx* ctx, const ember_tensor* x, int64_t k) {
 using namespace ember;
 using namespace ember::la;
 
-#define ENTRY(fn, params, ...) \
-    EMBER_API ember_status_t fn params { return guard(#fn, [&] __VA_ARGS__); }
 #define PRELUDE_X            \
     check_ctx(ctx);          \
     require_arg(out, "out"); \

@@ -61,8 +61,6 @@ TRef weighted(ember_ctx* ctx, const TRef& t, const TRef& v) {
 using namespace ember;
 using namespace ember::fam;
 
-#define ENTRY(fn, params, ...) \
-    EMBER_API ember_status_t fn params { return guard(#fn, [&] __VA_ARGS__); }
 #define PRELUDE2(A, B)               \
     check_ctx(ctx);                  \
     require_arg(out, "out");         \

@@ -130,8 +130,6 @@ ember_dtype_t count_dtype(ember_ctx* ctx, int dtype, const char* op) {
 using namespace ember;
 using namespace ember::fam;
 
-#define ENTRY(fn, params, ...) \
-    EMBER_API ember_status_t fn params { return guard(#fn, [&] __VA_ARGS__); }
 #define PRELUDE              \
     check_ctx(ctx);          \
     require_arg(out, "out");

@@ -218,8 +218,6 @@ TRef freq(ember_ctx* ctx, int64_t n, double d, int dtype, bool real) {
 
 using namespace ember;
 
-#define ENTRY(fn, params, ...) \
-    EMBER_API ember_status_t fn params { return guard(#fn, [&] __VA_ARGS__); }
 #define PRELUDE          \
     check_ctx(ctx);      \
     require_arg(out, "out"); \

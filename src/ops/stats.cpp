@@ -141,8 +141,6 @@ TRef cov_of(ember_ctx* ctx, const ember_tensor* x, bool rowvar, double ddof) {
 using namespace ember;
 using namespace ember::fam;
 
-#define ENTRY(fn, params, ...) \
-    EMBER_API ember_status_t fn params { return guard(#fn, [&] __VA_ARGS__); }
 #define PRELUDE_X            \
     check_ctx(ctx);          \
     require_arg(out, "out"); \

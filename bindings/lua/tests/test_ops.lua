@@ -236,6 +236,35 @@ function S.fft()
   end)
 end
 
+function S.signal_and_pca()
+  if not ember.signal.stft then return end
+  H.each_backend(function(b)
+    H.supported(function()
+      H.close(ember.signal.hann_window(4, true, "float64"), { 0.0, 0.5, 1.0, 0.5 }, 1e-12, 1e-12)
+      H.close(ember.signal.hann_window(3, false, "float64"), { 0.0, 1.0, 0.0 }, 1e-12, 1e-12)
+      local x = ember.tensor({ 1.0, 2.0, 3.0, 4.0, 5.0 }, "float64")
+      H.close(ember.signal.frame(x, 2, 2), { { 1.0, 2.0 }, { 3.0, 4.0 } })
+      H.close(ember.signal.frame(x, 2, 2, -1, true, -1.0), { { 1.0, 2.0 }, { 3.0, 4.0 }, { 5.0, -1.0 } })
+      local sig = {}
+      for i = 1, 64 do sig[i] = math.sin(i * 0.3) + 0.1 * i end
+      local s = ember.tensor(sig, "float64")
+      local w = ember.signal.hann_window(16, true, "float64")
+      local spec = ember.signal.stft(s, 16, { hop_length = 4, window = w })
+      H.eq(spec.dtype, "complex128")
+      H.eq(spec.shape[1], 9)   -- onesided: n_fft / 2 + 1 bins
+      H.eq(spec.shape[2], 17)  -- centred: 1 + 64 / 4 frames
+      H.close(ember.signal.istft(spec, 16, { hop_length = 4, window = w, length = 64 }), sig, 1e-9, 1e-9)
+      local data = ember.tensor({ { 2.0, 0.0 }, { 0.0, 1.0 }, { -2.0, 0.0 }, { 0.0, -1.0 } }, "float64")
+      local comps, var, ratio, mean = ember.features.pca_fit(data)
+      H.close(var, { 8.0 / 3.0, 2.0 / 3.0 }, 1e-9, 1e-9)
+      H.close(ratio, { 0.8, 0.2 }, 1e-9, 1e-9)
+      H.close(mean, { 0.0, 0.0 }, 1e-12, 1e-12)
+      local y = ember.features.pca_transform(data, comps, mean, var)
+      H.close(ember.features.pca_inverse_transform(y, comps, mean, var), data:totable(), 1e-9, 1e-9)
+    end)
+  end)
+end
+
 function S.random_is_reproducible_and_in_range()
   if not ember.random.uniform then return end
   local ref

@@ -25,7 +25,7 @@ from ._creation import (asarray, empty, zeros, ones, full, empty_like, zeros_lik
 from ._functions import *  # noqa: F401,F403  (the array API functions)
 from ._functions import __all__ as _fn_all
 from ._info import __array_namespace_info__
-from . import linalg, fft, random, ops, tensor, nn, stats, losses
+from . import linalg, fft, random, ops, tensor, nn, stats, losses, signal, features
 from ._io import save, load
 
 bool = bool_  # the array API's name (shadows the builtin inside this namespace only)

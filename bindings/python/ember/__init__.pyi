@@ -7,7 +7,7 @@ from ._errors import (EmberError as EmberError, InvalidArgumentError as InvalidA
     ShapeError as ShapeError, DTypeError as DTypeError, UnsupportedError as UnsupportedError, BackendMismatchError as BackendMismatchError,
     BackendUnavailableError as BackendUnavailableError, EmberMemoryError as EmberMemoryError, DeviceError as DeviceError,
     EmberIOError as EmberIOError, FormatError as FormatError, PluginError as PluginError, LinAlgError as LinAlgError, InternalError as InternalError)
-from . import linalg as linalg, fft as fft, random as random, ops as ops, tensor as tensor, nn as nn, stats as stats, losses as losses
+from . import linalg as linalg, fft as fft, random as random, ops as ops, tensor as tensor, nn as nn, stats as stats, losses as losses, signal as signal, features as features
 
 __array_api_version__: str
 __version__: str

@@ -1,7 +1,7 @@
 """Ember ML's ops frontend (`ember.ops.*`): the master op list over the same functions as
 the array API namespace, with Ember ML's names as aliases."""
 from .. import _functions as F
-from .. import linalg as _linalg, stats as _stats, random as _random, losses as _losses
+from .. import linalg as _linalg, stats as _stats, random as _random, losses as _losses, signal as _signal
 from .._backend import (get_available_devices, memory_info, memory_usage, synchronize, set_default_device,
                         get_default_device, is_available, set_backend, get_backend, auto_select_backend,
                         using_backend, get_available_backends)
@@ -71,7 +71,28 @@ for _mod in (_stats, _linalg, _losses, _random):
         if not _n.startswith("_") and _n not in globals() and callable(getattr(_mod, _n)):
             globals()[_n] = getattr(_mod, _n)
 
+# the wave-processing pattern of Ember ML: ops.hann_window(n), ops.frame(x, frame_length=,
+# hop_length=), ops.stft(...) (see ember.signal for the full signatures)
+hann_window = _signal.hann_window
+hamming_window = _signal.hamming_window
+blackman_window = _signal.blackman_window
+frame = _signal.frame
+istft = _signal.istft
+
+
+def stft(x, n_fft=None, hop_length=None, win_length=None, window=None, **kwargs):
+    """ember.signal.stft; without n_fft, the spectrum of each row of x (already framed and
+    windowed, as in ops.stft(ops.multiply(frames, window))): n_fft = x.shape[-1], one frame
+    per row, no centre padding, so the result is (..., n_fft // 2 + 1, 1) for real x."""
+    if n_fft is None:
+        n_fft = x.shape[-1]
+        kwargs.setdefault("center", False)
+        hop_length = n_fft if hop_length is None else hop_length
+    return _signal.stft(x, n_fft, hop_length, win_length, window, **kwargs)
+
+
 linearalg = _linalg
 stats = _stats
+signal = _signal
 random = _random
 loss = _losses
