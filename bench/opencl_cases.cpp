@@ -230,6 +230,10 @@ void add_large(const bench::Options& opt, std::vector<bench::Result>& out) {
 }
 
 // ------------------------------------------------------------------ per-op overhead
+// Both sides synchronise the same way (ember_synchronize is a clFinish on the same queue;
+// the queue-depth throttle never fires within 100 ops). The raw side sets its 5 arguments
+// before every launch; Ember sets only the arguments that changed since the kernel's last
+// launch, which in this loop is none (docs/opencl.md, "Benchmarks").
 void tiny(const bench::Options& opt, std::vector<bench::Result>& out) {
     if (!backend_available("opencl")) return;
     ember_ctx_t* ctx;

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -68,6 +69,18 @@ struct RGeo {
 struct BufInfo {
     size_t size;
     bool exported;  // handed to the user through ember_opencl.h: never recycled
+    bool cached;    // in the recycling cache (not live)
+};
+
+// A hot elementwise kernel (one per handler and dtype) and the arguments last set on it:
+// OpenCL keeps a kernel's arguments between launches, so unchanged ones are not set again
+// (in a loop of same-shaped ops, usually all of them). Only unary()/binary() set arguments
+// on these kernels, always through this record (d.mu held).
+struct FastKernel {
+    cl_kernel k = nullptr;
+    bool valid = false;  // mem[] and geo are what the kernel holds
+    cl_mem mem[3] = {nullptr, nullptr, nullptr};
+    Geo geo;
 };
 
 struct Device {
@@ -90,7 +103,7 @@ struct Device {
     std::mutex mu;                 // programs, kernel arguments and enqueues
     Program progs[PROG_COUNT];
     // Kernel of (handler, input dtype) for the hot elementwise path; cleared with the programs.
-    std::array<cl_kernel, kMaxHandlers * EMBER_DTYPE_COUNT> fast{};
+    std::array<std::unique_ptr<FastKernel>, kMaxHandlers * EMBER_DTYPE_COUNT> fast{};
     cl_mem err_buf = nullptr;      // deferred kernel errors: {flag, seq, value(int64)}
     bool err_dirty = false;
     int seq = 0;
@@ -100,8 +113,10 @@ struct Device {
     cl_event mark = nullptr;       // bounds the commands in flight (see enqueue)
 
     std::mutex pool_mu;            // buffers and the recycling cache
-    std::unordered_map<cl_mem, BufInfo> live;
-    std::multimap<size_t, cl_mem> free_list;
+    // Every buffer the device owns, live or cached, and the cached ones by size. Entries
+    // and vectors are kept, so recycling a buffer allocates no host memory.
+    std::unordered_map<cl_mem, BufInfo> bufs;
+    std::unordered_map<size_t, std::vector<cl_mem>> free_list;
     uint64_t allocated = 0, cached = 0, cache_limit = 0;
 };
 

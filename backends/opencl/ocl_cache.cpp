@@ -265,7 +265,7 @@ ember_status_t get_kernel(State& s, Device& d, int prog, const char* name, cl_ke
 }
 
 void release_programs(Device& d) {
-    d.fast.fill(nullptr);
+    for (auto& f : d.fast) f.reset();
     for (Program& p : d.progs) {
         for (auto& [n, k] : p.kernels) clReleaseKernel(k);
         p.kernels.clear();

@@ -72,11 +72,12 @@ ember_status_t pool_alloc(Device& d, size_t nbytes, cl_mem* out) {
     {
         std::lock_guard<std::mutex> lk(d.pool_mu);
         auto it = d.free_list.find(size);
-        if (it != d.free_list.end()) {
-            cl_mem m = it->second;
-            d.free_list.erase(it);
+        if (it != d.free_list.end() && !it->second.empty()) {
+            cl_mem m = it->second.back();
+            it->second.pop_back();
+            if (it->second.empty() && d.free_list.size() > 1024) d.free_list.erase(it);  // many distinct sizes
+            d.bufs[m].cached = false;
             d.cached -= size;
-            d.live[m] = BufInfo{size, false};
             d.allocated += size;
             *out = m;
             return EMBER_OK;
@@ -90,7 +91,11 @@ ember_status_t pool_alloc(Device& d, size_t nbytes, cl_mem* out) {
         std::vector<cl_mem> drop;
         {
             std::lock_guard<std::mutex> lk(d.pool_mu);
-            for (auto& [sz, b] : d.free_list) drop.push_back(b);
+            for (auto& [sz, v] : d.free_list)
+                for (cl_mem b : v) {
+                    drop.push_back(b);
+                    d.bufs.erase(b);
+                }
             d.free_list.clear();
             d.cached = 0;
         }
@@ -104,7 +109,7 @@ ember_status_t pool_alloc(Device& d, size_t nbytes, cl_mem* out) {
                         : EMBER_ERR_DEVICE,
                     "clCreateBuffer(%zu bytes) on '%s' failed: %s", nbytes, d.name.c_str(), cl_error_name(err));
     std::lock_guard<std::mutex> lk(d.pool_mu);
-    d.live[m] = BufInfo{size, false};
+    d.bufs[m] = BufInfo{size, false, false};
     d.allocated += size;
     *out = m;
     return EMBER_OK;
@@ -112,23 +117,23 @@ ember_status_t pool_alloc(Device& d, size_t nbytes, cl_mem* out) {
 
 void pool_free(Device& d, cl_mem m) {
     if (!m) return;
-    bool release = true;
     {
         std::lock_guard<std::mutex> lk(d.pool_mu);
-        auto it = d.live.find(m);
-        if (it == d.live.end()) return;  // not ours (or already released at teardown)
-        BufInfo info = it->second;
-        d.live.erase(it);
+        auto it = d.bufs.find(m);
+        if (it == d.bufs.end() || it->second.cached) return;  // not ours (or already released at teardown)
+        BufInfo& info = it->second;
         d.allocated -= info.size;
         // The queue is in order, so a recycled buffer's next use runs after every command
         // already queued on it.
         if (!info.exported && d.cached + info.size <= d.cache_limit) {
-            d.free_list.emplace(info.size, m);
+            info.cached = true;
+            d.free_list[info.size].push_back(m);
             d.cached += info.size;
-            release = false;
+            return;
         }
+        d.bufs.erase(it);
     }
-    if (release) clReleaseMemObject(m);
+    clReleaseMemObject(m);
 }
 
 // ------------------------------------------------------------------ launches
@@ -364,9 +369,8 @@ void teardown(State& s) {
         std::vector<cl_mem> bufs;
         {
             std::lock_guard<std::mutex> pk(d.pool_mu);
-            for (auto& [m, info] : d.live) bufs.push_back(m);
-            for (auto& [sz, m] : d.free_list) bufs.push_back(m);
-            d.live.clear();
+            for (auto& [m, info] : d.bufs) bufs.push_back(m);
+            d.bufs.clear();
             d.free_list.clear();
             d.allocated = d.cached = 0;
         }
@@ -394,6 +398,7 @@ void teardown_at_exit() {
 void register_exit_teardown(int milestone) {
     static std::atomic<unsigned> done{0};
     unsigned bit = 1u << milestone;
+    if (done.load(std::memory_order_relaxed) & bit) return;  // every synchronisation asks
     if (done.fetch_or(bit) & bit) return;
     std::atexit(teardown_at_exit);
 }
@@ -632,8 +637,8 @@ ember_status_t query(uint32_t version, int request, void* args) {
             if (!a->keep || !cap.seen || !cap.mem) return EMBER_OK;
             if (Device* d = s->device(cap.device)) {
                 std::lock_guard<std::mutex> lk(d->pool_mu);
-                auto it = d->live.find(cap.mem);
-                if (it != d->live.end()) it->second.exported = true;
+                auto it = d->bufs.find(cap.mem);
+                if (it != d->bufs.end()) it->second.exported = true;
             }
             clRetainMemObject(cap.mem);
             a->mem = cap.mem;

@@ -75,10 +75,10 @@ ember_status_t run_ew(Device& d, cl_kernel k, ArgSetter& a, Geo& g, const char* 
 int handler_index(const Handler& h);
 
 // The elementwise kernel of handler h for dtype dt, looked up once per device.
-ember_status_t ew_kernel(State& s, Device& d, const Handler& h, int dt, bool unary_op, cl_kernel* k) {
-    cl_kernel& slot = d.fast[(size_t)handler_index(h) * EMBER_DTYPE_COUNT + (size_t)dt];
+ember_status_t ew_kernel(State& s, Device& d, const Handler& h, int dt, bool unary_op, FastKernel** out) {
+    std::unique_ptr<FastKernel>& slot = d.fast[(size_t)handler_index(h) * EMBER_DTYPE_COUNT + (size_t)dt];
     if (slot) {
-        *k = slot;
+        *out = slot.get();
         return EMBER_OK;
     }
     if (!(unary_op ? unary_supported(h.name, dt) : binary_supported(h.name, dt))) return no_variant(h.name, dt);
@@ -86,33 +86,53 @@ ember_status_t ew_kernel(State& s, Device& d, const Handler& h, int dt, bool una
                         : (std::strcmp(h.name, "abs") == 0 && (dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128)) ? std::string("u_cabs")
                                                                                                                : std::string("u_") + h.name;
     int group = unary_op ? unary_group(h.name) : binary_group(h.name);
-    if (ember_status_t st = get_kernel(s, d, dtype_prog(dt, group), kname.c_str(), k)) return st;
-    slot = *k;
+    cl_kernel k;
+    if (ember_status_t st = get_kernel(s, d, dtype_prog(dt, group), kname.c_str(), &k)) return st;
+    slot.reset(new FastKernel());
+    slot->k = k;
+    *out = slot.get();
     return EMBER_OK;
+}
+
+// Launches a hot elementwise kernel over g, setting only the arguments that differ from
+// the ones the kernel already holds.
+ember_status_t run_fast(Device& d, FastKernel& f, int n_mem, const ember_view_t* const* v, Geo& g, const char* op) {
+    size_t global;
+    launch_shape(d, g.n, 1, &g.ch, &global);
+    cl_int err = CL_SUCCESS;
+    for (int i = 0; i < n_mem && err == CL_SUCCESS; ++i) {
+        cl_mem m = static_cast<cl_mem>(v[i]->data);
+        if (f.valid && f.mem[i] == m) continue;
+        err = clSetKernelArg(f.k, (cl_uint)i, sizeof m, &m);
+        f.mem[i] = m;
+    }
+    if (err == CL_SUCCESS && (!f.valid || std::memcmp(&f.geo, &g, sizeof g) != 0)) {
+        err = clSetKernelArg(f.k, (cl_uint)n_mem, sizeof g, &g);
+        f.geo = g;
+    }
+    f.valid = err == CL_SUCCESS;
+    if (err != CL_SUCCESS) return fail(EMBER_ERR_DEVICE, "setting the arguments of %s failed: %s", op, cl_error_name(err));
+    return enqueue(d, f.k, global, op);
 }
 
 ember_status_t unary(State& s, Device& d, const Handler& h, const ember_kernel_call_t* c) {
     const ember_view_t &x = c->in[0], &o = c->out[0];
-    cl_kernel k;
-    if (ember_status_t st = ew_kernel(s, d, h, x.dtype, true, &k)) return st;
+    FastKernel* f;
+    if (ember_status_t st = ew_kernel(s, d, h, x.dtype, true, &f)) return st;
     const ember_view_t* v[2] = {&o, &x};
     Geo g = make_geo(2, v, o.shape, o.ndim);
     if (g.n == 0) return EMBER_OK;
-    ArgSetter a(k);
-    a.mem(o.data).mem(x.data);
-    return run_ew(d, k, a, g, h.name);
+    return run_fast(d, *f, 2, v, g, h.name);
 }
 
 ember_status_t binary(State& s, Device& d, const Handler& h, const ember_kernel_call_t* c) {
     const ember_view_t &x = c->in[0], &y = c->in[1], &o = c->out[0];
-    cl_kernel k;
-    if (ember_status_t st = ew_kernel(s, d, h, x.dtype, false, &k)) return st;
+    FastKernel* f;
+    if (ember_status_t st = ew_kernel(s, d, h, x.dtype, false, &f)) return st;
     const ember_view_t* v[3] = {&o, &x, &y};
     Geo g = make_geo(3, v, o.shape, o.ndim);
     if (g.n == 0) return EMBER_OK;
-    ArgSetter a(k);
-    a.mem(o.data).mem(x.data).mem(y.data);
-    return run_ew(d, k, a, g, h.name);
+    return run_fast(d, *f, 3, v, g, h.name);
 }
 
 // Copies view x into view o (same dtype) with the byte-moving kernel.
