@@ -150,6 +150,9 @@ def test_creation(backend):
     check(em.arange(10, 0, -3), np.arange(10, 0, -3))
     check(em.linspace(0, 1, 5, dtype=em.float64), np.linspace(0, 1, 5))
     check(em.linspace(0, 1, 5, endpoint=False, dtype=em.float64), np.linspace(0, 1, 5, endpoint=False))
+    check(em.linspace(1 - 2j, -3 + 4j, 7, dtype=em.complex128), np.linspace(1 - 2j, -3 + 4j, 7))
+    check(em.linspace(0, 2j, 4, endpoint=False, dtype=em.complex128), np.linspace(0, 2j, 4, endpoint=False))
+    assert em.linspace(0j, 1.0, 3).dtype == em.complex64  # the default complex dtype
     check(em.eye(3, 4, k=1), np.eye(3, 4, k=1))
     check(em.tril(em.asarray(A[0])), np.tril(A[0]))
     check(em.triu(em.asarray(A[0]), k=1), np.triu(A[0], k=1))

@@ -294,8 +294,15 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
-    if isinstance(start, builtins.complex) or isinstance(stop, builtins.complex):
-        raise NotImplementedError("linspace with complex endpoints is not available (C ABI: real only)")
+    d = None if dtype is None else _dt.as_dtype(dtype)
+    if isinstance(start, builtins.complex) or isinstance(stop, builtins.complex) or (d is not None and d.kind == "c"):
+        # real and imaginary parts are each spaced linearly (ember_linspace is real)
+        cd = d or _dt.default_complex()
+        rd = _dt.float64 if cd == _dt.complex128 else _dt.float32
+        start, stop = builtins.complex(start), builtins.complex(stop)
+        re = linspace(start.real, stop.real, num, dtype=rd, device=device, endpoint=endpoint)
+        im = linspace(start.imag, stop.imag, num, dtype=rd, device=device, endpoint=endpoint)
+        return re.astype(cd) + im.astype(cd) * 1j
     with on_device(device):
         return _wrap(_c.ember_linspace(float(start), float(stop), int(num), 1 if endpoint else 0, _code(dtype)))
 
