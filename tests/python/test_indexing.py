@@ -79,6 +79,9 @@ def test_setitem_through_view_and_dtype_conversion(backend):
     assert x.tolist() == [[0, 0, 0], [5, 5, 5], [0, 0, 0]]
     x[:, 0] = em.asarray([1, 2, 3])
     assert x[:, 0].tolist() == [1, 2, 3]
+    b = em.zeros((2, 4), dtype=em.bfloat16)  # integer-array assignment without a NumPy dtype
+    b[[1, 0], [3, 1]] = em.asarray([2.5, -1.0])
+    assert b.dtype == em.bfloat16 and b.tolist() == [[0.0, -1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 2.5]]
 
 
 def test_len_iter_conversions(backend):

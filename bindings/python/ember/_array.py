@@ -471,8 +471,11 @@ class Array:
             import numpy as np
         except ImportError:  # pragma: no cover
             raise NotImplementedError("assignment with integer-array indices needs NumPy") from None
-        if self.dtype == _dt.bfloat16:
-            raise NotImplementedError("assignment with integer-array indices into bfloat16 arrays")
+        if self.dtype == _dt.bfloat16:  # NumPy has no bfloat16: assign in float32, round back
+            wide = self.astype(_dt.float32)
+            wide[key] = value
+            _c.ember_assign(self._h, wide.astype(_dt.bfloat16)._h)
+            return
         nkey = _to_numpy_key(key)
         val = value if isinstance(value, _SCALARS) else np.asarray(Array._from_any(value))
         if _c.ember_py_host_address(self._h) is not None:
