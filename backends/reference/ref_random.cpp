@@ -3,6 +3,10 @@
 // Philox(key, {lo32(b), hi32(b), j, 0}); random_bits takes j = 0 and 4 words per block;
 // the per-element samplers give element i (C order) the block base + i and draw trial
 // after trial from j = 0, 1, 2, ... so any backend can reproduce each element alone.
+// gamma, beta, binomial and poisson take their parameters either from attrs (n_in == 0) or
+// per element from float64 input views of out's shape (n_in == 1 or 2, stride 0 where
+// broadcast; the core has validated them). Element i uses block base + i either way, so a
+// parameter tensor full of one value gives exactly the attrs result.
 #include "ref_common.hpp"
 
 namespace ember_ref {
@@ -73,7 +77,8 @@ ember_status_t bits_kernel(const ember_kernel_call_t* call) {
     return EMBER_OK;
 }
 
-// Runs sample(stream) -> double for every element of out (any real dtype).
+// Runs sample(stream, idx) -> double for every element of out (any real dtype); idx is the
+// element's multi-index (for reading per-element parameters).
 template <class F>
 ember_status_t per_element(const ember_kernel_call_t* call, const char* name, F&& sample) {
     const ember_view_t& out = call->out[0];
@@ -86,13 +91,31 @@ ember_status_t per_element(const ember_kernel_call_t* call, const char* name, F&
             int64_t i = 0;
             for_each_index(out.ndim, out.shape, [&](const int64_t* idx) {
                 Stream s{key, base + (uint64_t)i};
-                *elem<O>(out, idx) = convert<O>(sample(s));
+                *elem<O>(out, idx) = convert<O>(sample(s, idx));
                 ++i;
             });
             return EMBER_OK;
         }
     });
 }
+
+// Parameter k of the element at idx: attrs value `scalar` when the call has no inputs,
+// else the float64 input view k (already broadcast to out's shape).
+struct Params {
+    const ember_kernel_call_t* call;
+    ember_status_t check(const char* name, int want) const {
+        if (call->n_in == 0) return EMBER_OK;
+        if (call->n_in != want) return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "%s takes 0 or %d parameter inputs, got %d", name, want, call->n_in);
+        for (int k = 0; k < want; ++k) {
+            const ember_view_t& v = call->in[k];
+            if (v.dtype != EMBER_FLOAT64 || v.ndim != call->out[0].ndim) return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "%s: parameter %d must be a float64 view of the output's shape", name, k);
+            for (int d = 0; d < v.ndim; ++d)
+                if (v.shape[d] != call->out[0].shape[d]) return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "%s: parameter %d must be a float64 view of the output's shape", name, k);
+        }
+        return EMBER_OK;
+    }
+    double get(int k, const int64_t* idx, double scalar) const { return call->n_in ? *elem<double>(call->in[k], idx) : scalar; }
+};
 
 // ---- normal CDF and its inverse (Acklam's approximation + one Halley step)
 double phi(double x) { return 0.5 * std::erfc(-x * M_SQRT1_2); }
@@ -127,7 +150,7 @@ ember_status_t truncated_normal_kernel(const ember_kernel_call_t* call) {
     bool flip = a > 0;
     double lo = flip ? -b : a, hi = flip ? -a : b;
     double pa = phi(lo), pb = phi(hi);
-    return per_element(call, "random_truncated_normal", [&](Stream& s) {
+    return per_element(call, "random_truncated_normal", [&](Stream& s, const int64_t*) {
         double z = ndtri(pa + s.uniform() * (pb - pa));
         z = std::min(std::max(z, lo), hi);
         if (flip) z = -z;
@@ -151,20 +174,26 @@ double gamma_sample(Stream& s, double alpha) {
     }
 }
 
-// attrs.f[0] alpha, f[1] scale.
+// attrs.f[0] alpha, f[1] scale; or in[0] alpha, in[1] scale.
 ember_status_t gamma_kernel(const ember_kernel_call_t* call) {
+    Params P{call};
+    if (ember_status_t st = P.check("random_gamma", 2)) return st;
     double alpha = call->attrs->f[0], scale = call->attrs->f[1];
-    return per_element(call, "random_gamma", [&](Stream& s) { return gamma_sample(s, alpha) * scale; });
+    return per_element(call, "random_gamma", [&](Stream& s, const int64_t* idx) { return gamma_sample(s, P.get(0, idx, alpha)) * P.get(1, idx, scale); });
 }
 
-// attrs.f[0] a, f[1] b.
+double beta_sample(Stream& s, double a, double b) {
+    double x = gamma_sample(s, a), y = gamma_sample(s, b);
+    if (x + y == 0) return a >= b ? 1.0 : 0.0;  // both underflowed (tiny a, b)
+    return x / (x + y);
+}
+
+// attrs.f[0] a, f[1] b; or in[0] a, in[1] b.
 ember_status_t beta_kernel(const ember_kernel_call_t* call) {
+    Params P{call};
+    if (ember_status_t st = P.check("random_beta", 2)) return st;
     double a = call->attrs->f[0], b = call->attrs->f[1];
-    return per_element(call, "random_beta", [&](Stream& s) {
-        double x = gamma_sample(s, a), y = gamma_sample(s, b);
-        if (x + y == 0) return a >= b ? 1.0 : 0.0;  // both underflowed (tiny a, b)
-        return x / (x + y);
-    });
+    return per_element(call, "random_beta", [&](Stream& s, const int64_t* idx) { return beta_sample(s, P.get(0, idx, a), P.get(1, idx, b)); });
 }
 
 // Hormann's BTRS for n * p >= 10 with p <= 0.5.
@@ -201,45 +230,53 @@ double binomial_inversion(Stream& s, double n, double p) {
     return x;
 }
 
-// attrs.i[2] n, f[0] p.
-ember_status_t binomial_kernel(const ember_kernel_call_t* call) {
-    double n = (double)call->attrs->i[2], p = call->attrs->f[0];
+double binomial_sample(Stream& s, double n, double p) {
     bool flip = p > 0.5;
     double pp = flip ? 1 - p : p;
-    return per_element(call, "random_binomial", [&](Stream& s) {
-        double k;
-        if (n == 0 || pp == 0) k = 0;
-        else if (n * pp < 10) k = binomial_inversion(s, n, pp);
-        else k = binomial_btrs(s, n, pp);
-        return flip ? n - k : k;
-    });
+    double k;
+    if (n == 0 || pp == 0) k = 0;
+    else if (n * pp < 10) k = binomial_inversion(s, n, pp);
+    else k = binomial_btrs(s, n, pp);
+    return flip ? n - k : k;
 }
 
-// attrs.f[0] lam.
+// attrs.i[2] n, f[0] p; or in[0] n (integral float64), in[1] p.
+ember_status_t binomial_kernel(const ember_kernel_call_t* call) {
+    Params P{call};
+    if (ember_status_t st = P.check("random_binomial", 2)) return st;
+    double n = (double)call->attrs->i[2], p = call->attrs->f[0];
+    return per_element(call, "random_binomial", [&](Stream& s, const int64_t* idx) { return binomial_sample(s, P.get(0, idx, n), P.get(1, idx, p)); });
+}
+
+double poisson_sample(Stream& s, double lam) {
+    if (lam == 0) return 0;
+    if (lam < 10) {
+        double L = std::exp(-lam), prod = 1;
+        int64_t k = -1;
+        do {
+            ++k;
+            prod *= s.uniform();
+        } while (prod > L);
+        return (double)k;
+    }
+    // PTRS (Hormann 1993), as numpy.
+    double slam = std::sqrt(lam), loglam = std::log(lam), b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+    double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+    for (;;) {
+        double u = s.uniform() - 0.5, v = s.uniform(), us = 0.5 - std::fabs(u);
+        double k = std::floor((2 * a / us + b) * u + lam + 0.43);
+        if (us >= 0.07 && v <= vr) return k;
+        if (k < 0 || (us < 0.013 && v > us)) continue;
+        if (std::log(v) + std::log(invalpha) - std::log(a / (us * us) + b) <= -lam + k * loglam - std::lgamma(k + 1)) return k;
+    }
+}
+
+// attrs.f[0] lam; or in[0] lam.
 ember_status_t poisson_kernel(const ember_kernel_call_t* call) {
+    Params P{call};
+    if (ember_status_t st = P.check("random_poisson", 1)) return st;
     double lam = call->attrs->f[0];
-    return per_element(call, "random_poisson", [&](Stream& s) -> double {
-        if (lam == 0) return 0;
-        if (lam < 10) {
-            double L = std::exp(-lam), prod = 1;
-            int64_t k = -1;
-            do {
-                ++k;
-                prod *= s.uniform();
-            } while (prod > L);
-            return (double)k;
-        }
-        // PTRS (Hormann 1993), as numpy.
-        double slam = std::sqrt(lam), loglam = std::log(lam), b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
-        double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
-        for (;;) {
-            double u = s.uniform() - 0.5, v = s.uniform(), us = 0.5 - std::fabs(u);
-            double k = std::floor((2 * a / us + b) * u + lam + 0.43);
-            if (us >= 0.07 && v <= vr) return k;
-            if (k < 0 || (us < 0.013 && v > us)) continue;
-            if (std::log(v) + std::log(invalpha) - std::log(a / (us * us) + b) <= -lam + k * loglam - std::lgamma(k + 1)) return k;
-        }
-    });
+    return per_element(call, "random_poisson", [&](Stream& s, const int64_t* idx) { return poisson_sample(s, P.get(0, idx, lam)); });
 }
 
 void add_random_kernels(KernelList& k) {

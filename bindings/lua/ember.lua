@@ -731,17 +731,39 @@ for k, f in pairs(C) do
   if n and type(f) == "function" then ember.random[n] = passthrough(f) end
 end
 if C.ember_random_seed then ember.random.seed = function(s) C.ember_random_seed(s) end end
-if C.ember_random_uniform then
-  ember.random.uniform = function(shape, low, high, dtype) return C.ember_random_uniform(shape_arg(shape), low or 0.0, high or 1.0, dtype_arg(dtype)) end
+-- Parameters may be tensors or tables (as NumPy's rng.normal(loc=array, ...)): they broadcast
+-- against each other and, with shape nil, give the result's shape (ember_random_*_t).
+local function rparam(v) return is_tensor(v) and v or ember.tensor(v, "float64") end
+local function rshape(shape) return math_type(shape) == "integer" and { shape } or shape end
+local function sampler(name, defaults, scalar)
+  local f, ft = C["ember_random_" .. name], C["ember_random_" .. name .. "_t"]
+  if not f then return end
+  ember.random[name] = function(shape, ...)
+    local n = #defaults
+    local ps, tensor = { ... }, false
+    for i = 1, n do
+      if ps[i] == nil then ps[i] = defaults[i] end
+      if is_tensor(ps[i]) or type(ps[i]) == "table" then tensor = true end
+    end
+    local dtype = dtype_arg(ps[n + 1])
+    if tensor and ft then
+      local args = {}
+      for i = 1, n do args[i] = rparam(ps[i]) end
+      args[n + 1], args[n + 2] = rshape(shape), dtype
+      return ft(table.unpack(args, 1, n + 2))
+    end
+    return scalar(f, shape_arg(shape), ps, dtype)
+  end
 end
-if C.ember_random_normal then
-  ember.random.normal = function(shape, mean, std, dtype) return C.ember_random_normal(shape_arg(shape), mean or 0.0, std or 1.0, dtype_arg(dtype)) end
-end
+sampler("uniform", { 0.0, 1.0 }, function(f, s, p, d) return f(s, p[1], p[2], d) end)
+sampler("normal", { 0.0, 1.0 }, function(f, s, p, d) return f(s, p[1], p[2], d) end)
+sampler("exponential", { 1.0 }, function(f, s, p, d) return f(s, p[1], d) end)
+sampler("gamma", { 1.0, 1.0 }, function(f, s, p, d) return f(s, p[1], p[2], d) end)
+sampler("beta", { 1.0, 1.0 }, function(f, s, p, d) return f(s, p[1], p[2], d) end)
+sampler("binomial", { 1, 0.5 }, function(f, s, p, d) return f(s, p[1], p[2], d) end)
+sampler("poisson", { 1.0 }, function(f, s, p, d) return f(s, p[1], d) end)
 if C.ember_random_randint then
   ember.random.randint = function(low, high, shape, dtype) return C.ember_random_randint(low, high, shape_arg(shape), dtype_arg(dtype)) end
-end
-if C.ember_random_exponential then
-  ember.random.exponential = function(shape, rate, dtype) return C.ember_random_exponential(shape_arg(shape), rate or 1.0, dtype_arg(dtype)) end
 end
 if C.ember_random_shuffle then ember.random.shuffle = function(x, axis) return C.ember_random_shuffle(operand(x), axis or 0) end end
 

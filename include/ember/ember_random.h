@@ -80,4 +80,37 @@ EMBER_API ember_status_t ember_random_binomial(ember_ctx_t* ctx, const int64_t* 
 EMBER_API ember_status_t ember_random_poisson(ember_ctx_t* ctx, const int64_t* shape, int ndim, double lam, int dtype,
                                               ember_tensor_t** out);
 
+
+/* Tensor-valued parameters (NumPy's rng.normal(loc=array, scale=array), rng.gamma(shape=array),
+   rng.binomial(n=array, p=array), ...): one entry point per sampler above, with a `_t` suffix.
+   Parameters: real tensors of any dtype on the context's backend (read as float64; complex is
+   EMBER_ERR_UNSUPPORTED_DTYPE); they broadcast against each other.
+   shape: NULL (or ndim < 0): the result has the parameters' broadcast shape (NumPy's
+   size=None); otherwise it has shape[0..ndim) (non-NULL with ndim 0: 0-d) and the parameters
+   must broadcast to it (EMBER_ERR_SHAPE otherwise).
+   dtype: as the scalar entry; EMBER_DTYPE_DEFAULT means, for the float samplers, the
+   parameters' promoted dtype if it is a float, else the context's default float (binomial,
+   poisson: int64).
+   Stream: element i of the result (C order) is drawn exactly as the scalar entry draws its
+   element i from the same state, with that element's parameters, so a parameter tensor full of
+   one value gives the scalar entry's result bit for bit; the state advances as it would there.
+   Validation, before anything is drawn (the state is then unchanged): the scalar entry's
+   conditions per element; a violation is EMBER_ERR_INVALID_ARGUMENT naming the parameter, the
+   first offending element's index (C order) and its value. Empty results still validate. */
+EMBER_API ember_status_t ember_random_uniform_t(ember_ctx_t* ctx, const ember_tensor_t* low, const ember_tensor_t* high, const int64_t* shape,
+                                                int ndim, int dtype, ember_tensor_t** out);
+EMBER_API ember_status_t ember_random_normal_t(ember_ctx_t* ctx, const ember_tensor_t* mean, const ember_tensor_t* std, const int64_t* shape,
+                                               int ndim, int dtype, ember_tensor_t** out);
+EMBER_API ember_status_t ember_random_exponential_t(ember_ctx_t* ctx, const ember_tensor_t* rate, const int64_t* shape, int ndim, int dtype,
+                                                    ember_tensor_t** out);
+EMBER_API ember_status_t ember_random_gamma_t(ember_ctx_t* ctx, const ember_tensor_t* alpha, const ember_tensor_t* scale, const int64_t* shape,
+                                              int ndim, int dtype, ember_tensor_t** out);
+EMBER_API ember_status_t ember_random_beta_t(ember_ctx_t* ctx, const ember_tensor_t* a, const ember_tensor_t* b, const int64_t* shape, int ndim,
+                                             int dtype, ember_tensor_t** out);
+/* n: non-negative integral values up to 2^53 (any real dtype). */
+EMBER_API ember_status_t ember_random_binomial_t(ember_ctx_t* ctx, const ember_tensor_t* n, const ember_tensor_t* p, const int64_t* shape,
+                                                 int ndim, int dtype, ember_tensor_t** out);
+EMBER_API ember_status_t ember_random_poisson_t(ember_ctx_t* ctx, const ember_tensor_t* lam, const int64_t* shape, int ndim, int dtype,
+                                                ember_tensor_t** out);
+
 #endif

@@ -3,7 +3,11 @@
 // (reference kernels in backends/reference/ref_random.cpp). docs/numerics-random.md.
 // The generator state ({key, counter}) lives in the context.
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "stats_common.hpp"
 
@@ -73,19 +77,21 @@ TRef unit_uniform(ember_ctx* ctx, const Shape& shape, ember_dtype_t dt) {
 }
 
 // Casts r to dt and moves values that rounded up to `high` to the largest value below it.
-TRef finish_half_open(ember_ctx* ctx, TRef r, ember_dtype_t dt, double high) {
+// H: high in dtype dt (a 0-d tensor, or a tensor that broadcasts to r's shape).
+TRef finish_half_open(ember_ctx* ctx, TRef r, ember_dtype_t dt, const TRef& H) {
     TRef out = cast_if(ctx, r.get(), dt);
-    TRef H = scalar_like(ctx, high, dt);
     TRef below = run_binary(ctx, OP_nextafter, H.get(), scalar_like(ctx, -INFINITY, dt).get());
     return where(ctx, bin(ctx, OP_greater_equal, out, H), below, out);
 }
 
-TRef normal_of(ember_ctx* ctx, const Shape& shape, ember_dtype_t dt, double mean, double sd) {
+// mean and sd: weak scalars (the scalar entry) or tensors of the work dtype that broadcast
+// to shape (the tensor entry); the same op sequence either way.
+TRef normal_of(ember_ctx* ctx, const Shape& shape, ember_dtype_t dt, const TRef& mean, const TRef& sd) {
     TRef u1 = sub(ctx, f(ctx, 1.0), unit_uniform(ctx, shape, dt));  // (0, 1]
     TRef u2 = unit_uniform(ctx, shape, dt);
     TRef rad = un(ctx, OP_sqrt, mul(ctx, f(ctx, -2.0), un(ctx, OP_log, u1)));
     TRef z = mul(ctx, rad, un(ctx, OP_cos, mul(ctx, f(ctx, 2 * M_PI), u2)));
-    return cast_if(ctx, add(ctx, mul(ctx, z, f(ctx, sd)), f(ctx, mean)).get(), dt);
+    return cast_if(ctx, add(ctx, mul(ctx, z, sd), mean).get(), dt);
 }
 
 // 64-bit words of shape (high word first).
@@ -105,14 +111,17 @@ TRef permutation_of(ember_ctx* ctx, int64_t n) {
     return FAM_API(ember_argsort, ctx, w.get(), 0, 0);
 }
 
-// Runs a per-element sampler kernel: one block per element.
-TRef sample_kernel(ember_ctx* ctx, OpId op, const Shape& shape, ember_dtype_t dt, ember_attrs_t at) {
+// Runs a per-element sampler kernel: one block per element. params: none (values in attrs)
+// or float64 tensors already broadcast to shape.
+TRef sample_kernel(ember_ctx* ctx, OpId op, const Shape& shape, ember_dtype_t dt, ember_attrs_t at, const std::vector<TRef>& params = {}) {
     TRef out = alloc_tensor(ctx, dt, shape);
     if (out->size) {
         ember_random_state_t s = reserve(ctx, (uint64_t)out->size);
         at.i[0] = (int64_t)s.key;
         at.i[1] = (int64_t)s.counter;
-        run_kernel(ctx, op, {}, {view_of(out.get())}, at);
+        if (params.empty()) run_kernel(ctx, op, {}, {view_of(out.get())}, at);
+        else if (params.size() == 1) run_kernel(ctx, op, {view_of(params[0].get())}, {view_of(out.get())}, at);
+        else run_kernel(ctx, op, {view_of(params[0].get()), view_of(params[1].get())}, {view_of(out.get())}, at);
     }
     return out;
 }
@@ -122,6 +131,100 @@ ember_dtype_t count_dtype(ember_ctx* ctx, int dtype, const char* op) {
     if (dtype == EMBER_DTYPE_DEFAULT) dt = EMBER_INT64;
     if (!is_integer(dt) && !is_float(dt)) raise(EMBER_ERR_UNSUPPORTED_DTYPE, "%s needs an integer or float dtype, got %s", op, dtype_name(dt));
     return dt;
+}
+
+
+// ---- tensor-valued parameters (the *_t entry points)
+
+// A parameter tensor as float64 (any real dtype; complex is rejected).
+TRef param64(ember_ctx* ctx, const ember_tensor* p, const char* name) {
+    check_same_backend(ctx, p, name);
+    if (is_complex(p->dtype)) raise(EMBER_ERR_UNSUPPORTED_DTYPE, "%s must be real, got %s", name, dtype_name(p->dtype));
+    return cast_if(ctx, p, EMBER_FLOAT64);
+}
+
+// The broadcast shape of the parameters.
+Shape params_shape(std::initializer_list<const ember_tensor*> ps) {
+    Shape s;
+    for (const ember_tensor* p : ps) s = broadcast_shapes(s, shape_of(p));
+    return s;
+}
+
+// The result's shape: shape[0..ndim) when shape is given (every parameter must broadcast to
+// it), else (shape NULL or ndim < 0) the broadcast shape of the parameters.
+Shape result_shape(const int64_t* shape, int ndim, std::initializer_list<const ember_tensor*> ps) {
+    Shape b = params_shape(ps);
+    if (!shape || ndim < 0) return b;
+    Shape s = shape_arg(shape, ndim);
+    if (broadcast_shapes(b, s) != s)
+        raise(EMBER_ERR_SHAPE, "parameters of broadcast shape %s cannot be broadcast to the requested shape %s", shape_str(b).c_str(), shape_str(s).c_str());
+    return s;
+}
+
+// dtype of a float sampler: dtype when given, else the parameters' promoted dtype when it is
+// a float, else the context's default float.
+ember_dtype_t float_result(ember_ctx* ctx, int dtype, std::initializer_list<const ember_tensor*> ps, const char* op) {
+    if (dtype != EMBER_DTYPE_DEFAULT) return float_arg(ctx, dtype, op);
+    ember_dtype_t d = (*ps.begin())->dtype;
+    for (const ember_tensor* p : ps) d = promote(d, false, p->dtype, false, ctx->default_float);
+    return is_float(d) ? d : ctx->default_float;
+}
+
+std::string index_str(const Shape& s, int64_t flat_index) {
+    if (s.empty()) return "";
+    std::vector<int64_t> idx(s.size());
+    for (size_t k = s.size(); k-- > 0;) {
+        idx[k] = flat_index % s[k];
+        flat_index /= s[k];
+    }
+    std::string r = "[";
+    for (size_t k = 0; k < idx.size(); ++k) r += (k ? ", " : "") + std::to_string(idx[k]);
+    return r + "]";
+}
+
+// Shortest decimal that reads back as v.
+std::string num_str(double v) {
+    char buf[40];
+    for (int prec = 1; prec <= 17; ++prec) {
+        std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (std::isnan(v) || std::strtod(buf, nullptr) == v) break;
+    }
+    return buf;
+}
+
+// Flat (C order) index of the first false element of the bool tensor ok, or -1. Reads back
+// one reduced flag when all hold.
+int64_t first_false(ember_ctx* ctx, const TRef& ok) {
+    if (ok->size == 0) return -1;
+    TRef all = reduce(ctx, OP_all, ok.get(), nullptr, 0, false);
+    uint8_t v = 0;
+    read_contiguous(all.get(), &v, 1);
+    if (v) return -1;
+    TRef bad = op_astype(ctx, un(ctx, OP_logical_not, ok).get(), EMBER_INT32);
+    return read_i64(ctx, op_argreduce(ctx, OP_argmax, flat(ctx, bad.get()).get(), 0, false));
+}
+
+double value_at(ember_ctx* ctx, const TRef& x, int64_t i) { return read_f64(ctx, op_select(flat(ctx, x.get()).get(), 0, i)); }
+
+// EMBER_ERR_INVALID_ARGUMENT naming the first element of x (float64) where ok is false.
+void require(ember_ctx* ctx, const TRef& x, const TRef& ok, const char* name, const char* what) {
+    int64_t i = first_false(ctx, ok);
+    if (i < 0) return;
+    raise(EMBER_ERR_INVALID_ARGUMENT, "%s must be %s, but %s%s is %s", name, what, name, index_str(shape_of(x.get()), i).c_str(),
+          num_str(value_at(ctx, x, i)).c_str());
+}
+
+TRef all_of(ember_ctx* ctx, std::initializer_list<TRef> conds) {
+    TRef r;
+    for (const TRef& c : conds) r = r ? bin(ctx, OP_logical_and, r, c) : c;
+    return r;
+}
+TRef finite(ember_ctx* ctx, const TRef& x) { return un(ctx, OP_isfinite, x); }
+TRef cmp(ember_ctx* ctx, OpId op, const TRef& x, double v) { return bin(ctx, op, x, f(ctx, v)); }
+
+// finite and > 0
+void require_positive(ember_ctx* ctx, const TRef& x, const char* name) {
+    require(ctx, x, all_of(ctx, {finite(ctx, x), cmp(ctx, OP_greater, x, 0)}), name, "finite and > 0");
 }
 
 }  // namespace
@@ -169,7 +272,7 @@ ENTRY(ember_random_uniform, (ember_ctx_t * ctx, const int64_t* shape, int ndim, 
     if (!std::isfinite(low) || !std::isfinite(high) || !(low < high)) raise(EMBER_ERR_INVALID_ARGUMENT, "need finite low < high, got [%g, %g)", low, high);
     TRef u = unit_uniform(ctx, s, dt);
     TRef r = add(ctx, mul(ctx, u, f(ctx, high - low)), f(ctx, low));
-    *out = finish_half_open(ctx, r, dt, high).release();
+    *out = finish_half_open(ctx, r, dt, scalar_like(ctx, high, dt)).release();
 })
 
 ENTRY(ember_random_normal, (ember_ctx_t * ctx, const int64_t* shape, int ndim, double mean, double std, int dtype, ember_tensor_t** out), {
@@ -177,7 +280,7 @@ ENTRY(ember_random_normal, (ember_ctx_t * ctx, const int64_t* shape, int ndim, d
     Shape s = shape_arg(shape, ndim);
     ember_dtype_t dt = float_arg(ctx, dtype, "random_normal");
     if (!std::isfinite(mean) || !std::isfinite(std) || std < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "need finite mean and std >= 0, got %g, %g", mean, std);
-    *out = normal_of(ctx, s, dt, mean, std).release();
+    *out = normal_of(ctx, s, dt, f(ctx, mean), f(ctx, std)).release();
 })
 
 ENTRY(ember_random_truncated_normal, (ember_ctx_t * ctx, const int64_t* shape, int ndim, double mean, double std, double lo, double hi, int dtype, ember_tensor_t** out), {
@@ -330,6 +433,91 @@ ENTRY(ember_random_poisson, (ember_ctx_t * ctx, const int64_t* shape, int ndim, 
     ember_attrs_t at{};
     at.f[0] = lam;
     *out = sample_kernel(ctx, OP_random_poisson, s, dt, at).release();
+})
+
+// ---- tensor-valued parameters: same streams as the scalar entries above, parameters per
+// element (docs/numerics-random.md, "Tensor parameters").
+
+ENTRY(ember_random_uniform_t, (ember_ctx_t * ctx, const ember_tensor_t* low, const ember_tensor_t* high, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    TRef L = param64(ctx, low, "low"), H = param64(ctx, high, "high");
+    Shape s = result_shape(shape, ndim, {low, high});
+    ember_dtype_t dt = float_result(ctx, dtype, {low, high}, "random_uniform_t");
+    require(ctx, L, finite(ctx, L), "low", "finite");
+    require(ctx, H, finite(ctx, H), "high", "finite");
+    Shape b = params_shape({low, high});
+    TRef Lb = op_broadcast_to(L.get(), b), Hb = op_broadcast_to(H.get(), b);
+    int64_t i = first_false(ctx, bin(ctx, OP_less, Lb, Hb));
+    if (i >= 0)
+        raise(EMBER_ERR_INVALID_ARGUMENT, "need low < high, but at %s of the broadcast parameters low = %s, high = %s", index_str(b, i).c_str(),
+              num_str(value_at(ctx, Lb, i)).c_str(), num_str(value_at(ctx, Hb, i)).c_str());
+    ember_dtype_t w = work_dtype(dt);
+    TRef u = unit_uniform(ctx, s, dt);
+    TRef r = add(ctx, mul(ctx, u, cast_if(ctx, sub(ctx, H, L).get(), w)), cast_if(ctx, L.get(), w));
+    *out = finish_half_open(ctx, r, dt, cast_if(ctx, H.get(), dt)).release();
+})
+
+ENTRY(ember_random_normal_t, (ember_ctx_t * ctx, const ember_tensor_t* mean, const ember_tensor_t* std, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    TRef M = param64(ctx, mean, "mean"), SD = param64(ctx, std, "std");
+    Shape s = result_shape(shape, ndim, {mean, std});
+    ember_dtype_t dt = float_result(ctx, dtype, {mean, std}, "random_normal_t");
+    require(ctx, M, finite(ctx, M), "mean", "finite");
+    require(ctx, SD, all_of(ctx, {finite(ctx, SD), cmp(ctx, OP_greater_equal, SD, 0)}), "std", "finite and >= 0");
+    ember_dtype_t w = work_dtype(dt);
+    *out = normal_of(ctx, s, dt, cast_if(ctx, M.get(), w), cast_if(ctx, SD.get(), w)).release();
+})
+
+ENTRY(ember_random_exponential_t, (ember_ctx_t * ctx, const ember_tensor_t* rate, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    TRef R = param64(ctx, rate, "rate");
+    Shape s = result_shape(shape, ndim, {rate});
+    ember_dtype_t dt = float_result(ctx, dtype, {rate}, "random_exponential_t");
+    require_positive(ctx, R, "rate");
+    TRef u = unit_uniform(ctx, s, dt);
+    TRef e = div(ctx, un(ctx, OP_negative, un(ctx, OP_log1p, un(ctx, OP_negative, u))), cast_if(ctx, R.get(), work_dtype(dt)));
+    *out = cast_if(ctx, e.get(), dt).release();
+})
+
+ENTRY(ember_random_gamma_t, (ember_ctx_t * ctx, const ember_tensor_t* alpha, const ember_tensor_t* scale, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    TRef A = param64(ctx, alpha, "alpha"), Sc = param64(ctx, scale, "scale");
+    Shape s = result_shape(shape, ndim, {alpha, scale});
+    ember_dtype_t dt = float_result(ctx, dtype, {alpha, scale}, "random_gamma_t");
+    require_positive(ctx, A, "alpha");
+    require_positive(ctx, Sc, "scale");
+    *out = sample_kernel(ctx, OP_random_gamma, s, dt, ember_attrs_t{}, {op_broadcast_to(A.get(), s), op_broadcast_to(Sc.get(), s)}).release();
+})
+
+ENTRY(ember_random_beta_t, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_tensor_t* b, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    TRef A = param64(ctx, a, "a"), B = param64(ctx, b, "b");
+    Shape s = result_shape(shape, ndim, {a, b});
+    ember_dtype_t dt = float_result(ctx, dtype, {a, b}, "random_beta_t");
+    require_positive(ctx, A, "a");
+    require_positive(ctx, B, "b");
+    *out = sample_kernel(ctx, OP_random_beta, s, dt, ember_attrs_t{}, {op_broadcast_to(A.get(), s), op_broadcast_to(B.get(), s)}).release();
+})
+
+ENTRY(ember_random_binomial_t, (ember_ctx_t * ctx, const ember_tensor_t* n, const ember_tensor_t* p, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    TRef N = param64(ctx, n, "n"), P = param64(ctx, p, "p");
+    Shape s = result_shape(shape, ndim, {n, p});
+    ember_dtype_t dt = count_dtype(ctx, dtype, "random_binomial_t");
+    require(ctx, N,
+            all_of(ctx, {finite(ctx, N), cmp(ctx, OP_greater_equal, N, 0), cmp(ctx, OP_less_equal, N, 9007199254740992.0), bin(ctx, OP_equal, un(ctx, OP_floor, N), N)}),
+            "n", "an integer in [0, 2^53]");
+    require(ctx, P, all_of(ctx, {cmp(ctx, OP_greater_equal, P, 0), cmp(ctx, OP_less_equal, P, 1)}), "p", "in [0, 1]");
+    *out = sample_kernel(ctx, OP_random_binomial, s, dt, ember_attrs_t{}, {op_broadcast_to(N.get(), s), op_broadcast_to(P.get(), s)}).release();
+})
+
+ENTRY(ember_random_poisson_t, (ember_ctx_t * ctx, const ember_tensor_t* lam, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out), {
+    PRELUDE
+    TRef L = param64(ctx, lam, "lam");
+    Shape s = result_shape(shape, ndim, {lam});
+    ember_dtype_t dt = count_dtype(ctx, dtype, "random_poisson_t");
+    require(ctx, L, all_of(ctx, {cmp(ctx, OP_greater_equal, L, 0), cmp(ctx, OP_less, L, 1e12)}), "lam", "in [0, 1e12)");
+    *out = sample_kernel(ctx, OP_random_poisson, s, dt, ember_attrs_t{}, {op_broadcast_to(L.get(), s)}).release();
 })
 
 }  // extern "C"

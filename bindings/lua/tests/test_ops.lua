@@ -286,6 +286,39 @@ function S.random_is_reproducible_and_in_range()
   end)
 end
 
+function S.random_tensor_parameters()
+  if not ember.random.normal_t then return end
+  local ref
+  H.each_backend(function(b)
+    -- (3, 1) x (4,) parameters broadcast to (3, 4); an explicit shape; tables or tensors
+    ember.random.seed(11)
+    local g = ember.random.gamma(nil, { { 0.5 }, { 2.0 }, { 8.0 } }, ember.tensor({ 1.0, 2.0, 3.0, 4.0 }, "float64"))
+    H.close(g.shape, { 3, 4 })
+    assert(g.dtype == "float64", g.dtype)
+    local x = ember.random.normal({ 2000, 3 }, { -5.0, 0.0, 5.0 }, 0.5, "float64")
+    H.close(x.shape, { 2000, 3 })
+    local m = x:mean(0):totable()
+    for j, mu in ipairs { -5.0, 0.0, 5.0 } do assert(math.abs(m[j] - mu) < 0.06, "normal_t column mean " .. m[j]) end
+    local k = ember.random.binomial({ 4, 3 }, { 0, 10, 1000 }, { { 0.5 }, { 0.5 }, { 0.5 }, { 1.0 } })
+    H.close(k.shape, { 4, 3 })
+    local kt = k:totable()
+    H.close(kt[4], { 0, 10, 1000 }, 0, 0, "p = 1 gives n")
+    for _, row in ipairs(kt) do assert(row[1] == 0 and row[2] >= 0 and row[2] <= 10 and row[3] <= 1000) end
+    local p = ember.random.poisson(nil, { 1.0, 50.0 }):totable()
+    if ref then H.close(p, ref, 0, 0, "poisson_t is bit-identical on every backend") else ref = p end
+    -- A constant tensor gives the scalar result bit for bit.
+    ember.random.seed(5)
+    local s1 = ember.random.gamma({ 6 }, 0.7, 2.0, "float64"):totable()
+    ember.random.seed(5)
+    H.close(ember.random.gamma({ 6 }, { 0.7 }, 2.0, "float64"), s1, 0, 0)
+    -- Invalid parameters name the offending element.
+    local ok, err = pcall(ember.random.poisson, nil, { 1.0, -2.0 })
+    assert(not ok and tostring(err):find("lam%[1%] is %-2"), tostring(err))
+    ok, err = pcall(ember.random.uniform, { 2 }, { 0.0, 1.0, 2.0 }, 5.0)
+    assert(not ok, "shape (3,) does not broadcast to (2,)")
+  end)
+end
+
 function S.stats_and_losses()
   if not ember.stats.median then return end
   H.each_backend(function(b)

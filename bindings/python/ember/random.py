@@ -1,7 +1,16 @@
 """Ember ML's random functions over the C ABI's counter-based generator (ember_random.h:
 Philox 4x32-10, state in the context). The binding keeps one context per thread, so
 set_seed seeds the calling thread's generator. A libember without that family falls back
-to Python's `random` module on the host (seeded by set_seed as well)."""
+to Python's `random` module on the host (seeded by set_seed as well).
+
+Distribution parameters may be Arrays or array-likes (NumPy arrays, lists, tuples) as well
+as numbers, as in NumPy's Generator: they broadcast against each other, and `shape=None`
+gives their broadcast shape (NumPy's `size=None`); a given shape must be one they broadcast
+to. Then the `ember_random_*_t` entry points run: each element is drawn exactly as with
+scalar parameters equal to its own (a constant array gives the scalar result bit for bit),
+and invalid parameters raise InvalidArgumentError naming the first offending element. The
+result dtype (dtype=None) is the promoted float dtype of the Array / NumPy parameters (lists
+and numbers have none: the default float); int64 for binomial and poisson."""
 import math
 import random as _pyrandom
 
@@ -12,6 +21,7 @@ from ._backend import on_device
 from ._creation import asarray
 
 _NATIVE = hasattr(_c, "ember_random_uniform")
+_TENSOR_PARAMS = hasattr(_c, "ember_random_normal_t")
 _rng = _pyrandom.Random()
 _seed = None
 
@@ -30,7 +40,40 @@ def get_seed():
 
 
 def _shape(shape):
+    if shape is None:
+        return ()
     return (int(shape),) if isinstance(shape, int) else tuple(int(s) for s in shape)
+
+
+def _is_tensor(v):
+    """Parameters other than Python numbers take the tensor path."""
+    return not isinstance(v, (bool, int, float))
+
+
+def _typed(v):
+    return isinstance(v, Array) or (not isinstance(v, (list, tuple, bool, int, float)) and hasattr(v, "dtype") and hasattr(v, "shape"))
+
+
+def _tensor_call(name, params, shape, dtype, device, count=False):
+    """Runs ember_random_<name>_t on params (Arrays or array-likes; shape None: broadcast)."""
+    if not _TENSOR_PARAMS:
+        raise NotImplementedError(f"{name} with array parameters needs libember's ember_random_{name}_t")
+    with on_device(device):
+        arrays = [p if isinstance(p, Array) else asarray(p) if _typed(p) else asarray(p, dtype=_dt.float64)
+                  for p in params]
+        if dtype is not None:
+            code = _dt.as_dtype(dtype).code
+        elif count:
+            code = -1
+        else:
+            typed = [a.dtype for p, a in zip(params, arrays) if _typed(p)]
+            d = typed[0] if typed else None
+            for t in typed[1:]:
+                d = _dt.result_type_pair(d, t)
+            d = d if d is not None and d.kind == "f" else _dt.default_float()
+            code = d.code
+        fn = getattr(_c, f"ember_random_{name}_t")
+        return _wrap(fn(*[a._h for a in arrays], None if shape is None else _shape(shape), code))
 
 
 def _code(dtype):
@@ -45,14 +88,18 @@ def _host(values, shape, dtype, device, default=None):
     return a if a.dtype == d else a.astype(d)
 
 
-def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None, device=None):
+def random_uniform(shape=None, minval=0.0, maxval=1.0, dtype=None, device=None):
+    if _is_tensor(minval) or _is_tensor(maxval):
+        return _tensor_call("uniform", [minval, maxval], shape, dtype, device)
     if _NATIVE:
         with on_device(device):
             return _wrap(_c.ember_random_uniform(_shape(shape), float(minval), float(maxval), _code(dtype)))
     return _host(lambda n: [_rng.uniform(minval, maxval) for _ in range(n)], shape, dtype, device)
 
 
-def random_normal(shape, mean=0.0, stddev=1.0, dtype=None, device=None):
+def random_normal(shape=None, mean=0.0, stddev=1.0, dtype=None, device=None):
+    if _is_tensor(mean) or _is_tensor(stddev):
+        return _tensor_call("normal", [mean, stddev], shape, dtype, device)
     if _NATIVE:
         with on_device(device):
             return _wrap(_c.ember_random_normal(_shape(shape), float(mean), float(stddev), _code(dtype)))
@@ -67,21 +114,36 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, lo=-2.0, hi=2.0, dtype=None, d
                                                       _code(dtype)))
 
 
-def random_exponential(shape, scale=1.0, dtype=None, device=None):
+def random_exponential(shape=None, scale=1.0, dtype=None, device=None):
+    """Exponential with mean `scale` (rate 1/scale; with an array scale, errors name the rate)."""
+    if _is_tensor(scale):
+        with on_device(device):
+            sc = scale if isinstance(scale, Array) else asarray(scale) if _typed(scale) else asarray(scale, dtype=_dt.float64)
+            if sc.dtype.kind != "f":
+                sc = sc.astype(_dt.float64)
+            rate = 1.0 / sc
+        if dtype is None and not _typed(scale):
+            dtype = _dt.default_float()
+        return _tensor_call("exponential", [rate], shape, dtype, device)
     if _NATIVE:
         with on_device(device):
             return _wrap(_c.ember_random_exponential(_shape(shape), 1.0 / float(scale), _code(dtype)))
     return _host(lambda n: [_rng.expovariate(1.0 / scale) for _ in range(n)], shape, dtype, device)
 
 
-def random_gamma(shape, alpha=1.0, beta=1.0, dtype=None, device=None):
+def random_gamma(shape=None, alpha=1.0, beta=1.0, dtype=None, device=None):
+    """Gamma with shape `alpha` and scale `beta` (numpy's gamma(shape, scale))."""
+    if _is_tensor(alpha) or _is_tensor(beta):
+        return _tensor_call("gamma", [alpha, beta], shape, dtype, device)
     if _NATIVE:
         with on_device(device):
             return _wrap(_c.ember_random_gamma(_shape(shape), float(alpha), float(beta), _code(dtype)))
     return _host(lambda n: [_rng.gammavariate(alpha, beta) for _ in range(n)], shape, dtype, device)
 
 
-def random_beta(shape, a=1.0, b=1.0, dtype=None, device=None):
+def random_beta(shape=None, a=1.0, b=1.0, dtype=None, device=None):
+    if _is_tensor(a) or _is_tensor(b):
+        return _tensor_call("beta", [a, b], shape, dtype, device)
     if _NATIVE:
         with on_device(device):
             return _wrap(_c.ember_random_beta(_shape(shape), float(a), float(b), _code(dtype)))
@@ -97,7 +159,9 @@ def random_bernoulli(shape, p=0.5, dtype=None, device=None):
     return _host(lambda n: [1.0 if _rng.random() < p else 0.0 for _ in range(n)], shape, dtype, device)
 
 
-def random_binomial(shape, n=1, p=0.5, dtype=None, device=None):
+def random_binomial(shape=None, n=1, p=0.5, dtype=None, device=None):
+    if _is_tensor(n) or _is_tensor(p):
+        return _tensor_call("binomial", [n, p], shape, dtype, device, count=True)
     if _NATIVE:
         with on_device(device):
             return _wrap(_c.ember_random_binomial(_shape(shape), int(n), float(p), _code(dtype)))
@@ -105,7 +169,9 @@ def random_binomial(shape, n=1, p=0.5, dtype=None, device=None):
                  _dt.int64)
 
 
-def random_poisson(shape, lam=1.0, dtype=None, device=None):
+def random_poisson(shape=None, lam=1.0, dtype=None, device=None):
+    if _is_tensor(lam):
+        return _tensor_call("poisson", [lam], shape, dtype, device, count=True)
     if _NATIVE:
         with on_device(device):
             return _wrap(_c.ember_random_poisson(_shape(shape), float(lam), _code(dtype)))
