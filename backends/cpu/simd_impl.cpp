@@ -11,8 +11,10 @@
 // measured by tests/test_cpu_backend.cpp over sweeps of inputs, every ISA variant):
 //   exp      0.97 ulp  (Cody-Waite reduction, degree-6 minimax polynomial as in SLEEF's expf;
 //                       2**q by vscalefps on AVX-512, by two exponent steps elsewhere)
-//   log      0.81 ulp  (fdlibm/musl logf reduction and kernel)
-//   tanh     1.28 ulp  (odd minimax polynomial below |x| = 0.625, 1 - 2/(e^2|x| + 1) above)
+//   log      0.92 ulp  (x = 2**k * m, m in [0.75, 1.5): vgetexpps/vgetmantps on AVX-512, bits
+//                       elsewhere; division-free degree-10 polynomial in m - 1; 1.06 generic)
+//   tanh     2.22 ulp  (e = expm1(2|x|), d = e + 2, one division: e/d below |x| = 0.55,
+//                       (d - 2)/d above, where the error is <= 1.22 ulp; 2.33 generic)
 //   sigmoid  2.19 ulp  (e = exp(-|x|); (x >= 0 ? 1 : e) / (1 + e))
 // Special values follow IEEE/libm: NaN propagates, exp(-inf) = 0, exp(+inf) = inf,
 // log(0) = -inf, log(x < 0) = NaN, tanh(+-inf) = +-1, sigmoid(-inf) = 0, subnormal results
@@ -283,64 +285,142 @@ inline VF exp_f32(VF x) {
     VF u = exp_poly(xc, q);
     return scale_by_pow2(u, q);
 }
-// For x in [-87, 88] (normal results).
-inline VF exp_normal_f32(VF x) {
-    VF q;
-    VF u = exp_poly(x, q);
+
+// Natural logarithm. x = 2**k * m with m in [0.75, 1.5), f = m - 1 (exact) in [-0.25, 0.5),
+// log(x) = k*ln2 + (f + f*f * R(f)), R(f) = -1/2 + f*P(f) with P a degree-7 minimax polynomial
+// fitted by scripts/fit_simd_math.py for the error relative to the result. No division.
+// k*ln2 is added by one fma with ln2 rounded to float: its error, |k| * 1.9e-9, is at most
+// ~0.1 ulp of the result because |log(x)| >= 0.28 |k| whenever k != 0.
+inline VF log1p_kernel(VF f, VF dk) {
+    VF r = splat(-4.515220597e-02f);
+    r = r * f + 1.047255397e-01f;
+    r = r * f + -1.316394210e-01f;
+    r = r * f + 1.447763145e-01f;
+    r = r * f + -1.664687842e-01f;
+    r = r * f + 1.999084800e-01f;
+    r = r * f + -2.500011027e-01f;
+    r = r * f + 3.333345056e-01f;
+    r = r * f + -0.5f;
+    VF l = (f * f) * r + f;
+    return dk * 0.693147180559945309f + l;
+}
 #if defined(__AVX512F__)
-    return scale_by_pow2(u, q);
+// vgetmantps: m in [0.75, 1.5) (subnormals included); vgetexpps: floor(log2 .) as a float, so
+// k = exp(x) - exp(m). vfixupimmps then sets the special inputs from x's class in one
+// instruction: NaN -> NaN, +-0 -> -inf, +inf -> +inf, -inf and x < 0 -> NaN.
+inline VF log_f32(VF x) {
+    __m512 vx;
+    memcpy(&vx, &x, 64);
+    __m512 vm = _mm512_maskz_getmant_ps((__mmask16)0xffff, vx, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_src);
+    __m512 vk = _mm512_sub_ps(_mm512_maskz_getexp_ps((__mmask16)0xffff, vx), _mm512_maskz_getexp_ps((__mmask16)0xffff, vm));
+    VF m, dk;
+    memcpy(&m, &vm, 64);
+    memcpy(&dk, &vk, 64);
+    VF r = log1p_kernel(m - 1.0f, dk);
+    __m512 vr;
+    memcpy(&vr, &r, 64);
+    // response nibbles by class: QNaN 2 (QNaN(x)), SNaN 2, +-0 4 (-inf), +1 0 (keep),
+    // -inf 3 (default NaN), +inf 5 (+inf), negative 3 (default NaN), positive 0 (keep)
+    vr = _mm512_maskz_fixupimm_ps((__mmask16)0xffff, vr, vx, _mm512_set1_epi32(0x03530422), 0);
+    memcpy(&r, &vr, 64);
+    return r;
+}
 #else
-    VI n = __builtin_convertvector(q, VI);
-    return u * bits_f((n + 127) << 23);
+// k and f = m - 1 from the bit pattern of a positive normal x.
+inline VF log_reduce_bits(VF x, VF& dk) {
+    using VU = V<uint32_t>;  // bit arithmetic without signed overflow
+    VI ix = (VI)((VU)bits_i(x) + (uint32_t)(0x3f800000 - 0x3f400000));
+    dk = __builtin_convertvector((ix >> 23) - 0x7f, VF);
+    return bits_f((ix & 0x007fffff) + 0x3f400000) - 1.0f;
+}
+// True if any lane of the comparison result m (all-ones / zero lanes) is set.
+inline bool any_lane(VI m) {
+#if defined(__AVX2__)
+    __m256i v;
+    memcpy(&v, &m, 32);
+    return !_mm256_testz_si256(v, v);
+#else
+    __m128i v;
+    memcpy(&v, &m, 16);
+    return _mm_movemask_epi8(v) != 0;
 #endif
 }
 
-// Natural logarithm: x = 2**k * m with m in [sqrt(2)/2, sqrt(2)), f = m - 1,
-// log(1 + f) = f - f*f/2 + s*(f*f/2 + R(s*s)), s = f / (2 + f) (fdlibm's logf kernel).
-inline VF log_f32(VF x) {
-    auto sub = x < 1.17549435e-38f;  // subnormal (and zero/negative, fixed below)
+// Inputs that are not positive normal numbers, handled branch-free: subnormals scaled by
+// 2**23, then 0 -> -inf, x < 0 -> NaN, +inf -> +inf, NaN -> NaN.
+__attribute__((noinline)) VF log_f32_rare(VF x) {
+    auto sub = x < 1.17549435e-38f;
     VF xs = sub ? x * 8388608.0f : x;
-    VI k = sub ? splat<int32_t>(-23) : splat<int32_t>(0);
-    using VU = V<uint32_t>;  // bit arithmetic without signed overflow (NaN/inf bit patterns)
-    VI ix = (VI)((VU)bits_i(xs) + (uint32_t)(0x3f800000 - 0x3f3504f3));
-    k = k + ((ix >> 23) - 0x7f);
-    ix = (ix & 0x007fffff) + 0x3f3504f3;
-    VF f = bits_f(ix) - 1.0f;
-    VF s = f / (2.0f + f);
-    VF z = s * s, w = z * z;
-    VF t1 = w * (0.40000972152f + w * 0.24279078841f);
-    VF t2 = z * (0.66666662693f + w * 0.28498786688f);
-    VF R = t2 + t1;
-    VF hfsq = 0.5f * f * f;
-    VF dk = __builtin_convertvector(k, VF);
-    VF r = s * (hfsq + R) + dk * 9.0580006145e-06f - hfsq + f + dk * 6.9313812256e-01f;
+    VF dk;
+    VF f = log_reduce_bits(xs, dk);
+    dk = sub ? dk - 23.0f : dk;
+    VF r = log1p_kernel(f, dk);
     const float inf = __builtin_inff();
     r = x == 0.0f ? splat(-inf) : r;
     r = x < 0.0f ? splat(__builtin_nanf("")) : r;
     r = x == inf ? splat(inf) : r;
     return x != x ? x : r;
 }
+inline VF log_f32(VF x) {
+    using VU = V<uint32_t>;
+    // not in [FLT_MIN, inf): zero, negative, subnormal, inf, NaN (a branch: rare in practice)
+    if (__builtin_expect(any_lane((VI)((VU)bits_i(x) - 0x00800000u >= 0x7f000000u)), 0)) return log_f32_rare(x);
+    VF dk;
+    VF f = log_reduce_bits(x, dk);
+    return log1p_kernel(f, dk);
+}
+#endif
 
-// tanh: an odd minimax polynomial below |x| = 0.625 (fitted for this file, 0.8 ulp), above
-// it 1 - 2/(e**2|x| + 1), which is accurate to ~0.5 ulp as tanh approaches +-1 (where
-// 1 + tanh(x), as in the tanh form of GELU, magnifies any error).
+// min(|a|, 10); NaN passes through.
+inline VF abs_min10(VF a) {
+    VF ax = vabs(a);
+#if defined(__AVX512F__)
+    __m512 v;
+    memcpy(&v, &ax, 64);
+    v = _mm512_maskz_min_ps((__mmask16)0xffff, _mm512_set1_ps(10.0f), v);  // the second operand if NaN
+    memcpy(&ax, &v, 64);
+    return ax;
+#else
+    return 10.0f < ax ? splat(10.0f) : ax;
+#endif
+}
+inline VF two_pow_q1(VF q) {  // 2**(q + 1) for integer-valued q in [0, 29]
+#if defined(__AVX512F__)
+    return scale_by_pow2(splat(2.0f), q);
+#else
+    return bits_f((__builtin_convertvector(q, VI) + 128) << 23);
+#endif
+}
+
+// tanh(x) = sign(x) * t(|x|) from e = expm1(2|x|) and the rounded d = e + 2:
+//   |x| <  0.55:  t = e / d         (relative accuracy for small |x|)
+//   |x| >= 0.55:  t = (d - 2) / d   (d - 2 is exact, so this is 1 - 2/d rounded once: the
+//                                    rounding error of d enters only scaled by 2/d, so as tanh
+//                                    approaches +-1, 1 + tanh(x), as in the tanh form of GELU,
+//                                    stays accurate. d - 2 is exact up to d = 2**25, |x| = 8.66;
+//                                    from there to 9.01, where tanh rounds to 1, the result may
+//                                    be 1 ulp off.)
+// One division per vector, no branch. (On this file's targets the divider runs beside the FMA
+// units; vrcp14ps plus a Newton step measured slower.)
+// expm1(2|x|) = 2**q * (2p + 1) - 1 with q = round(2|x|/ln2), h = |x| - q*ln2/2 and
+// p = expm1(2h)/2 = h + h*h * U(h), U a degree-4 minimax polynomial (scripts/fit_simd_math.py).
+// ln2/2 is rounded to float: the error q * 5e-10 in h is negligible next to 2/d for q >= 1.
 inline VF tanh_f32(VF x) {
-    VF ax = vabs(x);
-    VF z = x * x;
-    VF p = splat(2.142957179e-03f);
-    p = p * z + -8.177393116e-03f;
-    p = p * z + 2.170070074e-02f;
-    p = p * z + -5.394676328e-02f;
-    p = p * z + 1.333320588e-01f;
-    p = p * z + -3.333333135e-01f;
-    VF small = x + x * z * p;
-    VF a2 = ax + ax;
-    a2 = a2 > 20.0f ? splat(20.0f) : a2;  // tanh is 1 in float32 long before
-    a2 = a2 != a2 ? splat(0.0f) : a2;     // NaN: fixed below
-    VF e = exp_normal_f32(a2);
-    VF big = copysign_v(1.0f - 2.0f / (e + 1.0f), x);
-    VF r = ax < 0.625f ? small : big;
-    return x != x ? x : r;
+    VF xc = abs_min10(x);  // tanh rounds to 1 long before |x| = 10
+    const float magic = 12582912.0f;  // 1.5 * 2**23: adding it rounds to an integer
+    VF q = (xc * 2.88539008177792681f + magic) - magic;  // round(2|x| / ln2)
+    VF h = xc - q * 0.346573590279972655f;
+    VF u = splat(4.438364506e-02f);
+    u = u * h + 1.338600367e-01f;
+    u = u * h + 3.333395422e-01f;
+    u = u * h + 6.666618586e-01f;
+    u = u * h + 9.999999404e-01f;
+    VF p = (h * h) * u + h;  // expm1(2h) / 2
+    VF t2 = two_pow_q1(q);
+    VF e = t2 * p + (t2 * 0.5f - 1.0f);  // expm1(2|x|), exact 2h when q = 0
+    VF d = e + 2.0f;
+    VF t = (xc < 0.55f ? e : d - 2.0f) / d;
+    return bits_f(bits_i(t) ^ (bits_i(x) & (int32_t)0x80000000));  // NaN propagates throughout
 }
 
 inline VF sigmoid_f32(VF x) {
@@ -376,9 +456,11 @@ struct UExp {
     template <class T> static inline V<T> f(V<T> x) { return exp_f32(x); }
 };
 struct ULog {
+    static constexpr bool unroll2 = true;
     template <class T> static inline V<T> f(V<T> x) { return log_f32(x); }
 };
 struct UTanh {
+    static constexpr bool unroll2 = true;
     template <class T> static inline V<T> f(V<T> x) { return tanh_f32(x); }
 };
 struct USigmoid {
@@ -388,12 +470,27 @@ struct USilu {
     template <class T> static inline V<T> f(V<T> x) { return x * sigmoid_f32(x); }
 };
 
+// Ops with `unroll2` run two vectors per main-loop iteration.
+template <class Op, class = void> constexpr bool UNROLL2 = false;
+template <class Op> constexpr bool UNROLL2<Op, std::void_t<decltype(Op::unroll2)>> = Op::unroll2;
 template <class T, class Op, bool NT>
 void un_loop(const T* __restrict x, T* __restrict o, int64_t n) {
     constexpr int w = W<T>;
     int64_t i = 0;
     if (NT)
         for (; i < n && ((uintptr_t)(o + i) % VB) != 0; ++i) o[i] = Op::template f<T>(splat<T>(x[i]))[0];
+    if constexpr (UNROLL2<Op>) {
+        for (; i + 2 * w <= n; i += 2 * w) {
+            V<T> a = Op::template f<T>(load(x + i)), b = Op::template f<T>(load(x + i + w));
+            if (NT) {
+                stream_vec(o + i, a);
+                stream_vec(o + i + w, b);
+            } else {
+                store_vec(o + i, a);
+                store_vec(o + i + w, b);
+            }
+        }
+    }
     for (; i + w <= n; i += w) {
         if (NT) stream_vec(o + i, Op::template f<T>(load(x + i)));
         else store_vec(o + i, Op::template f<T>(load(x + i)));
