@@ -22,29 +22,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "test_util.hpp"
+#include "cpu_contexts.hpp"
 
 namespace {
-
-ember_ctx_t* cpu() {
-    static ember_ctx_t* ctx = [] {
-        ember_ctx_t* c = nullptr;
-        if (ember_ctx_create_on("cpu", 0, &c) != EMBER_OK) return (ember_ctx_t*)nullptr;
-        return c;
-    }();
-    return ctx;
-}
-ember_ctx_t* ref() {
-    static ember_ctx_t* ctx = [] {
-        ember_ctx_t* c = nullptr;
-        ember_ctx_create_on("reference", 0, &c);
-        return c;
-    }();
-    return ctx;
-}
-
-#define NEED_CPU() \
-    if (!cpu()) GTEST_SKIP() << "cpu backend not available: " << ember_last_error()
 
 bool in_child() { return std::getenv("EMBER_CPU_TEST_CHILD") != nullptr; }
 #define CHILD_ONLY() \

@@ -13,32 +13,10 @@
 #include <random>
 #include <thread>
 
+#include "cpu_contexts.hpp"
 #include "host_matrix.hpp"
 
 namespace {
-
-ember_ctx_t* cpu() {
-    static ember_ctx_t* ctx = [] {
-        ember_ctx_t* c = nullptr;
-        if (ember_ctx_create_on("cpu", 0, &c) != EMBER_OK) return (ember_ctx_t*)nullptr;
-        return c;
-    }();
-    return ctx;
-}
-ember_ctx_t* ref() {
-    static ember_ctx_t* ctx = [] {
-        ember_ctx_t* c = nullptr;
-        ember_ctx_create_on("reference", 0, &c);
-        return c;
-    }();
-    return ctx;
-}
-#define NEED_CPU()                                                                \
-    do {                                                                          \
-        if (!cpu()) {                                                             \
-            GTEST_SKIP() << "cpu backend not available: " << ember_last_error(); \
-        }                                                                         \
-    } while (0)
 
 const ember_dtype_t kDtypes[] = {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128};
 
