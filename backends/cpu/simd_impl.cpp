@@ -28,6 +28,7 @@
 #include <immintrin.h>
 #endif
 
+#include "../common/float16.hpp"
 #include "isa.hpp"
 
 #ifndef EMBER_ISA_NAME
@@ -691,52 +692,6 @@ void col_minmax(const void* in, int64_t n, void* accv) {
 }
 
 // ------------------------------------------------------------------ conversions
-inline float f16_to_f32_scalar(uint16_t h) {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu, x;
-    if (e == 0) {
-        if (m == 0) {
-            x = sign;
-        } else {
-            int shift = 0;
-            while (!(m & 0x400u)) {
-                m <<= 1;
-                ++shift;
-            }
-            m &= 0x3ffu;
-            x = sign | ((uint32_t)(113 - shift) << 23) | (m << 13);
-        }
-    } else if (e == 31) {
-        x = sign | 0x7f800000u | (m << 13);
-    } else {
-        x = sign | ((e + 112u) << 23) | (m << 13);
-    }
-    float f;
-    memcpy(&f, &x, 4);
-    return f;
-}
-inline uint16_t f32_to_f16_scalar(float f) {
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t sign = (x >> 16) & 0x8000u;
-    uint32_t absx = x & 0x7fffffffu;
-    if (absx > 0x7f800000u) return (uint16_t)(sign | 0x7e00u);
-    if (absx >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);
-    if (absx < 0x38800000u) {
-        if (absx < 0x33000000u) return (uint16_t)sign;
-        uint32_t mant = (absx & 0x7fffffu) | 0x800000u;
-        int shift = 126 - (int)(absx >> 23);
-        uint32_t r = mant >> shift;
-        uint32_t rem = mant & ((1u << shift) - 1u), halfway = 1u << (shift - 1);
-        if (rem > halfway || (rem == halfway && (r & 1u))) ++r;
-        return (uint16_t)(sign | r);
-    }
-    uint32_t r = ((absx >> 13) - (112u << 10));
-    uint32_t rem = absx & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) ++r;
-    return (uint16_t)(sign | r);
-}
-
 void cvt_f16_f32(const void* in, void* out, int64_t n) {
     const uint16_t* x = (const uint16_t*)in;
     float* o = (float*)out;
@@ -744,7 +699,7 @@ void cvt_f16_f32(const void* in, void* out, int64_t n) {
 #if defined(__F16C__)
     for (; i + 8 <= n; i += 8) _mm256_storeu_ps(o + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(x + i))));
 #endif
-    for (; i < n; ++i) o[i] = f16_to_f32_scalar(x[i]);
+    for (; i < n; ++i) o[i] = ember_float16::to_float(x[i]);
 }
 void cvt_f32_f16(const void* in, void* out, int64_t n) {
     const float* x = (const float*)in;
@@ -756,7 +711,7 @@ void cvt_f32_f16(const void* in, void* out, int64_t n) {
     for (; i + 8 <= n; i += 8)
         _mm_storeu_si128((__m128i*)(o + i), _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 #endif
-    for (; i < n; ++i) o[i] = f32_to_f16_scalar(x[i]);
+    for (; i < n; ++i) o[i] = ember_float16::from_float(x[i]);
 }
 void cvt_bf16_f32(const void* in, void* out, int64_t n) {
     const uint16_t* x = (const uint16_t*)in;

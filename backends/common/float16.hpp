@@ -1,0 +1,57 @@
+// IEEE binary16 <-> binary32, rounding to nearest even (NaN stays NaN, quieted), for the
+// reference and cpu backends. `static inline`: every translation unit that includes it (the
+// cpu backend's per-ISA copies of simd_impl.cpp in particular) keeps a private copy.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+namespace ember_float16 {
+
+static inline float to_float(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu, x;
+    if (e == 0) {
+        if (m == 0) {
+            x = sign;
+        } else {
+            int shift = 0;
+            while (!(m & 0x400u)) {
+                m <<= 1;
+                ++shift;
+            }
+            m &= 0x3ffu;
+            x = sign | ((uint32_t)(113 - shift) << 23) | (m << 13);
+        }
+    } else if (e == 31) {
+        x = sign | 0x7f800000u | (m << 13);
+    } else {
+        x = sign | ((e + 112u) << 23) | (m << 13);
+    }
+    float f;
+    std::memcpy(&f, &x, 4);
+    return f;
+}
+static inline uint16_t from_float(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    uint32_t absx = x & 0x7fffffffu;
+    if (absx > 0x7f800000u) return (uint16_t)(sign | 0x7e00u);  // NaN (quieted)
+    if (absx >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);  // overflow to inf
+    if (absx < 0x38800000u) {  // subnormal or zero
+        if (absx < 0x33000000u) return (uint16_t)sign;
+        uint32_t mant = (absx & 0x7fffffu) | 0x800000u;
+        int shift = 126 - (int)(absx >> 23);
+        uint32_t r = mant >> shift;
+        uint32_t rem = mant & ((1u << shift) - 1u), halfway = 1u << (shift - 1);
+        if (rem > halfway || (rem == halfway && (r & 1u))) ++r;
+        return (uint16_t)(sign | r);
+    }
+    uint32_t r = ((absx >> 13) - (112u << 10));
+    uint32_t rem = absx & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) ++r;
+    return (uint16_t)(sign | r);
+}
+
+}  // namespace ember_float16
