@@ -17,10 +17,6 @@ using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tens
 using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
 using Reduce = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
 
-const ember_dtype_t kAllDtypes[] = {EMBER_BOOL,    EMBER_INT8,     EMBER_INT16,   EMBER_INT32,   EMBER_INT64,
-                                    EMBER_UINT8,   EMBER_UINT16,   EMBER_UINT32,  EMBER_UINT64,  EMBER_FLOAT16,
-                                    EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128};
-
 // Backends under test: every available one except the reference itself. The "fake" test
 // module (reference fallback for everything but a deliberately wrong `negative`) keeps the
 // harness honest on machines with no other backend.
@@ -166,7 +162,7 @@ TEST_P(CrossBackend, UniformOpsMatchReference) {
             std::printf("  [gap] %s has no %s kernel\n", GetParam().c_str(), op.c_str());
             continue;
         }
-        for (ember_dtype_t d : kAllDtypes) {
+        for (ember_dtype_t d : kAll) {
             for (const Layout& L : kLayouts) {
                 std::string what = GetParam() + " " + op + " " + ember_dtype_name(d) + " " + L.name;
                 T a = make_input(L.a, L.transpose_a, d, rng), b = make_input(L.b, false, d, rng);
@@ -263,7 +259,7 @@ TEST_P(CrossBackend, CustomOpsMatchReference) {
     for (const CustomCase& cc : custom_cases()) {
         // the fake backend's softmax and var kernels are wrong on purpose (tests/test_core.cpp)
         if (GetParam() == "fake" && (std::string(cc.name).rfind("softmax", 0) == 0 || std::string(cc.name).rfind("var", 0) == 0)) continue;
-        for (ember_dtype_t d : kAllDtypes) {
+        for (ember_dtype_t d : kAll) {
             std::vector<T> ref, dev;
             std::vector<ember_tensor_t*> rin, din;
             for (size_t k = 0; k < cc.shapes.size(); ++k) {

@@ -14,26 +14,6 @@ using UFn = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor
 using BFn = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
 constexpr int64_t END = EMBER_SLICE_END;
 
-const ember_dtype_t kAll[] = {EMBER_BOOL,   EMBER_INT8,    EMBER_INT16,    EMBER_INT32,   EMBER_INT64,
-                              EMBER_UINT8,  EMBER_UINT16,  EMBER_UINT32,   EMBER_UINT64,  EMBER_FLOAT16,
-                              EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128};
-bool is_b(ember_dtype_t d) { return d == EMBER_BOOL; }
-bool is_i(ember_dtype_t d) { return d >= EMBER_INT8 && d <= EMBER_UINT64; }
-bool is_u(ember_dtype_t d) { return d >= EMBER_UINT8 && d <= EMBER_UINT64; }
-bool is_f(ember_dtype_t d) { return d >= EMBER_FLOAT16 && d <= EMBER_FLOAT64; }
-bool is_c(ember_dtype_t d) { return d == EMBER_COMPLEX64 || d == EMBER_COMPLEX128; }
-
-// Tolerances per result dtype (relative and absolute). Integers and bool are exact.
-double tol(ember_dtype_t d) {
-    switch (d) {
-        case EMBER_FLOAT16: return 1e-3;
-        case EMBER_BFLOAT16: return 1e-2;
-        case EMBER_FLOAT32: case EMBER_COMPLEX64: return 1e-5;
-        case EMBER_FLOAT64: case EMBER_COMPLEX128: return 1e-12;
-        default: return 0;
-    }
-}
-
 // dtype rules of docs/dtypes.md (default float: float32).
 enum Rule { NUMERIC, NUMERIC_TO_REAL, NUMERIC_TO_BOOL, REAL, REAL_TO_BOOL, FLOAT, REAL_FLOAT, INT, INT_BOOL, LOGICAL, COMPARE, ORDER };
 bool accepts(Rule r, ember_dtype_t d) {

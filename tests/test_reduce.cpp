@@ -14,24 +14,6 @@ using Shape = std::vector<int64_t>;
 using RFn = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
 const double NaN = std::numeric_limits<double>::quiet_NaN(), Inf = std::numeric_limits<double>::infinity();
 
-const ember_dtype_t kAll[] = {EMBER_BOOL,   EMBER_INT8,    EMBER_INT16,    EMBER_INT32,   EMBER_INT64,
-                              EMBER_UINT8,  EMBER_UINT16,  EMBER_UINT32,   EMBER_UINT64,  EMBER_FLOAT16,
-                              EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128};
-bool is_b(ember_dtype_t d) { return d == EMBER_BOOL; }
-bool is_i(ember_dtype_t d) { return d >= EMBER_INT8 && d <= EMBER_UINT64; }
-bool is_u(ember_dtype_t d) { return d >= EMBER_UINT8 && d <= EMBER_UINT64; }
-bool is_c(ember_dtype_t d) { return d == EMBER_COMPLEX64 || d == EMBER_COMPLEX128; }
-
-// Per-dtype tolerance (relative and absolute); integer and bool results are exact.
-double tol(ember_dtype_t d) {
-    switch (d) {
-        case EMBER_FLOAT16: return 1e-3;
-        case EMBER_BFLOAT16: return 1e-2;
-        case EMBER_FLOAT32: case EMBER_COMPLEX64: return 1e-5;
-        case EMBER_FLOAT64: case EMBER_COMPLEX128: return 1e-12;
-        default: return 0;
-    }
-}
 ember_dtype_t real_of(ember_dtype_t d) { return d == EMBER_COMPLEX64 ? EMBER_FLOAT32 : d == EMBER_COMPLEX128 ? EMBER_FLOAT64 : d; }
 ember_dtype_t float_of(ember_dtype_t d) { return is_i(d) || is_b(d) ? EMBER_FLOAT32 : d; }
 

@@ -70,6 +70,26 @@ inline ember_dtype_t dtype_of(const ember_tensor_t* t) {
 }
 
 // Values as double (complex: the real part; use values_c for both parts).
+// Every dtype, dtype kinds, and the per-dtype tolerance (relative and absolute) of the
+// op-family suites; integer and bool results are exact.
+const ember_dtype_t kAll[] = {EMBER_BOOL,     EMBER_INT8,    EMBER_INT16,   EMBER_INT32,     EMBER_INT64,
+                              EMBER_UINT8,    EMBER_UINT16,  EMBER_UINT32,  EMBER_UINT64,    EMBER_FLOAT16,
+                              EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128};
+inline bool is_b(ember_dtype_t d) { return d == EMBER_BOOL; }
+inline bool is_i(ember_dtype_t d) { return d >= EMBER_INT8 && d <= EMBER_UINT64; }
+inline bool is_u(ember_dtype_t d) { return d >= EMBER_UINT8 && d <= EMBER_UINT64; }
+inline bool is_f(ember_dtype_t d) { return d >= EMBER_FLOAT16 && d <= EMBER_FLOAT64; }
+inline bool is_c(ember_dtype_t d) { return d == EMBER_COMPLEX64 || d == EMBER_COMPLEX128; }
+inline double tol(ember_dtype_t d) {
+    switch (d) {
+        case EMBER_FLOAT16: return 1e-3;
+        case EMBER_BFLOAT16: return 1e-2;
+        case EMBER_FLOAT32: case EMBER_COMPLEX64: return 1e-5;
+        case EMBER_FLOAT64: case EMBER_COMPLEX128: return 1e-12;
+        default: return 0;
+    }
+}
+
 // The available backends other than the reference; with_fake: also the "fake" test module,
 // whose deliberately wrong kernels only some tests expect.
 inline std::vector<std::string> other_backends(bool with_fake = false) {
