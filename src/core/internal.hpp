@@ -199,6 +199,12 @@ ember_dtype_t resolve_dtype_arg(ember_ctx* ctx, int dtype, ember_dtype_t fallbac
 void check_ctx(const ember_ctx* ctx);
 // Every tensor must live on the context's backend and device.
 void check_same_backend(const ember_ctx* ctx, const ember_tensor* t, const char* name);
+// What an entry point taking one tensor x and returning one result checks first.
+inline void check_x_entry(const ember_ctx* ctx, const ember_tensor* x, ember_tensor* const* out) {
+    check_ctx(ctx);
+    require_arg(out, "out");
+    check_same_backend(ctx, x, "x");
+}
 
 // ---------------------------------------------------------------- backend services
 extern const ember_host_api_t host_api;

@@ -155,31 +155,26 @@ TRef isclose_of(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, do
 
 using namespace ember;
 
-#define PRELUDE_X            \
-    check_ctx(ctx);          \
-    require_arg(out, "out"); \
-    check_same_backend(ctx, x, "x");
-
 extern "C" {
 
 ENTRY(ember_var, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, double ddof, ember_tensor_t** out), {
-    PRELUDE_X
+    check_x_entry(ctx, x, out);
     *out = var_of(ctx, x, axes, naxes, keepdims != 0, ddof, false).release();
 })
 ENTRY(ember_std, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, double ddof, ember_tensor_t** out), {
-    PRELUDE_X
+    check_x_entry(ctx, x, out);
     *out = var_of(ctx, x, axes, naxes, keepdims != 0, ddof, true).release();
 })
 ENTRY(ember_softmax, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t axis, ember_tensor_t** out), {
-    PRELUDE_X
+    check_x_entry(ctx, x, out);
     *out = softmax_of(ctx, x, axis, false).release();
 })
 ENTRY(ember_log_softmax, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t axis, ember_tensor_t** out), {
-    PRELUDE_X
+    check_x_entry(ctx, x, out);
     *out = softmax_of(ctx, x, axis, true).release();
 })
 ENTRY(ember_leaky_relu, (ember_ctx_t * ctx, const ember_tensor_t* x, double negative_slope, ember_tensor_t** out), {
-    PRELUDE_X
+    check_x_entry(ctx, x, out);
     if (is_complex(x->dtype) || x->dtype == EMBER_BOOL) raise(EMBER_ERR_UNSUPPORTED_DTYPE, "leaky_relu is not defined for dtype %s", dtype_name(x->dtype));
     if (has_backend_kernel(ctx, OP_leaky_relu)) {
         ember_dtype_t dt = promote(x->dtype, false, EMBER_FLOAT64, true, ctx->default_float);
@@ -194,7 +189,7 @@ ENTRY(ember_leaky_relu, (ember_ctx_t * ctx, const ember_tensor_t* x, double nega
     *out = op_where(ctx, pos.get(), cast_if(ctx, x, scaled->dtype).get(), scaled.get()).release();
 })
 ENTRY(ember_gelu, (ember_ctx_t * ctx, const ember_tensor_t* x, int approximate, ember_tensor_t** out), {
-    PRELUDE_X
+    check_x_entry(ctx, x, out);
     DtypePlan plan = plan_dtypes(OP_erf, x->dtype, ctx->default_float);
     TRef X = cast_if(ctx, x, plan.compute);
     if (has_backend_kernel(ctx, OP_gelu)) {
@@ -213,7 +208,7 @@ ENTRY(ember_gelu, (ember_ctx_t * ctx, const ember_tensor_t* x, int approximate, 
     *out = bin(ctx, OP_multiply, half_x, bin(ctx, OP_add, inner, weak_f64(ctx, 1.0))).release();
 })
 ENTRY(ember_clip, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_tensor_t* lo, const ember_tensor_t* hi, ember_tensor_t** out), {
-    PRELUDE_X
+    check_x_entry(ctx, x, out);
     if (lo) check_same_backend(ctx, lo, "lo");
     if (hi) check_same_backend(ctx, hi, "hi");
     plan_dtypes(OP_maximum, x->dtype, ctx->default_float);
@@ -243,7 +238,7 @@ EMBER_API ember_status_t ember_allclose(ember_ctx_t* ctx, const ember_tensor_t* 
     });
 }
 ENTRY(ember_round_decimals, (ember_ctx_t * ctx, const ember_tensor_t* x, int decimals, ember_tensor_t** out), {
-    PRELUDE_X
+    check_x_entry(ctx, x, out);
     TRef X = TRef::borrow(x);
     if (decimals == 0) {
         *out = un(ctx, OP_round, X).release();
@@ -260,7 +255,7 @@ ENTRY(ember_round_decimals, (ember_ctx_t * ctx, const ember_tensor_t* x, int dec
     *out = cast_if(ctx, r.get(), x->dtype).release();
 })
 ENTRY(ember_count_nonzero, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, ember_tensor_t** out), {
-    PRELUDE_X
+    check_x_entry(ctx, x, out);
     TRef nz = run_binary(ctx, OP_not_equal, x, weak_i64(ctx, 0).get());
     *out = reduce(ctx, OP_sum, nz.get(), axes, naxes, keepdims != 0).release();
 })

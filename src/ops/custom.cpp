@@ -116,9 +116,7 @@ using namespace ember;
 extern "C" {
 
 ENTRY(ember_astype, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_dtype_t dtype, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     if (!is_valid_dtype(dtype)) raise(EMBER_ERR_INVALID_ARGUMENT, "invalid dtype %d", (int)dtype);
     *out = op_astype(ctx, x, dtype).release();
 })
@@ -133,34 +131,24 @@ ENTRY(ember_where, (ember_ctx_t * ctx, const ember_tensor_t* cond, const ember_t
 })
 
 ENTRY(ember_argmax, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t axis, int keepdims, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     *out = op_argreduce(ctx, OP_argmax, x, axis, keepdims != 0).release();
 })
 ENTRY(ember_argmin, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t axis, int keepdims, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     *out = op_argreduce(ctx, OP_argmin, x, axis, keepdims != 0).release();
 })
 ENTRY(ember_cumsum, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t axis, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     *out = op_scan(ctx, OP_cumsum, x, axis).release();
 })
 ENTRY(ember_cumprod, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t axis, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     *out = op_scan(ctx, OP_cumprod, x, axis).release();
 })
 
 ENTRY(ember_take, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_tensor_t* indices, int64_t axis, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     check_same_backend(ctx, indices, "indices");
     TRef src = axis == EMBER_AXIS_NONE ? flat(ctx, x) : TRef::borrow(x);
     int64_t a = axis == EMBER_AXIS_NONE ? 0 : normalize_axis(axis, x->ndim);
@@ -176,9 +164,7 @@ ENTRY(ember_take, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_tenso
 })
 
 ENTRY(ember_take_along_axis, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_tensor_t* indices, int64_t axis, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     check_same_backend(ctx, indices, "indices");
     if (indices->ndim != x->ndim) raise(EMBER_ERR_SHAPE, "indices have %d dimensions but x has %d", indices->ndim, x->ndim);
     int64_t a = normalize_axis(axis, x->ndim);
@@ -233,9 +219,7 @@ ENTRY(ember_scatter, (ember_ctx_t * ctx, const ember_tensor_t* src, const ember_
 })
 
 ENTRY(ember_nonzero, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     TRef nz = run_binary(ctx, OP_not_equal, x, weak_i64(ctx, 0).get());
     TRef cnt = reduce(ctx, OP_sum, nz.get(), nullptr, 0, false);
     int64_t count;
@@ -254,15 +238,11 @@ static TRef sort_impl(ember_ctx* ctx, OpId op, const ember_tensor* x, int64_t ax
 }
 
 ENTRY(ember_sort, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t axis, int descending, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     *out = sort_impl(ctx, OP_sort, x, axis, descending).release();
 })
 ENTRY(ember_argsort, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t axis, int descending, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     *out = sort_impl(ctx, OP_argsort, x, axis, descending).release();
 })
 

@@ -390,9 +390,7 @@ ENTRY(ember_lu_solve, (ember_ctx_t * ctx, const ember_tensor_t* lu, const ember_
 })
 
 ENTRY(ember_cholesky, (ember_ctx_t * ctx, const ember_tensor_t* x, int upper, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     need_square(x, "x");
     TRef a = to_compute(ctx, x);
     Shape batch = batch_of(a.get());
@@ -451,9 +449,7 @@ ENTRY(ember_svd, (ember_ctx_t * ctx, const ember_tensor_t* x, int full_matrices,
 })
 
 ENTRY(ember_svdvals, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     need_matrix(x, "x");
     TRef a = to_compute(ctx, x);
     *out = la::svd(ctx, a.get(), false, false).s.release();
@@ -471,9 +467,7 @@ ENTRY(ember_eigh, (ember_ctx_t * ctx, const ember_tensor_t* x, int upper, ember_
 })
 
 ENTRY(ember_eigvalsh, (ember_ctx_t * ctx, const ember_tensor_t* x, int upper, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     need_square(x, "x");
     TRef a = to_compute(ctx, x);
     *out = eigh_impl(ctx, a.get(), upper != 0, false).w.release();
@@ -491,9 +485,7 @@ ENTRY(ember_eig, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** w
 })
 
 ENTRY(ember_eigvals, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     need_square(x, "x");
     TRef a = to_compute(ctx, x);
     *out = eig_impl(ctx, a.get(), false).w.release();
@@ -514,9 +506,7 @@ ENTRY(ember_solve, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_tens
 })
 
 ENTRY(ember_inv, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     need_square(x, "x");
     TRef a = to_compute(ctx, x);
     int64_t n = a->shape[a->ndim - 1];
@@ -524,9 +514,7 @@ ENTRY(ember_inv, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** o
 })
 
 ENTRY(ember_det, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     need_square(x, "x");
     TRef a = to_compute(ctx, x);
     if (a->shape[a->ndim - 1] == 0) {
@@ -597,9 +585,7 @@ ENTRY(ember_lstsq, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_tens
 })
 
 ENTRY(ember_pinv, (ember_ctx_t * ctx, const ember_tensor_t* x, double atol, double rtol, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     need_matrix(x, "x");
     if (!(atol >= 0)) raise(EMBER_ERR_INVALID_ARGUMENT, "atol must be non-negative, got %g", atol);
     TRef a = to_compute(ctx, x);
@@ -616,9 +602,7 @@ ENTRY(ember_pinv, (ember_ctx_t * ctx, const ember_tensor_t* x, double atol, doub
 })
 
 ENTRY(ember_matrix_rank, (ember_ctx_t * ctx, const ember_tensor_t* x, double atol, double rtol, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     need_matrix(x, "x");
     if (!(atol >= 0)) raise(EMBER_ERR_INVALID_ARGUMENT, "atol must be non-negative, got %g", atol);
     TRef a = to_compute(ctx, x);
@@ -633,16 +617,12 @@ ENTRY(ember_matrix_rank, (ember_ctx_t * ctx, const ember_tensor_t* x, double ato
 })
 
 ENTRY(ember_matrix_power, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t n, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     *out = matrix_power_impl(ctx, x, n).release();
 })
 
 ENTRY(ember_expm, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     *out = expm_impl(ctx, x).release();
 })
 

@@ -159,9 +159,7 @@ ENTRY(ember_pca_fit, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t n_comp
 
 ENTRY(ember_pca_transform, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_tensor_t* components, const ember_tensor_t* mean,
                             const ember_tensor_t* explained_variance, int whiten, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     check_same_backend(ctx, components, "components");
     if (mean) check_same_backend(ctx, mean, "mean");
     if (explained_variance) check_same_backend(ctx, explained_variance, "explained_variance");

@@ -218,37 +218,32 @@ TRef freq(ember_ctx* ctx, int64_t n, double d, int dtype, bool real) {
 
 using namespace ember;
 
-#define PRELUDE          \
-    check_ctx(ctx);      \
-    require_arg(out, "out"); \
-    check_same_backend(ctx, x, "x");
-
 extern "C" {
 
 ENTRY(ember_fft, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t n, int64_t axis, ember_fft_norm_t norm, ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     *out = fft1(ctx, x, n, axis, check_norm(norm), false).release();
 })
 ENTRY(ember_ifft, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t n, int64_t axis, ember_fft_norm_t norm, ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     *out = fft1(ctx, x, n, axis, check_norm(norm), true).release();
 })
 ENTRY(ember_rfft, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t n, int64_t axis, ember_fft_norm_t norm, ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     *out = rfft1(ctx, x, n, axis, check_norm(norm)).release();
 })
 ENTRY(ember_irfft, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t n, int64_t axis, ember_fft_norm_t norm, ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     *out = irfft1(ctx, x, n, axis, check_norm(norm)).release();
 })
 ENTRY(ember_hfft, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t n, int64_t axis, ember_fft_norm_t norm, ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     Norm nm = check_norm(norm);
     TRef c = conj_of(ctx, as_complex(ctx, x));
     *out = irfft1(ctx, c.get(), n, axis, swap_norm(nm)).release();
 })
 ENTRY(ember_ihfft, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t n, int64_t axis, ember_fft_norm_t norm, ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     Norm nm = check_norm(norm);
     if (is_complex(x->dtype)) raise(EMBER_ERR_UNSUPPORTED_DTYPE, "ihfft needs a real input, got %s", dtype_name(x->dtype));
     TRef r = rfft1(ctx, x, n, axis, swap_norm(nm));
@@ -256,22 +251,22 @@ ENTRY(ember_ihfft, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t n, int64
 })
 ENTRY(ember_fftn, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* s, const int64_t* axes, int naxes, ember_fft_norm_t norm,
                    ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     *out = fftn_impl(ctx, x, s, axes, naxes, check_norm(norm), false).release();
 })
 ENTRY(ember_ifftn, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* s, const int64_t* axes, int naxes, ember_fft_norm_t norm,
                     ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     *out = fftn_impl(ctx, x, s, axes, naxes, check_norm(norm), true).release();
 })
 ENTRY(ember_rfftn, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* s, const int64_t* axes, int naxes, ember_fft_norm_t norm,
                     ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     *out = rfftn_impl(ctx, x, s, axes, naxes, check_norm(norm)).release();
 })
 ENTRY(ember_irfftn, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* s, const int64_t* axes, int naxes, ember_fft_norm_t norm,
                      ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     *out = irfftn_impl(ctx, x, s, axes, naxes, check_norm(norm)).release();
 })
 
@@ -280,22 +275,22 @@ static void check_2d(const ember_tensor* x) {
     if (x->ndim < 2) raise(EMBER_ERR_SHAPE, "a 2-d transform needs at least 2 dimensions, got shape %s", shape_str(x).c_str());
 }
 ENTRY(ember_fft2, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* s, const int64_t* axes, ember_fft_norm_t norm, ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     check_2d(x);
     *out = fftn_impl(ctx, x, s, axes ? axes : last_two, 2, check_norm(norm), false).release();
 })
 ENTRY(ember_ifft2, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* s, const int64_t* axes, ember_fft_norm_t norm, ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     check_2d(x);
     *out = fftn_impl(ctx, x, s, axes ? axes : last_two, 2, check_norm(norm), true).release();
 })
 ENTRY(ember_rfft2, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* s, const int64_t* axes, ember_fft_norm_t norm, ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     check_2d(x);
     *out = rfftn_impl(ctx, x, s, axes ? axes : last_two, 2, check_norm(norm)).release();
 })
 ENTRY(ember_irfft2, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* s, const int64_t* axes, ember_fft_norm_t norm, ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     check_2d(x);
     *out = irfftn_impl(ctx, x, s, axes ? axes : last_two, 2, check_norm(norm)).release();
 })
@@ -311,11 +306,11 @@ ENTRY(ember_rfftfreq, (ember_ctx_t * ctx, int64_t n, double d, int dtype, ember_
     *out = freq(ctx, n, d, dtype, true).release();
 })
 ENTRY(ember_fftshift, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     *out = shift(ctx, x, axes, naxes, false).release();
 })
 ENTRY(ember_ifftshift, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, ember_tensor_t** out), {
-    PRELUDE
+    check_x_entry(ctx, x, out);
     *out = shift(ctx, x, axes, naxes, true).release();
 })
 

@@ -301,26 +301,20 @@ ENTRY(ember_blackman_window, (ember_ctx_t * ctx, int64_t n, int periodic, int dt
 
 ENTRY(ember_frame, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t frame_length, int64_t hop_length, int64_t axis, int pad_end,
                     double pad_value, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     *out = frame_of(ctx, x, frame_length, hop_length, axis, pad_end != 0, pad_value).release();
 })
 
 ENTRY(ember_stft, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t n_fft, int64_t hop_length, int64_t win_length, const ember_tensor_t* window,
                    int center, ember_pad_mode_t pad_mode, int normalized, int onesided, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     if (window) check_same_backend(ctx, window, "window");
     *out = stft_of(ctx, x, n_fft, hop_length, win_length, window, center != 0, (int)pad_mode, normalized != 0, onesided).release();
 })
 
 ENTRY(ember_istft, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t n_fft, int64_t hop_length, int64_t win_length, const ember_tensor_t* window,
                     int center, int normalized, int onesided, int64_t length, int return_complex, ember_tensor_t** out), {
-    check_ctx(ctx);
-    require_arg(out, "out");
-    check_same_backend(ctx, x, "x");
+    check_x_entry(ctx, x, out);
     if (window) check_same_backend(ctx, window, "window");
     *out = istft_of(ctx, x, n_fft, hop_length, win_length, window, center != 0, normalized != 0, onesided, length, return_complex != 0).release();
 })
