@@ -213,14 +213,21 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
             std::vector<Acc> part((size_t)nchunks);
             Acc first;
             init_acc(first, px + ib * (int64_t)sz);
-            parallel_tasks(nchunks, [&](int64_t t) {
-                int64_t r = t / per_row, j0 = (t % per_row) * chunk;
-                int64_t len = std::min(chunk, L - j0);
-                int64_t ri, unused;
-                rows.offsets(r, ri, unused);
-                Acc a = first;
-                row(px + (ib + ri + j0) * (int64_t)sz, len, a.raw);
-                part[(size_t)t] = a;
+            // Each task folds a run of consecutive chunks, so every thread streams through
+            // long stretches of memory (the hardware prefetchers lose ~30% of the DRAM
+            // bandwidth when threads alternate 256 KiB chunks); the partials, and so the
+            // result, are the same whatever the grouping.
+            const int64_t per_task = (nchunks + 2 * nt - 1) / (2 * nt);
+            parallel_tasks((nchunks + per_task - 1) / per_task, [&](int64_t g) {
+                for (int64_t t = g * per_task; t < std::min(nchunks, (g + 1) * per_task); ++t) {
+                    int64_t r = t / per_row, j0 = (t % per_row) * chunk;
+                    int64_t len = std::min(chunk, L - j0);
+                    int64_t ri, unused;
+                    rows.offsets(r, ri, unused);
+                    Acc a = first;
+                    row(px + (ib + ri + j0) * (int64_t)sz, len, a.raw);
+                    part[(size_t)t] = a;
+                }
             });
             Acc a = combine_range(op, dt, part.data(), nchunks, row);
             write_result(code, dt, a, count, po + ob * (int64_t)sz);
