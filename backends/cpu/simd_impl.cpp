@@ -13,8 +13,8 @@
 //                       2**q by vscalefps on AVX-512, by two exponent steps elsewhere)
 //   log      0.92 ulp  (x = 2**k * m, m in [0.75, 1.5): vgetexpps/vgetmantps on AVX-512, bits
 //                       elsewhere; division-free degree-10 polynomial in m - 1; 1.06 generic)
-//   tanh     2.22 ulp  (e = expm1(2|x|), d = e + 2, one division: e/d below |x| = 0.55,
-//                       (d - 2)/d above, where the error is <= 1.22 ulp; 2.33 generic)
+//   tanh     2.23 ulp  (e = expm1(2|x|), one division: e / (e + 2); <= 1.5 ulp for |x| >= 2;
+//                       2.33 generic)
 //   sigmoid  2.19 ulp  (e = exp(-|x|); (x >= 0 ? 1 : e) / (1 + e))
 // Special values follow IEEE/libm: NaN propagates, exp(-inf) = 0, exp(+inf) = inf,
 // log(0) = -inf, log(x < 0) = NaN, tanh(+-inf) = +-1, sigmoid(-inf) = 0, subnormal results
@@ -393,19 +393,15 @@ inline VF two_pow_q1(VF q) {  // 2**(q + 1) for integer-valued q in [0, 29]
 #endif
 }
 
-// tanh(x) = sign(x) * t(|x|) from e = expm1(2|x|) and the rounded d = e + 2:
-//   |x| <  0.55:  t = e / d         (relative accuracy for small |x|)
-//   |x| >= 0.55:  t = (d - 2) / d   (d - 2 is exact, so this is 1 - 2/d rounded once: the
-//                                    rounding error of d enters only scaled by 2/d, so as tanh
-//                                    approaches +-1, 1 + tanh(x), as in the tanh form of GELU,
-//                                    stays accurate. d - 2 is exact up to d = 2**25, |x| = 8.66;
-//                                    from there to 9.01, where tanh rounds to 1, the result may
-//                                    be 1 ulp off.)
-// One division per vector, no branch. (On this file's targets the divider runs beside the FMA
-// units; vrcp14ps plus a Newton step measured slower.)
+// tanh(x) = sign(x) * e / (e + 2) with e = expm1(2|x|): relative accuracy for small |x| (e
+// carries it), and near +-1 the roundings of e and e + 2 enter the result at most ~1.5 ulp.
+// One division per vector, no branch and no select: an earlier form that divided (d - 2)/d
+// above |x| = 0.55 (1 - 2/d rounded once, 1.0 ulp there) cost two more operations per vector,
+// ~11% of the kernel. (On this file's targets the divider runs beside the FMA units; vrcp14ps
+// plus a Newton step measured slower.)
 // expm1(2|x|) = 2**q * (2p + 1) - 1 with q = round(2|x|/ln2), h = |x| - q*ln2/2 and
 // p = expm1(2h)/2 = h + h*h * U(h), U a degree-4 minimax polynomial (scripts/fit_simd_math.py).
-// ln2/2 is rounded to float: the error q * 5e-10 in h is negligible next to 2/d for q >= 1.
+// ln2/2 is rounded to float: the error q * 5e-10 in h is negligible next to 2/(e + 2) for q >= 1.
 inline VF tanh_f32(VF x) {
     VF xc = abs_min10(x);  // tanh rounds to 1 long before |x| = 10
     const float magic = 12582912.0f;  // 1.5 * 2**23: adding it rounds to an integer
@@ -419,8 +415,7 @@ inline VF tanh_f32(VF x) {
     VF p = (h * h) * u + h;  // expm1(2h) / 2
     VF t2 = two_pow_q1(q);
     VF e = t2 * p + (t2 * 0.5f - 1.0f);  // expm1(2|x|), exact 2h when q = 0
-    VF d = e + 2.0f;
-    VF t = (xc < 0.55f ? e : d - 2.0f) / d;
+    VF t = e / (e + 2.0f);
     return bits_f(bits_i(t) ^ (bits_i(x) & (int32_t)0x80000000));  // NaN propagates throughout
 }
 
