@@ -217,7 +217,7 @@ TEST(CpuChild, CacheDisabled) {
 TEST(CpuBackend, FallbackRunsReferenceKernelWithoutCopy) {
     NEED_CPU();
     const char* binding = nullptr;
-    EM_OK(ember_op_binding("cpu", "sin", &binding));
+    EM_OK(ember_op_binding("cpu", "sign", &binding));
     EXPECT_STREQ(binding, "reference");
     EM_OK(ember_op_binding("cpu", "add", &binding));
     EXPECT_STREQ(binding, "native");
@@ -232,7 +232,7 @@ TEST(CpuBackend, FallbackRunsReferenceKernelWithoutCopy) {
     void* xdata = nullptr;
     EM_OK(ember_tensor_host_data(x, &xdata));
     T y, yr;
-    EM_OK(ember_sin(cpu(), x, y.out()));
+    EM_OK(ember_sign(cpu(), x, y.out()));
     EXPECT_EQ(backend_of(y), "cpu") << "the fallback result lives on the cpu backend";
     EM_OK(ember_cumsum(cpu(), x, 1, yr.out()));
     EXPECT_EQ(backend_of(yr), "cpu");
@@ -242,7 +242,7 @@ TEST(CpuBackend, FallbackRunsReferenceKernelWithoutCopy) {
     EM_OK(ember_tensor_host_data(xr, &rdata));
     EXPECT_EQ(rdata, xdata);
     T want;
-    EM_OK(ember_sin(ref(), xr, want.out()));
+    EM_OK(ember_sign(ref(), xr, want.out()));
     EXPECT_EQ(host_values(y), host_values(want));
 }
 
@@ -668,6 +668,32 @@ TEST(CpuChild, UlpVariant) {
     EM_OK(ember_max(cpu(), x, nullptr, 0, 0, s1.out()));
     EM_OK(ember_max(ref(), as_ref(x), nullptr, 0, 0, s2.out()));
     expect_close(s1, s2, 0, 0, "max");
+}
+
+// The fused gelu (both forms) against float64 math, the negative tail included, where the
+// textbook 1 + erf / 1 + tanh forms cancel to nothing. float32 rounds x and the kernel's
+// intermediate 2u (tanh form), which the tail's e^(2u) magnifies by |2u|: hence the bound.
+TEST(CpuMath, GeluAccurateInTheTail) {
+    NEED_CPU();
+    auto xs = sweep(-9.0f, 9.0f, 400000);
+    int64_t n = (int64_t)xs.size();
+    T x = tensor(cpu(), xs, {n}, EMBER_FLOAT32);
+    for (int approximate : {0, 1}) {
+        T y;
+        EM_OK(ember_gelu(cpu(), x, approximate, y.out()));
+        auto got = host_values(y);
+        double worst = 0, worst_x = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            double v = xs[(size_t)i];
+            double u2 = 2 * std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v);
+            double want = approximate ? v / (1 + std::exp(-u2)) : 0.5 * v * std::erfc(-v / std::sqrt(2.0));
+            if (std::fabs(want) < 1e-30) continue;  // float32 subnormals
+            double err = std::fabs(got[(size_t)i] - want) / std::fabs(want);
+            if (err > worst) worst = err, worst_x = v;
+        }
+        std::printf("    [gelu] approximate=%d max relative error %.3g at x = %.7g\n", approximate, worst, worst_x);
+        EXPECT_LT(worst, approximate ? 2e-5 : 1e-6) << "approximate=" << approximate << " at x = " << worst_x;
+    }
 }
 
 TEST(CpuMath, SpecialValues) {

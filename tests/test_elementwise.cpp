@@ -180,6 +180,7 @@ const UOp kUnary[] = {
     {"acosh", ember_acosh, FLOAT, {1, 8, 1, 100}, U(std::acosh(x)), UC(std::acosh(x))},
     {"atanh", ember_atanh, FLOAT, {-0.9, 0.9, 0, 0}, U(std::atanh(x)), UC(std::atanh(x))},
     {"erf", ember_erf, REAL_FLOAT, {-3, 3, -3, 3}, U(std::erf(x)), nullptr},
+    {"erfc", ember_erfc, REAL_FLOAT, {-3, 3, -3, 3}, U(std::erfc(x)), nullptr},
     {"floor", ember_floor, REAL, kWide, U(std::floor(x)), nullptr},
     {"ceil", ember_ceil, REAL, kWide, U(std::ceil(x)), nullptr},
     {"round", ember_round, NUMERIC, kWide, U(std::nearbyint(x)), UC(round_c(x))},

@@ -186,5 +186,10 @@ void add_matmul_kernels(std::vector<NativeKernel>& k);
 void add_softmax_kernels(std::vector<NativeKernel>& k);
 // lu_factor, lu_solve, cholesky, qr, svd, eigh, eig over LAPACKE (lapack.cpp, lapack_eig.cpp).
 void add_lapack_kernels(std::vector<NativeKernel>& k);
+// float32/float64 ops without a vector kernel (sin, erf, pow, isnan, ...): the reference's
+// libm call per element, threaded (libm_loops.cpp).
+void add_libm_kernels(std::vector<NativeKernel>& k);
+// gelu (both forms) in one pass (gelu.cpp).
+void add_gelu_kernel(std::vector<NativeKernel>& k);
 
 }  // namespace ember_cpu

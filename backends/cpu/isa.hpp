@@ -15,7 +15,7 @@ namespace ember_cpu {
 // (for outputs far larger than the caches).
 enum BinOp { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_COUNT };
 // Unary ops with a vector kernel (contiguous in and out).
-enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIGMOID, U_RELU, U_SILU, U_COUNT };
+enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIGMOID, U_RELU, U_SILU, U_GELU_TANH, U_COUNT };
 // Reductions. Accumulators: double for float32/float64 sums, (u)int64 for integer sums,
 // the element type for max/min.
 enum RedOp { R_SUM, R_MAX, R_MIN, R_COUNT };

@@ -465,6 +465,11 @@ struct USigmoid {
 struct USilu {
     template <class T> static inline V<T> f(V<T> x) { return x * sigmoid_f32(x); }
 };
+// gelu, tanh form: x * (1 + tanh(u)) / 2 = x * sigmoid(2u), 2u = x (2 sqrt(2/pi) + 0.0713548 x^2)
+// (the gelu kernel of gelu.cpp; no cancellation for negative x).
+struct UGeluTanh {
+    template <class T> static inline V<T> f(V<T> x) { return x * sigmoid_f32(x * ((x * x) * 0.07135481627260025f + 1.5957691216057308f)); }
+};
 
 // Ops with `unroll2` run two vectors per main-loop iteration.
 template <class Op, class = void> constexpr bool UNROLL2 = false;
@@ -849,6 +854,7 @@ IsaTable build_table() {
     t.un[U_TANH][D_F32] = un_fn<float, UTanh>;
     t.un[U_SIGMOID][D_F32] = un_fn<float, USigmoid>;
     t.un[U_SILU][D_F32] = un_fn<float, USilu>;
+    t.un[U_GELU_TANH][D_F32] = un_fn<float, UGeluTanh>;
 
     t.row[R_SUM][D_F32] = row_sum_flt<float>;
     t.row[R_SUM][D_F64] = row_sum_flt<double>;

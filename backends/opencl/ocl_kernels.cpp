@@ -464,7 +464,7 @@ const Handler kHandlers[] = {
     {"exp", unary, 0}, {"expm1", unary, 0}, {"log", unary, 0}, {"log1p", unary, 0}, {"log2", unary, 0},
     {"log10", unary, 0}, {"sin", unary, 0}, {"cos", unary, 0}, {"tan", unary, 0}, {"asin", unary, 0},
     {"acos", unary, 0}, {"atan", unary, 0}, {"sinh", unary, 0}, {"cosh", unary, 0}, {"tanh", unary, 0},
-    {"asinh", unary, 0}, {"acosh", unary, 0}, {"atanh", unary, 0}, {"erf", unary, 0}, {"floor", unary, 0},
+    {"asinh", unary, 0}, {"acosh", unary, 0}, {"atanh", unary, 0}, {"erf", unary, 0}, {"erfc", unary, 0}, {"floor", unary, 0},
     {"ceil", unary, 0}, {"round", unary, 0}, {"trunc", unary, 0}, {"reciprocal", unary, 0}, {"isnan", unary, 0},
     {"isinf", unary, 0}, {"isfinite", unary, 0}, {"signbit", unary, 0}, {"conj", unary, 0},
     {"logical_not", unary, 0}, {"bitwise_invert", unary, 0}, {"sigmoid", unary, 0},

@@ -467,6 +467,7 @@ const OpExpr kUnary[] = {
     {"acosh", SAME, nullptr, nullptr, nullptr, "acosh(x)", "c_acosh(x)"},
     {"atanh", SAME, nullptr, nullptr, nullptr, "atanh(x)", "c_atanh(x)"},
     {"erf", SAME, nullptr, nullptr, nullptr, "erf(x)", nullptr},
+    {"erfc", SAME, nullptr, nullptr, nullptr, "erfc(x)", nullptr},
     {"floor", SAME, nullptr, "x", "x", "floor(x)", nullptr},
     {"ceil", SAME, nullptr, "x", "x", "ceil(x)", nullptr},
     {"round", SAME, nullptr, "x", "x", "rint(x)", "rint(x)"},
@@ -598,7 +599,7 @@ std::string ew_kernel(const char* name, const std::string& params, const std::st
 // Unary ops whose kernels go to the G_UNARY_MATH program; the others are G_UNARY_BASIC.
 bool is_math_unary(const char* op) {
     static const char* const math[] = {"sqrt", "exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin", "acos",
-                                       "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "reciprocal", "sigmoid",
+                                       "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "reciprocal", "sigmoid",
                                        "softplus", "silu"};
     for (const char* m : math)
         if (std::strcmp(m, op) == 0) return true;

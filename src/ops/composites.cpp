@@ -196,16 +196,18 @@ ENTRY(ember_gelu, (ember_ctx_t * ctx, const ember_tensor_t* x, int approximate, 
         *out = custom_kernel(ctx, OP_gelu, X.get(), X->dtype, shape_of(x), attrs_i(approximate != 0)).release();
         return;
     }
-    TRef inner;
+    // Written so that nothing cancels for negative x (1 + erf(z) and 1 + tanh(u) lose every
+    // digit there): x * Phi(x) = x * erfc(-x / sqrt 2) / 2, and the tanh approximation
+    // x * (1 + tanh(u)) / 2 = x * sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3).
+    TRef cdf;
     if (approximate) {
         TRef cube = bin(ctx, OP_multiply, un(ctx, OP_square, X), X);
-        TRef arg = bin(ctx, OP_multiply, weak_f64(ctx, std::sqrt(2.0 / M_PI)), bin(ctx, OP_add, X, bin(ctx, OP_multiply, weak_f64(ctx, 0.044715), cube)));
-        inner = un(ctx, OP_tanh, arg);
+        TRef two_u = bin(ctx, OP_multiply, weak_f64(ctx, 2 * std::sqrt(2.0 / M_PI)), bin(ctx, OP_add, X, bin(ctx, OP_multiply, weak_f64(ctx, 0.044715), cube)));
+        cdf = un(ctx, OP_sigmoid, two_u);
     } else {
-        inner = un(ctx, OP_erf, bin(ctx, OP_multiply, X, weak_f64(ctx, M_SQRT1_2)));
+        cdf = bin(ctx, OP_multiply, un(ctx, OP_erfc, bin(ctx, OP_multiply, X, weak_f64(ctx, -M_SQRT1_2))), weak_f64(ctx, 0.5));
     }
-    TRef half_x = bin(ctx, OP_multiply, X, weak_f64(ctx, 0.5));
-    *out = bin(ctx, OP_multiply, half_x, bin(ctx, OP_add, inner, weak_f64(ctx, 1.0))).release();
+    *out = bin(ctx, OP_multiply, X, cdf).release();
 })
 ENTRY(ember_clip, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_tensor_t* lo, const ember_tensor_t* hi, ember_tensor_t** out), {
     check_x_entry(ctx, x, out);

@@ -27,6 +27,7 @@ UNARY = [  # name, numpy function, domain
     ("sigmoid", lambda x: 1 / (1 + np.exp(-x)), BASE), ("relu", lambda x: np.maximum(x, 0), BASE),
     ("softplus", lambda x: np.logaddexp(x, 0), BASE), ("silu", lambda x: x / (1 + np.exp(-x)), BASE),
     ("erf", np.vectorize(math.erf), BASE),
+    ("erfc", np.vectorize(math.erfc), BASE),
 ]
 
 BINARY = [

@@ -36,6 +36,7 @@ local unary = {
   silu = { function(x) return x / (1 + math.exp(-x)) end, X },
   conj = { function(x) return x end, X },
   erf = { nil, { 0.0, 0.5, -1.0 }, { 0.0, 0.5204998778130465, -0.8427007929497149 } },
+  erfc = { nil, { 0.0, 0.5, 4.0 }, { 1.0, 0.4795001221869535, 1.541725790028002e-08 } },
 }
 local unary_bool = {
   isnan = { function(x) return x ~= x end, { 0.0, 0 / 0, 1.0 } },

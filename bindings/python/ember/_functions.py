@@ -35,7 +35,7 @@ def _make_unary(name, cname=None):
 
 for _n in ("negative", "positive", "abs", "sign", "sqrt", "square", "exp", "expm1", "log", "log1p", "log2",
            "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
-           "atanh", "erf", "floor", "ceil", "trunc", "reciprocal", "isnan", "isinf", "isfinite", "signbit",
+           "atanh", "erf", "erfc", "floor", "ceil", "trunc", "reciprocal", "isnan", "isinf", "isfinite", "signbit",
            "conj", "logical_not", "bitwise_invert", "sigmoid", "relu", "softplus", "silu", "real", "imag"):
     _make_unary(_n)
 

@@ -1,0 +1,125 @@
+// float32/float64 elementwise ops that have no vector kernel here (sin, erf, pow, ...): the
+// same libm call as the reference backend, per element, over any strides, on the thread
+// pool. Results are bit-identical to the reference (it calls the float overloads for
+// float32 too); the gain is the threads and the absence of a per-element dtype dispatch.
+// Other dtypes (float16, bfloat16, complex, integers) go to the reference kernel.
+#include <cmath>
+
+#include "cpu_common.hpp"
+
+namespace ember_cpu {
+namespace {
+
+// One op: how each element is computed, and whether the result is bool.
+#define LIBM_UNARY(X)                                                   \
+    X(expm1, false, std::expm1(v))                                      \
+    X(log1p, false, std::log1p(v))                                      \
+    X(log2, false, std::log2(v))                                        \
+    X(log10, false, std::log10(v))                                      \
+    X(sin, false, std::sin(v))                                          \
+    X(cos, false, std::cos(v))                                          \
+    X(tan, false, std::tan(v))                                          \
+    X(asin, false, std::asin(v))                                        \
+    X(acos, false, std::acos(v))                                        \
+    X(atan, false, std::atan(v))                                        \
+    X(sinh, false, std::sinh(v))                                        \
+    X(cosh, false, std::cosh(v))                                        \
+    X(asinh, false, std::asinh(v))                                      \
+    X(acosh, false, std::acosh(v))                                      \
+    X(atanh, false, std::atanh(v))                                      \
+    X(erf, false, std::erf(v))                                          \
+    X(erfc, false, std::erfc(v))                                        \
+    X(floor, false, std::floor(v))                                      \
+    X(ceil, false, std::ceil(v))                                        \
+    X(trunc, false, std::trunc(v))                                      \
+    X(round, false, std::nearbyint(v)) /* half to even, as the reference */ \
+    X(isnan, true, std::isnan(v))                                       \
+    X(isinf, true, std::isinf(v))                                       \
+    X(isfinite, true, std::isfinite(v))                                 \
+    X(signbit, true, std::signbit(v))
+#define LIBM_BINARY(X)                 \
+    X(pow, std::pow(a, b))             \
+    X(atan2, std::atan2(a, b))         \
+    X(hypot, std::hypot(a, b))         \
+    X(copysign, std::copysign(a, b))   \
+    X(nextafter, std::nextafter(a, b))
+
+// Elements per task: libm calls cost 5-50 ns, so a few thousand are worth a thread.
+constexpr int64_t kGrain = 1 << 12;
+
+template <class T, bool Bool, class F>
+void unary_loop(const Geometry& g, const char* px, char* po, F f) {
+    using R = std::conditional_t<Bool, uint8_t, T>;
+    parallel_range(g.size, kParallelCostly, kGrain, [&](int64_t begin, int64_t end) {
+        walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+            R* o = (R*)po + off[0];
+            const T* x = (const T*)px + off[1];
+            const int64_t so = g.st[0][g.nd - 1], sx = g.st[1][g.nd - 1];
+            for (int64_t i = 0; i < len; ++i) o[i * so] = (R)f(x[i * sx]);
+        });
+    });
+}
+
+template <bool Bool, class F>
+ember_status_t unary(const ember_kernel_call_t* c, F f) {
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& o = c->out[0];
+    const bool float_in = x.dtype == EMBER_FLOAT32 || x.dtype == EMBER_FLOAT64;
+    if (!float_in || o.dtype != (Bool ? (int32_t)EMBER_BOOL : x.dtype)) return delegate(c);
+    const ember_view_t* views[2] = {&o, &x};
+    Geometry g;
+    if (!make_geometry(views, 2, g)) return EMBER_OK;
+    if (x.dtype == EMBER_FLOAT32) unary_loop<float, Bool>(g, base_ptr(x), base_ptr(o), f);
+    else unary_loop<double, Bool>(g, base_ptr(x), base_ptr(o), f);
+    return EMBER_OK;
+}
+
+template <class T, class F>
+void binary_loop(const Geometry& g, const char* pa, const char* pb, char* po, F f) {
+    parallel_range(g.size, kParallelCostly, kGrain, [&](int64_t begin, int64_t end) {
+        walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
+            T* o = (T*)po + off[0];
+            const T* a = (const T*)pa + off[1];
+            const T* b = (const T*)pb + off[2];
+            const int64_t so = g.st[0][g.nd - 1], sa = g.st[1][g.nd - 1], sb = g.st[2][g.nd - 1];
+            for (int64_t i = 0; i < len; ++i) o[i * so] = f(a[i * sa], b[i * sb]);
+        });
+    });
+}
+
+template <class F>
+ember_status_t binary(const ember_kernel_call_t* c, F f) {
+    const ember_view_t& a = c->in[0];
+    const ember_view_t& b = c->in[1];
+    const ember_view_t& o = c->out[0];
+    const bool float_in = a.dtype == EMBER_FLOAT32 || a.dtype == EMBER_FLOAT64;
+    if (!float_in || b.dtype != a.dtype || o.dtype != a.dtype) return delegate(c);
+    const ember_view_t* views[3] = {&o, &a, &b};
+    Geometry g;
+    if (!make_geometry(views, 3, g)) return EMBER_OK;
+    if (a.dtype == EMBER_FLOAT32) binary_loop<float>(g, base_ptr(a), base_ptr(b), base_ptr(o), f);
+    else binary_loop<double>(g, base_ptr(a), base_ptr(b), base_ptr(o), f);
+    return EMBER_OK;
+}
+
+#define DEFINE_UNARY(Name, BOOL, EXPR) \
+    ember_status_t Name##_kernel(const ember_kernel_call_t* c) { return unary<BOOL>(c, [](auto v) { return EXPR; }); }
+#define DEFINE_BINARY(Name, EXPR) \
+    ember_status_t Name##_kernel(const ember_kernel_call_t* c) { return binary(c, [](auto a, auto b) { return EXPR; }); }
+LIBM_UNARY(DEFINE_UNARY)
+LIBM_BINARY(DEFINE_BINARY)
+#undef DEFINE_UNARY
+#undef DEFINE_BINARY
+
+}  // namespace
+
+void add_libm_kernels(std::vector<NativeKernel>& k) {
+#define REGISTER_UNARY(Name, BOOL, EXPR) k.push_back({#Name, Name##_kernel, 0, false});
+#define REGISTER_BINARY(Name, EXPR) k.push_back({#Name, Name##_kernel, 0, false});
+    LIBM_UNARY(REGISTER_UNARY)
+    LIBM_BINARY(REGISTER_BINARY)
+#undef REGISTER_UNARY
+#undef REGISTER_BINARY
+}
+
+}  // namespace ember_cpu
