@@ -96,12 +96,12 @@ constexpr int64_t kParallelCheap = 1 << 18;     // add, compare, copy, sum: ~3 M
 constexpr int64_t kParallelCostly = 1 << 16;    // exp, log, tanh, sigmoid, libm loops
 
 // ------------------------------------------------------------------ geometry
-// Up to 3 operands of one shape: dims of extent 1 dropped, dims contiguous in every
+// Up to 4 operands of one shape: dims of extent 1 dropped, dims contiguous in every
 // operand merged, strides in elements.
 struct Geometry {
     int nd = 0;
     int64_t shape[EMBER_MAX_DIMS];
-    int64_t st[3][EMBER_MAX_DIMS];
+    int64_t st[4][EMBER_MAX_DIMS];
     int64_t size = 1;
 };
 inline bool make_geometry(const ember_view_t* const* views, int nops, Geometry& g) {

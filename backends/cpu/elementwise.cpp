@@ -121,6 +121,50 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     return composite ? composite_fallback(c) : delegate(c);
 }
 
+// ------------------------------------------------------------------ where
+// out = cond ? a : b over broadcast views: only the element size matters.
+struct Bytes16 {
+    uint64_t lo, hi;
+};
+template <class E>
+void where_runs(const Geometry& g, const char* pc, const char* pa, const char* pb, char* po) {
+    parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
+        walk_runs<4>(g, begin, end, [&](const int64_t* off, int64_t len) {
+            const int last = g.nd - 1;
+            const int64_t so = g.st[0][last], sc = g.st[1][last], sa = g.st[2][last], sb = g.st[3][last];
+            E* o = (E*)po + off[0];
+            const uint8_t* c = (const uint8_t*)pc + off[1];
+            const E* a = (const E*)pa + off[2];
+            const E* b = (const E*)pb + off[3];
+            if (so == 1 && sc == 1 && sa == 1 && sb == 1) {
+                for (int64_t i = 0; i < len; ++i) o[i] = c[i] ? a[i] : b[i];
+            } else {
+                for (int64_t i = 0; i < len; ++i) o[i * so] = c[i * sc] ? a[i * sa] : b[i * sb];
+            }
+        });
+    });
+}
+ember_status_t where_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& cond = c->in[0];
+    const ember_view_t& a = c->in[1];
+    const ember_view_t& b = c->in[2];
+    const ember_view_t& o = c->out[0];
+    if (cond.dtype != EMBER_BOOL || a.dtype != o.dtype || b.dtype != o.dtype) return delegate(c);
+    const ember_view_t* views[4] = {&o, &cond, &a, &b};
+    Geometry g;
+    if (!make_geometry(views, 4, g)) return EMBER_OK;
+    const char *pc = base_ptr(cond), *pa = base_ptr(a), *pb = base_ptr(b);
+    char* po = base_ptr(o);
+    switch (itemsize_of(o.dtype)) {
+        case 1: where_runs<uint8_t>(g, pc, pa, pb, po); break;
+        case 2: where_runs<uint16_t>(g, pc, pa, pb, po); break;
+        case 4: where_runs<uint32_t>(g, pc, pa, pb, po); break;
+        case 8: where_runs<uint64_t>(g, pc, pa, pb, po); break;
+        default: where_runs<Bytes16>(g, pc, pa, pb, po); break;
+    }
+    return EMBER_OK;
+}
+
 // ------------------------------------------------------------------ astype (copy, assign, cast)
 int cvt_index(int32_t d) {
     switch (d) {
@@ -191,6 +235,15 @@ void add_elementwise_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"less_equal", binary_kernel, B_LE, false});
     k.push_back({"greater", binary_kernel, B_GT, false});
     k.push_back({"greater_equal", binary_kernel, B_GE, false});
+    k.push_back({"bitwise_and", binary_kernel, B_AND, false});
+    k.push_back({"bitwise_or", binary_kernel, B_OR, false});
+    k.push_back({"bitwise_xor", binary_kernel, B_XOR, false});
+    k.push_back({"logical_and", binary_kernel, B_AND, false});
+    k.push_back({"logical_or", binary_kernel, B_OR, false});
+    k.push_back({"logical_xor", binary_kernel, B_XOR, false});
+    k.push_back({"bitwise_invert", unary_kernel, U_NOT, false});
+    k.push_back({"logical_not", unary_kernel, U_NOT, false});
+    k.push_back({"sign", unary_kernel, U_SIGN, false});
     k.push_back({"negative", unary_kernel, U_NEG, false});
     k.push_back({"abs", unary_kernel, U_ABS, false});
     k.push_back({"square", unary_kernel, U_SQUARE, false});
@@ -203,6 +256,7 @@ void add_elementwise_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"relu", unary_kernel, U_RELU, true});
     k.push_back({"silu", unary_kernel, U_SILU, true});
     k.push_back({"astype", astype_kernel, 0, false});
+    k.push_back({"where", where_kernel, 0, false});
 }
 
 }  // namespace ember_cpu

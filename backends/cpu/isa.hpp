@@ -13,9 +13,11 @@ namespace ember_cpu {
 // scalar broadcast (stride 0), selected by `mode`: bit 0 = a is a scalar, bit 1 = b is.
 // Bit 2 (kStream), in `mode` and in the unary/copy `flags`: write with non-temporal stores
 // (for outputs far larger than the caches).
-enum BinOp { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_COUNT };
+// B_AND/B_OR/B_XOR serve the bitwise ops on integers and bool and the logical ops (bool
+// operands holding 0 or 1).
+enum BinOp { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_AND, B_OR, B_XOR, B_COUNT };
 // Unary ops with a vector kernel (contiguous in and out).
-enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIGMOID, U_RELU, U_SILU, U_GELU_TANH, U_COUNT };
+enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIGMOID, U_RELU, U_SILU, U_GELU_TANH, U_NOT, U_SIGN, U_COUNT };
 // Reductions. Accumulators: double for float32/float64 sums, (u)int64 for integer sums,
 // the element type for max/min.
 enum RedOp { R_SUM, R_MAX, R_MIN, R_COUNT };

@@ -150,6 +150,9 @@ BIN_ARITH(OpMul, wrap_mul<T>(a, b))
 BIN_ARITH(OpDiv, a / b)
 BIN_ARITH(OpMax, vmax<T>(a, b))
 BIN_ARITH(OpMin, vmin<T>(a, b))
+BIN_ARITH(OpAnd, a & b)
+BIN_ARITH(OpOr, a | b)
+BIN_ARITH(OpXor, a ^ b)
 BIN_CMP(OpEq, a == b)
 BIN_CMP(OpNe, a != b)
 BIN_CMP(OpLt, a < b)
@@ -471,6 +474,23 @@ struct UGeluTanh {
     template <class T> static inline V<T> f(V<T> x) { return x * sigmoid_f32(x * ((x * x) * 0.07135481627260025f + 1.5957691216057308f)); }
 };
 
+// bitwise_invert / logical_not: ~x for integers, x ^ 1 for bool (bytes holding 0 or 1).
+struct UInvert {
+    template <class T> static inline V<T> f(V<T> x) { return ~x; }
+};
+struct UBoolNot {
+    template <class T> static inline V<T> f(V<T> x) { return x ^ (T)1; }
+};
+// -1, 0 or 1 (+0 for -0, as the reference); NaN stays NaN.
+struct USign {
+    template <class T> static inline V<T> f(V<T> x) {
+        const V<T> one = splat<T>((T)1), zero = {};
+        V<T> r = (x > (T)0 ? one : zero) - (x < (T)0 ? one : zero);
+        if constexpr (is_flt<T>) return x != x ? x : r;
+        else return r;
+    }
+};
+
 // Ops with `unroll2` run two vectors per main-loop iteration.
 template <class Op, class = void> constexpr bool UNROLL2 = false;
 template <class Op> constexpr bool UNROLL2<Op, std::void_t<decltype(Op::unroll2)>> = Op::unroll2;
@@ -784,11 +804,21 @@ void fill_bin_all(IsaTable& t, int op, bool ints) {
     t.bin[op][D_U32] = bin_fn<uint32_t, Op>;
     t.bin[op][D_U64] = bin_fn<uint64_t, Op>;
 }
+// Integer and bool dtypes (bool as bytes).
 template <class Op>
-void fill_un_all(IsaTable& t, int op, bool ints) {
-    t.un[op][D_F32] = un_fn<float, Op>;
-    t.un[op][D_F64] = un_fn<double, Op>;
-    if (!ints) return;
+void fill_bin_bits(IsaTable& t, int op) {
+    t.bin[op][D_BOOL] = bin_fn<uint8_t, Op>;
+    t.bin[op][D_I8] = bin_fn<int8_t, Op>;
+    t.bin[op][D_I16] = bin_fn<int16_t, Op>;
+    t.bin[op][D_I32] = bin_fn<int32_t, Op>;
+    t.bin[op][D_I64] = bin_fn<int64_t, Op>;
+    t.bin[op][D_U8] = bin_fn<uint8_t, Op>;
+    t.bin[op][D_U16] = bin_fn<uint16_t, Op>;
+    t.bin[op][D_U32] = bin_fn<uint32_t, Op>;
+    t.bin[op][D_U64] = bin_fn<uint64_t, Op>;
+}
+template <class Op>
+void fill_un_ints(IsaTable& t, int op) {
     t.un[op][D_I8] = un_fn<int8_t, Op>;
     t.un[op][D_I16] = un_fn<int16_t, Op>;
     t.un[op][D_I32] = un_fn<int32_t, Op>;
@@ -797,6 +827,12 @@ void fill_un_all(IsaTable& t, int op, bool ints) {
     t.un[op][D_U16] = un_fn<uint16_t, Op>;
     t.un[op][D_U32] = un_fn<uint32_t, Op>;
     t.un[op][D_U64] = un_fn<uint64_t, Op>;
+}
+template <class Op>
+void fill_un_all(IsaTable& t, int op, bool ints) {
+    t.un[op][D_F32] = un_fn<float, Op>;
+    t.un[op][D_F64] = un_fn<double, Op>;
+    if (ints) fill_un_ints<Op>(t, op);
 }
 template <bool IsMax>
 void fill_minmax(IsaTable& t, int op) {
@@ -845,6 +881,12 @@ IsaTable build_table() {
     fill_un_all<UAbs>(t, U_ABS, true);
     fill_un_all<USquare>(t, U_SQUARE, true);
     fill_un_all<URelu>(t, U_RELU, true);
+    fill_bin_bits<OpAnd>(t, B_AND);
+    fill_bin_bits<OpOr>(t, B_OR);
+    fill_bin_bits<OpXor>(t, B_XOR);
+    fill_un_ints<UInvert>(t, U_NOT);
+    t.un[U_NOT][D_BOOL] = un_fn<uint8_t, UBoolNot>;
+    fill_un_all<USign>(t, U_SIGN, true);
     t.un[U_RECIP][D_F32] = un_fn<float, URecip>;
     t.un[U_RECIP][D_F64] = un_fn<double, URecip>;
     t.un[U_SQRT][D_F32] = sqrt_f32;
