@@ -344,7 +344,10 @@ TEST(CpuLarge, UnaryOpsAcrossThreadingThreshold) {
     } ops[] = {{"exp", ember_exp, -80, 80, 5e-7},       {"log", ember_log, 1e-30f, 1e30f, 5e-7}, {"tanh", ember_tanh, -12, 12, 5e-7},
                {"sigmoid", ember_sigmoid, -90, 90, 5e-7}, {"silu", ember_silu, -20, 20, 5e-7},   {"relu", ember_relu, -2, 2, 0},
                {"sqrt", ember_sqrt, 0, 100, 0},           {"abs", ember_abs, -5, 5, 0},          {"negative", ember_negative, -5, 5, 0},
-               {"square", ember_square, -5, 5, 0},        {"reciprocal", ember_reciprocal, 1, 5, 0}};
+               {"square", ember_square, -5, 5, 0},        {"reciprocal", ember_reciprocal, 1, 5, 0},
+               // libm loops (libm_loops.cpp): the reference's own calls, so bit for bit
+               {"sin", ember_sin, -10, 10, 0},            {"erf", ember_erf, -4, 4, 0},          {"erfc", ember_erfc, -4, 9, 0},
+               {"expm1", ember_expm1, -5, 5, 0},          {"round", ember_round, -9, 9, 0},      {"sign", ember_sign, -1, 1, 0}};
     const int64_t n = 700001;
     for (auto& op : ops) {
         auto d = randf((size_t)n, op.lo, op.hi, 11);
@@ -359,6 +362,43 @@ TEST(CpuLarge, UnaryOpsAcrossThreadingThreshold) {
                          std::string(op.name) + " " + ember_dtype_name(dt));
         }
     }
+}
+
+// line_ops.cpp splits a kept dim across threads and runs the reference's line code on each
+// slice: the results must be the reference's exactly, for contiguous and transposed inputs,
+// along either axis, with NaNs (which argmax/argmin and sort treat specially).
+TEST(CpuLarge, LineOpsMatchReferenceExactly) {
+    NEED_CPU();
+    auto d = randf(257 * 1001, -2, 2, 21);
+    for (size_t i = 0; i < d.size(); i += 997) d[i] = std::numeric_limits<float>::quiet_NaN();
+    T base = tensor(cpu(), d, {257, 1001}, EMBER_FLOAT32), transposed;
+    EM_OK(ember_matrix_transpose(cpu(), base, transposed.out()));
+    using Fn = std::function<ember_status_t(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**)>;
+    const int64_t ax0 = 0, ax1 = 1;
+    std::vector<std::pair<std::string, Fn>> ops = {
+        {"argmax-1", [](auto c, auto x, auto o) { return ember_argmax(c, x, 1, 0, o); }},
+        {"argmin-0", [](auto c, auto x, auto o) { return ember_argmin(c, x, 0, 1, o); }},
+        {"cumsum-1", [](auto c, auto x, auto o) { return ember_cumsum(c, x, 1, o); }},
+        {"cumprod-0", [](auto c, auto x, auto o) { return ember_cumprod(c, x, 0, o); }},
+        {"sort-1", [](auto c, auto x, auto o) { return ember_sort(c, x, 1, 0, o); }},
+        {"sort-0-desc", [](auto c, auto x, auto o) { return ember_sort(c, x, 0, 1, o); }},
+        {"argsort-1-desc", [](auto c, auto x, auto o) { return ember_argsort(c, x, 1, 1, o); }},
+        {"prod-0", [&](auto c, auto x, auto o) { return ember_prod(c, x, &ax0, 1, 0, o); }},
+        {"all-1", [&](auto c, auto x, auto o) { return ember_all(c, x, &ax1, 1, 1, o); }},
+        {"any-0", [&](auto c, auto x, auto o) { return ember_any(c, x, &ax0, 1, 0, o); }},
+    };
+    for (auto& [name, fn] : ops) {
+        for (const ember_tensor_t* x : {(const ember_tensor_t*)base, (const ember_tensor_t*)transposed}) {
+            T got, want;
+            EM_OK(fn(cpu(), x, got.out()));
+            EM_OK(fn(ref(), as_ref(x), want.out()));
+            expect_close(got, want, 0, 0, name + (x == (const ember_tensor_t*)base ? "" : " transposed"));
+        }
+    }
+    // A refusal of the reference (complex argmax) is reported as such from the threaded path.
+    T z, y;
+    EM_OK(ember_astype(cpu(), base, EMBER_COMPLEX64, z.out()));
+    EM_FAILS(ember_argmax(cpu(), z, 1, 0, y.out()), EMBER_ERR_UNSUPPORTED_DTYPE, "argmax");
 }
 
 TEST(CpuLarge, ReductionsAllLayouts) {

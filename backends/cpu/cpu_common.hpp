@@ -191,5 +191,8 @@ void add_lapack_kernels(std::vector<NativeKernel>& k);
 void add_libm_kernels(std::vector<NativeKernel>& k);
 // gelu (both forms) in one pass (gelu.cpp).
 void add_gelu_kernel(std::vector<NativeKernel>& k);
+// argmax/argmin, cumsum/cumprod, sort/argsort, prod/all/any: the reference's line code on
+// slices across the thread pool (line_ops.cpp).
+void add_line_kernels(std::vector<NativeKernel>& k);
 
 }  // namespace ember_cpu
