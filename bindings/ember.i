@@ -637,7 +637,7 @@ typedef ember_status_t (*ember_py_reduce_fn)(ember_ctx_t*, const ember_tensor_t*
 
 #define EMBER_PY_UNARY_OPS(X) X(negative) X(positive) X(abs) X(sign) X(sqrt) X(square) X(exp) X(expm1) \
     X(log) X(log1p) X(log2) X(log10) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) \
-    X(asinh) X(acosh) X(atanh) X(erf) X(floor) X(ceil) X(round) X(trunc) X(reciprocal) X(isnan) X(isinf) \
+    X(asinh) X(acosh) X(atanh) X(erf) X(erfc) X(floor) X(ceil) X(round) X(trunc) X(reciprocal) X(isnan) X(isinf) \
     X(isfinite) X(signbit) X(conj) X(logical_not) X(bitwise_invert) X(sigmoid) X(relu) X(softplus) X(silu) \
     X(transpose) X(matrix_transpose) X(flatten) X(copy) X(real) X(imag) X(nonzero)
 #define EMBER_PY_BINARY_OPS(X) X(add) X(subtract) X(multiply) X(divide) X(floor_divide) X(remainder) X(pow) \

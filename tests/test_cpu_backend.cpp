@@ -217,7 +217,7 @@ TEST(CpuChild, CacheDisabled) {
 TEST(CpuBackend, FallbackRunsReferenceKernelWithoutCopy) {
     NEED_CPU();
     const char* binding = nullptr;
-    EM_OK(ember_op_binding("cpu", "logaddexp", &binding));
+    EM_OK(ember_op_binding("cpu", "take", &binding));
     EXPECT_STREQ(binding, "reference");
     EM_OK(ember_op_binding("cpu", "add", &binding));
     EXPECT_STREQ(binding, "native");
@@ -232,7 +232,8 @@ TEST(CpuBackend, FallbackRunsReferenceKernelWithoutCopy) {
     void* xdata = nullptr;
     EM_OK(ember_tensor_host_data(x, &xdata));
     T y, yr;
-    EM_OK(ember_logaddexp(cpu(), x, x, y.out()));
+    T idx = tensor(cpu(), std::vector<float>{0, 5, 99}, {3}, EMBER_INT64);
+    EM_OK(ember_take(cpu(), x, idx, 1, y.out()));
     EXPECT_EQ(backend_of(y), "cpu") << "the fallback result lives on the cpu backend";
     EM_OK(ember_cumsum(cpu(), x, 1, yr.out()));
     EXPECT_EQ(backend_of(yr), "cpu");
@@ -242,7 +243,7 @@ TEST(CpuBackend, FallbackRunsReferenceKernelWithoutCopy) {
     EM_OK(ember_tensor_host_data(xr, &rdata));
     EXPECT_EQ(rdata, xdata);
     T want;
-    EM_OK(ember_logaddexp(ref(), xr, xr, want.out()));
+    EM_OK(ember_take(ref(), xr, as_ref(idx), 1, want.out()));
     EXPECT_EQ(host_values(y), host_values(want));
 }
 
@@ -395,6 +396,21 @@ TEST(CpuLarge, LineOpsMatchReferenceExactly) {
             expect_close(got, want, 0, 0, name + (x == (const ember_tensor_t*)base ? "" : " transposed"));
         }
     }
+    // Elementwise ops run the same way, with a broadcast second operand.
+    T row = tensor(cpu(), randf(1001, 0.5f, 3, 22), {1, 1001}, EMBER_FLOAT32);
+    using Fn2 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+    for (auto [name, fn] : {std::pair<const char*, Fn2>{"floor_divide", ember_floor_divide}, {"remainder", ember_remainder}, {"logaddexp", ember_logaddexp}}) {
+        T got, want;
+        EM_OK(fn(cpu(), base, row, got.out()));
+        EM_OK(fn(ref(), as_ref(base), as_ref(row), want.out()));
+        expect_close(got, want, 0, 0, name);
+    }
+    T ints, shifts, got, want;
+    EM_OK(ember_astype(cpu(), base, EMBER_INT32, ints.out()));
+    EM_OK(ember_astype(cpu(), row, EMBER_INT32, shifts.out()));
+    EM_OK(ember_bitwise_left_shift(cpu(), ints, shifts, got.out()));
+    EM_OK(ember_bitwise_left_shift(ref(), as_ref(ints), as_ref(shifts), want.out()));
+    expect_close(got, want, 0, 0, "bitwise_left_shift");
     // A refusal of the reference (complex argmax) is reported as such from the threaded path.
     T z, y;
     EM_OK(ember_astype(cpu(), base, EMBER_COMPLEX64, z.out()));

@@ -1,9 +1,11 @@
-// Ops that treat each line along their axes on its own (argmax/argmin, cumsum/cumprod,
-// sort/argsort, and the prod/all/any reductions over given axes): the reference backend's
-// line code, run on slices of a kept dim across the thread pool. Each slice is an ordinary
-// view of the same tensors, so the results are the reference's, bit for bit, whatever the
-// thread count; the gain is the threads. A full reduction (no kept dim) and small inputs run
-// the reference kernel as it is.
+// Ops whose outputs along some dim depend only on the inputs at the same index of that dim:
+// elementwise ops without a kernel of their own here (floor_divide, remainder, logaddexp,
+// shifts, conj), and ops that treat each line along their axes on its own (argmax/argmin,
+// cumsum/cumprod, sort/argsort, prod/all/any over given axes). The reference backend's code
+// runs on slices of such a dim across the thread pool. Each slice is an ordinary view of
+// the same tensors, so the results are the reference's, bit for bit, whatever the thread
+// count; the gain is the threads. A full reduction (no kept dim) and small inputs run the
+// reference kernel as it is.
 #include <atomic>
 
 #include "cpu_common.hpp"
@@ -11,40 +13,46 @@
 namespace ember_cpu {
 namespace {
 
-enum { kAxisAttr = 0, kAxesMask = 1 };  // where the op's reduced axes come from
+constexpr int kMaxIn = 3;
+enum { kElementwise = 0, kAxisAttr = 1, kAxesMask = 2 };  // which dims the op works along
 
 ember_status_t line_kernel(const ember_kernel_call_t* c) {
     const KernelData* kd = kdata(c);
-    const ember_view_t& in = c->in[0];
     const ember_view_t& out = c->out[0];
-    if (c->n_in != 1 || c->n_out != 1 || in.ndim != out.ndim || numel(in) < kParallelCostly || num_threads() <= 1) return delegate(c);
-    const uint64_t along = kd->code == kAxesMask ? c->attrs->axes_mask : 1ull << c->attrs->i[0];
+    const int n_in = c->n_in;
+    if (n_in < 1 || n_in > kMaxIn || c->n_out != 1 || numel(c->in[0]) < kParallelCostly || num_threads() <= 1) return delegate(c);
+    const uint64_t along = kd->code == kAxesMask ? c->attrs->axes_mask : kd->code == kAxisAttr ? 1ull << c->attrs->i[0] : 0;
+    auto splittable = [&](int d) {
+        if ((along >> d) & 1 || out.shape[d] < 2) return false;
+        for (int k = 0; k < n_in; ++k)
+            if (c->in[k].ndim != out.ndim || c->in[k].shape[d] != out.shape[d]) return false;
+        return true;
+    };
     int split = -1;  // the kept dim with the most entries
-    for (int d = 0; d < in.ndim; ++d)
-        if (!(along & (1ull << d)) && in.shape[d] == out.shape[d] && in.shape[d] > 1 && (split < 0 || in.shape[d] > in.shape[split])) split = d;
+    for (int d = 0; d < out.ndim; ++d)
+        if (splittable(d) && (split < 0 || out.shape[d] > out.shape[split])) split = d;
     if (split < 0) return delegate(c);
 
-    // A slice [begin, end) of dim `split` of both views.
+    // A slice [begin, end) of dim `split` of every view (the inputs' shapes agree with the
+    // output's on that dim, so one shape array serves all).
     struct Slice {
-        int64_t in_shape[EMBER_MAX_DIMS], out_shape[EMBER_MAX_DIMS];
-        ember_view_t views[2];
+        int64_t in_shape[kMaxIn][EMBER_MAX_DIMS], out_shape[EMBER_MAX_DIMS];
+        ember_view_t in[kMaxIn], out;
         ember_kernel_call_t call;
     };
     auto make_slice = [&](Slice& s, int64_t begin, int64_t end) {
-        for (int d = 0; d < in.ndim; ++d) {
-            s.in_shape[d] = in.shape[d];
-            s.out_shape[d] = out.shape[d];
-        }
-        s.in_shape[split] = s.out_shape[split] = end - begin;
-        s.views[0] = in;
-        s.views[0].shape = s.in_shape;
-        s.views[0].offset += begin * in.strides[split];
-        s.views[1] = out;
-        s.views[1].shape = s.out_shape;
-        s.views[1].offset += begin * out.strides[split];
+        auto cut = [&](const ember_view_t& v, int64_t* shape, ember_view_t& to) {
+            for (int d = 0; d < v.ndim; ++d) shape[d] = v.shape[d];
+            shape[split] = end - begin;
+            to = v;
+            to.shape = shape;
+            to.offset += begin * v.strides[split];
+        };
+        for (int k = 0; k < n_in; ++k) cut(c->in[k], s.in_shape[k], s.in[k]);
+        cut(out, s.out_shape, s.out);
         s.call = *c;
-        s.call.in = &s.views[0];
-        s.call.out = &s.views[1];
+        s.call.in = s.in;
+        s.call.out = &s.out;
     };
     // An empty slice on the calling thread first: the reference checks the dtype before any
     // work, so a refusal is reported here, with its message on the caller's thread.
@@ -52,7 +60,7 @@ ember_status_t line_kernel(const ember_kernel_call_t* c) {
     make_slice(probe, 0, 0);
     if (ember_status_t st = kd->ref.fn(&probe.call)) return st;
     std::atomic<int> failed{0};
-    parallel_range(in.shape[split], 2, 1, [&](int64_t begin, int64_t end) {
+    parallel_range(out.shape[split], 2, 1, [&](int64_t begin, int64_t end) {
         Slice s;
         make_slice(s, begin, end);
         if (kd->ref.fn(&s.call) != EMBER_OK) failed.store(1);
@@ -64,6 +72,8 @@ ember_status_t line_kernel(const ember_kernel_call_t* c) {
 }  // namespace
 
 void add_line_kernels(std::vector<NativeKernel>& k) {
+    for (const char* name : {"floor_divide", "remainder", "logaddexp", "bitwise_left_shift", "bitwise_right_shift", "conj"})
+        k.push_back({name, line_kernel, kElementwise, false});
     for (const char* name : {"argmax", "argmin", "cumsum", "cumprod", "sort", "argsort"}) k.push_back({name, line_kernel, kAxisAttr, false});
     for (const char* name : {"prod", "all", "any"}) k.push_back({name, line_kernel, kAxesMask, false});
 }

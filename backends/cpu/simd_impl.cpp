@@ -790,43 +790,33 @@ void copy_bytes(const void* in, void* out, int64_t nbytes, int flags) {
 // ------------------------------------------------------------------ the table
 enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D_BF16, D_F32, D_F64, D_C64, D_C128 };
 
+// Calls f(dtype slot, a value of its C type) for every integer dtype.
+template <class F>
+void for_int_dtypes(F&& f) {
+    f(D_I8, int8_t{});
+    f(D_I16, int16_t{});
+    f(D_I32, int32_t{});
+    f(D_I64, int64_t{});
+    f(D_U8, uint8_t{});
+    f(D_U16, uint16_t{});
+    f(D_U32, uint32_t{});
+    f(D_U64, uint64_t{});
+}
 template <class Op>
 void fill_bin_all(IsaTable& t, int op, bool ints) {
     t.bin[op][D_F32] = bin_fn<float, Op>;
     t.bin[op][D_F64] = bin_fn<double, Op>;
-    if (!ints) return;
-    t.bin[op][D_I8] = bin_fn<int8_t, Op>;
-    t.bin[op][D_I16] = bin_fn<int16_t, Op>;
-    t.bin[op][D_I32] = bin_fn<int32_t, Op>;
-    t.bin[op][D_I64] = bin_fn<int64_t, Op>;
-    t.bin[op][D_U8] = bin_fn<uint8_t, Op>;
-    t.bin[op][D_U16] = bin_fn<uint16_t, Op>;
-    t.bin[op][D_U32] = bin_fn<uint32_t, Op>;
-    t.bin[op][D_U64] = bin_fn<uint64_t, Op>;
+    if (ints) for_int_dtypes([&](int d, auto z) { t.bin[op][d] = bin_fn<decltype(z), Op>; });
 }
 // Integer and bool dtypes (bool as bytes).
 template <class Op>
 void fill_bin_bits(IsaTable& t, int op) {
     t.bin[op][D_BOOL] = bin_fn<uint8_t, Op>;
-    t.bin[op][D_I8] = bin_fn<int8_t, Op>;
-    t.bin[op][D_I16] = bin_fn<int16_t, Op>;
-    t.bin[op][D_I32] = bin_fn<int32_t, Op>;
-    t.bin[op][D_I64] = bin_fn<int64_t, Op>;
-    t.bin[op][D_U8] = bin_fn<uint8_t, Op>;
-    t.bin[op][D_U16] = bin_fn<uint16_t, Op>;
-    t.bin[op][D_U32] = bin_fn<uint32_t, Op>;
-    t.bin[op][D_U64] = bin_fn<uint64_t, Op>;
+    for_int_dtypes([&](int d, auto z) { t.bin[op][d] = bin_fn<decltype(z), Op>; });
 }
 template <class Op>
 void fill_un_ints(IsaTable& t, int op) {
-    t.un[op][D_I8] = un_fn<int8_t, Op>;
-    t.un[op][D_I16] = un_fn<int16_t, Op>;
-    t.un[op][D_I32] = un_fn<int32_t, Op>;
-    t.un[op][D_I64] = un_fn<int64_t, Op>;
-    t.un[op][D_U8] = un_fn<uint8_t, Op>;
-    t.un[op][D_U16] = un_fn<uint16_t, Op>;
-    t.un[op][D_U32] = un_fn<uint32_t, Op>;
-    t.un[op][D_U64] = un_fn<uint64_t, Op>;
+    for_int_dtypes([&](int d, auto z) { t.un[op][d] = un_fn<decltype(z), Op>; });
 }
 template <class Op>
 void fill_un_all(IsaTable& t, int op, bool ints) {
@@ -838,24 +828,12 @@ template <bool IsMax>
 void fill_minmax(IsaTable& t, int op) {
     t.row[op][D_F32] = row_minmax<float, IsMax>;
     t.row[op][D_F64] = row_minmax<double, IsMax>;
-    t.row[op][D_I8] = row_minmax<int8_t, IsMax>;
-    t.row[op][D_I16] = row_minmax<int16_t, IsMax>;
-    t.row[op][D_I32] = row_minmax<int32_t, IsMax>;
-    t.row[op][D_I64] = row_minmax<int64_t, IsMax>;
-    t.row[op][D_U8] = row_minmax<uint8_t, IsMax>;
-    t.row[op][D_U16] = row_minmax<uint16_t, IsMax>;
-    t.row[op][D_U32] = row_minmax<uint32_t, IsMax>;
-    t.row[op][D_U64] = row_minmax<uint64_t, IsMax>;
     t.col[op][D_F32] = col_minmax<float, IsMax>;
     t.col[op][D_F64] = col_minmax<double, IsMax>;
-    t.col[op][D_I8] = col_minmax<int8_t, IsMax>;
-    t.col[op][D_I16] = col_minmax<int16_t, IsMax>;
-    t.col[op][D_I32] = col_minmax<int32_t, IsMax>;
-    t.col[op][D_I64] = col_minmax<int64_t, IsMax>;
-    t.col[op][D_U8] = col_minmax<uint8_t, IsMax>;
-    t.col[op][D_U16] = col_minmax<uint16_t, IsMax>;
-    t.col[op][D_U32] = col_minmax<uint32_t, IsMax>;
-    t.col[op][D_U64] = col_minmax<uint64_t, IsMax>;
+    for_int_dtypes([&](int d, auto z) {
+        t.row[op][d] = row_minmax<decltype(z), IsMax>;
+        t.col[op][d] = col_minmax<decltype(z), IsMax>;
+    });
 }
 
 IsaTable build_table() {
