@@ -31,9 +31,9 @@ int main(int argc, char** argv) {
         std::vector<bench::Result> results;
         fn(opt, results);
         for (auto& r : results) {
-            std::printf("{\"case\": \"%s\", \"size\": \"%s\", \"backend\": \"%s\", \"baseline\": \"%s\", \"ember_s\": %.9g, \"baseline_s\": %.9g, \"ratio\": %.4f, \"cpus\": %.2f}\n",
+            std::printf("{\"case\": \"%s\", \"size\": \"%s\", \"backend\": \"%s\", \"baseline\": \"%s\", \"ember_s\": %.9g, \"baseline_s\": %.9g, \"ratio\": %.4f}\n",
                         r.case_name.c_str(), r.size.c_str(), r.backend.c_str(), r.baseline.c_str(), r.ember_s, r.baseline_s,
-                        r.ember_s > 0 ? r.baseline_s / r.ember_s : 0.0, r.cpus);
+                        r.ember_s > 0 ? r.baseline_s / r.ember_s : 0.0);
             std::fflush(stdout);
         }
     }

@@ -65,17 +65,8 @@ def read_rows(paths):
     return [r for r in rows if r.get("backend") == "cpu" and not r["case"].startswith(("py_", "opencl"))]
 
 
-def full_cpu_threshold(rows):
-    """Runs count as having every CPU when their "cpus" probe (bench.hpp) reached 90% of the
-    best any run saw; rows without the field (older runs) never count."""
-    best = max((r.get("cpus", 0) for r in rows), default=0)
-    return 0.9 * best if best > 0 else float("inf")
-
-
 def group(rows):
-    """Median / min / max ratio per (case, size, baseline), in first-seen order; also the
-    median over the runs that had every CPU (full_cpu_threshold)."""
-    full = full_cpu_threshold(rows)
+    """Median / min / max ratio per (case, size, baseline), in first-seen order."""
     order, by = [], {}
     for r in rows:
         k = (r["case"], r["size"], r["baseline"])
@@ -87,10 +78,8 @@ def group(rows):
     for k in order:
         rs = sorted(by[k], key=lambda r: r["ratio"])
         med = rs[len(rs) // 2]
-        fs = [r for r in rs if r.get("cpus", 0) >= full]
         out.append(dict(med, min=rs[0]["ratio"], max=rs[-1]["ratio"], runs=len(rs),
-                        ember_med=med["ember_s"], baseline_med=med["baseline_s"],
-                        full_med=fs[len(fs) // 2]["ratio"] if fs else None, full_runs=len(fs)))
+                        ember_med=med["ember_s"], baseline_med=med["baseline_s"]))
     return out
 
 
@@ -103,21 +92,18 @@ def fmt_time(s):
 
 
 def print_markdown(rows):
-    print("| case | size | baseline | Ember | baseline | ratio (median) | min..max | median, runs with every CPU (n) | target | met | met with every CPU |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|:---:|:---:|")
+    print("| case | size | baseline | Ember | baseline | ratio (median) | min..max | target | met |")
+    print("|---|---|---|---:|---:|---:|---:|---:|:---:|")
     for r in rows:
         t = target_for(r)
         met = "" if t is None else ("yes" if r["ratio"] >= t else "no")
-        full = "" if r["full_med"] is None else "%.2f (%d)" % (r["full_med"], r["full_runs"])
-        met_full = "" if t is None or r["full_med"] is None else ("yes" if r["full_med"] >= t else "no")
         target = "" if t is None else ">= %.2f" % t
         if r["case"] == "add_overhead_1elem":
             target = "Ember <= 150 ns"
             met = "yes" if r["ember_med"] <= OVERHEAD_TARGET_S else "no"
-            met_full = ""
-        print("| %s | %s | %s | %s | %s | %.2f | %.2f..%.2f | %s | %s | %s | %s |" % (
+        print("| %s | %s | %s | %s | %s | %.2f | %.2f..%.2f | %s | %s |" % (
             r["case"], r["size"], r["baseline"], fmt_time(r["ember_med"]), fmt_time(r["baseline_med"]), r["ratio"],
-            r["min"], r["max"], full, target, met, met_full))
+            r["min"], r["max"], target, met))
 
 
 def main():
@@ -166,11 +152,6 @@ def main():
             ax.plot([t, t], [yi - 0.45, yi + 0.45], color="black", linewidth=2)
     for yi, r in zip(y, ratios):
         ax.text(r * 1.04, yi + 0.18, "%.2f" % r, va="center", fontsize=7)
-    full = [(yi, r["full_med"]) for yi, r in zip(y, rows) if r["full_med"] is not None]
-    if full:
-        ax.scatter([f for _, f in full], [yi for yi, _ in full], marker="D", s=14, color="black", zorder=3,
-                   label="median over the runs that had every CPU (bench.hpp cpus_available)")
-        ax.legend(loc="lower right", fontsize=7)
     ax.axvline(1.0, color="#555555", linewidth=0.8, linestyle="--")
     ax.set_xscale("log")
     ax.set_yticks(y)

@@ -5,10 +5,9 @@ import sys
 
 rows = [json.loads(line) for line in sys.stdin if line.startswith("{")]
 if rows:
-    head = ("case", "size", "backend", "baseline", "ember", "baseline", "ratio", "cpus")
+    head = ("case", "size", "backend", "baseline", "ember", "baseline", "ratio")
     print()
-    print("%-28s %-8s %-10s %-22s %12s %12s %7s %5s" % head)
+    print("%-28s %-8s %-10s %-22s %12s %12s %7s" % head)
     for r in rows:
-        cpus = "%5.2f" % r["cpus"] if r.get("cpus") else "    -"
-        print("%-28s %-8s %-10s %-22s %12.3e %12.3e %7.2f %s" % (
-            r["case"], r["size"], r["backend"], r["baseline"], r["ember_s"], r["baseline_s"], r["ratio"], cpus))
+        print("%-28s %-8s %-10s %-22s %12.3e %12.3e %7.2f" % (
+            r["case"], r["size"], r["backend"], r["baseline"], r["ember_s"], r["baseline_s"], r["ratio"]))
