@@ -2,7 +2,7 @@
 // dtype, a fresh output of the same dtype and shape, i[0] = 1 for the tanh approximation.
 // One pass instead of the composite's eight, and written so that nothing cancels for
 // negative x (the composite's 1 + tanh(u) loses all digits there):
-//   erf form:  x * Phi(x) = x * erfc(-x / sqrt 2) / 2     (in double, libm's erfc)
+//   erf form:  x * Phi(x) = x * erfc(-x / sqrt 2) / 2     (in double: libmvec, or libm)
 //   tanh form: x * (1 + tanh(u)) / 2 = x * sigmoid(2u),  u = sqrt(2/pi) (x + 0.044715 x^3)
 // float32 runs of the tanh form use the ISA's vector kernel; float16/bfloat16 are computed in
 // float32 and rounded once.
@@ -22,16 +22,14 @@ double gelu_tanh(double x) {
     return u2 >= 0 ? x / (1 + std::exp(-u2)) : x * std::exp(u2) / (1 + std::exp(u2));
 }
 
-// out[0..n) = gelu(in[0..n)), contiguous.
+// out[0..n) = gelu(in[0..n)), contiguous: the ISA's vector kernels where it has them.
 void gelu_f64(const double* in, double* out, int64_t n, bool tanh_form) {
+    if (!tanh_form && g_isa->un[U_GELU_ERF][EMBER_FLOAT64]) return g_isa->un[U_GELU_ERF][EMBER_FLOAT64](in, out, n, 0);
     for (int64_t i = 0; i < n; ++i) out[i] = tanh_form ? gelu_tanh(in[i]) : gelu_erf(in[i]);
 }
 void gelu_f32(const float* in, float* out, int64_t n, bool tanh_form) {
-    if (tanh_form) {
-        g_isa->un[U_GELU_TANH][EMBER_FLOAT32](in, out, n, 0);
-        return;
-    }
-    for (int64_t i = 0; i < n; ++i) out[i] = (float)gelu_erf(in[i]);
+    if (UnFn vec = g_isa->un[tanh_form ? U_GELU_TANH : U_GELU_ERF][EMBER_FLOAT32]) return vec(in, out, n, 0);
+    for (int64_t i = 0; i < n; ++i) out[i] = (float)(tanh_form ? gelu_tanh(in[i]) : gelu_erf(in[i]));
 }
 
 int cvt_slot(int32_t dtype) {
@@ -88,7 +86,8 @@ ember_status_t gelu_kernel(const ember_kernel_call_t* c) {
             const char* in = px + off[1] * (int64_t)sz;
             char* out = po + off[0] * (int64_t)sz;
             const int64_t so = g.st[0][g.nd - 1], sx = g.st[1][g.nd - 1];
-            if (f32 && tanh_form && so == 1 && sx == 1) gelu_f32((const float*)in, (float*)out, len, true);
+            if (f32 && so == 1 && sx == 1) gelu_f32((const float*)in, (float*)out, len, tanh_form);
+            else if (f64 && so == 1 && sx == 1) gelu_f64((const double*)in, (double*)out, len, tanh_form);
             else if (f64) run<double>(in, sx, out, so, len, x.dtype, tanh_form);
             else run<float>(in, sx, out, so, len, x.dtype, tanh_form);
         });

@@ -17,7 +17,17 @@ namespace ember_cpu {
 // operands holding 0 or 1).
 enum BinOp { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_AND, B_OR, B_XOR, B_COUNT };
 // Unary ops with a vector kernel (contiguous in and out).
-enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIGMOID, U_RELU, U_SILU, U_GELU_TANH, U_NOT, U_SIGN, U_COUNT };
+enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIGMOID, U_RELU, U_SILU, U_GELU_TANH, U_GELU_ERF, U_NOT, U_SIGN, U_COUNT };
+// float32/float64 functions vectorised by glibc's libmvec (the ISA's variant; <= 4 ulp),
+// contiguous input and output: math[fn][0] float32, [1] float64; math2 takes two contiguous
+// operands (mode 0 only).
+#define EMBER_MVEC_UNARY(X) X(expm1) X(log1p) X(log2) X(log10) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) \
+    X(sinh) X(cosh) X(asinh) X(acosh) X(atanh) X(erf) X(erfc)
+#define EMBER_MVEC_BINARY(X) X(pow) X(atan2) X(hypot)
+#define EMBER_MVEC_ENUM(name) M_##name,
+enum MathFn { EMBER_MVEC_UNARY(EMBER_MVEC_ENUM) M_COUNT };
+enum MathFn2 { EMBER_MVEC_BINARY(EMBER_MVEC_ENUM) M2_COUNT };
+#undef EMBER_MVEC_ENUM
 // Reductions. Accumulators: double for float32/float64 sums, (u)int64 for integer sums,
 // the element type for max/min.
 enum RedOp { R_SUM, R_MAX, R_MIN, R_COUNT };
@@ -44,6 +54,8 @@ struct IsaTable {
     RowFn row[R_COUNT][kDtypes];
     ColFn col[R_COUNT][kDtypes];
     CvtFn cvt[C_COUNT][C_COUNT];
+    UnFn math[M_COUNT][2];
+    BinFn math2[M2_COUNT][2];
     CopyFn copy;
 };
 

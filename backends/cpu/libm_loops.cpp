@@ -1,9 +1,10 @@
-// float32/float64 elementwise ops that have no vector kernel here (sin, erf, pow, ...): the
-// same libm call as the reference backend, per element, over any strides, on the thread
-// pool. Results are bit-identical to the reference (it calls the float overloads for
-// float32 too); the gain is the threads and the absence of a per-element dtype dispatch.
-// Other dtypes (float16, bfloat16, complex, integers) go to the reference kernel.
+// float32/float64 elementwise math without a kernel in simd_impl.cpp (sin, erf, pow, ...),
+// over any strides, on the thread pool. Contiguous runs of the functions glibc's libmvec
+// vectorises go through it (isa.hpp, simd_mvec.hpp: <= 4 ulp); everything else is the same
+// libm call as the reference backend, per element (bit-identical to it). Other dtypes
+// (float16, bfloat16, complex, integers) go to the reference kernel.
 #include <cmath>
+#include <string_view>
 
 #include "cpu_common.hpp"
 
@@ -44,24 +45,38 @@ namespace {
     X(copysign, std::copysign(a, b))   \
     X(nextafter, std::nextafter(a, b))
 
+// The libmvec slot of an op, or -1.
+constexpr int mvec_unary_of(std::string_view op) {
+#define EMBER_MVEC_MATCH(fn) if (op == #fn) return M_##fn;
+    EMBER_MVEC_UNARY(EMBER_MVEC_MATCH)
+    return -1;
+}
+constexpr int mvec_binary_of(std::string_view op) {
+    EMBER_MVEC_BINARY(EMBER_MVEC_MATCH)
+    return -1;
+#undef EMBER_MVEC_MATCH
+}
+
 // Elements per task: libm calls cost 5-50 ns, so a few thousand are worth a thread.
 constexpr int64_t kGrain = 1 << 12;
 
 template <class T, bool Bool, class F>
-void unary_loop(const Geometry& g, const char* px, char* po, F f) {
+void unary_loop(const Geometry& g, const char* px, char* po, UnFn vec, F f) {
     using R = std::conditional_t<Bool, uint8_t, T>;
+    const int64_t so = g.st[0][g.nd - 1], sx = g.st[1][g.nd - 1];
+    if (so != 1 || sx != 1) vec = nullptr;
     parallel_range(g.size, kParallelCostly, kGrain, [&](int64_t begin, int64_t end) {
         walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
             R* o = (R*)po + off[0];
             const T* x = (const T*)px + off[1];
-            const int64_t so = g.st[0][g.nd - 1], sx = g.st[1][g.nd - 1];
-            for (int64_t i = 0; i < len; ++i) o[i * so] = (R)f(x[i * sx]);
+            if (vec) vec(x, o, len, 0);
+            else for (int64_t i = 0; i < len; ++i) o[i * so] = (R)f(x[i * sx]);
         });
     });
 }
 
 template <bool Bool, class F>
-ember_status_t unary(const ember_kernel_call_t* c, F f) {
+ember_status_t unary(const ember_kernel_call_t* c, int mvec, F f) {
     const ember_view_t& x = c->in[0];
     const ember_view_t& o = c->out[0];
     const bool float_in = x.dtype == EMBER_FLOAT32 || x.dtype == EMBER_FLOAT64;
@@ -69,26 +84,30 @@ ember_status_t unary(const ember_kernel_call_t* c, F f) {
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
     if (!make_geometry(views, 2, g)) return EMBER_OK;
-    if (x.dtype == EMBER_FLOAT32) unary_loop<float, Bool>(g, base_ptr(x), base_ptr(o), f);
-    else unary_loop<double, Bool>(g, base_ptr(x), base_ptr(o), f);
+    const int is64 = x.dtype == EMBER_FLOAT64;
+    UnFn vec = mvec >= 0 ? g_isa->math[mvec][is64] : nullptr;
+    if (is64) unary_loop<double, Bool>(g, base_ptr(x), base_ptr(o), vec, f);
+    else unary_loop<float, Bool>(g, base_ptr(x), base_ptr(o), vec, f);
     return EMBER_OK;
 }
 
 template <class T, class F>
-void binary_loop(const Geometry& g, const char* pa, const char* pb, char* po, F f) {
+void binary_loop(const Geometry& g, const char* pa, const char* pb, char* po, BinFn vec, F f) {
+    const int64_t so = g.st[0][g.nd - 1], sa = g.st[1][g.nd - 1], sb = g.st[2][g.nd - 1];
+    if (so != 1 || sa != 1 || sb != 1) vec = nullptr;
     parallel_range(g.size, kParallelCostly, kGrain, [&](int64_t begin, int64_t end) {
         walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
             T* o = (T*)po + off[0];
             const T* a = (const T*)pa + off[1];
             const T* b = (const T*)pb + off[2];
-            const int64_t so = g.st[0][g.nd - 1], sa = g.st[1][g.nd - 1], sb = g.st[2][g.nd - 1];
-            for (int64_t i = 0; i < len; ++i) o[i * so] = f(a[i * sa], b[i * sb]);
+            if (vec) vec(a, b, o, len, 0);
+            else for (int64_t i = 0; i < len; ++i) o[i * so] = f(a[i * sa], b[i * sb]);
         });
     });
 }
 
 template <class F>
-ember_status_t binary(const ember_kernel_call_t* c, F f) {
+ember_status_t binary(const ember_kernel_call_t* c, int mvec, F f) {
     const ember_view_t& a = c->in[0];
     const ember_view_t& b = c->in[1];
     const ember_view_t& o = c->out[0];
@@ -97,15 +116,17 @@ ember_status_t binary(const ember_kernel_call_t* c, F f) {
     const ember_view_t* views[3] = {&o, &a, &b};
     Geometry g;
     if (!make_geometry(views, 3, g)) return EMBER_OK;
-    if (a.dtype == EMBER_FLOAT32) binary_loop<float>(g, base_ptr(a), base_ptr(b), base_ptr(o), f);
-    else binary_loop<double>(g, base_ptr(a), base_ptr(b), base_ptr(o), f);
+    const int is64 = a.dtype == EMBER_FLOAT64;
+    BinFn vec = mvec >= 0 ? g_isa->math2[mvec][is64] : nullptr;
+    if (is64) binary_loop<double>(g, base_ptr(a), base_ptr(b), base_ptr(o), vec, f);
+    else binary_loop<float>(g, base_ptr(a), base_ptr(b), base_ptr(o), vec, f);
     return EMBER_OK;
 }
 
 #define DEFINE_UNARY(Name, BOOL, EXPR) \
-    ember_status_t Name##_kernel(const ember_kernel_call_t* c) { return unary<BOOL>(c, [](auto v) { return EXPR; }); }
+    ember_status_t Name##_kernel(const ember_kernel_call_t* c) { return unary<BOOL>(c, mvec_unary_of(#Name), [](auto v) { return EXPR; }); }
 #define DEFINE_BINARY(Name, EXPR) \
-    ember_status_t Name##_kernel(const ember_kernel_call_t* c) { return binary(c, [](auto a, auto b) { return EXPR; }); }
+    ember_status_t Name##_kernel(const ember_kernel_call_t* c) { return binary(c, mvec_binary_of(#Name), [](auto a, auto b) { return EXPR; }); }
 LIBM_UNARY(DEFINE_UNARY)
 LIBM_BINARY(DEFINE_BINARY)
 #undef DEFINE_UNARY

@@ -790,6 +790,9 @@ void copy_bytes(const void* in, void* out, int64_t nbytes, int flags) {
 // ------------------------------------------------------------------ the table
 enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D_BF16, D_F32, D_F64, D_C64, D_C128 };
 
+#include "simd_mvec.hpp"
+
+
 // Calls f(dtype slot, a value of its C type) for every integer dtype.
 template <class F>
 void for_int_dtypes(F&& f) {
@@ -893,6 +896,7 @@ IsaTable build_table() {
     t.cvt[C_F32][C_BF16] = cvt_f32_bf16;
     t.cvt[C_F32][C_F64] = cvt_f32_f64;
     t.cvt[C_F64][C_F32] = cvt_f64_f32;
+    fill_mvec(t);
     return t;
 }
 
