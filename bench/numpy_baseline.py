@@ -8,7 +8,7 @@ which reads that file and prints the usual JSON lines with ratio = numpy_s / emb
 
 The NumPy expressions are the ones a user writes:
   add_f32      a + b                       (new result)
-  exp/log/tanh np.exp(x), np.log(x), np.tanh(x)
+  exp/log/tanh np.exp(x), np.log(x), np.tanh(x); sin_f32 np.sin(x)
   sigmoid_f32  1 / (1 + np.exp(-x))
   gelu_tanh_f32  0.5 * x * (1 + np.tanh(sqrt(2/pi) * (x + 0.044715 * (x * x * x))))  (Ember: ember_gelu;
                x**3 makes NumPy ~50x slower here (np.power of float32 is not vectorised))
@@ -52,6 +52,7 @@ CASES = {
     "log_f32": ((1e-3, 1e3), lambda a, b: np.log(a)),
     "tanh_f32": ((-5, 5), lambda a, b: np.tanh(a)),
     "sigmoid_f32": ((-10, 10), lambda a, b: 1 / (1 + np.exp(-a))),
+    "sin_f32": ((-10, 10), lambda a, b: np.sin(a)),
     "gelu_tanh_f32": ((-5, 5), lambda a, b: 0.5 * a * (1 + np.tanh(0.7978845608028654 * (a + 0.044715 * (a * a * a))))),
     "sum_f32": ((-1, 1), lambda a, b: a.sum()),
     "mean_f32": ((-1, 1), lambda a, b: a.mean()),
