@@ -94,45 +94,47 @@ void mvec_binary(const void* a, const void* b, void* out, int64_t n, int) {
     }
 }
 
-// float32 through double lanes, rounded once: for erf, whose AVX-512 float variant reaches
-// 4.0 ulp near |x| = 3.65 (the double one, rounded to float, stays within 0.5 ulp + 2^-29).
-template <MvD (*F)(MvD)>
-void mvec_f32_via_f64(const void* in, void* out, int64_t n, int) {
+// Runs body(d) on the inputs widened to double, one vector's worth (w lanes) at a time; the
+// lanes past the end are padded with a real input. Results are d, rounded to T once.
+template <class T, class Body>
+void in_double_lanes(const void* in, void* out, int64_t n, Body body) {
     constexpr int w = sizeof(MvD) / sizeof(double);
-    const float* x = (const float*)in;
-    float* o = (float*)out;
+    const T* x = (const T*)in;
+    T* o = (T*)out;
     for (int64_t i = 0; i < n; i += w) {
         const int64_t m = n - i < w ? n - i : w;
         double d[w];
         for (int k = 0; k < w; ++k) d[k] = (double)x[i + (k < m ? k : 0)];
-        MvD v;
-        memcpy(&v, d, sizeof v);
-        v = F(v);
-        memcpy(d, &v, sizeof v);
-        for (int64_t k = 0; k < m; ++k) o[i + k] = (float)d[k];
+        body(d);
+        for (int64_t k = 0; k < m; ++k) o[i + k] = (T)d[k];
     }
+}
+template <MvD (*F)(MvD)>
+inline void apply_in_place(double* d) {
+    MvD v;
+    memcpy(&v, d, sizeof v);
+    v = F(v);
+    memcpy(d, &v, sizeof v);
+}
+
+// float32 through the double variant: for erf, whose AVX-512 float variant reaches 4.0 ulp
+// near |x| = 3.65 (the double one, rounded to float once, stays within 0.5 ulp + 2^-29).
+template <MvD (*F)(MvD)>
+void mvec_f32_via_f64(const void* in, void* out, int64_t n, int) {
+    in_double_lanes<float>(in, out, n, apply_in_place<F>);
 }
 
 // gelu, erf form, x * erfc(-x / sqrt 2) / 2, in double lanes for float32 too: -x / sqrt 2 in
 // float would carry a relative error that erfc's tail magnifies by 2 z^2 (~1e-5 at x = -9).
 template <class T>
 void gelu_erf_vec(const void* in, void* out, int64_t n, int) {
-    constexpr int w = sizeof(MvD) / sizeof(double);
-    const T* x = (const T*)in;
-    T* o = (T*)out;
-    for (int64_t i = 0; i < n; i += w) {
-        const int64_t m = n - i < w ? n - i : w;
-        double d[w], z[w];
-        for (int k = 0; k < w; ++k) {
-            d[k] = (double)x[i + (k < m ? k : 0)];
-            z[k] = d[k] * -0.70710678118654752440;
-        }
-        MvD v;
-        memcpy(&v, z, sizeof v);
-        v = EMBER_MVEC_D(erfc)(v);
-        memcpy(z, &v, sizeof v);
-        for (int64_t k = 0; k < m; ++k) o[i + k] = (T)(0.5 * d[k] * z[k]);
-    }
+    in_double_lanes<T>(in, out, n, [](double* d) {
+        constexpr int w = sizeof(MvD) / sizeof(double);
+        double z[w];
+        for (int k = 0; k < w; ++k) z[k] = d[k] * -0.70710678118654752440;
+        apply_in_place<EMBER_MVEC_D(erfc)>(z);
+        for (int k = 0; k < w; ++k) d[k] = 0.5 * d[k] * z[k];
+    });
 }
 
 void fill_mvec(IsaTable& t) {
