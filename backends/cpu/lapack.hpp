@@ -124,6 +124,13 @@ template <> struct Lapack<c128> {
 #undef EMBER_LAPACK_COMMON
 
 // The optimal workspace size a query (lwork = -1) returned in its first element.
+// Element count for a buffer handed to LAPACK: OpenBLAS 0.3.21's Haswell zgemv_n kernel
+// (used by zlarf inside zgesdd, zgeqrf, ...) reads past the end of its vectors (OpenBLAS
+// issue 4013, fixed in 0.3.22; Debian 12 ships 0.3.21). The spare elements keep such a read
+// inside the allocation; ASan caught it as a SEGV when a buffer ended at a page boundary.
+constexpr int64_t kOverreadSlack = 64;
+inline size_t padded(int64_t n) { return (size_t)(n + kOverreadSlack); }
+
 template <class T>
 inline lint work_size(const T& w) {
     double v = std::ceil((double)std::real(w));

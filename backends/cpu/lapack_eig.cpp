@@ -30,8 +30,8 @@ ember_status_t svd_t(const ember_kernel_call_t* c) {
     Batch bt(A, nb);
     lint lwork = 1;
     {
-        std::vector<T> a((size_t)(m * n)), u(1), vt(1);
-        std::vector<R> s((size_t)k), rwork(1);
+        std::vector<T> a(padded(m * n)), u(padded(1)), vt(padded(1));
+        std::vector<R> s(padded(k)), rwork(padded(1));
         std::vector<lint> iwork((size_t)(8 * k));
         T q = T(0);
         if (Lapack<T>::gesdd(jobz, (lint)m, (lint)n, a.data(), (lint)m, s.data(), u.data(), (lint)ldu, vt.data(), (lint)ldvt, &q, -1,
@@ -40,8 +40,8 @@ ember_status_t svd_t(const ember_kernel_call_t* c) {
     }
     Failure fail;
     run_batch(bt.count, m, n, [&](int64_t b, int64_t e) {
-        std::vector<T> a((size_t)(m * n)), u((size_t)(uv ? m * ucols : 1)), vt((size_t)(uv ? vrows * n : 1)), work((size_t)lwork);
-        std::vector<R> s((size_t)k), rwork((size_t)lrwork);
+        std::vector<T> a(padded(m * n)), u(padded(uv ? m * ucols : 1)), vt(padded(uv ? vrows * n : 1)), work(padded(lwork));
+        std::vector<R> s(padded(k)), rwork(padded(lrwork));
         std::vector<lint> iwork((size_t)(8 * k));
         for (int64_t i = b; i < e; ++i) {
             int64_t off = bt.offset(A, i);
@@ -80,8 +80,8 @@ ember_status_t eigh_t(const ember_kernel_call_t* c) {
     Batch bt(A, nb);
     lint lwork = 1, lrwork = 1, liwork = 1;
     {
-        std::vector<T> a((size_t)(n * n));
-        std::vector<R> w((size_t)n);
+        std::vector<T> a(padded(n * n));
+        std::vector<R> w(padded(n));
         T q = T(0);
         R rq = R(1);
         lint iq = 1;
@@ -93,8 +93,8 @@ ember_status_t eigh_t(const ember_kernel_call_t* c) {
     }
     Failure fail;
     run_batch(bt.count, n, n, [&](int64_t b, int64_t e) {
-        std::vector<T> a((size_t)(n * n)), work((size_t)lwork);
-        std::vector<R> w((size_t)n), rwork((size_t)lrwork);
+        std::vector<T> a(padded(n * n)), work(padded(lwork));
+        std::vector<R> w(padded(n)), rwork(padded(lrwork));
         std::vector<lint> iwork((size_t)liwork);
         for (int64_t i = b; i < e; ++i) {
             load_cm(A, bt.offset(A, i), n, n, a.data(), n);
@@ -141,24 +141,24 @@ ember_status_t eig_t(const ember_kernel_call_t* c) {
     Batch bt(A, nb);
     lint lwork = 1;
     {
-        std::vector<T> a((size_t)(n * n)), vr(1);
-        std::vector<R> rwork((size_t)(2 * n));
+        std::vector<T> a(padded(n * n)), vr(padded(1));
+        std::vector<R> rwork(padded(2 * n));
         T q = T(0);
         lint st;
         if constexpr (is_cplx<T>) {
-            std::vector<T> w((size_t)n);
+            std::vector<T> w(padded(n));
             st = Lapack<T>::geev(jobvr, (lint)n, a.data(), (lint)n, w.data(), vr.data(), (lint)ldvr, &q, -1, rwork.data());
         } else {
-            std::vector<T> wr((size_t)n), wi((size_t)n);
+            std::vector<T> wr(padded(n)), wi(padded(n));
             st = Lapack<T>::geev(jobvr, (lint)n, a.data(), (lint)n, wr.data(), wi.data(), vr.data(), (lint)ldvr, &q, -1);
         }
         if (st == 0) lwork = work_size(q);
     }
     Failure fail;
     run_batch(bt.count, n, n, [&](int64_t b, int64_t e) {
-        std::vector<T> a((size_t)(n * n)), vr((size_t)(want_v ? n * n : 1)), work((size_t)lwork);
-        std::vector<R> wr((size_t)n), wi((size_t)n), rwork((size_t)(2 * n));
-        std::vector<C> w((size_t)n), v((size_t)(want_v ? n * n : 0));
+        std::vector<T> a(padded(n * n)), vr(padded(want_v ? n * n : 1)), work(padded(lwork));
+        std::vector<R> wr(padded(n)), wi(padded(n)), rwork(padded(2 * n));
+        std::vector<C> w(padded(n)), v(padded(want_v ? n * n : 0));
         for (int64_t i = b; i < e; ++i) {
             load_cm(A, bt.offset(A, i), n, n, a.data(), n);
             lint info;
