@@ -560,11 +560,21 @@ TEST(RandomParams, BroadcastShapesAndDtypes) {
         for (size_t i = 0; i < v.size(); ++i) {
             double p0 = pv.first[(i / 4) % 3], p1 = pv.second.empty() ? 0 : pv.second[i % 4];
             std::string n = sm.name;
-            if (n == "ember_random_uniform_t") ASSERT_TRUE(v[i] >= p0 && v[i] < p1) << i;
-            if (n == "ember_random_binomial_t") ASSERT_TRUE(v[i] >= 0 && v[i] <= p0 && (p1 != 0 || v[i] == 0) && (p1 != 1 || v[i] == p0)) << i;
-            if (n == "ember_random_poisson_t") ASSERT_TRUE(v[i] >= 0 && (p0 != 0 || v[i] == 0)) << i;
-            if (n == "ember_random_beta_t") ASSERT_TRUE(v[i] >= 0 && v[i] <= 1) << i;
-            if (n == "ember_random_gamma_t" || n == "ember_random_exponential_t") ASSERT_TRUE(v[i] >= 0 && std::isfinite(v[i])) << i;
+            if (n == "ember_random_uniform_t") {
+                ASSERT_TRUE(v[i] >= p0 && v[i] < p1) << i;
+            }
+            if (n == "ember_random_binomial_t") {
+                ASSERT_TRUE(v[i] >= 0 && v[i] <= p0 && (p1 != 0 || v[i] == 0) && (p1 != 1 || v[i] == p0)) << i;
+            }
+            if (n == "ember_random_poisson_t") {
+                ASSERT_TRUE(v[i] >= 0 && (p0 != 0 || v[i] == 0)) << i;
+            }
+            if (n == "ember_random_beta_t") {
+                ASSERT_TRUE(v[i] >= 0 && v[i] <= 1) << i;
+            }
+            if (n == "ember_random_gamma_t" || n == "ember_random_exponential_t") {
+                ASSERT_TRUE(v[i] >= 0 && std::isfinite(v[i])) << i;
+            }
         }
         // A shape the parameters cannot broadcast to; the state does not move.
         uint64_t before = counter();
