@@ -124,9 +124,15 @@ ember_status_t binary(const ember_kernel_call_t* c, int mvec, F f) {
 }
 
 #define DEFINE_UNARY(Name, BOOL, EXPR) \
-    ember_status_t Name##_kernel(const ember_kernel_call_t* c) { return unary<BOOL>(c, mvec_unary_of(#Name), [](auto v) { return EXPR; }); }
+    ember_status_t Name##_kernel(const ember_kernel_call_t* c) {                                      \
+        constexpr int slot = mvec_unary_of(#Name);                                                  \
+        return unary<BOOL>(c, slot, [](auto v) { return EXPR; });                                   \
+    }
 #define DEFINE_BINARY(Name, EXPR) \
-    ember_status_t Name##_kernel(const ember_kernel_call_t* c) { return binary(c, mvec_binary_of(#Name), [](auto a, auto b) { return EXPR; }); }
+    ember_status_t Name##_kernel(const ember_kernel_call_t* c) {                                      \
+        constexpr int slot = mvec_binary_of(#Name);                                                 \
+        return binary(c, slot, [](auto a, auto b) { return EXPR; });                                \
+    }
 LIBM_UNARY(DEFINE_UNARY)
 LIBM_BINARY(DEFINE_BINARY)
 #undef DEFINE_UNARY

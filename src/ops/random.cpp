@@ -227,6 +227,18 @@ void require_positive(ember_ctx* ctx, const TRef& x, const char* name) {
     require(ctx, x, all_of(ctx, {finite(ctx, x), cmp(ctx, OP_greater, x, 0)}), name, "finite and > 0");
 }
 
+// The samplers with two tensor parameters that must both be finite and > 0 (gamma: alpha,
+// scale; beta: a, b), broadcast to the result shape for the kernel.
+TRef sample_two_positive(ember_ctx* ctx, OpId op, const char* fn, const ember_tensor_t* p, const char* p_name, const ember_tensor_t* q,
+                         const char* q_name, const int64_t* shape, int ndim, int dtype) {
+    TRef P = param64(ctx, p, p_name), Q = param64(ctx, q, q_name);
+    Shape s = result_shape(shape, ndim, {p, q});
+    ember_dtype_t dt = float_result(ctx, dtype, {p, q}, fn);
+    require_positive(ctx, P, p_name);
+    require_positive(ctx, Q, q_name);
+    return sample_kernel(ctx, op, s, dt, ember_attrs_t{}, {op_broadcast_to(P.get(), s), op_broadcast_to(Q.get(), s)});
+}
+
 }  // namespace
 }  // namespace ember
 
@@ -481,22 +493,12 @@ ENTRY(ember_random_exponential_t, (ember_ctx_t * ctx, const ember_tensor_t* rate
 
 ENTRY(ember_random_gamma_t, (ember_ctx_t * ctx, const ember_tensor_t* alpha, const ember_tensor_t* scale, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out), {
     PRELUDE
-    TRef A = param64(ctx, alpha, "alpha"), Sc = param64(ctx, scale, "scale");
-    Shape s = result_shape(shape, ndim, {alpha, scale});
-    ember_dtype_t dt = float_result(ctx, dtype, {alpha, scale}, "random_gamma_t");
-    require_positive(ctx, A, "alpha");
-    require_positive(ctx, Sc, "scale");
-    *out = sample_kernel(ctx, OP_random_gamma, s, dt, ember_attrs_t{}, {op_broadcast_to(A.get(), s), op_broadcast_to(Sc.get(), s)}).release();
+    *out = sample_two_positive(ctx, OP_random_gamma, "random_gamma_t", alpha, "alpha", scale, "scale", shape, ndim, dtype).release();
 })
 
 ENTRY(ember_random_beta_t, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_tensor_t* b, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out), {
     PRELUDE
-    TRef A = param64(ctx, a, "a"), B = param64(ctx, b, "b");
-    Shape s = result_shape(shape, ndim, {a, b});
-    ember_dtype_t dt = float_result(ctx, dtype, {a, b}, "random_beta_t");
-    require_positive(ctx, A, "a");
-    require_positive(ctx, B, "b");
-    *out = sample_kernel(ctx, OP_random_beta, s, dt, ember_attrs_t{}, {op_broadcast_to(A.get(), s), op_broadcast_to(B.get(), s)}).release();
+    *out = sample_two_positive(ctx, OP_random_beta, "random_beta_t", a, "a", b, "b", shape, ndim, dtype).release();
 })
 
 ENTRY(ember_random_binomial_t, (ember_ctx_t * ctx, const ember_tensor_t* n, const ember_tensor_t* p, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out), {
