@@ -1,4 +1,4 @@
-// cpu backend: elementwise, transcendental, reduction and softmax cases.
+// cpu backend: elementwise, transcendental, reduction, softmax, index and random cases.
 //
 // Baselines:
 //  - NumPy: bench/run_numpy.sh first runs bench/numpy_baseline.py, which times the same
@@ -11,6 +11,7 @@
 //    tensor) are compared on bytes moved per second (reads + writes).
 //  - scaling: ns per element at 1e7 against 1e6 (ratio = 10 * t(1e6) / t(1e7); 1 is
 //    perfectly linear, the target is >= 1/1.3).
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -174,6 +175,73 @@ void vs_numpy(const bench::Options& opt, std::vector<bench::Result>& out) {
                        time_softmax(ctx.c, rows, cols, opt.quick ? 3 : 7), np[skey]});
 }
 bench::Register reg_np("numpy", vs_numpy);
+
+// ---- index and random ops against NumPy (numpy_baseline.py's INDEX_CASES, same shapes)
+ember_tensor_t* from_host(ember_ctx_t* ctx, const void* data, ember_dtype_t dtype, std::vector<int64_t> shape) {
+    ember_tensor_t* t = nullptr;
+    ember_tensor_from_data(ctx, data, dtype, shape.data(), (int)shape.size(), &t);
+    return t;
+}
+template <class F>
+double time_result(int reps, F&& op) {
+    return bench::best_of(reps, [&] {
+        ember_tensor_t* r = nullptr;
+        op(&r);
+        ember_tensor_release(r);
+    });
+}
+
+void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) {
+    auto np = numpy_times();
+    if (np.empty()) return;
+    Ctx ctx;
+    if (!ctx.c) return;
+    settle();
+    const int reps = opt.quick ? 5 : 15;
+    ember_ctx_t* c = ctx.c;
+    std::mt19937 rng(2);
+    auto add = [&](const char* name, const char* size, double ember_s) {
+        std::string key = std::string(name) + "/" + size;
+        if (np.count(key)) out.push_back({name, size, "cpu", "numpy", ember_s, np[key]});
+    };
+    if (np.count("take_rows_f32/1e6x16")) {
+        ember_tensor_t* table = random_tensor(c, {65536, 16}, -1, 1, 4);
+        std::vector<int64_t> idx(1000000);
+        for (auto& i : idx) i = (int64_t)(rng() % 65536);
+        ember_tensor_t* ix = from_host(c, idx.data(), EMBER_INT64, {(int64_t)idx.size()});
+        add("take_rows_f32", "1e6x16", time_result(reps, [&](ember_tensor_t** r) { ember_take(c, table, ix, 0, r); }));
+        ember_tensor_release(ix);
+        ember_tensor_release(table);
+    }
+    if (np.count("nonzero_f32/1000x10000")) {
+        ember_tensor_t* x = random_tensor(c, {1000, 10000}, -1, 1, 5), *half = nullptr, *zero = nullptr;
+        ember_full(c, nullptr, 0, 0.0, EMBER_FLOAT32, &zero);
+        ember_maximum(c, x, zero, &half);
+        add("nonzero_f32", "1000x10000", time_result(reps, [&](ember_tensor_t** r) { ember_nonzero(c, half, r); }));
+        for (ember_tensor_t* t : {x, half, zero}) ember_tensor_release(t);
+    }
+    if (np.count("searchsorted_f32/1e7")) {
+        std::vector<float> seq(10000);
+        std::uniform_real_distribution<float> u(-1, 1);
+        for (auto& v : seq) v = u(rng);
+        std::sort(seq.begin(), seq.end());
+        ember_tensor_t* s = from_host(c, seq.data(), EMBER_FLOAT32, {(int64_t)seq.size()});
+        ember_tensor_t* v = random_tensor(c, {10000000}, -1, 1, 6);
+        add("searchsorted_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_searchsorted(c, s, v, 0, r); }));
+        ember_tensor_release(s);
+        ember_tensor_release(v);
+    }
+    const int64_t n7[1] = {10000000};
+    add("random_uniform_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_random_uniform(c, n7, 1, 0, 1, EMBER_FLOAT32, r); }));
+    add("random_normal_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_random_normal(c, n7, 1, 0, 1, EMBER_FLOAT32, r); }));
+    if (np.count("fft_c64/1024x1024")) {
+        ember_tensor_t* re = random_tensor(c, {1024, 1024}, -1, 1, 7), *z = nullptr;
+        ember_astype(c, re, EMBER_COMPLEX64, &z);
+        add("fft_c64", "1024x1024", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_fft(c, z, -1, -1, EMBER_FFT_BACKWARD, r); }));
+        for (ember_tensor_t* t : {re, z}) ember_tensor_release(t);
+    }
+}
+bench::Register reg_np_index("numpy_index", vs_numpy_index);
 
 // ---- linear scaling: ns/element at 1e7 against 1e6
 void scaling(const bench::Options& opt, std::vector<bench::Result>& out) {

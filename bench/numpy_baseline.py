@@ -14,6 +14,13 @@ The NumPy expressions are the ones a user writes:
                x**3 makes NumPy ~50x slower here (np.power of float32 is not vectorised))
   sum/mean     x.sum(), x.mean()
   softmax_f32  e = np.exp(x - x.max(axis=-1, keepdims=True)); e / e.sum(axis=-1, keepdims=True)
+Index and random cases (INDEX_CASES, their own shapes):
+  take_rows_f32      x[idx]: 1e6 random rows of a (65536, 16) table (an embedding lookup)
+  nonzero_f32        np.argwhere(x) of a (1000, 10000) array, half zeros ((count, 2), as ember_nonzero)
+  searchsorted_f32   np.searchsorted(seq, v): 1e7 values in a sorted 1e4 sequence
+  random_uniform_f32 rng.random(1e7, dtype=np.float32) (PCG64; Ember: Philox 4x32-10)
+  random_normal_f32  rng.standard_normal(1e7, dtype=np.float32) (NumPy: ziggurat; Ember: Box-Muller)
+  fft_c64            np.fft.fft(x) along the last axis of a (1024, 1024) complex64 array
 """
 import argparse
 import json
@@ -58,6 +65,20 @@ CASES = {
     "mean_f32": ((-1, 1), lambda a, b: a.mean()),
 }
 
+# name -> (size label, setup(rng) -> inputs, function of the inputs)
+INDEX_CASES = {
+    "take_rows_f32": ("1e6x16", lambda r: (r.uniform(-1, 1, (65536, 16)).astype(np.float32), r.integers(0, 65536, 10**6)),
+                      lambda x, i: x[i]),
+    "nonzero_f32": ("1000x10000", lambda r: (np.maximum(r.uniform(-1, 1, (1000, 10000)), 0).astype(np.float32),),
+                    lambda x: np.argwhere(x)),
+    "searchsorted_f32": ("1e7", lambda r: (np.sort(r.uniform(-1, 1, 10**4)).astype(np.float32), r.uniform(-1, 1, 10**7).astype(np.float32)),
+                         lambda s, v: np.searchsorted(s, v)),
+    "random_uniform_f32": ("1e7", lambda r: (r,), lambda g: g.random(10**7, dtype=np.float32)),
+    "random_normal_f32": ("1e7", lambda r: (r,), lambda g: g.standard_normal(10**7, dtype=np.float32)),
+    "fft_c64": ("1024x1024", lambda r: ((r.uniform(-1, 1, (1024, 1024)) + 1j * r.uniform(-1, 1, (1024, 1024))).astype(np.complex64),),
+                lambda x: np.fft.fft(x, axis=-1)),
+}
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -83,6 +104,10 @@ def main():
         rows, cols = (1024 if args.quick else 4096), 4096
         x = rng.uniform(-5, 5, (rows, cols)).astype(np.float32)
         times[f"softmax_f32/{rows}x{cols}"] = best_of(3 if args.quick else 7, lambda: softmax(x))
+    for name, (size, setup, fn) in INDEX_CASES.items():
+        if wanted(name):
+            data = setup(np.random.default_rng(2))
+            times[f"{name}/{size}"] = best_of(reps, lambda: fn(*data))
     with open(args.out, "w") as f:
         json.dump(times, f)
     print(f"numpy_baseline.py: NumPy {np.__version__}, {len(times)} timings", file=sys.stderr)

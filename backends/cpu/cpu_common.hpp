@@ -194,5 +194,9 @@ void add_gelu_kernel(std::vector<NativeKernel>& k);
 // argmax/argmin, cumsum/cumprod, sort/argsort, prod/all/any: the reference's line code on
 // slices across the thread pool (line_ops.cpp).
 void add_line_kernels(std::vector<NativeKernel>& k);
+// The random family: runs of consecutive elements with their block numbers (random_ops.cpp).
+void add_random_kernels(std::vector<NativeKernel>& k);
+// take, nonzero, arange: gathers by rows and two-pass index lists (gather.cpp).
+void add_gather_kernels(std::vector<NativeKernel>& k);
 
 }  // namespace ember_cpu

@@ -1,11 +1,14 @@
 // Ops whose outputs along some dim depend only on the inputs at the same index of that dim:
 // elementwise ops without a kernel of their own here (floor_divide, remainder, logaddexp,
-// shifts, conj), and ops that treat each line along their axes on its own (argmax/argmin,
-// cumsum/cumprod, sort/argsort, prod/all/any over given axes). The reference backend's code
-// runs on slices of such a dim across the thread pool. Each slice is an ordinary view of
-// the same tensors, so the results are the reference's, bit for bit, whatever the thread
+// shifts, conj, searchsorted), and ops that treat each line along their axes on its own
+// (argmax/argmin, cumsum/cumprod, sort/argsort, take_along_axis, scatter, fft_c2c,
+// prod/all/any over given axes). The reference backend's code runs on slices of such a dim
+// across the thread pool. Each slice is an ordinary view of the same tensors (an input
+// marked whole, such as searchsorted's sorted sequence or scatter's index, goes to every
+// slice uncut), so the results are the reference's, bit for bit, whatever the thread
 // count; the gain is the threads. A full reduction (no kept dim) and small inputs run the
 // reference kernel as it is.
+#include <algorithm>
 #include <atomic>
 
 #include "cpu_common.hpp"
@@ -15,17 +18,22 @@ namespace {
 
 constexpr int kMaxIn = 3;
 enum { kElementwise = 0, kAxisAttr = 1, kAxesMask = 2 };  // which dims the op works along
+constexpr int kWholeShift = 4;  // code bits above it: inputs passed whole to every slice
+constexpr int whole(int input) { return 1 << (kWholeShift + input); }
 
 ember_status_t line_kernel(const ember_kernel_call_t* c) {
     const KernelData* kd = kdata(c);
     const ember_view_t& out = c->out[0];
     const int n_in = c->n_in;
-    if (n_in < 1 || n_in > kMaxIn || c->n_out != 1 || numel(c->in[0]) < kParallelCostly || num_threads() <= 1) return delegate(c);
-    const uint64_t along = kd->code == kAxesMask ? c->attrs->axes_mask : kd->code == kAxisAttr ? 1ull << c->attrs->i[0] : 0;
+    if (n_in < 1 || n_in > kMaxIn || c->n_out != 1 || std::max(numel(c->in[0]), numel(out)) < kParallelCostly || num_threads() <= 1) return delegate(c);
+    const int kind = kd->code & (whole(0) - 1);
+    auto is_cut = [&](int k) { return !((kd->code >> (kWholeShift + k)) & 1); };
+    if (kind == kAxisAttr && (c->attrs->i[0] < 0 || c->attrs->i[0] >= out.ndim)) return delegate(c);
+    const uint64_t along = kind == kAxesMask ? c->attrs->axes_mask : kind == kAxisAttr ? 1ull << c->attrs->i[0] : 0;
     auto splittable = [&](int d) {
         if ((along >> d) & 1 || out.shape[d] < 2) return false;
         for (int k = 0; k < n_in; ++k)
-            if (c->in[k].ndim != out.ndim || c->in[k].shape[d] != out.shape[d]) return false;
+            if (is_cut(k) && (c->in[k].ndim != out.ndim || c->in[k].shape[d] != out.shape[d])) return false;
         return true;
     };
     int split = -1;  // the kept dim with the most entries
@@ -48,7 +56,10 @@ ember_status_t line_kernel(const ember_kernel_call_t* c) {
             to.shape = shape;
             to.offset += begin * v.strides[split];
         };
-        for (int k = 0; k < n_in; ++k) cut(c->in[k], s.in_shape[k], s.in[k]);
+        for (int k = 0; k < n_in; ++k) {
+            if (is_cut(k)) cut(c->in[k], s.in_shape[k], s.in[k]);
+            else s.in[k] = c->in[k];
+        }
         cut(out, s.out_shape, s.out);
         s.call = *c;
         s.call.in = s.in;
@@ -65,7 +76,9 @@ ember_status_t line_kernel(const ember_kernel_call_t* c) {
         make_slice(s, begin, end);
         if (kd->ref.fn(&s.call) != EMBER_OK) failed.store(1);
     });
-    if (failed.load()) return g_host->fail(EMBER_ERR_INTERNAL, "cpu %s: a slice failed after the whole passed its checks", kd->name);
+    // A failure that depends on the data (an index out of range) is reported by running the
+    // reference on the whole on this thread, so the status and message are its own.
+    if (failed.load()) return kd->ref.fn(c);
     return EMBER_OK;
 }
 
@@ -74,7 +87,10 @@ ember_status_t line_kernel(const ember_kernel_call_t* c) {
 void add_line_kernels(std::vector<NativeKernel>& k) {
     for (const char* name : {"floor_divide", "remainder", "logaddexp", "bitwise_left_shift", "bitwise_right_shift", "conj"})
         k.push_back({name, line_kernel, kElementwise, false});
-    for (const char* name : {"argmax", "argmin", "cumsum", "cumprod", "sort", "argsort"}) k.push_back({name, line_kernel, kAxisAttr, false});
+    for (const char* name : {"argmax", "argmin", "cumsum", "cumprod", "sort", "argsort", "take_along_axis", "fft_c2c"})
+        k.push_back({name, line_kernel, kAxisAttr, false});
+    k.push_back({"searchsorted", line_kernel, kElementwise | whole(0), false});
+    k.push_back({"scatter", line_kernel, kAxisAttr | whole(1), false});
     for (const char* name : {"prod", "all", "any"}) k.push_back({name, line_kernel, kAxesMask, false});
 }
 

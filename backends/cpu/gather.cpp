@@ -1,0 +1,230 @@
+// Index-shaped ops on the thread pool:
+//   take     whole slices gathered by index: one memcpy per (outer position, index), the
+//            case of an embedding lookup; indices are checked and normalised in one pass
+//            first, so a bad index writes nothing here and the reference reports it.
+//   nonzero  two passes over runs of the C order: count per chunk, then each chunk writes
+//            its coordinates from its prefix of the counts.
+//   arange   start + i*step per element, computed as the reference computes it.
+// Layouts outside these paths (a non-contiguous output, an inner slice that is not one
+// block) and small inputs run the reference kernel.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+#include "cpu_common.hpp"
+
+namespace ember_cpu {
+namespace {
+
+constexpr int64_t kParallelBytes = int64_t(1) << 20;
+
+// ---------------------------------------------------------------- take
+template <class T>
+void gather_elements(char* dst, const char* src, const int64_t* index, int64_t count, int64_t stride) {
+    T* o = reinterpret_cast<T*>(dst);
+    const T* x = reinterpret_cast<const T*>(src);
+    for (int64_t j = 0; j < count; ++j) o[j] = x[index[j] * stride];
+}
+
+ember_status_t take_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& idx = c->in[1];
+    const ember_view_t& out = c->out[0];
+    const int axis = (int)c->attrs->i[0];
+    if (c->n_in != 2 || idx.dtype != EMBER_INT64 || axis < 0 || axis >= x.ndim || out.ndim != x.ndim - 1 + idx.ndim || !is_contiguous(out))
+        return delegate(c);
+    int64_t outer = 1, inner = 1, inner_span = 1;
+    for (int d = 0; d < axis; ++d) outer *= x.shape[d];
+    for (int d = x.ndim - 1; d > axis; --d) {
+        if (x.shape[d] != 1 && x.strides[d] != inner_span) return delegate(c);  // the slice is not one block
+        inner *= x.shape[d];
+        inner_span *= x.shape[d];
+    }
+    const int64_t n = x.shape[axis], count = numel(idx);
+    const size_t sz = itemsize_of(x.dtype);
+    if (outer * count * inner == 0) return delegate(c);
+
+    // Indices in C order, negative ones wrapped; any out of range leaves the work to the reference.
+    std::unique_ptr<int64_t[]> index(new int64_t[(size_t)count]);
+    Geometry gi;
+    const ember_view_t* iv[1] = {&idx};
+    make_geometry(iv, 1, gi);
+    const int64_t* ip = (const int64_t*)idx.data + idx.offset;
+    std::atomic<int> bad{0};
+    parallel_range(count, kParallelCheap, 4096, [&](int64_t begin, int64_t end) {
+        int64_t k = begin;
+        walk_runs<1>(gi, begin, end, [&](const int64_t* off, int64_t len) {
+            for (int64_t r = 0; r < len; ++r, ++k) {
+                int64_t i = ip[off[0] + r * gi.st[0][gi.nd - 1]];
+                if (i < 0) i += n;
+                if (i < 0 || i >= n) bad.store(1, std::memory_order_relaxed);
+                index[(size_t)k] = i;
+            }
+        });
+    });
+    if (bad.load()) return delegate(c);
+
+    // Row r = (outer position o, index j) is out's r-th block of `inner` elements.
+    const int64_t rows = outer * count, row_bytes = inner * (int64_t)sz, axis_stride = x.strides[axis];
+    const char* xbase = base_ptr(x);
+    char* obase = base_ptr(out);
+    auto outer_offset = [&](int64_t o) {
+        int64_t off = 0;
+        for (int d = axis - 1; d >= 0; --d) {
+            off += (o % x.shape[d]) * x.strides[d];
+            o /= x.shape[d];
+        }
+        return off;
+    };
+    const bool parallel = rows * row_bytes >= kParallelBytes;
+    parallel_range(rows, parallel ? 2 : rows + 1, std::max<int64_t>(1, 4096 / std::max<int64_t>(row_bytes, 1)), [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end;) {
+            const int64_t o = r / count, j0 = r % count, j1 = std::min(count, j0 + (end - r));
+            const char* src = xbase + outer_offset(o) * (int64_t)sz;
+            char* dst = obase + r * row_bytes;
+            if (inner == 1) {
+                const int64_t* ix = index.get() + j0;
+                switch (sz) {
+                    case 1: gather_elements<uint8_t>(dst, src, ix, j1 - j0, axis_stride); break;
+                    case 2: gather_elements<uint16_t>(dst, src, ix, j1 - j0, axis_stride); break;
+                    case 4: gather_elements<uint32_t>(dst, src, ix, j1 - j0, axis_stride); break;
+                    case 8: gather_elements<uint64_t>(dst, src, ix, j1 - j0, axis_stride); break;
+                    default:
+                        for (int64_t j = j0; j < j1; ++j) std::memcpy(dst + (j - j0) * sz, src + index[(size_t)j] * axis_stride * (int64_t)sz, sz);
+                }
+            } else {
+                for (int64_t j = j0; j < j1; ++j, dst += row_bytes)
+                    std::memcpy(dst, src + index[(size_t)j] * axis_stride * (int64_t)sz, (size_t)row_bytes);
+            }
+            r += j1 - j0;
+        }
+    });
+    return EMBER_OK;
+}
+
+// ---------------------------------------------------------------- nonzero
+// An element is zero when its bits are, ignoring the sign bit of each float part (so -0.0
+// is zero and NaN is not): lanes of lane_bytes each, tested under mask.
+struct ZeroTest {
+    int lane_bytes, lanes;
+    uint64_t mask;
+};
+ZeroTest zero_test(int32_t dtype) {
+    switch (dtype) {
+        case EMBER_FLOAT16:
+        case EMBER_BFLOAT16: return {2, 1, 0x7fff};
+        case EMBER_FLOAT32: return {4, 1, 0x7fffffff};
+        case EMBER_FLOAT64: return {8, 1, 0x7fffffffffffffffull};
+        case EMBER_COMPLEX64: return {4, 2, 0x7fffffff};
+        case EMBER_COMPLEX128: return {8, 2, 0x7fffffffffffffffull};
+        default: return {(int)itemsize_of(dtype), 1, ~0ull};
+    }
+}
+inline bool is_nonzero(const char* p, const ZeroTest& z) {
+    for (int l = 0; l < z.lanes; ++l, p += z.lane_bytes) {
+        uint64_t v = 0;
+        switch (z.lane_bytes) {
+            case 1: v = *(const uint8_t*)p; break;
+            case 2: v = *(const uint16_t*)p; break;
+            case 4: v = *(const uint32_t*)p; break;
+            default: v = *(const uint64_t*)p;
+        }
+        if (v & z.mask) return true;
+    }
+    return false;
+}
+
+ember_status_t nonzero_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& out = c->out[0];
+    const int nd = x.ndim;
+    const int64_t total = numel(x);
+    if (nd == 0 || total < kParallelCheap || num_threads() <= 1 || out.ndim != 2 || out.dtype != EMBER_INT64) return delegate(c);
+    const ZeroTest z = zero_test(x.dtype);
+    const int64_t sz = (int64_t)itemsize_of(x.dtype);
+    const char* base = base_ptr(x);
+    const int64_t chunks = std::min<int64_t>((total + 65535) / 65536, 64 * num_threads());
+    const int64_t step = (total + chunks - 1) / chunks;
+    // Visits the elements [begin, end) of the C order with their multi-index.
+    auto visit_range = [&](int64_t begin, int64_t end, auto&& f) {
+        int64_t i[EMBER_MAX_DIMS], off = 0, rest = begin;
+        for (int d = nd - 1; d >= 0; --d) {
+            i[d] = rest % x.shape[d];
+            rest /= x.shape[d];
+            off += i[d] * x.strides[d];
+        }
+        for (int64_t k = begin; k < end; ++k) {
+            f(base + off * sz, i);
+            for (int d = nd - 1; d >= 0; --d) {
+                off += x.strides[d];
+                if (++i[d] < x.shape[d]) break;
+                off -= i[d] * x.strides[d];
+                i[d] = 0;
+            }
+        }
+    };
+    std::unique_ptr<int64_t[]> first_row(new int64_t[(size_t)chunks + 1]);
+    parallel_tasks(chunks, [&](int64_t t) {
+        int64_t found = 0;
+        visit_range(t * step, std::min(total, (t + 1) * step), [&](const char* p, const int64_t*) { found += is_nonzero(p, z); });
+        first_row[(size_t)t + 1] = found;
+    });
+    first_row[0] = 0;
+    for (int64_t t = 0; t < chunks; ++t) first_row[(size_t)t + 1] += first_row[(size_t)t];
+    int64_t* dst = (int64_t*)out.data + out.offset;
+    const int64_t cap = out.shape[0], rs = out.strides[0], cs = out.strides[1];
+    parallel_tasks(chunks, [&](int64_t t) {
+        int64_t row = first_row[(size_t)t];
+        if (row >= cap) return;
+        visit_range(t * step, std::min(total, (t + 1) * step), [&](const char* p, const int64_t* i) {
+            if (row < cap && is_nonzero(p, z)) {
+                for (int d = 0; d < nd; ++d) dst[row * rs + d * cs] = i[d];
+                ++row;
+            }
+        });
+    });
+    return EMBER_OK;
+}
+
+// ---------------------------------------------------------------- arange
+template <class T>
+T from_double(double v) {
+    if constexpr (std::is_integral_v<T>) {
+        if (std::isnan(v)) return T(0);
+        if (v <= (double)std::numeric_limits<T>::lowest()) return std::numeric_limits<T>::lowest();
+        if (v >= (double)std::numeric_limits<T>::max()) return std::numeric_limits<T>::max();
+    }
+    return (T)v;
+}
+template <class T>
+void fill_arange(const ember_view_t& out, double start, double step) {
+    T* dst = (T*)out.data + out.offset;
+    const int64_t st = out.strides[0];
+    parallel_range(out.shape[0], kParallelCheap, 4096, [&](int64_t begin, int64_t end) {
+        for (int64_t k = begin; k < end; ++k) dst[k * st] = from_double<T>(start + (double)k * step);
+    });
+}
+ember_status_t arange_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& out = c->out[0];
+    const double start = c->attrs->f[0], step = c->attrs->f[1];
+    if (out.ndim != 1) return delegate(c);
+    switch (out.dtype) {
+        case EMBER_FLOAT32: fill_arange<float>(out, start, step); return EMBER_OK;
+        case EMBER_FLOAT64: fill_arange<double>(out, start, step); return EMBER_OK;
+        case EMBER_INT32: fill_arange<int32_t>(out, start, step); return EMBER_OK;
+        case EMBER_INT64: fill_arange<int64_t>(out, start, step); return EMBER_OK;
+        default: return delegate(c);
+    }
+}
+
+}  // namespace
+
+void add_gather_kernels(std::vector<NativeKernel>& k) {
+    k.push_back({"take", take_kernel, 0, false});
+    k.push_back({"nonzero", nonzero_kernel, 0, false});
+    k.push_back({"arange", arange_kernel, 0, false});
+}
+
+}  // namespace ember_cpu

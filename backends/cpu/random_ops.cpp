@@ -1,0 +1,84 @@
+// The random family on the thread pool. Every element's value depends only on the key and
+// its block number, base + its C-order index (docs/numerics-random.md), so a run of
+// consecutive elements is the reference kernel called on a slice whose base is moved to the
+// run's first element: the result is bit-identical to one reference call, whatever the
+// thread count. random_bits packs four words per block, so its runs start on a multiple of
+// four elements.
+#include <algorithm>
+#include <atomic>
+
+#include "cpu_common.hpp"
+
+namespace ember_cpu {
+namespace {
+
+enum { kBlockPerElement = 1, kWordsPerBlock = 4 };
+constexpr int kMaxParams = 2;
+
+ember_status_t random_kernel(const ember_kernel_call_t* c) {
+    const KernelData* kd = kdata(c);
+    const ember_view_t& out = c->out[0];
+    const int n_in = c->n_in;
+    if (c->n_out != 1 || n_in < 0 || n_in > kMaxParams || numel(out) < kParallelCostly || num_threads() <= 1) return delegate(c);
+    // Out and the parameter views (out's shape, stride 0 where broadcast) with the dims that
+    // every one of them can merge merged: the C order of the elements is unchanged.
+    const ember_view_t* views[1 + kMaxParams] = {&out};
+    for (int k = 0; k < n_in; ++k) {
+        if (c->in[k].ndim != out.ndim) return delegate(c);
+        views[1 + k] = &c->in[k];
+    }
+    Geometry g;
+    if (!make_geometry(views, 1 + n_in, g)) return delegate(c);
+    const int64_t rows = g.shape[0], per_row = g.size / rows;
+    const int64_t per_block = kd->code;
+    int64_t rows_per_unit = 1;  // rows of one indivisible unit: whole blocks of words
+    while ((rows_per_unit * per_row) % per_block) ++rows_per_unit;
+
+    struct Slice {
+        int64_t shape[EMBER_MAX_DIMS];
+        ember_view_t in[kMaxParams], out;
+        ember_attrs_t attrs;
+        ember_kernel_call_t call;
+    };
+    auto make_slice = [&](Slice& s, int64_t begin, int64_t end) {
+        for (int d = 0; d < g.nd; ++d) s.shape[d] = g.shape[d];
+        s.shape[0] = end - begin;
+        auto cut = [&](const ember_view_t& v, const int64_t* strides, ember_view_t& to) {
+            to = v;
+            to.ndim = g.nd;
+            to.shape = s.shape;
+            to.strides = strides;
+            to.offset = v.offset + begin * strides[0];
+        };
+        cut(out, g.st[0], s.out);
+        for (int k = 0; k < n_in; ++k) cut(c->in[k], g.st[1 + k], s.in[k]);
+        s.attrs = *c->attrs;
+        s.attrs.i[1] = (int64_t)((uint64_t)c->attrs->i[1] + (uint64_t)(begin * per_row / per_block));
+        s.call = *c;
+        s.call.in = s.in;
+        s.call.out = &s.out;
+        s.call.attrs = &s.attrs;
+    };
+    // An empty slice on the calling thread first, so a refused dtype is reported here.
+    Slice probe;
+    make_slice(probe, 0, 0);
+    if (ember_status_t st = kd->ref.fn(&probe.call)) return st;
+    const int64_t units = (rows + rows_per_unit - 1) / rows_per_unit;
+    std::atomic<int> failed{0};
+    parallel_range(units, 2, 1, [&](int64_t begin, int64_t end) {
+        Slice s;
+        make_slice(s, begin * rows_per_unit, std::min(end * rows_per_unit, rows));
+        if (kd->ref.fn(&s.call) != EMBER_OK) failed.store(1);
+    });
+    return failed.load() ? delegate(c) : EMBER_OK;
+}
+
+}  // namespace
+
+void add_random_kernels(std::vector<NativeKernel>& k) {
+    k.push_back({"random_bits", random_kernel, kWordsPerBlock, false});
+    for (const char* name : {"random_truncated_normal", "random_gamma", "random_beta", "random_binomial", "random_poisson"})
+        k.push_back({name, random_kernel, kBlockPerElement, false});
+}
+
+}  // namespace ember_cpu

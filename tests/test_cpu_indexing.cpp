@@ -1,0 +1,193 @@
+// The cpu backend's threaded index-shaped and random kernels (gather.cpp, line_ops.cpp,
+// random_ops.cpp) against the reference backend, on inputs large enough to take the
+// threaded paths. Each of them promises the reference's results bit for bit, so every
+// comparison here is exact.
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cpu_contexts.hpp"
+
+namespace {
+
+// An int64 index tensor on ctx with values drawn from [lo, hi); `bad`, if set, replaces
+// one value in the middle.
+T indices(ember_ctx_t* ctx, std::vector<int64_t> shape, int64_t lo, int64_t hi, unsigned seed, const int64_t* bad = nullptr) {
+    size_t n = 1;
+    for (int64_t s : shape) n *= (size_t)s;
+    std::vector<int64_t> v(n);
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int64_t> u(lo, hi - 1);
+    for (auto& x : v) x = u(rng);
+    if (bad) v[n / 2 + 7] = *bad;
+    T t;
+    EXPECT_EQ(ember_tensor_from_data(ctx, v.data(), EMBER_INT64, shape.data(), (int)shape.size(), t.out()), EMBER_OK) << ember_last_error();
+    return t;
+}
+
+// Complex results are compared part by part (host_values keeps only the real part).
+void expect_identical(const ember_tensor_t* got, const ember_tensor_t* want, const std::string& what) {
+    EXPECT_EQ(backend_of(got), "cpu") << what;
+    if (dtype_of(got) == EMBER_COMPLEX64 || dtype_of(got) == EMBER_COMPLEX128) {
+        T gi, wi;
+        ASSERT_EQ(ember_imag(ref(), as_ref(got), gi.out()), EMBER_OK);
+        ASSERT_EQ(ember_imag(ref(), as_ref(want), wi.out()), EMBER_OK);
+        expect_close(gi, wi, 0, 0, what + " (imaginary parts)");
+    }
+    expect_close(got, want, 0, 0, what);
+}
+
+TEST(CpuLarge, TakeMatchesReferenceExactly) {
+    NEED_CPU();
+    T x32 = tensor(cpu(), randf(300 * 1001, -3, 3, 41), {300, 1001}, EMBER_FLOAT32), xt;
+    EM_OK(ember_matrix_transpose(cpu(), x32, xt.out()));
+    T rows = indices(cpu(), {2000}, -300, 300, 42);       // negative indices wrap
+    T cols = indices(cpu(), {40, 50}, -1001, 1001, 43);   // a 2-d index: out (300, 40, 50)
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_INT16, EMBER_INT8, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        T x;
+        EM_OK(ember_astype(cpu(), x32, dt, x.out()));
+        const std::string d = ember_dtype_name(dt);
+        for (auto [name, xv, idx, axis] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*, int64_t>{"rows", x, rows, 0},
+                                           {"elements", x, cols, 1},
+                                           {"transposed rows", xt, cols, 0},  // the slice is not one block: the reference runs
+                                           {"transposed elements", xt, rows, 1}}) {
+            T got, want;
+            EM_OK(ember_take(cpu(), xv, idx, axis, got.out()));
+            EM_OK(ember_take(ref(), as_ref(xv), as_ref(idx), axis, want.out()));
+            expect_identical(got, want, std::string("take ") + name + " " + d);
+        }
+    }
+    // A bad index anywhere fails with the reference's status and message; the output is not kept.
+    const int64_t too_big = 300, too_small = -301;
+    for (const int64_t* v : {&too_big, &too_small}) {
+        T idx = indices(cpu(), {5000}, 0, 300, 44, v), y;
+        EM_FAILS(ember_take(cpu(), x32, idx, 0, y.out()), EMBER_ERR_INDEX, "take");
+        EXPECT_EQ((const ember_tensor_t*)y, nullptr);
+    }
+}
+
+// line_ops.cpp: ops split along a dim they do not work along, with inputs passed whole
+// where every slice needs all of them (searchsorted's sequence, scatter's index).
+TEST(CpuLarge, SlicedIndexOpsMatchReferenceExactly) {
+    NEED_CPU();
+    auto d = randf(701 * 1001, -3, 3, 51);
+    for (size_t i = 0; i < d.size(); i += 1009) d[i] = std::numeric_limits<float>::quiet_NaN();
+    T x = tensor(cpu(), d, {701, 1001}, EMBER_FLOAT32), xt;
+    EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
+    for (int64_t axis : {0, 1}) {
+        const std::string a = " axis " + std::to_string(axis);
+        T order, got, want;
+        EM_OK(ember_argsort(cpu(), x, axis, 0, order.out()));
+        EM_OK(ember_take_along_axis(cpu(), x, order, axis, got.out()));
+        EM_OK(ember_take_along_axis(ref(), as_ref(x), as_ref(order), axis, want.out()));
+        expect_identical(got, want, "take_along_axis" + a);
+        const int64_t width = axis == 0 ? 701 : 1001;
+        for (ember_scatter_reduce_t r : {EMBER_SCATTER_ADD, EMBER_SCATTER_MEAN, EMBER_SCATTER_MAX, EMBER_SCATTER_MIN, EMBER_SCATTER_REPLACE}) {
+            T index = indices(cpu(), {width}, -37, 37, 52), s, sw;
+            EM_OK(ember_scatter(cpu(), xt, index, axis == 0 ? 1 : 0, 37, r, s.out()));
+            EM_OK(ember_scatter(ref(), as_ref(xt), as_ref(index), axis == 0 ? 1 : 0, 37, r, sw.out()));
+            expect_identical(s, sw, "scatter reduce " + std::to_string((int)r) + a);
+        }
+        T zc, f, fw;  // 701 is prime (Bluestein), 1026 = 2 * 27 * 19
+        EM_OK(ember_astype(cpu(), tensor(cpu(), randf(701 * 1026, -1, 1, 53), {701, 1026}, EMBER_FLOAT32), EMBER_COMPLEX64, zc.out()));
+        EM_OK(ember_fft(cpu(), zc, -1, axis, EMBER_FFT_BACKWARD, f.out()));
+        EM_OK(ember_fft(ref(), as_ref(zc), -1, axis, EMBER_FFT_BACKWARD, fw.out()));
+        expect_identical(f, fw, "fft" + a);
+    }
+    // A bad index in one slice: the reference's status and message.
+    const int64_t bad = 1001;
+    T order = indices(cpu(), {701, 1001}, 0, 1001, 54, &bad), y;
+    EM_FAILS(ember_take_along_axis(cpu(), x, order, 1, y.out()), EMBER_ERR_INDEX, "take_along_axis");
+    T index = indices(cpu(), {1001}, 0, 37, 55, &bad), s;
+    EM_FAILS(ember_scatter(cpu(), x, index, 1, 37, EMBER_SCATTER_ADD, s.out()), EMBER_ERR_INDEX, "scatter");
+
+    auto sd = randf(1000, -3, 3, 56);
+    std::sort(sd.begin(), sd.end());
+    sd.back() = std::numeric_limits<float>::quiet_NaN();  // NaN sorts last
+    T seq = tensor(cpu(), sd, {1000}, EMBER_FLOAT32);
+    for (int right : {0, 1})
+        for (const ember_tensor_t* v : {(const ember_tensor_t*)x, (const ember_tensor_t*)xt}) {
+            T got, want;
+            EM_OK(ember_searchsorted(cpu(), seq, v, right, got.out()));
+            EM_OK(ember_searchsorted(ref(), as_ref(seq), as_ref(v), right, want.out()));
+            expect_identical(got, want, std::string("searchsorted ") + (right ? "right" : "left") + (v == (const ember_tensor_t*)x ? "" : " transposed"));
+        }
+}
+
+TEST(CpuLarge, NonzeroAndArangeMatchReferenceExactly) {
+    NEED_CPU();
+    auto d = randf(613 * 1001, -1, 1, 61);
+    for (size_t i = 0; i < d.size(); ++i) {
+        if (d[i] < 0.3f) d[i] = i % 2 ? 0.0f : -0.0f;  // -0.0 is zero
+        if (i % 4999 == 0) d[i] = std::numeric_limits<float>::quiet_NaN();  // NaN is not
+    }
+    T x = tensor(cpu(), d, {613, 1001}, EMBER_FLOAT32), xt, x3;
+    EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
+    int64_t s3[3] = {613, 7, 143};
+    EM_OK(ember_reshape(cpu(), xt, s3, 3, x3.out()));
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128, EMBER_BOOL, EMBER_INT8, EMBER_INT32, EMBER_UINT64}) {
+        for (const ember_tensor_t* v : {(const ember_tensor_t*)x, (const ember_tensor_t*)xt, (const ember_tensor_t*)x3}) {
+            T y, got, want;
+            EM_OK(ember_astype(cpu(), v, dt, y.out()));
+            if (v == (const ember_tensor_t*)xt) {  // a strided view, not a contiguous copy
+                T yt;
+                EM_OK(ember_astype(cpu(), x, dt, yt.out()));
+                EM_OK(ember_matrix_transpose(cpu(), yt, y.out()));
+            }
+            EM_OK(ember_nonzero(cpu(), y, got.out()));
+            EM_OK(ember_nonzero(ref(), as_ref(y), want.out()));
+            expect_identical(got, want, std::string("nonzero ") + ember_dtype_name(dt) + " " + std::to_string(shape_of(y).size()) + "-d");
+        }
+    }
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT64, EMBER_FLOAT16}) {
+        T got, want;
+        EM_OK(ember_arange(cpu(), -1e5, 3.3e5, 0.37, dt, got.out()));
+        EM_OK(ember_arange(ref(), -1e5, 3.3e5, 0.37, dt, want.out()));
+        expect_identical(got, want, std::string("arange ") + ember_dtype_name(dt));
+    }
+}
+
+// random_ops.cpp: runs of elements with their own block numbers. The same seed must give
+// the reference's values bit for bit, for shapes whose rows are not whole Philox blocks,
+// for broadcast parameter tensors, and leave the state where the reference leaves it.
+TEST(CpuLarge, RandomMatchesReferenceExactly) {
+    NEED_CPU();
+    using Draw = std::function<ember_status_t(ember_ctx_t*, ember_tensor_t**)>;
+    const int64_t odd[2] = {1001, 333}, flat[1] = {300003};
+    T alpha = tensor(cpu(), randf(1001, 0.2f, 30, 71), {1001, 1}, EMBER_FLOAT32);
+    T scale = tensor(cpu(), randf(333, 0.5f, 2, 72), {333}, EMBER_FLOAT64);
+    T lam = tensor(cpu(), randf(333, 0, 40, 73), {1, 333}, EMBER_FLOAT32);
+    std::vector<std::pair<std::string, Draw>> draws = {
+        {"bits 2-d", [&](auto c, auto o) { return ember_random_bits(c, odd, 2, o); }},
+        {"bits 1-d", [&](auto c, auto o) { return ember_random_bits(c, flat, 1, o); }},
+        {"truncated_normal", [&](auto c, auto o) { return ember_random_truncated_normal(c, odd, 2, 0, 1, -0.5, 2, EMBER_FLOAT64, o); }},
+        {"gamma", [&](auto c, auto o) { return ember_random_gamma(c, flat, 1, 0.7, 2, EMBER_FLOAT32, o); }},
+        {"beta", [&](auto c, auto o) { return ember_random_beta(c, odd, 2, 2, 5, EMBER_FLOAT64, o); }},
+        {"binomial", [&](auto c, auto o) { return ember_random_binomial(c, odd, 2, 40, 0.3, EMBER_INT64, o); }},
+        {"poisson", [&](auto c, auto o) { return ember_random_poisson(c, flat, 1, 25, EMBER_INT32, o); }},
+        {"gamma_t broadcast", [&](auto c, auto o) {
+             if (c == cpu()) return ember_random_gamma_t(c, alpha, scale, nullptr, -1, EMBER_FLOAT32, o);
+             T a = as_ref(alpha), s = as_ref(scale);
+             return ember_random_gamma_t(c, a, s, nullptr, -1, EMBER_FLOAT32, o);
+         }},
+        {"poisson_t broadcast", [&](auto c, auto o) {
+             if (c == cpu()) return ember_random_poisson_t(c, lam, odd, 2, EMBER_INT64, o);
+             T l = as_ref(lam);
+             return ember_random_poisson_t(c, l, odd, 2, EMBER_INT64, o);
+         }},
+    };
+    for (auto& [name, draw] : draws) {
+        EM_OK(ember_random_seed(cpu(), 1234));
+        EM_OK(ember_random_seed(ref(), 1234));
+        for (int round = 0; round < 2; ++round) {  // the second draw checks where the state was left
+            T got, want;
+            EM_OK(draw(cpu(), got.out()));
+            EM_OK(draw(ref(), want.out()));
+            expect_identical(got, want, name + " draw " + std::to_string(round));
+        }
+    }
+}
+
+}  // namespace
