@@ -178,6 +178,16 @@ TEST(CpuLarge, RandomMatchesReferenceExactly) {
              return ember_random_poisson_t(c, l, odd, 2, EMBER_INT64, o);
          }},
     };
+    // The vector Philox of a contiguous random_bits: blocks whose counter crosses 2^32 in
+    // the middle of a vector, and a last partial block.
+    const ember_random_state_t near_wrap{0x0123456789abcdefull, (1ull << 32) - 5};
+    const int64_t words[1] = {1001};
+    EM_OK(ember_random_set_state(cpu(), &near_wrap));
+    EM_OK(ember_random_set_state(ref(), &near_wrap));
+    T got, want;
+    EM_OK(ember_random_bits(cpu(), words, 1, got.out()));
+    EM_OK(ember_random_bits(ref(), words, 1, want.out()));
+    expect_identical(got, want, "bits across the 2^32 block boundary");
     for (auto& [name, draw] : draws) {
         EM_OK(ember_random_seed(cpu(), 1234));
         EM_OK(ember_random_seed(ref(), 1234));

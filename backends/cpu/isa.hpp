@@ -45,6 +45,8 @@ typedef void (*RowFn)(const void* x, int64_t n, void* acc);
 // acc[j] = op(acc[j], x[j]) for j < n.
 typedef void (*ColFn)(const void* x, int64_t n, void* acc);
 typedef void (*CvtFn)(const void* in, void* out, int64_t n);
+// Philox 4x32-10: the 4 * nblocks words of blocks first_block.. with counter word 2 = 0.
+typedef void (*PhiloxFn)(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nblocks);
 
 struct IsaTable {
     const char* name;
@@ -57,6 +59,7 @@ struct IsaTable {
     UnFn math[M_COUNT][2];
     BinFn math2[M2_COUNT][2];
     CopyFn copy;
+    PhiloxFn philox;
 };
 
 const IsaTable* isa_table_generic();

@@ -3,7 +3,7 @@
 // consecutive elements is the reference kernel called on a slice whose base is moved to the
 // run's first element: the result is bit-identical to one reference call, whatever the
 // thread count. random_bits packs four words per block, so its runs start on a multiple of
-// four elements.
+// four elements; into a contiguous output it is the ISA's vector Philox, all lanes at once.
 #include <algorithm>
 #include <atomic>
 
@@ -15,10 +15,29 @@ namespace {
 enum { kBlockPerElement = 1, kWordsPerBlock = 4 };
 constexpr int kMaxParams = 2;
 
+// random_bits into contiguous memory: whole blocks straight into place, a last partial
+// block through a scratch block.
+void vector_bits(const ember_kernel_call_t* c) {
+    const ember_view_t& out = c->out[0];
+    const uint64_t key = (uint64_t)c->attrs->i[0], base = (uint64_t)c->attrs->i[1];
+    uint32_t* words = (uint32_t*)out.data + out.offset;
+    const int64_t n = numel(out), whole = n / 4;
+    parallel_range(whole, kParallelCostly / 4, 1024, [&](int64_t begin, int64_t end) { g_isa->philox(key, base + (uint64_t)begin, words + 4 * begin, end - begin); });
+    if (n % 4) {
+        uint32_t last[4];
+        g_isa->philox(key, base + (uint64_t)whole, last, 1);
+        std::memcpy(words + 4 * whole, last, (size_t)(n % 4) * 4);
+    }
+}
+
 ember_status_t random_kernel(const ember_kernel_call_t* c) {
     const KernelData* kd = kdata(c);
     const ember_view_t& out = c->out[0];
     const int n_in = c->n_in;
+    if (kd->code == kWordsPerBlock && n_in == 0 && c->n_out == 1 && out.dtype == EMBER_UINT32 && is_contiguous(out)) {
+        vector_bits(c);
+        return EMBER_OK;
+    }
     if (c->n_out != 1 || n_in < 0 || n_in > kMaxParams || numel(out) < kParallelCostly || num_threads() <= 1) return delegate(c);
     // Out and the parameter views (out's shape, stride 0 where broadcast) with the dims that
     // every one of them can merge merged: the C order of the elements is unchanged.

@@ -791,6 +791,7 @@ void copy_bytes(const void* in, void* out, int64_t nbytes, int flags) {
 enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D_BF16, D_F32, D_F64, D_C64, D_C128 };
 
 #include "simd_mvec.hpp"
+#include "simd_philox.hpp"
 
 
 // Calls f(dtype slot, a value of its C type) for every integer dtype.
@@ -844,6 +845,7 @@ IsaTable build_table() {
     memset(&t, 0, sizeof t);
     t.name = EMBER_STR(EMBER_ISA_NAME);
     t.copy = copy_bytes;
+    t.philox = philox_words;
     t.vector_bytes = VB;
     fill_bin_all<OpAdd>(t, B_ADD, true);
     fill_bin_all<OpSub>(t, B_SUB, true);
