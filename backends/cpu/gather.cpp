@@ -106,69 +106,51 @@ ember_status_t take_kernel(const ember_kernel_call_t* c) {
 
 // ---------------------------------------------------------------- nonzero
 // An element is zero when its bits are, ignoring the sign bit of each float part (so -0.0
-// is zero and NaN is not): lanes of lane_bytes each, tested under mask.
+// is zero and NaN is not): `lanes` lanes of type U, each tested under `mask`.
+template <class U>
 struct ZeroTest {
-    int lane_bytes, lanes;
-    uint64_t mask;
+    int lanes;
+    U mask;
+    bool nonzero(const char* p) const {
+        U v = *(const U*)p;
+        if (lanes == 2) v |= *(const U*)(p + sizeof(U));
+        return (v & mask) != 0;
+    }
 };
-ZeroTest zero_test(int32_t dtype) {
-    switch (dtype) {
-        case EMBER_FLOAT16:
-        case EMBER_BFLOAT16: return {2, 1, 0x7fff};
-        case EMBER_FLOAT32: return {4, 1, 0x7fffffff};
-        case EMBER_FLOAT64: return {8, 1, 0x7fffffffffffffffull};
-        case EMBER_COMPLEX64: return {4, 2, 0x7fffffff};
-        case EMBER_COMPLEX128: return {8, 2, 0x7fffffffffffffffull};
-        default: return {(int)itemsize_of(dtype), 1, ~0ull};
-    }
-}
-inline bool is_nonzero(const char* p, const ZeroTest& z) {
-    for (int l = 0; l < z.lanes; ++l, p += z.lane_bytes) {
-        uint64_t v = 0;
-        switch (z.lane_bytes) {
-            case 1: v = *(const uint8_t*)p; break;
-            case 2: v = *(const uint16_t*)p; break;
-            case 4: v = *(const uint32_t*)p; break;
-            default: v = *(const uint64_t*)p;
-        }
-        if (v & z.mask) return true;
-    }
-    return false;
-}
 
-ember_status_t nonzero_kernel(const ember_kernel_call_t* c) {
-    const ember_view_t& x = c->in[0];
-    const ember_view_t& out = c->out[0];
+// Runs of the last dim covering the C-order elements [begin, end) of x: f(multi-index of
+// the run's first element, its address, its length).
+template <class F>
+void for_each_run(const ember_view_t& x, int64_t begin, int64_t end, F&& f) {
     const int nd = x.ndim;
-    const int64_t total = numel(x);
-    if (nd == 0 || total < kParallelCheap || num_threads() <= 1 || out.ndim != 2 || out.dtype != EMBER_INT64) return delegate(c);
-    const ZeroTest z = zero_test(x.dtype);
-    const int64_t sz = (int64_t)itemsize_of(x.dtype);
+    const int64_t sz = (int64_t)itemsize_of(x.dtype), last = x.shape[nd - 1];
     const char* base = base_ptr(x);
-    const int64_t chunks = std::min<int64_t>((total + 65535) / 65536, 64 * num_threads());
-    const int64_t step = (total + chunks - 1) / chunks;
-    // Visits the elements [begin, end) of the C order with their multi-index.
-    auto visit_range = [&](int64_t begin, int64_t end, auto&& f) {
-        int64_t i[EMBER_MAX_DIMS], off = 0, rest = begin;
+    int64_t i[EMBER_MAX_DIMS];
+    for (int64_t pos = begin; pos < end;) {
+        int64_t rest = pos, off = 0;
         for (int d = nd - 1; d >= 0; --d) {
             i[d] = rest % x.shape[d];
             rest /= x.shape[d];
             off += i[d] * x.strides[d];
         }
-        for (int64_t k = begin; k < end; ++k) {
-            f(base + off * sz, i);
-            for (int d = nd - 1; d >= 0; --d) {
-                off += x.strides[d];
-                if (++i[d] < x.shape[d]) break;
-                off -= i[d] * x.strides[d];
-                i[d] = 0;
-            }
-        }
-    };
+        const int64_t len = std::min(last - i[nd - 1], end - pos);
+        f(i, base + off * sz, len);
+        pos += len;
+    }
+}
+
+template <class U>
+void nonzero_t(const ember_view_t& x, const ember_view_t& out, ZeroTest<U> z) {
+    const int nd = x.ndim;
+    const int64_t total = numel(x), step_bytes = x.strides[nd - 1] * (int64_t)itemsize_of(x.dtype);
+    const int64_t chunks = std::min<int64_t>((total + 65535) / 65536, 16 * num_threads());
+    const int64_t per_chunk = (total + chunks - 1) / chunks;
     std::unique_ptr<int64_t[]> first_row(new int64_t[(size_t)chunks + 1]);
     parallel_tasks(chunks, [&](int64_t t) {
         int64_t found = 0;
-        visit_range(t * step, std::min(total, (t + 1) * step), [&](const char* p, const int64_t*) { found += is_nonzero(p, z); });
+        for_each_run(x, t * per_chunk, std::min(total, (t + 1) * per_chunk), [&](const int64_t*, const char* p, int64_t len) {
+            for (int64_t k = 0; k < len; ++k, p += step_bytes) found += z.nonzero(p);
+        });
         first_row[(size_t)t + 1] = found;
     });
     first_row[0] = 0;
@@ -176,15 +158,42 @@ ember_status_t nonzero_kernel(const ember_kernel_call_t* c) {
     int64_t* dst = (int64_t*)out.data + out.offset;
     const int64_t cap = out.shape[0], rs = out.strides[0], cs = out.strides[1];
     parallel_tasks(chunks, [&](int64_t t) {
+        // A chunk's rows end where the next chunk's begin: it stops there, so its scratch
+        // writes never land on another chunk's rows.
         int64_t row = first_row[(size_t)t];
-        if (row >= cap) return;
-        visit_range(t * step, std::min(total, (t + 1) * step), [&](const char* p, const int64_t* i) {
-            if (row < cap && is_nonzero(p, z)) {
-                for (int d = 0; d < nd; ++d) dst[row * rs + d * cs] = i[d];
-                ++row;
+        const int64_t end_row = std::min(cap, first_row[(size_t)t + 1]);
+        for_each_run(x, t * per_chunk, std::min(total, (t + 1) * per_chunk), [&](const int64_t* i, const char* p, int64_t len) {
+            // Every element writes its coordinates at `row`, which only a non-zero one keeps
+            // by moving on: no branch on the data (half-zero data mispredicts every other one).
+            for (int64_t k = 0; k < len && row < end_row; ++k, p += step_bytes) {
+                int64_t* r = dst + row * rs;
+                for (int d = 0; d < nd - 1; ++d) r[d * cs] = i[d];
+                r[(nd - 1) * cs] = i[nd - 1] + k;
+                row += z.nonzero(p);
             }
         });
     });
+}
+
+ember_status_t nonzero_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& out = c->out[0];
+    if (x.ndim == 0 || numel(x) < kParallelCheap || num_threads() <= 1 || out.ndim != 2 || out.dtype != EMBER_INT64) return delegate(c);
+    switch (x.dtype) {
+        case EMBER_FLOAT16:
+        case EMBER_BFLOAT16: nonzero_t<uint16_t>(x, out, {1, 0x7fff}); break;
+        case EMBER_FLOAT32: nonzero_t<uint32_t>(x, out, {1, 0x7fffffffu}); break;
+        case EMBER_FLOAT64: nonzero_t<uint64_t>(x, out, {1, 0x7fffffffffffffffull}); break;
+        case EMBER_COMPLEX64: nonzero_t<uint32_t>(x, out, {2, 0x7fffffffu}); break;
+        case EMBER_COMPLEX128: nonzero_t<uint64_t>(x, out, {2, 0x7fffffffffffffffull}); break;
+        default:
+            switch (itemsize_of(x.dtype)) {
+                case 1: nonzero_t<uint8_t>(x, out, {1, 0xff}); break;
+                case 2: nonzero_t<uint16_t>(x, out, {1, 0xffff}); break;
+                case 4: nonzero_t<uint32_t>(x, out, {1, ~0u}); break;
+                default: nonzero_t<uint64_t>(x, out, {1, ~0ull});
+            }
+    }
     return EMBER_OK;
 }
 
