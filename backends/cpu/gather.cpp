@@ -5,6 +5,7 @@
 //   nonzero  two passes over runs of the C order: count per chunk, then each chunk writes
 //            its coordinates from its prefix of the counts.
 //   arange   start + i*step per element, computed as the reference computes it.
+//   searchsorted  a branch-free binary search per value (float32/float64/int32/int64).
 // Layouts outside these paths (a non-contiguous output, an inner slice that is not one
 // block) and small inputs run the reference kernel.
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <type_traits>
 
 #include "cpu_common.hpp"
 
@@ -197,6 +199,81 @@ ember_status_t nonzero_kernel(const ember_kernel_call_t* c) {
     return EMBER_OK;
 }
 
+// ---------------------------------------------------------------- searchsorted
+// The reference's order puts NaN after every number; in a sorted sequence the NaNs are the
+// tail, so a number is searched for among the `finite` entries before it with plain
+// compares, and a NaN value lands at `finite` (left) or n (right).
+template <class S> inline bool is_nan(S v) {
+    if constexpr (std::is_floating_point_v<S>) return v != v;
+    else return false;
+}
+
+// For each value, the count of entries that go before it: a binary search whose halving
+// step is arithmetic (no branch on the data), kBatch searches in lockstep so that their
+// independent loads overlap.
+template <class S, bool Right>
+void searchsorted_t(const ember_kernel_call_t* c) {
+    const ember_view_t& seq = c->in[0];
+    const ember_view_t& val = c->in[1];
+    const ember_view_t& out = c->out[0];
+    const int64_t n = seq.shape[0];
+    // The sequence contiguous (it is read by every value; a copy costs one pass).
+    std::unique_ptr<S[]> copy;
+    const S* sp = (const S*)seq.data + seq.offset;
+    if (seq.strides[0] != 1) {
+        copy.reset(new S[(size_t)n]);
+        for (int64_t i = 0; i < n; ++i) copy[(size_t)i] = sp[i * seq.strides[0]];
+        sp = copy.get();
+    }
+    int64_t finite = n;
+    while (finite > 0 && is_nan(sp[finite - 1])) --finite;
+    auto before = [](S s, S v) { return Right ? s <= v : s < v; };
+    const ember_view_t* views[2] = {&out, &val};
+    Geometry g;
+    if (!make_geometry(views, 2, g)) return;
+    const S* vp = (const S*)val.data + val.offset;
+    int64_t* op = (int64_t*)out.data + out.offset;
+    parallel_range(g.size, 1 << 14, 1024, [&](int64_t begin, int64_t end) {
+        walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+            const int64_t so = g.st[0][g.nd - 1], sv = g.st[1][g.nd - 1];
+            constexpr int kBatch = 16;
+            for (int64_t k0 = 0; k0 < len; k0 += kBatch) {
+                const int m = (int)std::min<int64_t>(kBatch, len - k0);
+                S v[kBatch];
+                int64_t pos[kBatch];
+                for (int j = 0; j < kBatch; ++j) {
+                    v[j] = vp[off[1] + (k0 + (j < m ? j : 0)) * sv];
+                    pos[j] = 0;
+                }
+                // invariant: each answer is in [pos, pos + size]
+                for (int64_t size = finite; size > 1;) {
+                    const int64_t half = size / 2;
+                    for (int j = 0; j < kBatch; ++j) pos[j] += half * (int64_t)before(sp[pos[j] + half - 1], v[j]);
+                    size -= half;
+                }
+                for (int j = 0; j < m; ++j) {
+                    int64_t r = finite ? pos[j] + (int64_t)before(sp[pos[j]], v[j]) : 0;
+                    if (is_nan(v[j])) r = Right ? n : finite;
+                    op[off[0] + (k0 + j) * so] = r;
+                }
+            }
+        });
+    });
+}
+
+ember_status_t searchsorted_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& seq = c->in[0];
+    if (c->n_in != 2 || seq.ndim != 1 || seq.shape[0] < 1 || c->in[1].dtype != seq.dtype || c->out[0].dtype != EMBER_INT64) return delegate(c);
+    const bool right = c->attrs->i[0] != 0;
+    switch (seq.dtype) {
+        case EMBER_FLOAT32: right ? searchsorted_t<float, true>(c) : searchsorted_t<float, false>(c); return EMBER_OK;
+        case EMBER_FLOAT64: right ? searchsorted_t<double, true>(c) : searchsorted_t<double, false>(c); return EMBER_OK;
+        case EMBER_INT32: right ? searchsorted_t<int32_t, true>(c) : searchsorted_t<int32_t, false>(c); return EMBER_OK;
+        case EMBER_INT64: right ? searchsorted_t<int64_t, true>(c) : searchsorted_t<int64_t, false>(c); return EMBER_OK;
+        default: return delegate(c);
+    }
+}
+
 // ---------------------------------------------------------------- arange
 template <class T>
 T from_double(double v) {
@@ -234,6 +311,7 @@ void add_gather_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"take", take_kernel, 0, false});
     k.push_back({"nonzero", nonzero_kernel, 0, false});
     k.push_back({"arange", arange_kernel, 0, false});
+    k.push_back({"searchsorted", searchsorted_kernel, 0, false});
 }
 
 }  // namespace ember_cpu

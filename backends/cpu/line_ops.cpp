@@ -1,12 +1,11 @@
 // Ops whose outputs along some dim depend only on the inputs at the same index of that dim:
 // elementwise ops without a kernel of their own here (floor_divide, remainder, logaddexp,
-// shifts, conj, searchsorted), and ops that treat each line along their axes on its own
+// shifts, conj), and ops that treat each line along their axes on its own
 // (argmax/argmin, cumsum/cumprod, sort/argsort, take_along_axis, scatter, fft_c2c,
 // prod/all/any over given axes). The reference backend's code runs on slices of such a dim
 // across the thread pool. Each slice is an ordinary view of the same tensors (an input
-// marked whole, such as searchsorted's sorted sequence or scatter's index, goes to every
-// slice uncut), so the results are the reference's, bit for bit, whatever the thread
-// count; the gain is the threads. A full reduction (no kept dim) and small inputs run the
+// marked whole, such as scatter's index, goes to every slice uncut), so the results are
+// the reference's, bit for bit, whatever the thread count; the gain is the threads. A full reduction (no kept dim) and small inputs run the
 // reference kernel as it is.
 #include <algorithm>
 #include <atomic>
@@ -89,7 +88,6 @@ void add_line_kernels(std::vector<NativeKernel>& k) {
         k.push_back({name, line_kernel, kElementwise, false});
     for (const char* name : {"argmax", "argmin", "cumsum", "cumprod", "sort", "argsort", "take_along_axis", "fft_c2c"})
         k.push_back({name, line_kernel, kAxisAttr, false});
-    k.push_back({"searchsorted", line_kernel, kElementwise | whole(0), false});
     k.push_back({"scatter", line_kernel, kAxisAttr | whole(1), false});
     for (const char* name : {"prod", "all", "any"}) k.push_back({name, line_kernel, kAxesMask, false});
 }
