@@ -367,6 +367,50 @@ TEST(CpuLarge, LineOpsMatchReferenceExactly) {
     EM_FAILS(ember_argmax(cpu(), z, 1, 0, y.out()), EMBER_ERR_UNSUPPORTED_DTYPE, "argmax");
 }
 
+// Vector shifts (counts outside [0, bits) as the reference: 0, or -1 for a negative signed
+// value shifted right) and integer/bool -> float conversions, every integer dtype, against
+// the reference exactly; astype pairs without a vector kernel run the reference on slices.
+TEST(CpuLarge, ShiftsAndConversionsMatchReferenceExactly) {
+    NEED_CPU();
+    const int64_t n = 300007;
+    auto values = randf((size_t)n, -200, 200, 81), counts = randf((size_t)n, -3, 70, 82);
+    T xv = tensor(cpu(), values, {n}, EMBER_FLOAT32), cv = tensor(cpu(), counts, {n}, EMBER_FLOAT32);
+    for (ember_dtype_t dt : {EMBER_INT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_UINT16, EMBER_UINT32, EMBER_UINT64}) {
+        T x, k, one;
+        EM_OK(ember_astype(cpu(), xv, dt, x.out()));
+        EM_OK(ember_astype(cpu(), cv, dt, k.out()));
+        EM_OK(ember_full(cpu(), nullptr, 0, 3, dt, one.out()));
+        const std::string d = ember_dtype_name(dt);
+        using Fn2 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+        for (auto [name, fn] : {std::pair<const char*, Fn2>{"left_shift", ember_bitwise_left_shift}, {"right_shift", ember_bitwise_right_shift}}) {
+            for (auto [what, a, b] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{"", x, k}, {" by a scalar", x, one}, {" of a scalar", one, k}}) {
+                T got, want;
+                EM_OK(fn(cpu(), a, b, got.out()));
+                EM_OK(fn(ref(), as_ref(a), as_ref(b), want.out()));
+                expect_close(got, want, 0, 0, std::string(name) + what + " " + d);
+            }
+        }
+    }
+    T flags;
+    EM_OK(ember_astype(cpu(), xv, EMBER_BOOL, flags.out()));
+    for (ember_dtype_t from : {EMBER_BOOL, EMBER_INT8, EMBER_UINT16, EMBER_INT32, EMBER_UINT32, EMBER_INT64, EMBER_UINT64, EMBER_FLOAT32, EMBER_FLOAT64}) {
+        T x;
+        EM_OK(ember_astype(cpu(), from == EMBER_BOOL ? flags : xv, from, x.out()));
+        if (from == EMBER_UINT64) {  // values above 2^53, where the conversion rounds
+            T big, shifted, sixty;
+            EM_OK(ember_full(cpu(), nullptr, 0, 40, from, sixty.out()));
+            EM_OK(ember_bitwise_left_shift(cpu(), x, sixty, big.out()));
+            x = std::move(big);
+        }
+        for (ember_dtype_t to : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT16, EMBER_UINT8}) {
+            T got, want;
+            EM_OK(ember_astype(cpu(), x, to, got.out()));
+            EM_OK(ember_astype(ref(), as_ref(x), to, want.out()));
+            expect_close(got, want, 0, 0, std::string("astype ") + ember_dtype_name(from) + "->" + ember_dtype_name(to));
+        }
+    }
+}
+
 TEST(CpuLarge, ReductionsAllLayouts) {
     NEED_CPU();
     struct {
@@ -661,8 +705,11 @@ TEST(CpuMath, Float32UlpErrorAtMost4) {
 TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
     NEED_CPU();
     NEED_CHILD_PROCESSES();
-    // ... and their streaming-store paths and vector Philox (test_cpu_indexing.cpp).
-    const char* filter = "CpuChild.UlpVariant:CpuLarge.StreamingStoresForHugeOutputs:CpuLarge.RandomMatchesReferenceExactly";
+    // ... and their streaming-store paths, shifts and conversions, and vector Philox
+    // (test_cpu_indexing.cpp).
+    const char* filter =
+        "CpuChild.UlpVariant:CpuLarge.StreamingStoresForHugeOutputs:CpuLarge.ShiftsAndConversionsMatchReferenceExactly:"
+        "CpuLarge.RandomMatchesReferenceExactly";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }

@@ -194,6 +194,12 @@ void add_gelu_kernel(std::vector<NativeKernel>& k);
 // argmax/argmin, cumsum/cumprod, sort/argsort, prod/all/any: the reference's line code on
 // slices across the thread pool (line_ops.cpp).
 void add_line_kernels(std::vector<NativeKernel>& k);
+// The reference kernel of c run on slices of a dim across the pool (line_ops.cpp); `code`
+// says which dims the op works along, and which inputs every slice needs whole.
+enum { kElementwise = 0, kAxisAttr = 1, kAxesMask = 2 };
+constexpr int kWholeShift = 4;
+constexpr int whole(int input) { return 1 << (kWholeShift + input); }
+ember_status_t reference_on_slices(const ember_kernel_call_t* c, int code);
 // The random family: runs of consecutive elements with their block numbers (random_ops.cpp).
 void add_random_kernels(std::vector<NativeKernel>& k);
 // take, nonzero, arange: gathers by rows and two-pass index lists (gather.cpp).

@@ -136,8 +136,15 @@ void where_runs(const Geometry& g, const char* pc, const char* pa, const char* p
             const uint8_t* c = (const uint8_t*)pc + off[1];
             const E* a = (const E*)pa + off[2];
             const E* b = (const E*)pb + off[3];
+            // contiguous runs with either value a scalar (a clamp, a fill): loops the compiler vectorises
             if (so == 1 && sc == 1 && sa == 1 && sb == 1) {
                 for (int64_t i = 0; i < len; ++i) o[i] = c[i] ? a[i] : b[i];
+            } else if (so == 1 && sc == 1 && sa == 0 && sb == 1) {
+                const E av = *a;
+                for (int64_t i = 0; i < len; ++i) o[i] = c[i] ? av : b[i];
+            } else if (so == 1 && sc == 1 && sa == 1 && sb == 0) {
+                const E bv = *b;
+                for (int64_t i = 0; i < len; ++i) o[i] = c[i] ? a[i] : bv;
             } else {
                 for (int64_t i = 0; i < len; ++i) o[i * so] = c[i * sc] ? a[i * sa] : b[i * sb];
             }
@@ -209,6 +216,7 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     }
     int ci = cvt_index(x.dtype), co = cvt_index(o.dtype);
     CvtFn cvt = ci >= 0 && co >= 0 ? g_isa->cvt[ci][co] : nullptr;
+    if (ci < 0 && (o.dtype == EMBER_FLOAT32 || o.dtype == EMBER_FLOAT64)) cvt = g_isa->icvt[x.dtype][o.dtype == EMBER_FLOAT64];
     if (cvt && (inner == 1 || sx == 1)) {
         parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
@@ -217,7 +225,7 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
         });
         return EMBER_OK;
     }
-    return delegate(c);
+    return reference_on_slices(c, kElementwise);
 }
 
 }  // namespace
@@ -238,6 +246,8 @@ void add_elementwise_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"bitwise_and", binary_kernel, B_AND, false});
     k.push_back({"bitwise_or", binary_kernel, B_OR, false});
     k.push_back({"bitwise_xor", binary_kernel, B_XOR, false});
+    k.push_back({"bitwise_left_shift", binary_kernel, B_SHL, false});
+    k.push_back({"bitwise_right_shift", binary_kernel, B_SHR, false});
     k.push_back({"logical_and", binary_kernel, B_AND, false});
     k.push_back({"logical_or", binary_kernel, B_OR, false});
     k.push_back({"logical_xor", binary_kernel, B_XOR, false});

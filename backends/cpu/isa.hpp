@@ -14,8 +14,9 @@ namespace ember_cpu {
 // Bit 2 (kStream), in `mode` and in the unary/copy `flags`: write with non-temporal stores
 // (for outputs far larger than the caches).
 // B_AND/B_OR/B_XOR serve the bitwise ops on integers and bool and the logical ops (bool
-// operands holding 0 or 1).
-enum BinOp { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_AND, B_OR, B_XOR, B_COUNT };
+// operands holding 0 or 1). B_SHL/B_SHR: integer shifts (counts outside [0, bits) as the
+// reference).
+enum BinOp { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_AND, B_OR, B_XOR, B_SHL, B_SHR, B_COUNT };
 // Unary ops with a vector kernel (contiguous in and out).
 enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIGMOID, U_RELU, U_SILU, U_GELU_TANH, U_GELU_ERF, U_NOT, U_SIGN, U_COUNT };
 // float32/float64 functions vectorised by glibc's libmvec (the ISA's variant; <= 4 ulp),
@@ -56,6 +57,7 @@ struct IsaTable {
     RowFn row[R_COUNT][kDtypes];
     ColFn col[R_COUNT][kDtypes];
     CvtFn cvt[C_COUNT][C_COUNT];
+    CvtFn icvt[kDtypes][2];  // integer or bool dtype -> [0] float32, [1] float64
     UnFn math[M_COUNT][2];
     BinFn math2[M2_COUNT][2];
     CopyFn copy;

@@ -1,6 +1,6 @@
 // Ops whose outputs along some dim depend only on the inputs at the same index of that dim:
 // elementwise ops without a kernel of their own here (floor_divide, remainder, logaddexp,
-// shifts, conj), and ops that treat each line along their axes on its own
+// conj), and ops that treat each line along their axes on its own
 // (argmax/argmin, cumsum/cumprod, sort/argsort, take_along_axis, scatter, fft_c2c,
 // prod/all/any over given axes). The reference backend's code runs on slices of such a dim
 // across the thread pool. Each slice is an ordinary view of the same tensors (an input
@@ -14,19 +14,16 @@
 
 namespace ember_cpu {
 namespace {
-
 constexpr int kMaxIn = 3;
-enum { kElementwise = 0, kAxisAttr = 1, kAxesMask = 2 };  // which dims the op works along
-constexpr int kWholeShift = 4;  // code bits above it: inputs passed whole to every slice
-constexpr int whole(int input) { return 1 << (kWholeShift + input); }
+}  // namespace
 
-ember_status_t line_kernel(const ember_kernel_call_t* c) {
+ember_status_t reference_on_slices(const ember_kernel_call_t* c, int code) {
     const KernelData* kd = kdata(c);
     const ember_view_t& out = c->out[0];
     const int n_in = c->n_in;
     if (n_in < 1 || n_in > kMaxIn || c->n_out != 1 || std::max(numel(c->in[0]), numel(out)) < kParallelCostly || num_threads() <= 1) return delegate(c);
-    const int kind = kd->code & (whole(0) - 1);
-    auto is_cut = [&](int k) { return !((kd->code >> (kWholeShift + k)) & 1); };
+    const int kind = code & (whole(0) - 1);
+    auto is_cut = [&](int k) { return !((code >> (kWholeShift + k)) & 1); };
     if (kind == kAxisAttr && (c->attrs->i[0] < 0 || c->attrs->i[0] >= out.ndim)) return delegate(c);
     const uint64_t along = kind == kAxesMask ? c->attrs->axes_mask : kind == kAxisAttr ? 1ull << c->attrs->i[0] : 0;
     auto splittable = [&](int d) {
@@ -81,10 +78,12 @@ ember_status_t line_kernel(const ember_kernel_call_t* c) {
     return EMBER_OK;
 }
 
+namespace {
+ember_status_t line_kernel(const ember_kernel_call_t* c) { return reference_on_slices(c, kdata(c)->code); }
 }  // namespace
 
 void add_line_kernels(std::vector<NativeKernel>& k) {
-    for (const char* name : {"floor_divide", "remainder", "logaddexp", "bitwise_left_shift", "bitwise_right_shift", "conj"})
+    for (const char* name : {"floor_divide", "remainder", "logaddexp", "conj"})
         k.push_back({name, line_kernel, kElementwise, false});
     for (const char* name : {"argmax", "argmin", "cumsum", "cumprod", "sort", "argsort", "take_along_axis", "fft_c2c"})
         k.push_back({name, line_kernel, kAxisAttr, false});

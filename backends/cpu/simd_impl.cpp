@@ -132,6 +132,21 @@ template <class T> inline V<T> vmin(V<T> a, V<T> b) {
     if constexpr (is_flt<T>) return ((b < a) | (b != b)) ? b : a;
     else return b < a ? b : a;
 }
+// Shifts with the reference's rule for counts outside [0, bits): 0 to the left; to the
+// right 0, or -1 for a negative signed value.
+template <class T> inline V<T> vshl(V<T> a, V<T> b) {
+    constexpr T bits = T(sizeof(T) * 8);
+    using U = uint_of<T>;
+    const V<T> shifted = (V<T>)((V<U>)a << (V<U>)(b & (T)(bits - 1)));
+    if constexpr (std::is_signed_v<T>) return ((b < 0) | (b >= bits)) ? (V<T>){} : shifted;
+    else return b >= bits ? (V<T>){} : shifted;
+}
+template <class T> inline V<T> vshr(V<T> a, V<T> b) {
+    constexpr T bits = T(sizeof(T) * 8);
+    const V<T> shifted = a >> (b & (T)(bits - 1));
+    if constexpr (std::is_signed_v<T>) return ((b < 0) | (b >= bits)) ? (a < 0 ? (V<T>){} - 1 : (V<T>){}) : shifted;
+    else return b >= bits ? (V<T>){} : shifted;
+}
 template <class T, class M> inline VBool<T> to_bool(M m) { return __builtin_convertvector(m, VBool<T>) & (uint8_t)1; }
 
 #define BIN_ARITH(Name, EXPR)                                     \
@@ -153,6 +168,8 @@ BIN_ARITH(OpMin, vmin<T>(a, b))
 BIN_ARITH(OpAnd, a & b)
 BIN_ARITH(OpOr, a | b)
 BIN_ARITH(OpXor, a ^ b)
+BIN_ARITH(OpShl, vshl<T>(a, b))
+BIN_ARITH(OpShr, vshr<T>(a, b))
 BIN_CMP(OpEq, a == b)
 BIN_CMP(OpNe, a != b)
 BIN_CMP(OpLt, a < b)
@@ -794,6 +811,14 @@ enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D
 #include "simd_philox.hpp"
 
 
+// Integer (and bool, as bytes) to float: the plain conversion, as the reference's astype.
+template <class From, class To>
+void cvt_to(const void* in, void* out, int64_t n) {
+    const From* x = (const From*)in;
+    To* o = (To*)out;
+    for (int64_t i = 0; i < n; ++i) o[i] = (To)x[i];
+}
+
 // Calls f(dtype slot, a value of its C type) for every integer dtype.
 template <class F>
 void for_int_dtypes(F&& f) {
@@ -867,6 +892,14 @@ IsaTable build_table() {
     fill_bin_bits<OpAnd>(t, B_AND);
     fill_bin_bits<OpOr>(t, B_OR);
     fill_bin_bits<OpXor>(t, B_XOR);
+    for_int_dtypes([&](int d, auto z) {
+        t.bin[B_SHL][d] = bin_fn<decltype(z), OpShl>;
+        t.bin[B_SHR][d] = bin_fn<decltype(z), OpShr>;
+        t.icvt[d][0] = cvt_to<decltype(z), float>;
+        t.icvt[d][1] = cvt_to<decltype(z), double>;
+    });
+    t.icvt[D_BOOL][0] = cvt_to<uint8_t, float>;
+    t.icvt[D_BOOL][1] = cvt_to<uint8_t, double>;
     fill_un_ints<UInvert>(t, U_NOT);
     t.un[U_NOT][D_BOOL] = un_fn<uint8_t, UBoolNot>;
     fill_un_all<USign>(t, U_SIGN, true);
