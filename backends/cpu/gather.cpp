@@ -5,9 +5,9 @@
 //   nonzero  two passes over runs of the C order: count per chunk, then each chunk writes
 //            its coordinates from its prefix of the counts.
 //   arange   start + i*step per element, computed as the reference computes it.
-//   searchsorted  a branch-free binary search per value (float32/float64/int32/int64).
-// Layouts outside these paths (a non-contiguous output, an inner slice that is not one
-// block) and small inputs run the reference kernel.
+//   searchsorted  branch-free binary searches, 16 in lockstep (float32/float64/int32/int64).
+// Layouts and dtypes outside these paths (a non-contiguous take output, a take slice that is
+// not one block, a small nonzero) run the reference kernel.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -37,12 +37,11 @@ ember_status_t take_kernel(const ember_kernel_call_t* c) {
     const int axis = (int)c->attrs->i[0];
     if (c->n_in != 2 || idx.dtype != EMBER_INT64 || axis < 0 || axis >= x.ndim || out.ndim != x.ndim - 1 + idx.ndim || !is_contiguous(out))
         return delegate(c);
-    int64_t outer = 1, inner = 1, inner_span = 1;
+    int64_t outer = 1, inner = 1;
     for (int d = 0; d < axis; ++d) outer *= x.shape[d];
     for (int d = x.ndim - 1; d > axis; --d) {
-        if (x.shape[d] != 1 && x.strides[d] != inner_span) return delegate(c);  // the slice is not one block
+        if (x.shape[d] != 1 && x.strides[d] != inner) return delegate(c);  // the slice is not one block
         inner *= x.shape[d];
-        inner_span *= x.shape[d];
     }
     const int64_t n = x.shape[axis], count = numel(idx);
     const size_t sz = itemsize_of(x.dtype);
