@@ -234,6 +234,11 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
     const int64_t n7[1] = {10000000};
     add("random_uniform_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_random_uniform(c, n7, 1, 0, 1, EMBER_FLOAT32, r); }));
     add("random_normal_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_random_normal(c, n7, 1, 0, 1, EMBER_FLOAT32, r); }));
+    if (np.count("cumsum_axis0_f32/1000x10000")) {
+        ember_tensor_t* x = random_tensor(c, {1000, 10000}, -1, 1, 9);
+        add("cumsum_axis0_f32", "1000x10000", time_result(reps, [&](ember_tensor_t** r) { ember_cumsum(c, x, 0, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("fft_c64/1024x1024")) {
         ember_tensor_t* re = random_tensor(c, {1024, 1024}, -1, 1, 7), *z = nullptr;
         ember_astype(c, re, EMBER_COMPLEX64, &z);

@@ -20,6 +20,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   searchsorted_f32   np.searchsorted(seq, v): 1e7 values in a sorted 1e4 sequence
   random_uniform_f32 rng.random(1e7, dtype=np.float32) (PCG64; Ember: Philox 4x32-10)
   random_normal_f32  rng.standard_normal(1e7, dtype=np.float32) (NumPy: ziggurat; Ember: Box-Muller)
+  cumsum_axis0_f32   np.cumsum(x, axis=0) of a (1000, 10000) array (NumPy sums in float32, Ember in double)
   fft_c64            np.fft.fft(x) along the last axis of a (1024, 1024) complex64 array
 """
 import argparse
@@ -75,6 +76,7 @@ INDEX_CASES = {
                          lambda s, v: np.searchsorted(s, v)),
     "random_uniform_f32": ("1e7", lambda r: (r,), lambda g: g.random(10**7, dtype=np.float32)),
     "random_normal_f32": ("1e7", lambda r: (r,), lambda g: g.standard_normal(10**7, dtype=np.float32)),
+    "cumsum_axis0_f32": ("1000x10000", lambda r: (r.uniform(-1, 1, (1000, 10000)).astype(np.float32),), lambda x: np.cumsum(x, axis=0)),
     "fft_c64": ("1024x1024", lambda r: ((r.uniform(-1, 1, (1024, 1024)) + 1j * r.uniform(-1, 1, (1024, 1024))).astype(np.complex64),),
                 lambda x: np.fft.fft(x, axis=-1)),
 }

@@ -367,6 +367,39 @@ TEST(CpuLarge, LineOpsMatchReferenceExactly) {
     EM_FAILS(ember_argmax(cpu(), z, 1, 0, y.out()), EMBER_ERR_UNSUPPORTED_DTYPE, "argmax");
 }
 
+// scan.cpp: cumsum/cumprod along an outer axis, vectorised across the inner dims with the
+// reference's accumulators, so the results are identical; integers wrap as the reference's.
+TEST(CpuLarge, ColumnScansMatchReferenceExactly) {
+    NEED_CPU();
+    struct Case {
+        std::vector<int64_t> shape;
+        int64_t axis;
+    } cases[] = {{{300, 1001}, 0}, {{20, 50, 300}, 1}, {{50, 7, 17}, 0}, {{3, 600, 40}, -2}};
+    for (auto& c : cases) {
+        int64_t n = 1;
+        for (int64_t d : c.shape) n *= d;
+        for (bool sum : {true, false}) {
+            auto d = randf((size_t)n, sum ? -3.0f : 0.9f, sum ? 3.0f : 1.1f, 91);
+            for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT64}) {
+                T x0 = tensor(cpu(), d, c.shape, EMBER_FLOAT32), x, scaled;
+                if (dt == EMBER_INT32 || dt == EMBER_INT64) {  // integers in -300..300 (sum) or 2..3 (product, wrapping)
+                    T k;
+                    EM_OK(ember_full(cpu(), nullptr, 0, sum ? 100 : 3.0, EMBER_FLOAT32, k.out()));
+                    EM_OK(ember_multiply(cpu(), x0, k, scaled.out()));
+                    EM_OK(ember_astype(cpu(), scaled, dt, x.out()));
+                } else {
+                    EM_OK(ember_astype(cpu(), x0, dt, x.out()));
+                }
+                T got, want;
+                auto fn = sum ? ember_cumsum : ember_cumprod;
+                EM_OK(fn(cpu(), x, c.axis, got.out()));
+                EM_OK(fn(ref(), as_ref(x), c.axis, want.out()));
+                expect_close(got, want, 0, 0, std::string(sum ? "cumsum " : "cumprod ") + ember_dtype_name(dt) + " axis " + std::to_string(c.axis) + " of " + std::to_string(c.shape.size()) + "-d");
+            }
+        }
+    }
+}
+
 // Vector shifts (counts outside [0, bits) as the reference: 0, or -1 for a negative signed
 // value shifted right) and integer/bool -> float conversions, every integer dtype, against
 // the reference exactly; astype pairs without a vector kernel run the reference on slices.

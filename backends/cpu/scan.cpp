@@ -1,0 +1,92 @@
+// cumsum/cumprod along an axis that is not the innermost one. The lines along the axis are
+// then independent and lie side by side in memory, so each step of the scan updates a
+// block of accumulators with vector operations across the inner dims. The accumulators
+// are the reference's (float32 in double, float64 in double, integers wrapping in their
+// own width) and each line is still summed in order, so the results are the reference's
+// bit for bit. Scans along the innermost dim are sequential within a line: line_ops.cpp
+// threads them across lines.
+#include <algorithm>
+#include <type_traits>
+
+#include "cpu_common.hpp"
+
+namespace ember_cpu {
+namespace {
+
+constexpr int64_t kBlock = 512;  // accumulators per task (4 KiB of doubles: stays in L1)
+
+// The accumulator: double for floats, the unsigned type of the same width for integers
+// (wrap-around without undefined behaviour).
+template <class T, bool = std::is_floating_point_v<T>> struct acc_type { using type = double; };
+template <class T> struct acc_type<T, false> { using type = std::make_unsigned_t<T>; };
+template <class T> using acc_of = typename acc_type<T>::type;
+
+template <class T, bool IsSum>
+void scan_columns(const ember_view_t& in, const ember_view_t& out, int axis, int64_t inner) {
+    using A = acc_of<T>;
+    const T* src = (const T*)in.data + in.offset;
+    T* dst = (T*)out.data + out.offset;
+    const int64_t n = in.shape[axis], si = in.strides[axis], so = out.strides[axis];
+    int64_t outer = 1;
+    for (int d = 0; d < axis; ++d) outer *= in.shape[d];
+    const int64_t blocks = (inner + kBlock - 1) / kBlock;
+    auto offsets = [&](int64_t o, int64_t& io, int64_t& oo) {
+        io = oo = 0;
+        for (int d = axis - 1; d >= 0; --d) {
+            const int64_t i = o % in.shape[d];
+            o /= in.shape[d];
+            io += i * in.strides[d];
+            oo += i * out.strides[d];
+        }
+    };
+    auto task = [&](int64_t t) {
+        const int64_t o = t / blocks, j0 = (t % blocks) * kBlock, len = std::min(kBlock, inner - j0);
+        int64_t io, oo;
+        offsets(o, io, oo);
+        const T* x = src + io + j0;
+        T* y = dst + oo + j0;
+        A acc[kBlock];
+        for (int64_t j = 0; j < len; ++j) acc[j] = IsSum ? A(0) : A(1);
+        for (int64_t k = 0; k < n; ++k, x += si, y += so)
+            for (int64_t j = 0; j < len; ++j) {
+                acc[j] = IsSum ? A(acc[j] + (A)x[j]) : A(acc[j] * (A)x[j]);
+                y[j] = (T)acc[j];
+            }
+    };
+    const int64_t tasks = outer * blocks;
+    if (outer * n * inner >= kParallelCheap && tasks > 1) parallel_tasks(tasks, task);
+    else
+        for (int64_t t = 0; t < tasks; ++t) task(t);
+}
+
+ember_status_t scan_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& in = c->in[0];
+    const ember_view_t& out = c->out[0];
+    const int axis = (int)c->attrs->i[0];
+    const bool sum = kdata(c)->code != 0;
+    if (c->n_in != 1 || axis < 0 || axis >= in.ndim || in.dtype != out.dtype || numel(in) == 0) return reference_on_slices(c, kAxisAttr);
+    // The dims after the axis must form one contiguous block in both views.
+    int64_t inner = 1;
+    for (int d = in.ndim - 1; d > axis; --d) {
+        if (in.shape[d] != 1 && (in.strides[d] != inner || out.strides[d] != inner)) return reference_on_slices(c, kAxisAttr);
+        inner *= in.shape[d];
+    }
+    if (inner < 16) return reference_on_slices(c, kAxisAttr);  // (nearly) a scan along the innermost dim
+    switch (in.dtype) {
+        case EMBER_FLOAT32: sum ? scan_columns<float, true>(in, out, axis, inner) : scan_columns<float, false>(in, out, axis, inner); break;
+        case EMBER_FLOAT64: sum ? scan_columns<double, true>(in, out, axis, inner) : scan_columns<double, false>(in, out, axis, inner); break;
+        case EMBER_INT32: sum ? scan_columns<int32_t, true>(in, out, axis, inner) : scan_columns<int32_t, false>(in, out, axis, inner); break;
+        case EMBER_INT64: sum ? scan_columns<int64_t, true>(in, out, axis, inner) : scan_columns<int64_t, false>(in, out, axis, inner); break;
+        default: return reference_on_slices(c, kAxisAttr);
+    }
+    return EMBER_OK;
+}
+
+}  // namespace
+
+void add_scan_kernels(std::vector<NativeKernel>& k) {
+    k.push_back({"cumsum", scan_kernel, 1, false});
+    k.push_back({"cumprod", scan_kernel, 0, false});
+}
+
+}  // namespace ember_cpu
