@@ -1,8 +1,8 @@
 // The one FFT kernel: an unnormalised complex DFT along one axis ("fft_c2c").
 //   in[0], out[0]: complex64 or complex128 views of the same shape (any strides)
 //   attrs i[0] = axis, i[1] = 1 for the inverse (e^{+2 pi i jk/n}) transform
-// Every line is transformed in complex double: mixed radix (recursive decimation in time)
-// when all prime factors of n are <= 13, Bluestein's chirp-z over a power-of-two
+// Every line is transformed in complex double: mixed radix (recursive decimation in time,
+// radix 4 first) when all prime factors of n are <= 13, Bluestein's chirp-z over a power-of-two
 // transform otherwise. O(n log n) for every n.
 #include <memory>
 
@@ -17,13 +17,18 @@ class Plan {
    public:
     explicit Plan(int64_t n) : n_(n) {
         int64_t m = n;
+        while (m % 4 == 0) {  // radix 4 first: half the passes of radix 2, and no multiplications inside
+            factors_.push_back(4);
+            m /= 4;
+        }
         for (int64_t p = 2; p * p <= m; ++p)
             while (m % p == 0) {
                 factors_.push_back(p);
                 m /= p;
             }
         if (m > 1) factors_.push_back(m);
-        bluestein_ = !factors_.empty() && factors_.back() > 13;
+        bluestein_ = false;
+        for (int64_t f : factors_) bluestein_ = bluestein_ || f > 13;
         if (!bluestein_) {
             w_.resize((size_t)n);
             for (int64_t j = 0; j < n; ++j) w_[(size_t)j] = unit(j, n);
@@ -72,8 +77,24 @@ class Plan {
             return;
         }
         int64_t p = factors_[fi], m = n / p;
-        for (int64_t r = 0; r < p; ++r) rec(in + r * stride, stride * p, out + r * m, m, fi + 1);
+        if (m == 1)  // the last stage's sub-transforms are single elements
+            for (int64_t r = 0; r < p; ++r) out[r] = in[r * stride];
+        else
+            for (int64_t r = 0; r < p; ++r) rec(in + r * stride, stride * p, out + r * m, m, fi + 1);
         int64_t step = n_ / n, pstep = n_ / p;
+        if (p == 4) {  // the four-point DFT needs only +-1 and +-i
+            for (int64_t k = 0; k < m; ++k) {
+                cd a0 = out[k], a1 = mul(out[m + k], w_[(size_t)(k * step)]);
+                cd a2 = mul(out[2 * m + k], w_[(size_t)(2 * k * step)]), a3 = mul(out[3 * m + k], w_[(size_t)(3 * k * step)]);
+                cd s02 = a0 + a2, d02 = a0 - a2, s13 = a1 + a3, d13 = a1 - a3;
+                cd d13_i(d13.imag(), -d13.real());  // -i * (a1 - a3)
+                out[k] = s02 + s13;
+                out[k + m] = d02 + d13_i;
+                out[k + 2 * m] = s02 - s13;
+                out[k + 3 * m] = d02 - d13_i;
+            }
+            return;
+        }
         if (p == 2) {  // the butterfly: w^(n/2) = -1 exactly
             for (int64_t k = 0; k < m; ++k) {
                 cd a = out[k], b = mul(out[m + k], w_[(size_t)(k * step)]);
