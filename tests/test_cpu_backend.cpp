@@ -367,6 +367,45 @@ TEST(CpuLarge, LineOpsMatchReferenceExactly) {
     EM_FAILS(ember_argmax(cpu(), z, 1, 0, y.out()), EMBER_ERR_UNSUPPORTED_DTYPE, "argmax");
 }
 
+// float16/bfloat16 elementwise ops run the float32 kernels chunk by chunk and round once,
+// as the reference computes them: exact arithmetic and comparisons are identical, the
+// transcendental functions within one unit of the half type's last place.
+TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
+    NEED_CPU();
+    const int64_t rows = 301, cols = 1001;
+    auto d = randf((size_t)(rows * cols), -4, 4, 101);
+    d[7] = std::numeric_limits<float>::quiet_NaN();
+    d[8] = std::numeric_limits<float>::infinity();
+    T x0 = tensor(cpu(), d, {rows, cols}, EMBER_FLOAT32), y0 = tensor(cpu(), randf((size_t)cols, 0.5f, 3, 102), {1, cols}, EMBER_FLOAT32);
+    using Fn2 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+    using Fn1 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+    for (ember_dtype_t dt : {EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        const std::string dn = ember_dtype_name(dt);
+        T x, y, s;
+        EM_OK(ember_astype(cpu(), x0, dt, x.out()));
+        EM_OK(ember_astype(cpu(), y0, dt, y.out()));
+        EM_OK(ember_full(cpu(), nullptr, 0, 1.5, dt, s.out()));
+        for (auto [name, fn] : {std::pair<const char*, Fn2>{"add", ember_add}, {"subtract", ember_subtract}, {"multiply", ember_multiply}, {"divide", ember_divide},
+                                {"maximum", ember_maximum}, {"minimum", ember_minimum}, {"less", ember_less}, {"equal", ember_equal}}) {
+            for (auto [what, a, b] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{" row-broadcast", x, y}, {" by a scalar", x, s}, {" of a scalar", s, x}}) {
+                T got, want;
+                EM_OK(fn(cpu(), a, b, got.out()));
+                EM_OK(fn(ref(), as_ref(a), as_ref(b), want.out()));
+                expect_close(got, want, 0, 0, std::string(name) + what + " " + dn);
+            }
+        }
+        const double half_ulp = dt == EMBER_FLOAT16 ? 1.0 / 1024 : 1.0 / 128;
+        for (auto [name, fn, rtol] : {std::tuple<const char*, Fn1, double>{"sqrt", ember_sqrt, 0}, {"abs", ember_abs, 0}, {"relu", ember_relu, 0},
+                                      {"exp", ember_exp, half_ulp}, {"log", ember_log, half_ulp}, {"tanh", ember_tanh, half_ulp},
+                                      {"sigmoid", ember_sigmoid, half_ulp}, {"silu", ember_silu, half_ulp}}) {
+            T got, want;
+            EM_OK(fn(cpu(), x, got.out()));
+            EM_OK(fn(ref(), as_ref(x), want.out()));
+            expect_close(got, want, rtol, 1e-7, std::string(name) + " " + dn);
+        }
+    }
+}
+
 // scan.cpp: cumsum/cumprod along an outer axis, vectorised across the inner dims with the
 // reference's accumulators, so the results are identical; integers wrap as the reference's.
 TEST(CpuLarge, ColumnScansMatchReferenceExactly) {

@@ -2,8 +2,10 @@
 // The geometry is simplified (unit dims dropped, contiguous dims merged); each inner run
 // goes to the selected ISA's vector kernel when the output is contiguous along it and every
 // input is contiguous or a broadcast scalar (stride 0): the common cases, including row and
-// column broadcasting. Other layouts (transposed or stepped inputs) and dtypes without a
-// vector kernel are delegated to the reference kernel, which accepts any strides.
+// column broadcasting; float16/bfloat16 through the float32 kernels, chunk by chunk. Other
+// layouts (transposed or stepped inputs) and dtypes without a vector kernel are delegated
+// to the reference kernel, which accepts any strides.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -12,12 +14,46 @@
 namespace ember_cpu {
 namespace {
 
+// ------------------------------------------------------------------ half types
+// float16/bfloat16 operands go through the float32 kernels in L1-sized chunks: converted
+// up, computed, and rounded back once, as the reference computes them (in float).
+constexpr int64_t kStage = 1024;
+int half_slot(int32_t dtype) {
+    switch (dtype) {
+        case EMBER_FLOAT16: return C_F16;
+        case EMBER_BFLOAT16: return C_BF16;
+        default: return -1;
+    }
+}
+
+// One run of a binary op on half operands (each contiguous or a scalar); out is the
+// operands' type, or bool for the comparisons (written directly).
+void binary_half_run(BinFn fn, int slot, const uint16_t* a, const uint16_t* b, char* out, bool bool_out, int64_t len, int scalars) {
+    alignas(64) float fa[kStage], fb[kStage], fr[kStage];
+    const CvtFn up = g_isa->cvt[slot][C_F32], down = g_isa->cvt[C_F32][slot];
+    if (scalars & 1) up(a, fa, 1);
+    if (scalars & 2) up(b, fb, 1);
+    for (int64_t i = 0; i < len; i += kStage) {
+        const int64_t n = std::min(kStage, len - i);
+        if (!(scalars & 1)) up(a + i, fa, n);
+        if (!(scalars & 2)) up(b + i, fb, n);
+        if (bool_out) {
+            fn(fa, fb, out + i, n, scalars);
+        } else {
+            fn(fa, fb, fr, n, scalars);
+            down(fr, (uint16_t*)out + i, n);
+        }
+    }
+}
+
 // ------------------------------------------------------------------ binary
 ember_status_t binary_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& a = c->in[0];
     const ember_view_t& b = c->in[1];
     const ember_view_t& o = c->out[0];
-    BinFn fn = g_isa->bin[kdata(c)->code][a.dtype];
+    const int slot = half_slot(a.dtype);
+    const bool staged = slot >= 0 && (o.dtype == a.dtype || o.dtype == EMBER_BOOL);
+    BinFn fn = g_isa->bin[kdata(c)->code][staged ? EMBER_FLOAT32 : a.dtype];
     if (!fn || b.dtype != a.dtype) return delegate(c);
     const ember_view_t* views[3] = {&o, &a, &b};
     Geometry g;
@@ -29,6 +65,15 @@ ember_status_t binary_kernel(const ember_kernel_call_t* c) {
     const size_t isz = itemsize_of(a.dtype), osz = itemsize_of(o.dtype);
     const int mode = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0) | (g.size * (int64_t)osz >= g_stream_bytes ? kStream : 0);
     char *pa = base_ptr(a), *pb = base_ptr(b), *po = base_ptr(o);
+    if (staged) {
+        parallel_range(g.size, kParallelCheap / 4, 1 << 12, [&](int64_t begin, int64_t end) {
+            walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
+                binary_half_run(fn, slot, (const uint16_t*)pa + off[1], (const uint16_t*)pb + off[2], po + off[0] * (int64_t)osz, o.dtype == EMBER_BOOL, len,
+                                mode & 3);
+            });
+        });
+        return EMBER_OK;
+    }
     parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
         walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
             fn(pa + off[1] * (int64_t)isz, pb + off[2] * (int64_t)isz, po + off[0] * (int64_t)osz, len, mode);
@@ -97,6 +142,25 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     const bool unit = inner == 1 || (g.st[0][last] == 1 && g.st[1][last] == 1);
     UnFn fn = o.dtype == x.dtype ? g_isa->un[code][x.dtype] : nullptr;
     char *px = base_ptr(x), *po = base_ptr(o);
+    const int slot = half_slot(x.dtype);
+    UnFn fn32 = slot >= 0 && o.dtype == x.dtype ? g_isa->un[code][EMBER_FLOAT32] : nullptr;
+    if (fn32 && unit) {
+        const CvtFn up = g_isa->cvt[slot][C_F32], down = g_isa->cvt[C_F32][slot];
+        parallel_range(g.size, kParallelCostly, 1 << 12, [&](int64_t begin, int64_t end) {
+            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+                alignas(64) float fx[kStage], fr[kStage];
+                const uint16_t* xs = (const uint16_t*)px + off[1];
+                uint16_t* os = (uint16_t*)po + off[0];
+                for (int64_t i = 0; i < len; i += kStage) {
+                    const int64_t n = std::min(kStage, len - i);
+                    up(xs + i, fx, n);
+                    fn32(fx, fr, n, 0);
+                    down(fr, os + i, n);
+                }
+            });
+        });
+        return EMBER_OK;
+    }
     if (fn && unit) {
         const size_t sz = itemsize_of(x.dtype);
         const int flags = g.size * (int64_t)sz >= g_stream_bytes ? kStream : 0;
