@@ -403,6 +403,30 @@ TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
             EM_OK(fn(ref(), as_ref(x), want.out()));
             expect_close(got, want, rtol, 1e-7, std::string(name) + " " + dn);
         }
+        // Sums (double accumulators, chunk-wise conversion) and means (in float32, rounded
+        // once: the float16 sum of these 3e5 values overflows, their mean does not).
+        T pos = tensor(cpu(), randf((size_t)(rows * cols), 0, 4, 103), {rows, cols}, dt), xt;
+        EM_OK(ember_matrix_transpose(cpu(), pos, xt.out()));
+        const int64_t ax0 = 0, ax1 = 1;
+        using Red = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
+        for (auto [name, fn] : {std::pair<const char*, Red>{"sum", ember_sum}, {"mean", ember_mean}, {"var", nullptr}}) {
+            for (auto [layout, v, axes, naxes] : {std::tuple<const char*, const ember_tensor_t*, const int64_t*, int>{"all", pos, nullptr, 0},
+                                                  {"rows", pos, &ax1, 1}, {"columns", pos, &ax0, 1}, {"transposed", xt, &ax1, 1}}) {
+                T got, want;
+                if (fn) {
+                    EM_OK(fn(cpu(), v, axes, naxes, 0, got.out()));
+                    EM_OK(fn(ref(), as_ref(v), axes, naxes, 0, want.out()));
+                } else {
+                    EM_OK(ember_var(cpu(), v, axes, naxes, 0, 0, got.out()));
+                    EM_OK(ember_var(ref(), as_ref(v), axes, naxes, 0, 0, want.out()));
+                }
+                expect_close(got, want, half_ulp, 0, std::string(name) + " " + layout + " " + dn);
+                if (std::string(name) != "sum") {
+                    auto g = host_values(got);
+                    for (double e : g) ASSERT_TRUE(std::isfinite(e)) << name << " " << layout << " " << dn << " overflowed";
+                }
+            }
+        }
     }
 }
 

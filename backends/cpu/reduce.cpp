@@ -58,7 +58,9 @@ union Acc {
     unsigned char raw[8];
 };
 
-bool float_sum(int32_t dt) { return dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64; }
+// Sums accumulated in double: float32, float64 and the half types (converted chunk-wise).
+bool float_sum(int32_t dt) { return dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64 || dt == EMBER_FLOAT16 || dt == EMBER_BFLOAT16; }
+int half_slot(int32_t dt) { return dt == EMBER_FLOAT16 ? C_F16 : dt == EMBER_BFLOAT16 ? C_BF16 : -1; }
 
 void combine(int op, int32_t dt, Acc& a, const Acc& b, RowFn row) {
     if (op == R_SUM) {
@@ -80,6 +82,10 @@ void write_result(int code, int32_t dt, const Acc& a, int64_t count, char* dst) 
             double s = a.d;
             if (code == kMean) s = s / (double)count;
             std::memcpy(dst, &s, 8);
+        } else if (half_slot(dt) >= 0) {  // a mean as the composite's: in float32, rounded once
+            float s = (float)a.d;
+            if (code == kMean) s = s / (float)count;
+            g_isa->cvt[C_F32][half_slot(dt)](&s, dst, 1);
         } else {
             std::memcpy(dst, &a.u, 8);
         }

@@ -779,6 +779,30 @@ void cvt_f64_f32(const void* in, void* out, int64_t n) {
     for (int64_t i = 0; i < n; ++i) o[i] = (float)x[i];
 }
 
+// float16/bfloat16 sums: L1-sized chunks converted to float32, then the float32 kernels
+// (double accumulators, as the reference's). GCC cannot see that Up fills the buffer.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+template <CvtFn Up>
+void row_sum_half(const void* x, int64_t n, void* acc) {
+    alignas(64) float buf[1024];
+    for (int64_t i = 0; i < n; i += 1024) {
+        const int64_t m = n - i < 1024 ? n - i : 1024;
+        Up((const uint16_t*)x + i, buf, m);
+        row_sum_flt<float>(buf, m, acc);
+    }
+}
+template <CvtFn Up>
+void col_sum_half(const void* x, int64_t n, void* acc) {
+    alignas(64) float buf[1024];
+    for (int64_t j = 0; j < n; j += 1024) {
+        const int64_t m = n - j < 1024 ? n - j : 1024;
+        Up((const uint16_t*)x + j, buf, m);
+        col_sum_f32(buf, m, (double*)acc + j);
+    }
+}
+#pragma GCC diagnostic pop
+
 // ------------------------------------------------------------------ copy
 void copy_bytes(const void* in, void* out, int64_t nbytes, int flags) {
     const char* x = (const char*)in;
@@ -919,6 +943,10 @@ IsaTable build_table() {
     t.row[R_SUM][D_I64] = row_sum_int<int64_t>;
     t.row[R_SUM][D_U64] = row_sum_int<uint64_t>;
     t.col[R_SUM][D_F32] = col_sum_f32;
+    t.row[R_SUM][D_F16] = row_sum_half<cvt_f16_f32>;
+    t.row[R_SUM][D_BF16] = row_sum_half<cvt_bf16_f32>;
+    t.col[R_SUM][D_F16] = col_sum_half<cvt_f16_f32>;
+    t.col[R_SUM][D_BF16] = col_sum_half<cvt_bf16_f32>;
     t.col[R_SUM][D_F64] = col_sum_f64;
     t.col[R_SUM][D_I64] = col_sum_int<int64_t>;
     t.col[R_SUM][D_U64] = col_sum_int<uint64_t>;

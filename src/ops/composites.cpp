@@ -37,11 +37,19 @@ int64_t reduced_count(const ember_tensor* x, const int64_t* axes, int naxes) {
     return n;
 }
 
+// float16/bfloat16 means and variances are computed in float32 and rounded once (as NumPy
+// and PyTorch do): in the type itself the sum overflows at 65504 (float16) and the count
+// of a large reduction is not even representable.
+static ember_dtype_t stats_work_dtype(ember_dtype_t compute) {
+    return compute == EMBER_FLOAT16 || compute == EMBER_BFLOAT16 ? EMBER_FLOAT32 : compute;
+}
+
 TRef mean_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims) {
     DtypePlan plan = plan_dtypes(OP_mean, x->dtype, ctx->default_float);
-    TRef xc = cast_if(ctx, x, plan.compute);
+    TRef xc = cast_if(ctx, x, stats_work_dtype(plan.compute));
     TRef s = reduce(ctx, OP_sum, xc.get(), axes, naxes, keepdims);
-    return bin(ctx, OP_divide, s, weak_f64(ctx, (double)reduced_count(x, axes, naxes)));
+    TRef m = bin(ctx, OP_divide, s, weak_f64(ctx, (double)reduced_count(x, axes, naxes)));
+    return cast_if(ctx, m.get(), plan.result);
 }
 
 TRef logsumexp_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims) {
@@ -100,6 +108,11 @@ TRef custom_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, ember_dtype_t
 
 TRef var_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims, double ddof, bool sqrt_of_var) {
     DtypePlan plan = plan_dtypes(OP_mean, x->dtype, ctx->default_float);
+    if (stats_work_dtype(plan.compute) != plan.compute) {
+        TRef x32 = cast_if(ctx, x, EMBER_FLOAT32);
+        TRef r = var_of(ctx, x32.get(), axes, naxes, keepdims, ddof, sqrt_of_var);
+        return cast_if(ctx, r.get(), plan.compute);
+    }
     TRef xc = cast_if(ctx, x, plan.compute);
     OpId op = sqrt_of_var ? OP_std : OP_var;
     if (has_backend_kernel(ctx, op)) {
