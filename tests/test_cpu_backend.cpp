@@ -801,10 +801,11 @@ TEST(CpuMath, Float32UlpErrorAtMost4) {
 TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
     NEED_CPU();
     NEED_CHILD_PROCESSES();
-    // ... and their streaming-store paths, shifts and conversions, and vector Philox
-    // (test_cpu_indexing.cpp).
+    // ... and their streaming-store paths, shifts and conversions, half types, float64
+    // libmvec functions, and vector Philox (test_cpu_indexing.cpp).
     const char* filter =
         "CpuChild.UlpVariant:CpuLarge.StreamingStoresForHugeOutputs:CpuLarge.ShiftsAndConversionsMatchReferenceExactly:"
+        "CpuLarge.HalfTypesThroughFloat32Kernels:CpuLarge.UnaryOpsAcrossThreadingThreshold:CpuMath.SpecialValues:"
         "CpuLarge.RandomMatchesReferenceExactly";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
@@ -871,6 +872,22 @@ TEST(CpuMath, SpecialValues) {
             } else {
                 EXPECT_LE(std::fabs(g[i] - w[i]), 4 * ulp_of(w[i])) << "x = " << x[i];
             }
+        }
+    }
+    // float64 exp, log and tanh (libmvec's double variants) against libm: overflow,
+    // underflow into subnormals, subnormal inputs, within 4 ulp of double elsewhere.
+    const double dinf = std::numeric_limits<double>::infinity();
+    std::vector<double> xd = {0.0, -0.0, dinf, -dinf, std::nan(""), 5e-324, -5e-324, 1e-310, 709.7, 710, -745, -746, 1, 100, -100, 1e308, 0.3, -19.5};
+    T td = tensor(cpu(), xd, {(int64_t)xd.size()}, EMBER_FLOAT64);
+    for (Unary fn : {ember_exp, ember_log, ember_tanh}) {
+        T got, want;
+        EM_OK(fn(cpu(), td, got.out()));
+        EM_OK(fn(ref(), as_ref(td), want.out()));
+        auto g = host_values(got), w = host_values(want);
+        for (size_t i = 0; i < g.size(); ++i) {
+            if (std::isnan(w[i])) EXPECT_TRUE(std::isnan(g[i])) << "float64 x = " << xd[i];
+            else if (std::isinf(w[i]) || w[i] == 0) EXPECT_EQ(g[i], w[i]) << "float64 x = " << xd[i];
+            else EXPECT_LE(std::fabs(g[i] - w[i]), 4 * (std::nextafter(std::fabs(w[i]), dinf) - std::fabs(w[i]))) << "float64 x = " << xd[i];
         }
     }
 }

@@ -41,6 +41,10 @@ extern "C" {
     EMBER_MVEC_TF EMBER_MVEC_F2(fn)(EMBER_MVEC_TF, EMBER_MVEC_TF); EMBER_MVEC_TD EMBER_MVEC_D2(fn)(EMBER_MVEC_TD, EMBER_MVEC_TD);
 EMBER_MVEC_UNARY(EMBER_MVEC_DECLARE)
 EMBER_MVEC_BINARY(EMBER_MVEC_DECLARE2)
+// float64 only: float32 exp, log and tanh have their own kernels (simd_impl.cpp)
+EMBER_MVEC_TD EMBER_MVEC_D(exp)(EMBER_MVEC_TD);
+EMBER_MVEC_TD EMBER_MVEC_D(log)(EMBER_MVEC_TD);
+EMBER_MVEC_TD EMBER_MVEC_D(tanh)(EMBER_MVEC_TD);
 #undef EMBER_MVEC_DECLARE
 #undef EMBER_MVEC_DECLARE2
 }
@@ -149,6 +153,9 @@ void fill_mvec(IsaTable& t) {
 #undef EMBER_MVEC_FILL
 #undef EMBER_MVEC_FILL2
     t.math[M_erf][0] = mvec_f32_via_f64<EMBER_MVEC_D(erf)>;
+    t.un[U_EXP][D_F64] = mvec_unary<double, MvD, EMBER_MVEC_D(exp)>;
+    t.un[U_LOG][D_F64] = mvec_unary<double, MvD, EMBER_MVEC_D(log)>;
+    t.un[U_TANH][D_F64] = mvec_unary<double, MvD, EMBER_MVEC_D(tanh)>;
     t.un[U_GELU_ERF][D_F32] = gelu_erf_vec<float>;
     t.un[U_GELU_ERF][D_F64] = gelu_erf_vec<double>;
 }
