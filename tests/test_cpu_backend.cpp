@@ -361,6 +361,28 @@ TEST(CpuLarge, LineOpsMatchReferenceExactly) {
     EM_OK(ember_bitwise_left_shift(cpu(), ints, shifts, got.out()));
     EM_OK(ember_bitwise_left_shift(ref(), as_ref(ints), as_ref(shifts), want.out()));
     expect_close(got, want, 0, 0, "bitwise_left_shift");
+    // Elementwise ops without a vector kernel (complex) or in layouts the vector kernels do
+    // not take (a transposed operand) run the same way.
+    T zb, zr;
+    EM_OK(ember_astype(cpu(), base, EMBER_COMPLEX64, zb.out()));
+    EM_OK(ember_astype(cpu(), row, EMBER_COMPLEX64, zr.out()));
+    for (auto [name, fn, a, b] : {std::tuple<const char*, Fn2, const ember_tensor_t*, const ember_tensor_t*>{"complex multiply", ember_multiply, zb, zr},
+                                  {"complex add", ember_add, zb, zb}, {"add of transposed views", ember_add, transposed, transposed}}) {
+        T got, want;
+        EM_OK(fn(cpu(), a, b, got.out()));
+        EM_OK(fn(ref(), as_ref(a), as_ref(b), want.out()));
+        expect_close(got, want, 0, 0, name);
+    }
+    {
+        T got, want;
+        EM_OK(ember_exp(cpu(), zb, got.out()));
+        EM_OK(ember_exp(ref(), as_ref(zb), want.out()));
+        T gi, wi;
+        EM_OK(ember_imag(ref(), as_ref(got), gi.out()));
+        EM_OK(ember_imag(ref(), as_ref(want), wi.out()));
+        expect_close(got, want, 0, 0, "complex exp");
+        expect_close(gi, wi, 0, 0, "complex exp (imaginary parts)");
+    }
     // A refusal of the reference (complex argmax) is reported as such from the threaded path.
     T z, y;
     EM_OK(ember_astype(cpu(), base, EMBER_COMPLEX64, z.out()));

@@ -3,8 +3,8 @@
 // goes to the selected ISA's vector kernel when the output is contiguous along it and every
 // input is contiguous or a broadcast scalar (stride 0): the common cases, including row and
 // column broadcasting; float16/bfloat16 through the float32 kernels, chunk by chunk. Other
-// layouts (transposed or stepped inputs) and dtypes without a vector kernel are delegated
-// to the reference kernel, which accepts any strides.
+// layouts (transposed or stepped inputs) and dtypes without a vector kernel (complex) run
+// the reference kernel, which accepts any strides, on slices across the pool.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -54,14 +54,14 @@ ember_status_t binary_kernel(const ember_kernel_call_t* c) {
     const int slot = half_slot(a.dtype);
     const bool staged = slot >= 0 && (o.dtype == a.dtype || o.dtype == EMBER_BOOL);
     BinFn fn = g_isa->bin[kdata(c)->code][staged ? EMBER_FLOAT32 : a.dtype];
-    if (!fn || b.dtype != a.dtype) return delegate(c);
+    if (!fn || b.dtype != a.dtype) return reference_on_slices(c, kElementwise);
     const ember_view_t* views[3] = {&o, &a, &b};
     Geometry g;
     if (!make_geometry(views, 3, g)) return EMBER_OK;
     const int last = g.nd - 1;
     const int64_t inner = g.shape[last];
     const int64_t so = g.st[0][last], sa = g.st[1][last], sb = g.st[2][last];
-    if (inner > 1 && (so != 1 || (sa != 0 && sa != 1) || (sb != 0 && sb != 1))) return delegate(c);
+    if (inner > 1 && (so != 1 || (sa != 0 && sa != 1) || (sb != 0 && sb != 1))) return reference_on_slices(c, kElementwise);
     const size_t isz = itemsize_of(a.dtype), osz = itemsize_of(o.dtype);
     const int mode = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0) | (g.size * (int64_t)osz >= g_stream_bytes ? kStream : 0);
     char *pa = base_ptr(a), *pb = base_ptr(b), *po = base_ptr(o);
@@ -182,7 +182,7 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
             default: break;
         }
     }
-    return composite ? composite_fallback(c) : delegate(c);
+    return composite ? composite_fallback(c) : reference_on_slices(c, kElementwise);
 }
 
 // ------------------------------------------------------------------ where
@@ -220,7 +220,7 @@ ember_status_t where_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& a = c->in[1];
     const ember_view_t& b = c->in[2];
     const ember_view_t& o = c->out[0];
-    if (cond.dtype != EMBER_BOOL || a.dtype != o.dtype || b.dtype != o.dtype) return delegate(c);
+    if (cond.dtype != EMBER_BOOL || a.dtype != o.dtype || b.dtype != o.dtype) return reference_on_slices(c, kElementwise);
     const ember_view_t* views[4] = {&o, &cond, &a, &b};
     Geometry g;
     if (!make_geometry(views, 4, g)) return EMBER_OK;
@@ -258,7 +258,7 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     const int64_t so = g.st[0][last], sx = g.st[1][last];
     const size_t isz = itemsize_of(x.dtype), osz = itemsize_of(o.dtype);
     char *px = base_ptr(x), *po = base_ptr(o);
-    if (inner > 1 && so != 1) return delegate(c);
+    if (inner > 1 && so != 1) return reference_on_slices(c, kElementwise);
     if (x.dtype == o.dtype && (inner == 1 || sx == 1)) {  // copy runs
         const int flags = g.size * (int64_t)osz >= g_stream_bytes ? kStream : 0;
         parallel_range(g.size, kParallelCheap * 2, 1 << 15, [&](int64_t begin, int64_t end) {
