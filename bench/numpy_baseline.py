@@ -20,6 +20,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   searchsorted_f32   np.searchsorted(seq, v): 1e7 values in a sorted 1e4 sequence
   random_uniform_f32 rng.random(1e7, dtype=np.float32) (PCG64; Ember: Philox 4x32-10)
   random_normal_f32  rng.standard_normal(1e7, dtype=np.float32) (NumPy: ziggurat; Ember: Box-Muller)
+  sort_f32           np.sort(x, kind="stable") of 1e7 values (Ember's sort is stable; NumPy's default
+                     quicksort, not stable, takes ~39 ms here)
   cumsum_axis0_f32   np.cumsum(x, axis=0) of a (1000, 10000) array (NumPy sums in float32, Ember in double)
   fft_c64            np.fft.fft(x) along the last axis of a (1024, 1024) complex64 array
 """
@@ -76,6 +78,7 @@ INDEX_CASES = {
                          lambda s, v: np.searchsorted(s, v)),
     "random_uniform_f32": ("1e7", lambda r: (r,), lambda g: g.random(10**7, dtype=np.float32)),
     "random_normal_f32": ("1e7", lambda r: (r,), lambda g: g.standard_normal(10**7, dtype=np.float32)),
+    "sort_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x, kind="stable")),
     "cumsum_axis0_f32": ("1000x10000", lambda r: (r.uniform(-1, 1, (1000, 10000)).astype(np.float32),), lambda x: np.cumsum(x, axis=0)),
     "fft_c64": ("1024x1024", lambda r: ((r.uniform(-1, 1, (1024, 1024)) + 1j * r.uniform(-1, 1, (1024, 1024))).astype(np.complex64),),
                 lambda x: np.fft.fft(x, axis=-1)),
@@ -109,8 +112,9 @@ def main():
     for name, (size, setup, fn) in INDEX_CASES.items():
         if wanted(name):
             data = setup(np.random.default_rng(2))
-            # NumPy's searchsorted takes ~0.9 s a call here: fewer repetitions for it
-            times[f"{name}/{size}"] = best_of(min(reps, 5) if name == "searchsorted_f32" else reps, lambda: fn(*data))
+            # NumPy's searchsorted and stable sort take ~1 s a call here: fewer repetitions
+            slow = name in ("searchsorted_f32", "sort_f32")
+            times[f"{name}/{size}"] = best_of(min(reps, 5) if slow else reps, lambda: fn(*data))
     with open(args.out, "w") as f:
         json.dump(times, f)
     print(f"numpy_baseline.py: NumPy {np.__version__}, {len(times)} timings", file=sys.stderr)

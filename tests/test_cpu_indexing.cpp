@@ -39,6 +39,15 @@ void expect_identical(const ember_tensor_t* got, const ember_tensor_t* want, con
     expect_close(got, want, 0, 0, what);
 }
 
+// The bytes of t in C order.
+std::vector<unsigned char> raw_bytes(const ember_tensor_t* t) {
+    int64_t n = 0;
+    ember_tensor_size(t, &n);
+    std::vector<unsigned char> b((size_t)n * ember_dtype_size(dtype_of(t)));
+    EXPECT_EQ(ember_tensor_read(t, b.data(), b.size()), EMBER_OK) << ember_last_error();
+    return b;
+}
+
 TEST(CpuLarge, TakeMatchesReferenceExactly) {
     NEED_CPU();
     T x32 = tensor(cpu(), randf(300 * 1001, -3, 3, 41), {300, 1001}, EMBER_FLOAT32), xt;
@@ -196,6 +205,42 @@ TEST(CpuLarge, RandomMatchesReferenceExactly) {
             EM_OK(draw(cpu(), got.out()));
             EM_OK(draw(ref(), want.out()));
             expect_identical(got, want, name + " draw " + std::to_string(round));
+        }
+    }
+}
+
+// sort.cpp: a stable radix sort per line must give the reference's stable comparison sort
+// exactly: -0.0 and +0.0 keep their input order (they compare equal), NaNs (with different
+// payloads) go last ascending and first descending, in input order among themselves.
+TEST(CpuLarge, SortsMatchReferenceExactly) {
+    NEED_CPU();
+    const int64_t n = 49 * 1400;
+    auto d = randf((size_t)n, -1000, 1000, 111);
+    const float nan1 = std::numeric_limits<float>::quiet_NaN(), nan2 = -std::numeric_limits<float>::quiet_NaN();
+    for (size_t i = 0; i < d.size(); i += 101) d[i] = i % 2 ? 0.0f : -0.0f;
+    for (size_t i = 7; i < d.size(); i += 997) d[i] = i % 2 ? nan1 : nan2;
+    for (size_t i = 11; i < d.size(); i += 4999) d[i] = i % 2 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
+    for (size_t i = 13; i < d.size(); i += 7) d[i] = std::round(d[i]);  // many ties
+    T x32 = tensor(cpu(), d, {n}, EMBER_FLOAT32);
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT8, EMBER_INT16, EMBER_INT32, EMBER_INT64,
+                             EMBER_UINT8, EMBER_UINT16, EMBER_UINT32, EMBER_UINT64, EMBER_BOOL}) {
+        T x;
+        EM_OK(ember_astype(cpu(), x32, dt, x.out()));
+        int64_t shape2[2] = {n / 7, 7}, shape3[3] = {7, n / 49, 7};
+        T m, m3;
+        EM_OK(ember_reshape(cpu(), x, shape2, 2, m.out()));
+        EM_OK(ember_reshape(cpu(), x, shape3, 3, m3.out()));
+        for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"columns", m, 0}, {"rows", m, 1}, {"middle", m3, 1}}) {
+            for (int desc : {0, 1}) {
+                const std::string name = std::string(ember_dtype_name(dt)) + " " + what + (desc ? " descending" : "");
+                T got, want, igot, iwant;
+                EM_OK(ember_sort(cpu(), v, axis, desc, got.out()));
+                EM_OK(ember_sort(ref(), as_ref(v), axis, desc, want.out()));
+                EM_OK(ember_argsort(cpu(), v, axis, desc, igot.out()));
+                EM_OK(ember_argsort(ref(), as_ref(v), axis, desc, iwant.out()));
+                expect_identical(igot, iwant, "argsort " + name);
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "sort " << name;  // NaN payloads and signs of zero included
+            }
         }
     }
 }
