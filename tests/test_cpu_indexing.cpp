@@ -245,4 +245,43 @@ TEST(CpuLarge, SortsMatchReferenceExactly) {
     }
 }
 
+// argreduce.cpp: the first extreme value, or the first NaN, of long lines split into
+// stretches across the pool (ties across stretches keep the earlier one) and of many lines.
+TEST(CpuLarge, ArgExtremesMatchReference) {
+    NEED_CPU();
+    const int64_t n = 1000003;
+    auto d = randf((size_t)n, -100, 100, 121);
+    d[700001] = 500;
+    d[900001] = 500;  // a tie in a later stretch
+    d[3] = -500;
+    d[600007] = -500;
+    d[12] = -0.0f;
+    using Arg = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, int64_t, int, ember_tensor_t**);
+    for (int with_nan : {0, 1}) {
+        if (with_nan) {
+            d[800003] = std::numeric_limits<float>::quiet_NaN();
+            d[950000] = std::numeric_limits<float>::quiet_NaN();
+        }
+        T x32 = tensor(cpu(), d, {n}, EMBER_FLOAT32);
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT8, EMBER_UINT16, EMBER_INT64}) {
+            if (with_nan && dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) continue;
+            T x;
+            EM_OK(ember_astype(cpu(), x32, dt, x.out()));
+            int64_t rows_shape[2] = {1000003 / 7, 7}, wide_shape[2] = {7, 1000003 / 7};
+            T rows, wide, x1;
+            const int64_t start = 0, stop = 1000003 / 7 * 7, step = 1;
+            EM_OK(ember_slice(cpu(), x, &start, &stop, &step, 1, x1.out()));
+            EM_OK(ember_reshape(cpu(), x1, rows_shape, 2, rows.out()));
+            EM_OK(ember_reshape(cpu(), x1, wide_shape, 2, wide.out()));
+            for (auto [name, fn] : {std::pair<const char*, Arg>{"argmax", ember_argmax}, {"argmin", ember_argmin}})
+                for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"rows", rows, 1}, {"wide rows", wide, 1}}) {
+                    T got, want;
+                    EM_OK(fn(cpu(), v, axis, 0, got.out()));
+                    EM_OK(fn(ref(), as_ref(v), axis, 0, want.out()));
+                    expect_identical(got, want, std::string(name) + " " + what + " " + ember_dtype_name(dt) + (with_nan ? " with NaN" : ""));
+                }
+        }
+    }
+}
+
 }  // namespace

@@ -132,6 +132,7 @@ ember_status_t init(const ember_host_api_t* host, void** state) {
         add_random_kernels(s->natives);
         add_scan_kernels(s->natives);
         add_sort_kernels(s->natives);
+        add_arg_kernels(s->natives);
         add_gather_kernels(s->natives);
         // The reference kernels to delegate to are looked up in find_kernel: the host's
         // reference_kernel cannot be called from init (the registry is still being built).

@@ -191,8 +191,8 @@ void add_lapack_kernels(std::vector<NativeKernel>& k);
 void add_libm_kernels(std::vector<NativeKernel>& k);
 // gelu (both forms) in one pass (gelu.cpp).
 void add_gelu_kernel(std::vector<NativeKernel>& k);
-// argmax/argmin, take_along_axis, scatter, fft_c2c, prod/all/any: the reference's line
-// code on slices across the thread pool (line_ops.cpp).
+// take_along_axis, scatter, fft_c2c, prod/all/any: the reference's line code on slices
+// across the thread pool (line_ops.cpp).
 void add_line_kernels(std::vector<NativeKernel>& k);
 // The reference kernel of c run on slices of a dim across the pool (line_ops.cpp); `code`
 // says which dims the op works along, and which inputs every slice needs whole.
@@ -200,6 +200,8 @@ enum { kElementwise = 0, kAxisAttr = 1, kAxesMask = 2 };
 constexpr int kWholeShift = 4;
 constexpr int whole(int input) { return 1 << (kWholeShift + input); }
 ember_status_t reference_on_slices(const ember_kernel_call_t* c, int code);
+// argmax/argmin along a contiguous axis: the vector max/min, then the first position (argreduce.cpp).
+void add_arg_kernels(std::vector<NativeKernel>& k);
 // sort/argsort: a stable radix sort per line, lines in parallel (sort.cpp).
 void add_sort_kernels(std::vector<NativeKernel>& k);
 // cumsum/cumprod along an outer axis, vectorised across the inner dims (scan.cpp).

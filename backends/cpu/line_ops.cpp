@@ -1,13 +1,13 @@
 // Ops whose outputs along some dim depend only on the inputs at the same index of that dim:
 // elementwise ops without a kernel of their own here (floor_divide, remainder, logaddexp,
-// conj), and ops that treat each line along their axes on its own (argmax/argmin,
-// take_along_axis, scatter, fft_c2c, prod/all/any over given axes; for scan.cpp and
-// sort.cpp, cumsum/cumprod along the innermost dim and complex sorts). The reference
-// backend's code runs on slices of such a dim across the thread pool. Each slice is an
-// ordinary view of the same tensors (an input marked whole, such as scatter's index, goes to
-// every slice uncut), so the results are the reference's, bit for bit, whatever the thread
-// count; the gain is the threads. A full reduction (no kept dim) and small inputs run the
-// reference kernel as it is.
+// conj), and ops that treat each line along their axes on its own (take_along_axis,
+// scatter, fft_c2c, prod/all/any over given axes; for argreduce.cpp, scan.cpp and
+// sort.cpp: strided argmax/argmin, cumsum/cumprod along the innermost dim, complex sorts).
+// The reference backend's code runs on slices of such a dim across the thread pool. Each
+// slice is an ordinary view of the same tensors (an input marked whole, such as scatter's
+// index, goes to every slice uncut), so the results are the reference's, bit for bit,
+// whatever the thread count; the gain is the threads. A full reduction (no kept dim) and
+// small inputs run the reference kernel as it is.
 #include <algorithm>
 #include <atomic>
 
@@ -86,7 +86,7 @@ ember_status_t line_kernel(const ember_kernel_call_t* c) { return reference_on_s
 void add_line_kernels(std::vector<NativeKernel>& k) {
     for (const char* name : {"floor_divide", "remainder", "logaddexp", "conj"})
         k.push_back({name, line_kernel, kElementwise, false});
-    for (const char* name : {"argmax", "argmin", "take_along_axis", "fft_c2c"})
+    for (const char* name : {"take_along_axis", "fft_c2c"})
         k.push_back({name, line_kernel, kAxisAttr, false});
     k.push_back({"scatter", line_kernel, kAxisAttr | whole(1), false});
     for (const char* name : {"prod", "all", "any"}) k.push_back({name, line_kernel, kAxesMask, false});

@@ -1,0 +1,127 @@
+// argmax/argmin along a contiguous axis. The reference's answer is the position of the first
+// extreme value, or of the first NaN if there is one. Here the ISA's NaN-propagating max/min
+// kernel finds the extreme value of a stretch of the line, then a scan finds its first
+// position. Long lines are split into stretches across the pool and combined in order
+// (ties keep the earlier stretch); many lines run in parallel. Other layouts and dtypes run
+// the reference's code on slices (line_ops.cpp).
+#include <algorithm>
+#include <vector>
+
+#include "cpu_common.hpp"
+
+namespace ember_cpu {
+namespace {
+
+template <class T>
+struct Extreme {
+    T value;
+    int64_t index;
+};
+
+template <class T>
+bool is_nan(T v) {
+    return v != v;
+}
+
+// The extreme of x[0..n) and its first position.
+template <class T>
+Extreme<T> extreme_of(const T* x, int64_t n, RowFn row) {
+    T v = x[0];
+    row(x, n, &v);
+    int64_t i = 0;
+    if (is_nan(v))
+        while (!is_nan(x[i])) ++i;
+    else
+        while (!(x[i] == v)) ++i;
+    return {v, i};
+}
+
+// b follows a in the line: does it replace a?
+template <class T, bool IsMax>
+bool replaces(const Extreme<T>& a, const Extreme<T>& b) {
+    if (is_nan(a.value)) return false;
+    if (is_nan(b.value)) return true;
+    return IsMax ? a.value < b.value : b.value < a.value;
+}
+
+template <class T, bool IsMax>
+void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn row) {
+    const int64_t n = in.shape[axis], lines = numel(in) / n;
+    const T* base = (const T*)in.data + in.offset;
+    int64_t* dst = (int64_t*)out.data + out.offset;
+    auto line_offsets = [&](int64_t line, int64_t& io, int64_t& oo) {
+        io = oo = 0;
+        for (int d = in.ndim - 1; d >= 0; --d) {
+            if (d == axis) continue;
+            const int64_t i = line % in.shape[d];
+            line /= in.shape[d];
+            io += i * in.strides[d];
+            oo += i * out.strides[d];
+        }
+    };
+    const int nt = num_threads();
+    if (lines >= 2 * (int64_t)nt || numel(in) < kParallelCheap || nt <= 1) {
+        parallel_range(lines, numel(in) < kParallelCheap ? lines + 1 : 2, 1, [&](int64_t b, int64_t e) {
+            for (int64_t line = b; line < e; ++line) {
+                int64_t io, oo;
+                line_offsets(line, io, oo);
+                dst[oo] = extreme_of(base + io, n, row).index;
+            }
+        });
+        return;
+    }
+    // Few long lines: stretches of each line across the pool, combined in order.
+    const int64_t stretch = std::max<int64_t>(1 << 16, (n + 4 * nt - 1) / (4 * nt));
+    const int64_t per_line = (n + stretch - 1) / stretch;
+    std::vector<Extreme<T>> parts((size_t)(lines * per_line));
+    parallel_tasks(lines * per_line, [&](int64_t t) {
+        const int64_t line = t / per_line, j0 = (t % per_line) * stretch;
+        int64_t io, oo;
+        line_offsets(line, io, oo);
+        Extreme<T> e = extreme_of(base + io + j0, std::min(stretch, n - j0), row);
+        e.index += j0;
+        parts[(size_t)t] = e;
+    });
+    for (int64_t line = 0; line < lines; ++line) {
+        Extreme<T> best = parts[(size_t)(line * per_line)];
+        for (int64_t k = 1; k < per_line; ++k)
+            if (replaces<T, IsMax>(best, parts[(size_t)(line * per_line + k)])) best = parts[(size_t)(line * per_line + k)];
+        int64_t io, oo;
+        line_offsets(line, io, oo);
+        dst[oo] = best.index;
+    }
+}
+
+template <bool IsMax>
+ember_status_t arg_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& in = c->in[0];
+    const ember_view_t& out = c->out[0];
+    const int axis = (int)c->attrs->i[0];
+    if (axis < 0 || axis >= in.ndim || out.ndim != in.ndim || in.shape[axis] < 1 || numel(in) == 0 || out.dtype != EMBER_INT64 || (in.strides[axis] != 1 && in.shape[axis] > 1))
+        return reference_on_slices(c, kAxisAttr);
+    RowFn row = g_isa->row[IsMax ? R_MAX : R_MIN][in.dtype];
+    if (!row) return reference_on_slices(c, kAxisAttr);
+    switch (in.dtype) {
+        case EMBER_FLOAT32: arg_lines<float, IsMax>(in, out, axis, row); break;
+        case EMBER_FLOAT64: arg_lines<double, IsMax>(in, out, axis, row); break;
+        case EMBER_INT8: arg_lines<int8_t, IsMax>(in, out, axis, row); break;
+        case EMBER_INT16: arg_lines<int16_t, IsMax>(in, out, axis, row); break;
+        case EMBER_INT32: arg_lines<int32_t, IsMax>(in, out, axis, row); break;
+        case EMBER_INT64: arg_lines<int64_t, IsMax>(in, out, axis, row); break;
+        case EMBER_UINT8: arg_lines<uint8_t, IsMax>(in, out, axis, row); break;
+        case EMBER_UINT16: arg_lines<uint16_t, IsMax>(in, out, axis, row); break;
+        case EMBER_UINT32: arg_lines<uint32_t, IsMax>(in, out, axis, row); break;
+        case EMBER_UINT64: arg_lines<uint64_t, IsMax>(in, out, axis, row); break;
+        default: return reference_on_slices(c, kAxisAttr);
+    }
+    return EMBER_OK;
+}
+
+}  // namespace
+
+void add_arg_kernels(std::vector<NativeKernel>& k) {
+    k.push_back({"argmax", arg_kernel<true>, 0, false});
+    k.push_back({"argmin", arg_kernel<false>, 0, false});
+}
+
+}  // namespace ember_cpu
