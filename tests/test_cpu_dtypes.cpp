@@ -1,0 +1,155 @@
+// The cpu backend's dtype paths against the reference backend, on inputs large enough to
+// take the threaded paths: float16/bfloat16 through the float32 kernels, column scans with
+// the reference's accumulators, vector shifts and integer conversions.
+#include <cmath>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "cpu_contexts.hpp"
+
+namespace {
+
+// float16/bfloat16 elementwise ops run the float32 kernels chunk by chunk and round once,
+// as the reference computes them: exact arithmetic and comparisons are identical, the
+// transcendental functions within one unit of the half type's last place.
+TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
+    NEED_CPU();
+    const int64_t rows = 301, cols = 1001;
+    auto d = randf((size_t)(rows * cols), -4, 4, 101);
+    d[7] = std::numeric_limits<float>::quiet_NaN();
+    d[8] = std::numeric_limits<float>::infinity();
+    T x0 = tensor(cpu(), d, {rows, cols}, EMBER_FLOAT32), y0 = tensor(cpu(), randf((size_t)cols, 0.5f, 3, 102), {1, cols}, EMBER_FLOAT32);
+    using Fn2 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+    using Fn1 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+    for (ember_dtype_t dt : {EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        const std::string dn = ember_dtype_name(dt);
+        T x, y, s;
+        EM_OK(ember_astype(cpu(), x0, dt, x.out()));
+        EM_OK(ember_astype(cpu(), y0, dt, y.out()));
+        EM_OK(ember_full(cpu(), nullptr, 0, 1.5, dt, s.out()));
+        for (auto [name, fn] : {std::pair<const char*, Fn2>{"add", ember_add}, {"subtract", ember_subtract}, {"multiply", ember_multiply}, {"divide", ember_divide},
+                                {"maximum", ember_maximum}, {"minimum", ember_minimum}, {"less", ember_less}, {"equal", ember_equal}}) {
+            for (auto [what, a, b] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{" row-broadcast", x, y}, {" by a scalar", x, s}, {" of a scalar", s, x}}) {
+                T got, want;
+                EM_OK(fn(cpu(), a, b, got.out()));
+                EM_OK(fn(ref(), as_ref(a), as_ref(b), want.out()));
+                expect_close(got, want, 0, 0, std::string(name) + what + " " + dn);
+            }
+        }
+        const double half_ulp = dt == EMBER_FLOAT16 ? 1.0 / 1024 : 1.0 / 128;
+        for (auto [name, fn, rtol] : {std::tuple<const char*, Fn1, double>{"sqrt", ember_sqrt, 0}, {"abs", ember_abs, 0}, {"relu", ember_relu, 0},
+                                      {"exp", ember_exp, half_ulp}, {"log", ember_log, half_ulp}, {"tanh", ember_tanh, half_ulp},
+                                      {"sigmoid", ember_sigmoid, half_ulp}, {"silu", ember_silu, half_ulp}}) {
+            T got, want;
+            EM_OK(fn(cpu(), x, got.out()));
+            EM_OK(fn(ref(), as_ref(x), want.out()));
+            expect_close(got, want, rtol, 1e-7, std::string(name) + " " + dn);
+        }
+        // Sums (double accumulators, chunk-wise conversion) and means (in float32, rounded
+        // once: the float16 sum of these 3e5 values overflows, their mean does not).
+        T pos = tensor(cpu(), randf((size_t)(rows * cols), 0, 4, 103), {rows, cols}, dt), xt;
+        EM_OK(ember_matrix_transpose(cpu(), pos, xt.out()));
+        const int64_t ax0 = 0, ax1 = 1;
+        using Red = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
+        for (auto [name, fn] : {std::pair<const char*, Red>{"sum", ember_sum}, {"mean", ember_mean}, {"var", nullptr}}) {
+            for (auto [layout, v, axes, naxes] : {std::tuple<const char*, const ember_tensor_t*, const int64_t*, int>{"all", pos, nullptr, 0},
+                                                  {"rows", pos, &ax1, 1}, {"columns", pos, &ax0, 1}, {"transposed", xt, &ax1, 1}}) {
+                T got, want;
+                if (fn) {
+                    EM_OK(fn(cpu(), v, axes, naxes, 0, got.out()));
+                    EM_OK(fn(ref(), as_ref(v), axes, naxes, 0, want.out()));
+                } else {
+                    EM_OK(ember_var(cpu(), v, axes, naxes, 0, 0, got.out()));
+                    EM_OK(ember_var(ref(), as_ref(v), axes, naxes, 0, 0, want.out()));
+                }
+                expect_close(got, want, half_ulp, 0, std::string(name) + " " + layout + " " + dn);
+                if (std::string(name) != "sum") {
+                    auto g = host_values(got);
+                    for (double e : g) ASSERT_TRUE(std::isfinite(e)) << name << " " << layout << " " << dn << " overflowed";
+                }
+            }
+        }
+    }
+}
+
+// scan.cpp: cumsum/cumprod along an outer axis, vectorised across the inner dims with the
+// reference's accumulators, so the results are identical; integers wrap as the reference's.
+TEST(CpuLarge, ColumnScansMatchReferenceExactly) {
+    NEED_CPU();
+    struct Case {
+        std::vector<int64_t> shape;
+        int64_t axis;
+    } cases[] = {{{300, 1001}, 0}, {{20, 50, 300}, 1}, {{50, 7, 17}, 0}, {{3, 600, 40}, -2}};
+    for (auto& c : cases) {
+        int64_t n = 1;
+        for (int64_t d : c.shape) n *= d;
+        for (bool sum : {true, false}) {
+            auto d = randf((size_t)n, sum ? -3.0f : 0.9f, sum ? 3.0f : 1.1f, 91);
+            for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT64}) {
+                T x0 = tensor(cpu(), d, c.shape, EMBER_FLOAT32), x, scaled;
+                if (dt == EMBER_INT32 || dt == EMBER_INT64) {  // integers in -300..300 (sum) or 2..3 (product, wrapping)
+                    T k;
+                    EM_OK(ember_full(cpu(), nullptr, 0, sum ? 100 : 3.0, EMBER_FLOAT32, k.out()));
+                    EM_OK(ember_multiply(cpu(), x0, k, scaled.out()));
+                    EM_OK(ember_astype(cpu(), scaled, dt, x.out()));
+                } else {
+                    EM_OK(ember_astype(cpu(), x0, dt, x.out()));
+                }
+                T got, want;
+                auto fn = sum ? ember_cumsum : ember_cumprod;
+                EM_OK(fn(cpu(), x, c.axis, got.out()));
+                EM_OK(fn(ref(), as_ref(x), c.axis, want.out()));
+                expect_close(got, want, 0, 0, std::string(sum ? "cumsum " : "cumprod ") + ember_dtype_name(dt) + " axis " + std::to_string(c.axis) + " of " + std::to_string(c.shape.size()) + "-d");
+            }
+        }
+    }
+}
+
+// Vector shifts (counts outside [0, bits) as the reference: 0, or -1 for a negative signed
+// value shifted right) and integer/bool -> float conversions, every integer dtype, against
+// the reference exactly; astype pairs without a vector kernel run the reference on slices.
+TEST(CpuLarge, ShiftsAndConversionsMatchReferenceExactly) {
+    NEED_CPU();
+    const int64_t n = 300007;
+    auto values = randf((size_t)n, -200, 200, 81), counts = randf((size_t)n, -3, 70, 82);
+    T xv = tensor(cpu(), values, {n}, EMBER_FLOAT32), cv = tensor(cpu(), counts, {n}, EMBER_FLOAT32);
+    for (ember_dtype_t dt : {EMBER_INT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_UINT16, EMBER_UINT32, EMBER_UINT64}) {
+        T x, k, one;
+        EM_OK(ember_astype(cpu(), xv, dt, x.out()));
+        EM_OK(ember_astype(cpu(), cv, dt, k.out()));
+        EM_OK(ember_full(cpu(), nullptr, 0, 3, dt, one.out()));
+        const std::string d = ember_dtype_name(dt);
+        using Fn2 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+        for (auto [name, fn] : {std::pair<const char*, Fn2>{"left_shift", ember_bitwise_left_shift}, {"right_shift", ember_bitwise_right_shift}}) {
+            for (auto [what, a, b] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{"", x, k}, {" by a scalar", x, one}, {" of a scalar", one, k}}) {
+                T got, want;
+                EM_OK(fn(cpu(), a, b, got.out()));
+                EM_OK(fn(ref(), as_ref(a), as_ref(b), want.out()));
+                expect_close(got, want, 0, 0, std::string(name) + what + " " + d);
+            }
+        }
+    }
+    T flags;
+    EM_OK(ember_astype(cpu(), xv, EMBER_BOOL, flags.out()));
+    for (ember_dtype_t from : {EMBER_BOOL, EMBER_INT8, EMBER_UINT16, EMBER_INT32, EMBER_UINT32, EMBER_INT64, EMBER_UINT64, EMBER_FLOAT32, EMBER_FLOAT64}) {
+        T x;
+        EM_OK(ember_astype(cpu(), from == EMBER_BOOL ? flags : xv, from, x.out()));
+        if (from == EMBER_UINT64) {  // values above 2^53, where the conversion rounds
+            T big, shifted, sixty;
+            EM_OK(ember_full(cpu(), nullptr, 0, 40, from, sixty.out()));
+            EM_OK(ember_bitwise_left_shift(cpu(), x, sixty, big.out()));
+            x = std::move(big);
+        }
+        for (ember_dtype_t to : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT16, EMBER_UINT8}) {
+            T got, want;
+            EM_OK(ember_astype(cpu(), x, to, got.out()));
+            EM_OK(ember_astype(ref(), as_ref(x), to, want.out()));
+            expect_close(got, want, 0, 0, std::string("astype ") + ember_dtype_name(from) + "->" + ember_dtype_name(to));
+        }
+    }
+}
+
+}  // namespace
