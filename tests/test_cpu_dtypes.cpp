@@ -152,4 +152,29 @@ TEST(CpuLarge, ShiftsAndConversionsMatchReferenceExactly) {
     }
 }
 
+// Integer matmul (matmul.cpp): wrap-around in the type's width, as the reference, for
+// batches, a broadcast b, a transposed b, rows that do not fill the last block, and values
+// whose products overflow.
+TEST(CpuLarge, IntegerMatmulMatchesReferenceExactly) {
+    NEED_CPU();
+    auto values = [](size_t n, unsigned seed) { return randf(n, -3e4f, 3e4f, seed); };
+    T a0 = tensor(cpu(), values(3 * 130 * 70, 131), {3, 130, 70}, EMBER_FLOAT32);
+    T b0 = tensor(cpu(), values(70 * 91, 132), {70, 91}, EMBER_FLOAT32);
+    T bt0 = tensor(cpu(), values(91 * 70, 133), {91, 70}, EMBER_FLOAT32);
+    for (ember_dtype_t dt : {EMBER_INT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_UINT16, EMBER_UINT32, EMBER_UINT64}) {
+        T a, b, bt, btt;
+        EM_OK(ember_astype(cpu(), a0, dt, a.out()));
+        EM_OK(ember_astype(cpu(), b0, dt, b.out()));
+        EM_OK(ember_astype(cpu(), bt0, dt, bt.out()));
+        EM_OK(ember_matrix_transpose(cpu(), bt, btt.out()));  // (70, 91), column-major
+        for (auto [what, rhs] : {std::pair<const char*, const ember_tensor_t*>{"broadcast b", b}, {"transposed b", btt}}) {
+            T got, want;
+            EM_OK(ember_matmul(cpu(), a, rhs, got.out()));
+            EM_OK(ember_matmul(ref(), as_ref(a), as_ref(rhs), want.out()));
+            EXPECT_EQ(backend_of(got), "cpu");
+            expect_close(got, want, 0, 0, std::string("matmul ") + what + " " + ember_dtype_name(dt));
+        }
+    }
+}
+
 }  // namespace

@@ -1,5 +1,6 @@
 // matmul through CBLAS: float32/float64/complex64/complex128 directly, float16/bfloat16
-// through float32 (converted once, one SGEMM, rounded once), other dtypes by the reference.
+// through float32 (converted once, one SGEMM, rounded once); integers by a blocked loop of
+// our own (wrap-around, as the reference); bool by the reference.
 //
 // A strided operand is handed to BLAS as it is whenever BLAS can express it: row-major
 // with a leading dimension (unit column stride) or transposed (unit row stride). Only
@@ -8,9 +9,11 @@
 // whole batch and a's batch rows are evenly spaced, the batch folds into one tall GEMM.
 #include <cblas.h>
 
+#include <algorithm>
 #include <climits>
 #include <complex>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "cpu_common.hpp"
@@ -177,6 +180,57 @@ ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const e
     return EMBER_OK;
 }
 
+// Integers: wrap-around products and sums in the type's width (unsigned arithmetic, so no
+// overflow is undefined); modular sums do not depend on their order, so the blocked loop
+// gives the reference's result exactly. Each task owns a block of kRows output rows kept
+// in L1 and streams b's rows once for all of them (b is first made row-contiguous).
+template <class T>
+void int_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) {
+    using U = std::make_unsigned_t<T>;
+    constexpr int64_t kRows = 4;
+    const int nd = o.ndim, nb = nd - 2;
+    const int64_t m = o.shape[nd - 2], n = o.shape[nd - 1], k = a.shape[nd - 1];
+    const int64_t ars = a.strides[nd - 2], acs = a.strides[nd - 1], brs = b.strides[nd - 2], bcs = b.strides[nd - 1], ldc = o.strides[nd - 2];
+    int64_t batch = 1;
+    for (int d = 0; d < nb; ++d) batch *= o.shape[d];
+    const int64_t blocks = (m + kRows - 1) / kRows;
+    parallel_range(batch * blocks, batch * m * n * k >= (int64_t(1) << 18) ? 2 : INT64_MAX, 1, [&](int64_t begin, int64_t end) {
+        std::vector<U> brow_copy, acc((size_t)(kRows * n));
+        int64_t last_batch = -1;
+        const U* bm = nullptr;  // b of the current batch entry, row-contiguous
+        for (int64_t t = begin; t < end; ++t) {
+            const int64_t bi = t / blocks, i0 = (t % blocks) * kRows, rows = std::min(kRows, m - i0);
+            int64_t off[3];
+            batch_offsets(bi, nb, a, b, o, off);
+            if (bi != last_batch) {
+                const T* pb = (const T*)b.data + b.offset + off[1];
+                if (bcs == 1 && brs == n) {
+                    bm = (const U*)pb;
+                } else {
+                    brow_copy.resize((size_t)(k * n));
+                    for (int64_t p = 0; p < k; ++p)
+                        for (int64_t j = 0; j < n; ++j) brow_copy[(size_t)(p * n + j)] = (U)pb[p * brs + j * bcs];
+                    bm = brow_copy.data();
+                }
+                last_batch = bi;
+            }
+            const T* pa = (const T*)a.data + a.offset + off[0];
+            std::fill(acc.begin(), acc.end(), U(0));
+            for (int64_t p = 0; p < k; ++p) {
+                const U* brow = bm + p * n;
+                for (int64_t r = 0; r < rows; ++r) {
+                    const U x = (U)pa[(i0 + r) * ars + p * acs];
+                    U* ar = acc.data() + r * n;
+                    for (int64_t j = 0; j < n; ++j) ar[j] = U(ar[j] + U(x * brow[j]));
+                }
+            }
+            T* po = (T*)o.data + o.offset + off[2];
+            for (int64_t r = 0; r < rows; ++r)
+                for (int64_t j = 0; j < n; ++j) po[(i0 + r) * ldc + j] = (T)acc[(size_t)(r * n + j)];
+        }
+    });
+}
+
 ember_status_t matmul_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& a = c->in[0];
     const ember_view_t& b = c->in[1];
@@ -196,7 +250,15 @@ ember_status_t matmul_kernel(const ember_kernel_call_t* c) {
         case EMBER_COMPLEX128: return blas_matmul(a, b, o);
         case EMBER_FLOAT16:
         case EMBER_BFLOAT16: return half_matmul(a, b, o);
-        default: return delegate(c);
+        case EMBER_INT8: int_matmul<int8_t>(a, b, o); return EMBER_OK;
+        case EMBER_INT16: int_matmul<int16_t>(a, b, o); return EMBER_OK;
+        case EMBER_INT32: int_matmul<int32_t>(a, b, o); return EMBER_OK;
+        case EMBER_INT64: int_matmul<int64_t>(a, b, o); return EMBER_OK;
+        case EMBER_UINT8: int_matmul<uint8_t>(a, b, o); return EMBER_OK;
+        case EMBER_UINT16: int_matmul<uint16_t>(a, b, o); return EMBER_OK;
+        case EMBER_UINT32: int_matmul<uint32_t>(a, b, o); return EMBER_OK;
+        case EMBER_UINT64: int_matmul<uint64_t>(a, b, o); return EMBER_OK;
+        default: return delegate(c);  // bool
     }
 }
 
