@@ -534,6 +534,36 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
     EM_OK(ember_matmul(cpu(), v, m, got.out()));
     EM_OK(ember_matmul(ref(), as_ref(v), as_ref(m), want.out()));
     expect_close(got, want, 1e-12, 1e-12, "vector @ batch");
+
+    // One output row or column goes to GEMV, a single output to DOT, with every operand
+    // layout BLAS takes: contiguous, transposed views, stepped vectors.
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        T a0 = tensor(cpu(), da, {2, 67, 45}, EMBER_FLOAT32), b0 = tensor(cpu(), db, {45, 53}, EMBER_FLOAT32), a, b, at, att, bt, btt;
+        EM_OK(ember_astype(cpu(), a0, dt, a.out()));
+        EM_OK(ember_astype(cpu(), b0, dt, b.out()));
+        EM_OK(ember_matrix_transpose(cpu(), a, at.out()));
+        EM_OK(ember_matrix_transpose(cpu(), at, att.out()));
+        EM_OK(ember_matrix_transpose(cpu(), b, bt.out()));
+        EM_OK(ember_matrix_transpose(cpu(), bt, btt.out()));
+        T u = tensor(cpu(), randf(90, -1, 1, 45), {90}, dt), w = tensor(cpu(), randf(45, -1, 1, 46), {45}, dt), ustep, col;
+        const int64_t st = 0, sp = EMBER_SLICE_END, two = 2;
+        EM_OK(ember_slice(cpu(), u, &st, &sp, &two, 1, ustep.out()));  // 45 elements, stride 2
+        int64_t colshape[2] = {45, 1};
+        EM_OK(ember_reshape(cpu(), w, colshape, 2, col.out()));
+        const double tol = dt == EMBER_FLOAT32 ? 2e-5 : 1e-12;
+        struct {
+            const char* layout;
+            const ember_tensor_t *x, *y;
+        } cases[] = {{"matrix @ vector", a, w},       {"transposed matrix @ vector", att, w}, {"matrix @ stepped vector", a, ustep},
+                     {"vector @ matrix", w, b},       {"vector @ transposed matrix", w, btt}, {"stepped vector @ matrix", ustep, b},
+                     {"vector @ vector", w, ustep},   {"batch @ column", a, col}};
+        for (auto& c : cases) {
+            T got, want;
+            EM_OK(ember_matmul(cpu(), c.x, c.y, got.out()));
+            EM_OK(ember_matmul(ref(), as_ref(c.x), as_ref(c.y), want.out()));
+            expect_close(got, want, tol, tol, std::string(c.layout) + " " + ember_dtype_name(dt));
+        }
+    }
 }
 
 TEST(CpuLarge, AstypeCopyAndAssign) {

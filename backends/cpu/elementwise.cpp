@@ -247,6 +247,13 @@ int cvt_index(int32_t d) {
     }
 }
 
+template <class E>
+void fill_with(char* dst, const char* value, int64_t n) {
+    E v;
+    std::memcpy(&v, value, sizeof v);
+    std::fill_n((E*)dst, n, v);
+}
+
 ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& x = c->in[0];
     const ember_view_t& o = c->out[0];
@@ -268,12 +275,19 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
         });
         return EMBER_OK;
     }
-    if (x.dtype == o.dtype && sx == 0) {  // broadcast fill
+    if (x.dtype == o.dtype && sx == 0) {  // broadcast fill: typed stores the compiler vectorises
         parallel_range(g.size, kParallelCheap * 2, 1 << 15, [&](int64_t begin, int64_t end) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
                 char* dst = po + off[0] * (int64_t)osz;
                 const char* src = px + off[1] * (int64_t)isz;
-                for (int64_t i = 0; i < len; ++i) std::memcpy(dst + i * (int64_t)osz, src, osz);
+                switch (osz) {
+                    case 1: fill_with<uint8_t>(dst, src, len); break;
+                    case 2: fill_with<uint16_t>(dst, src, len); break;
+                    case 4: fill_with<uint32_t>(dst, src, len); break;
+                    case 8: fill_with<uint64_t>(dst, src, len); break;
+                    default:
+                        for (int64_t i = 0; i < len; ++i) std::memcpy(dst + i * (int64_t)osz, src, osz);
+                }
             });
         });
         return EMBER_OK;
