@@ -101,19 +101,7 @@ ember_status_t arg_kernel(const ember_kernel_call_t* c) {
         return reference_on_slices(c, kAxisAttr);
     RowFn row = g_isa->row[IsMax ? R_MAX : R_MIN][in.dtype];
     if (!row) return reference_on_slices(c, kAxisAttr);
-    switch (in.dtype) {
-        case EMBER_FLOAT32: arg_lines<float, IsMax>(in, out, axis, row); break;
-        case EMBER_FLOAT64: arg_lines<double, IsMax>(in, out, axis, row); break;
-        case EMBER_INT8: arg_lines<int8_t, IsMax>(in, out, axis, row); break;
-        case EMBER_INT16: arg_lines<int16_t, IsMax>(in, out, axis, row); break;
-        case EMBER_INT32: arg_lines<int32_t, IsMax>(in, out, axis, row); break;
-        case EMBER_INT64: arg_lines<int64_t, IsMax>(in, out, axis, row); break;
-        case EMBER_UINT8: arg_lines<uint8_t, IsMax>(in, out, axis, row); break;
-        case EMBER_UINT16: arg_lines<uint16_t, IsMax>(in, out, axis, row); break;
-        case EMBER_UINT32: arg_lines<uint32_t, IsMax>(in, out, axis, row); break;
-        case EMBER_UINT64: arg_lines<uint64_t, IsMax>(in, out, axis, row); break;
-        default: return reference_on_slices(c, kAxisAttr);
-    }
+    if (!visit_real(in.dtype, [&](auto z) { arg_lines<decltype(z), IsMax>(in, out, axis, row); })) return reference_on_slices(c, kAxisAttr);
     return EMBER_OK;
 }
 

@@ -53,6 +53,25 @@ inline bool is_contiguous(const ember_view_t& v) {
 }
 inline char* base_ptr(const ember_view_t& v) { return (char*)v.data + v.offset * (int64_t)itemsize_of(v.dtype); }
 
+// Calls f(T{}) with the C type of an integer, float32 or float64 dtype and returns true;
+// false (f not called) for bool, the half types and complex.
+template <class F>
+bool visit_real(int32_t dtype, F&& f) {
+    switch (dtype) {
+        case EMBER_INT8: f(int8_t{}); return true;
+        case EMBER_INT16: f(int16_t{}); return true;
+        case EMBER_INT32: f(int32_t{}); return true;
+        case EMBER_INT64: f(int64_t{}); return true;
+        case EMBER_UINT8: f(uint8_t{}); return true;
+        case EMBER_UINT16: f(uint16_t{}); return true;
+        case EMBER_UINT32: f(uint32_t{}); return true;
+        case EMBER_UINT64: f(uint64_t{}); return true;
+        case EMBER_FLOAT32: f(float{}); return true;
+        case EMBER_FLOAT64: f(double{}); return true;
+        default: return false;
+    }
+}
+
 // ------------------------------------------------------------------ threading
 int num_threads();
 // Runs fn(ctx, task) for task in [0, ntasks) on the pool (the caller takes part). Runs

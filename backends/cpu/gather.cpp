@@ -5,7 +5,7 @@
 //   nonzero  two passes over runs of the C order: count per chunk, then each chunk writes
 //            its coordinates from its prefix of the counts.
 //   arange   start + i*step per element, computed as the reference computes it.
-//   searchsorted  branch-free binary searches, 16 in lockstep (float32/float64/int32/int64).
+//   searchsorted  branch-free binary searches, 16 in lockstep (integers, float32, float64).
 // Layouts and dtypes outside these paths (a non-contiguous take output, a take slice that is
 // not one block, a small nonzero) run the reference kernel.
 #include <algorithm>
@@ -264,13 +264,11 @@ ember_status_t searchsorted_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& seq = c->in[0];
     if (c->n_in != 2 || seq.ndim != 1 || seq.shape[0] < 1 || c->in[1].dtype != seq.dtype || c->out[0].dtype != EMBER_INT64) return delegate(c);
     const bool right = c->attrs->i[0] != 0;
-    switch (seq.dtype) {
-        case EMBER_FLOAT32: right ? searchsorted_t<float, true>(c) : searchsorted_t<float, false>(c); return EMBER_OK;
-        case EMBER_FLOAT64: right ? searchsorted_t<double, true>(c) : searchsorted_t<double, false>(c); return EMBER_OK;
-        case EMBER_INT32: right ? searchsorted_t<int32_t, true>(c) : searchsorted_t<int32_t, false>(c); return EMBER_OK;
-        case EMBER_INT64: right ? searchsorted_t<int64_t, true>(c) : searchsorted_t<int64_t, false>(c); return EMBER_OK;
-        default: return delegate(c);
-    }
+    const bool done = visit_real(seq.dtype, [&](auto z) {
+        using S = decltype(z);
+        right ? searchsorted_t<S, true>(c) : searchsorted_t<S, false>(c);
+    });
+    return done ? EMBER_OK : delegate(c);
 }
 
 // ---------------------------------------------------------------- arange

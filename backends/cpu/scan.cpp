@@ -72,13 +72,11 @@ ember_status_t scan_kernel(const ember_kernel_call_t* c) {
         inner *= in.shape[d];
     }
     if (inner < 16) return reference_on_slices(c, kAxisAttr);  // (nearly) a scan along the innermost dim
-    switch (in.dtype) {
-        case EMBER_FLOAT32: sum ? scan_columns<float, true>(in, out, axis, inner) : scan_columns<float, false>(in, out, axis, inner); break;
-        case EMBER_FLOAT64: sum ? scan_columns<double, true>(in, out, axis, inner) : scan_columns<double, false>(in, out, axis, inner); break;
-        case EMBER_INT32: sum ? scan_columns<int32_t, true>(in, out, axis, inner) : scan_columns<int32_t, false>(in, out, axis, inner); break;
-        case EMBER_INT64: sum ? scan_columns<int64_t, true>(in, out, axis, inner) : scan_columns<int64_t, false>(in, out, axis, inner); break;
-        default: return reference_on_slices(c, kAxisAttr);
-    }
+    const bool done = visit_real(in.dtype, [&](auto z) {
+        using T = decltype(z);
+        sum ? scan_columns<T, true>(in, out, axis, inner) : scan_columns<T, false>(in, out, axis, inner);
+    });
+    if (!done) return reference_on_slices(c, kAxisAttr);
     return EMBER_OK;
 }
 

@@ -108,21 +108,19 @@ ember_status_t sort_kernel(const ember_kernel_call_t* c) {
     if (axis < 0 || axis >= x.ndim || numel(x) == 0 || x.shape[axis] >= (int64_t(1) << 32) || (!Indices && out.dtype != x.dtype))
         return reference_on_slices(c, kAxisAttr);
     switch (x.dtype) {
-        case EMBER_BOOL:
-        case EMBER_UINT8: sort_lines<uint8_t, Indices>(x, out, axis, descending, kUnsigned, 0); break;
-        case EMBER_UINT16: sort_lines<uint16_t, Indices>(x, out, axis, descending, kUnsigned, 0); break;
-        case EMBER_UINT32: sort_lines<uint32_t, Indices>(x, out, axis, descending, kUnsigned, 0); break;
-        case EMBER_UINT64: sort_lines<uint64_t, Indices>(x, out, axis, descending, kUnsigned, 0); break;
-        case EMBER_INT8: sort_lines<uint8_t, Indices>(x, out, axis, descending, kSigned, 0); break;
-        case EMBER_INT16: sort_lines<uint16_t, Indices>(x, out, axis, descending, kSigned, 0); break;
-        case EMBER_INT32: sort_lines<uint32_t, Indices>(x, out, axis, descending, kSigned, 0); break;
-        case EMBER_INT64: sort_lines<uint64_t, Indices>(x, out, axis, descending, kSigned, 0); break;
-        case EMBER_FLOAT16: sort_lines<uint16_t, Indices>(x, out, axis, descending, kFloat, 0x7c00); break;
-        case EMBER_BFLOAT16: sort_lines<uint16_t, Indices>(x, out, axis, descending, kFloat, 0x7f80); break;
-        case EMBER_FLOAT32: sort_lines<uint32_t, Indices>(x, out, axis, descending, kFloat, 0x7f800000u); break;
-        case EMBER_FLOAT64: sort_lines<uint64_t, Indices>(x, out, axis, descending, kFloat, 0x7ff0000000000000ull); break;
-        default: return reference_on_slices(c, kAxisAttr);  // complex: lexicographic, NaN last
+        case EMBER_BOOL: sort_lines<uint8_t, Indices>(x, out, axis, descending, kUnsigned, 0); return EMBER_OK;
+        case EMBER_FLOAT16: sort_lines<uint16_t, Indices>(x, out, axis, descending, kFloat, 0x7c00); return EMBER_OK;
+        case EMBER_BFLOAT16: sort_lines<uint16_t, Indices>(x, out, axis, descending, kFloat, 0x7f80); return EMBER_OK;
+        default: break;
     }
+    const bool done = visit_real(x.dtype, [&](auto z) {
+        using T = decltype(z);
+        using U = std::conditional_t<sizeof(T) == 1, uint8_t, std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+        const KeyKind kind = std::is_floating_point_v<T> ? kFloat : std::is_signed_v<T> ? kSigned : kUnsigned;
+        const U inf_bits = std::is_floating_point_v<T> ? (sizeof(T) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull)) : U(0);
+        sort_lines<U, Indices>(x, out, axis, descending, kind, inf_bits);
+    });
+    if (!done) return reference_on_slices(c, kAxisAttr);  // complex: lexicographic, NaN last
     return EMBER_OK;
 }
 
