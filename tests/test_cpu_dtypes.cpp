@@ -177,4 +177,40 @@ TEST(CpuLarge, IntegerMatmulMatchesReferenceExactly) {
     }
 }
 
+// Elementwise ops with a transposed (strided) operand: the operand is gathered run by run
+// into a buffer for the vector kernels (elementwise.cpp). Exact ops must match the
+// reference exactly, transcendental ones within the kernels' stated error.
+TEST(CpuLarge, StridedOperandsGatheredForVectorKernels) {
+    NEED_CPU();
+    const int64_t rows = 603, cols = 1001;
+    T x0 = tensor(cpu(), randf((size_t)(rows * cols), -3, 3, 141), {rows, cols}, EMBER_FLOAT32);
+    T y0 = tensor(cpu(), randf((size_t)(rows * cols), -3, 3, 142), {cols, rows}, EMBER_FLOAT32);
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT8}) {
+        const std::string dn = ember_dtype_name(dt);
+        T x, y, xt;
+        EM_OK(ember_astype(cpu(), x0, dt, x.out()));
+        EM_OK(ember_astype(cpu(), y0, dt, y.out()));
+        EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));  // (1001, 603), strides (1, 1001)
+        using Fn2 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+        for (auto [name, fn] : {std::pair<const char*, Fn2>{"add", ember_add}, {"multiply", ember_multiply}, {"less", ember_less}, {"maximum", ember_maximum}}) {
+            for (auto [what, a, b] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{" transposed + contiguous", xt, y},
+                                      {" contiguous + transposed", y, xt}, {" transposed + transposed", xt, xt}}) {
+                T got, want;
+                EM_OK(fn(cpu(), a, b, got.out()));
+                EM_OK(fn(ref(), as_ref(a), as_ref(b), want.out()));
+                expect_close(got, want, 0, 0, std::string(name) + what + " " + dn);
+            }
+        }
+        using Fn1 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+        for (auto [name, fn, rtol] : {std::tuple<const char*, Fn1, double>{"negative", ember_negative, 0}, {"abs", ember_abs, 0},
+                                      {"exp", ember_exp, dt == EMBER_FLOAT32 ? 5e-7 : 2e-15}, {"tanh", ember_tanh, dt == EMBER_FLOAT32 ? 5e-7 : 2e-15}}) {
+            if (rtol > 0 && (dt == EMBER_INT32 || dt == EMBER_INT8)) continue;
+            T got, want;
+            EM_OK(fn(cpu(), xt, got.out()));
+            EM_OK(fn(ref(), as_ref(xt), want.out()));
+            expect_close(got, want, rtol, 1e-30, std::string(name) + " of a transposed view " + dn);
+        }
+    }
+}
+
 }  // namespace

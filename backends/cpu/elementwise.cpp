@@ -26,6 +26,30 @@ int half_slot(int32_t dtype) {
     }
 }
 
+// ------------------------------------------------------------------ strided operands
+// An operand that steps through memory along the inner dim (a transposed view) is gathered
+// into an L1 buffer, kStage elements at a time, and the vector kernel runs on the buffer.
+// Consecutive runs touch the same cache lines one element further on, so the lines stay in
+// L2 while the run is gathered.
+template <class E>
+void gather_typed(const char* src, int64_t stride, int64_t n, char* dst) {
+    const E* s = (const E*)src;
+    E* d = (E*)dst;
+    for (int64_t i = 0; i < n; ++i) d[i] = s[i * stride];
+}
+// The n elements of a run starting at src with element stride `stride`, contiguous: src
+// itself when it is contiguous or a scalar (stride 0), else gathered into buf.
+const char* contiguous_run(const char* src, int64_t stride, size_t sz, int64_t n, char* buf) {
+    if (stride == 0 || stride == 1) return src;
+    switch (sz) {
+        case 1: gather_typed<uint8_t>(src, stride, n, buf); break;
+        case 2: gather_typed<uint16_t>(src, stride, n, buf); break;
+        case 4: gather_typed<uint32_t>(src, stride, n, buf); break;
+        default: gather_typed<uint64_t>(src, stride, n, buf); break;
+    }
+    return buf;
+}
+
 // One run of a binary op on half operands (each contiguous or a scalar); out is the
 // operands' type, or bool for the comparisons (written directly).
 void binary_half_run(BinFn fn, int slot, const uint16_t* a, const uint16_t* b, char* out, bool bool_out, int64_t len, int scalars) {
@@ -61,10 +85,25 @@ ember_status_t binary_kernel(const ember_kernel_call_t* c) {
     const int last = g.nd - 1;
     const int64_t inner = g.shape[last];
     const int64_t so = g.st[0][last], sa = g.st[1][last], sb = g.st[2][last];
-    if (inner > 1 && (so != 1 || (sa != 0 && sa != 1) || (sb != 0 && sb != 1))) return reference_on_slices(c, kElementwise);
     const size_t isz = itemsize_of(a.dtype), osz = itemsize_of(o.dtype);
+    const bool strided = inner > 1 && ((sa != 0 && sa != 1) || (sb != 0 && sb != 1));
+    if (inner > 1 && (so != 1 || (strided && (staged || isz > 8)))) return reference_on_slices(c, kElementwise);
     const int mode = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0) | (g.size * (int64_t)osz >= g_stream_bytes ? kStream : 0);
     char *pa = base_ptr(a), *pb = base_ptr(b), *po = base_ptr(o);
+    if (strided) {
+        parallel_range(g.size, kParallelCheap / 4, 1 << 12, [&](int64_t begin, int64_t end) {
+            walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
+                alignas(64) char ba[kStage * 8], bb[kStage * 8];
+                for (int64_t i = 0; i < len; i += kStage) {
+                    const int64_t n = std::min(kStage, len - i);
+                    const char* xa = contiguous_run(pa + (off[1] + i * sa) * (int64_t)isz, sa, isz, n, ba);
+                    const char* xb = contiguous_run(pb + (off[2] + i * sb) * (int64_t)isz, sb, isz, n, bb);
+                    fn(xa, xb, po + (off[0] + i) * (int64_t)osz, n, mode & 3);
+                }
+            });
+        });
+        return EMBER_OK;
+    }
     if (staged) {
         parallel_range(g.size, kParallelCheap / 4, 1 << 12, [&](int64_t begin, int64_t end) {
             walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
@@ -170,6 +209,20 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
                                fn(px + off[1] * (int64_t)sz, po + off[0] * (int64_t)sz, len, flags);
                            });
                        });
+        return EMBER_OK;
+    }
+    if (fn && inner > 1 && g.st[0][last] == 1 && itemsize_of(x.dtype) <= 8) {  // a strided input
+        const size_t sz = itemsize_of(x.dtype);
+        const int64_t sx = g.st[1][last];
+        parallel_range(g.size, kParallelCostly, 1 << 12, [&](int64_t begin, int64_t end) {
+            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+                alignas(64) char bx[kStage * 8];
+                for (int64_t i = 0; i < len; i += kStage) {
+                    const int64_t n = std::min(kStage, len - i);
+                    fn(contiguous_run(px + (off[1] + i * sx) * (int64_t)sz, sx, sz, n, bx), po + (off[0] + i) * (int64_t)sz, n, 0);
+                }
+            });
+        });
         return EMBER_OK;
     }
     if (x.dtype == EMBER_FLOAT64 && o.dtype == EMBER_FLOAT64 && (inner == 1 || g.st[0][last] == 1)) {
