@@ -201,6 +201,15 @@ TEST(CpuLarge, StridedOperandsGatheredForVectorKernels) {
                 expect_close(got, want, 0, 0, std::string(name) + what + " " + dn);
             }
         }
+        // A batch of transposed matrices: the tiles walk an outer dim too.
+        int64_t s3[3] = {3, 201, cols};
+        T x3, x3t, y3, got3, want3;
+        EM_OK(ember_reshape(cpu(), x, s3, 3, x3.out()));
+        EM_OK(ember_matrix_transpose(cpu(), x3, x3t.out()));  // (3, 1001, 201)
+        EM_OK(ember_negative(cpu(), x3t, y3.out()));           // contiguous
+        EM_OK(ember_subtract(cpu(), x3t, y3, got3.out()));
+        EM_OK(ember_subtract(ref(), as_ref(x3t), as_ref(y3), want3.out()));
+        expect_close(got3, want3, 0, 0, "subtract of transposed batch " + dn);
         using Fn1 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
         for (auto [name, fn, rtol] : {std::tuple<const char*, Fn1, double>{"negative", ember_negative, 0}, {"abs", ember_abs, 0},
                                       {"exp", ember_exp, dt == EMBER_FLOAT32 ? 5e-7 : 2e-15}, {"tanh", ember_tanh, dt == EMBER_FLOAT32 ? 5e-7 : 2e-15}}) {

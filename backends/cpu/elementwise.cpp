@@ -6,6 +6,7 @@
 // layouts (transposed or stepped inputs) and dtypes without a vector kernel (complex) run
 // the reference kernel, which accepts any strides, on slices across the pool.
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -28,26 +29,65 @@ int half_slot(int32_t dtype) {
 
 // ------------------------------------------------------------------ strided operands
 // An operand that steps through memory along the inner dim (a transposed view) is gathered
-// into an L1 buffer, kStage elements at a time, and the vector kernel runs on the buffer.
-// Consecutive runs touch the same cache lines one element further on, so the lines stay in
-// L2 while the run is gathered.
+// into L1 tiles of kTileRows rows x kTileCols columns and the vector kernels run on the
+// tile's rows. The gather walks down the tile's rows, which are neighbours in such an
+// operand's memory, so every cache line it loads is used whole.
+constexpr int64_t kTileRows = 16, kTileCols = 256;
+
 template <class E>
-void gather_typed(const char* src, int64_t stride, int64_t n, char* dst) {
+void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, char* dst) {
     const E* s = (const E*)src;
     E* d = (E*)dst;
-    for (int64_t i = 0; i < n; ++i) d[i] = s[i * stride];
+    for (int64_t j = 0; j < nc; ++j)
+        for (int64_t r = 0; r < nr; ++r) d[r * kTileCols + j] = s[r * rs + j * cs];
 }
-// The n elements of a run starting at src with element stride `stride`, contiguous: src
-// itself when it is contiguous or a scalar (stride 0), else gathered into buf.
-const char* contiguous_run(const char* src, int64_t stride, size_t sz, int64_t n, char* buf) {
-    if (stride == 0 || stride == 1) return src;
-    switch (sz) {
-        case 1: gather_typed<uint8_t>(src, stride, n, buf); break;
-        case 2: gather_typed<uint16_t>(src, stride, n, buf); break;
-        case 4: gather_typed<uint32_t>(src, stride, n, buf); break;
-        default: gather_typed<uint64_t>(src, stride, n, buf); break;
-    }
-    return buf;
+
+// Calls f(p, n) for every stretch of at most kTileCols elements of every row of g, with
+// p[k] the operand's (k = 0: the output's) first element of the stretch, contiguous:
+// operand k itself when its inner stride is 0 or 1, else its gathered tile.
+template <int N, class F>
+void for_tiles(const Geometry& g, char* const (&base)[N], const size_t (&sz)[N], int64_t threshold, F&& f) {
+    const int nd = g.nd;
+    const int64_t cols = g.shape[nd - 1], rows = nd >= 2 ? g.shape[nd - 2] : 1;
+    int64_t outer = 1;
+    for (int d = 0; d < nd - 2; ++d) outer *= g.shape[d];
+    const int64_t blocks = (rows + kTileRows - 1) / kTileRows;
+    parallel_range(outer * blocks, g.size >= threshold ? 2 : INT64_MAX, 1, [&](int64_t begin, int64_t end) {
+        alignas(64) char tile[N][kTileRows * kTileCols * 8];
+        for (int64_t t = begin; t < end; ++t) {
+            const int64_t i0 = (t % blocks) * kTileRows, nr = std::min(kTileRows, rows - i0);
+            int64_t off[N], rs[N], cs[N];
+            for (int k = 0; k < N; ++k) {
+                rs[k] = nd >= 2 ? g.st[k][nd - 2] : 0;
+                cs[k] = g.st[k][nd - 1];
+                off[k] = i0 * rs[k];
+                for (int64_t o = t / blocks, d = nd - 3; d >= 0; --d) {
+                    off[k] += (o % g.shape[d]) * g.st[k][d];
+                    o /= g.shape[d];
+                }
+            }
+            for (int64_t j0 = 0; j0 < cols; j0 += kTileCols) {
+                const int64_t nc = std::min(kTileCols, cols - j0);
+                for (int k = 1; k < N; ++k) {
+                    if (cs[k] == 0 || cs[k] == 1) continue;
+                    const char* src = base[k] + (off[k] + j0 * cs[k]) * (int64_t)sz[k];
+                    switch (sz[k]) {
+                        case 1: gather_tile<uint8_t>(src, rs[k], cs[k], nr, nc, tile[k]); break;
+                        case 2: gather_tile<uint16_t>(src, rs[k], cs[k], nr, nc, tile[k]); break;
+                        case 4: gather_tile<uint32_t>(src, rs[k], cs[k], nr, nc, tile[k]); break;
+                        default: gather_tile<uint64_t>(src, rs[k], cs[k], nr, nc, tile[k]); break;
+                    }
+                }
+                for (int64_t r = 0; r < nr; ++r) {
+                    const char* p[N];
+                    for (int k = 0; k < N; ++k)
+                        p[k] = k > 0 && cs[k] != 0 && cs[k] != 1 ? tile[k] + r * kTileCols * (int64_t)sz[k]
+                                                                 : base[k] + (off[k] + r * rs[k] + j0 * cs[k]) * (int64_t)sz[k];
+                    f(p, nc);
+                }
+            }
+        }
+    });
 }
 
 // One run of a binary op on half operands (each contiguous or a scalar); out is the
@@ -91,17 +131,9 @@ ember_status_t binary_kernel(const ember_kernel_call_t* c) {
     const int mode = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0) | (g.size * (int64_t)osz >= g_stream_bytes ? kStream : 0);
     char *pa = base_ptr(a), *pb = base_ptr(b), *po = base_ptr(o);
     if (strided) {
-        parallel_range(g.size, kParallelCheap / 4, 1 << 12, [&](int64_t begin, int64_t end) {
-            walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
-                alignas(64) char ba[kStage * 8], bb[kStage * 8];
-                for (int64_t i = 0; i < len; i += kStage) {
-                    const int64_t n = std::min(kStage, len - i);
-                    const char* xa = contiguous_run(pa + (off[1] + i * sa) * (int64_t)isz, sa, isz, n, ba);
-                    const char* xb = contiguous_run(pb + (off[2] + i * sb) * (int64_t)isz, sb, isz, n, bb);
-                    fn(xa, xb, po + (off[0] + i) * (int64_t)osz, n, mode & 3);
-                }
-            });
-        });
+        char* const base[3] = {po, pa, pb};
+        const size_t sizes[3] = {osz, isz, isz};
+        for_tiles<3>(g, base, sizes, kParallelCheap / 4, [&](const char* const* p, int64_t n) { fn(p[1], p[2], (char*)p[0], n, mode & 3); });
         return EMBER_OK;
     }
     if (staged) {
@@ -212,17 +244,9 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
         return EMBER_OK;
     }
     if (fn && inner > 1 && g.st[0][last] == 1 && itemsize_of(x.dtype) <= 8) {  // a strided input
-        const size_t sz = itemsize_of(x.dtype);
-        const int64_t sx = g.st[1][last];
-        parallel_range(g.size, kParallelCostly, 1 << 12, [&](int64_t begin, int64_t end) {
-            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
-                alignas(64) char bx[kStage * 8];
-                for (int64_t i = 0; i < len; i += kStage) {
-                    const int64_t n = std::min(kStage, len - i);
-                    fn(contiguous_run(px + (off[1] + i * sx) * (int64_t)sz, sx, sz, n, bx), po + (off[0] + i) * (int64_t)sz, n, 0);
-                }
-            });
-        });
+        char* const base[2] = {po, px};
+        const size_t sizes[2] = {itemsize_of(o.dtype), itemsize_of(x.dtype)};
+        for_tiles<2>(g, base, sizes, kParallelCostly, [&](const char* const* p, int64_t n) { fn(p[1], (char*)p[0], n, 0); });
         return EMBER_OK;
     }
     if (x.dtype == EMBER_FLOAT64 && o.dtype == EMBER_FLOAT64 && (inner == 1 || g.st[0][last] == 1)) {
