@@ -115,6 +115,8 @@ TEST(CpuLarge, ShiftsAndConversionsMatchReferenceExactly) {
     NEED_CPU();
     const int64_t n = 300007;
     auto values = randf((size_t)n, -200, 200, 81), counts = randf((size_t)n, -3, 70, 82);
+    for (size_t i = 0; i < values.size(); i += 97) values[i] = i % 2 ? 0.0f : -0.0f;  // zeros for the bool conversions
+    values[5] = std::numeric_limits<float>::quiet_NaN();
     T xv = tensor(cpu(), values, {n}, EMBER_FLOAT32), cv = tensor(cpu(), counts, {n}, EMBER_FLOAT32);
     for (ember_dtype_t dt : {EMBER_INT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_UINT16, EMBER_UINT32, EMBER_UINT64}) {
         T x, k, one;
@@ -143,7 +145,7 @@ TEST(CpuLarge, ShiftsAndConversionsMatchReferenceExactly) {
             EM_OK(ember_bitwise_left_shift(cpu(), x, sixty, big.out()));
             x = std::move(big);
         }
-        for (ember_dtype_t to : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT16, EMBER_UINT8}) {
+        for (ember_dtype_t to : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT16, EMBER_UINT8, EMBER_BOOL}) {
             T got, want;
             EM_OK(ember_astype(cpu(), x, to, got.out()));
             EM_OK(ember_astype(ref(), as_ref(x), to, want.out()));

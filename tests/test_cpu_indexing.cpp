@@ -150,6 +150,24 @@ TEST(CpuLarge, NonzeroAndArangeMatchReferenceExactly) {
             expect_identical(got, want, std::string("nonzero ") + ember_dtype_name(dt) + " " + std::to_string(shape_of(y).size()) + "-d");
         }
     }
+    // all/any over every axis: counted in chunks; the answer hangs on one element each time.
+    const int64_t n = 300001;
+    for (int variant = 0; variant < 4; ++variant) {
+        std::vector<float> v((size_t)n, variant < 2 ? 1.5f : -0.0f);  // all true / all zero (-0.0)
+        if (variant == 1) v[(size_t)n - 3] = 0.0f;                        // one zero at the end
+        if (variant == 3) v[(size_t)n / 2] = std::numeric_limits<float>::quiet_NaN();  // one NaN: non-zero
+        T f = tensor(cpu(), v, {n}, EMBER_FLOAT32);
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT16, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_BOOL, EMBER_INT8, EMBER_INT64}) {
+            T y;
+            EM_OK(ember_astype(cpu(), f, dt, y.out()));
+            for (int all : {0, 1}) {
+                T got, want;
+                EM_OK((all ? ember_all : ember_any)(cpu(), y, nullptr, 0, 0, got.out()));
+                EM_OK((all ? ember_all : ember_any)(ref(), as_ref(y), nullptr, 0, 0, want.out()));
+                expect_identical(got, want, std::string(all ? "all" : "any") + " case " + std::to_string(variant) + " " + ember_dtype_name(dt));
+            }
+        }
+    }
     for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT64, EMBER_FLOAT16}) {
         T got, want;
         EM_OK(ember_arange(cpu(), -1e5, 3.3e5, 0.37, dt, got.out()));

@@ -3,7 +3,8 @@
 //            case of an embedding lookup; indices are checked and normalised in one pass
 //            first, so a bad index writes nothing here and the reference reports it.
 //   nonzero  two passes over runs of the C order: count per chunk, then each chunk writes
-//            its coordinates from its prefix of the counts.
+//            its coordinates from its prefix of the counts; all/any over every axis count
+//            the same way.
 //   arange   start + i*step per element, computed as the reference computes it.
 //   searchsorted  branch-free binary searches, 16 in lockstep (integers, float32, float64).
 // Layouts and dtypes outside these paths (a non-contiguous take output, a take slice that is
@@ -14,6 +15,7 @@
 #include <limits>
 #include <memory>
 #include <type_traits>
+#include <vector>
 
 #include "cpu_common.hpp"
 
@@ -140,20 +142,51 @@ void for_each_run(const ember_view_t& x, int64_t begin, int64_t end, F&& f) {
     }
 }
 
+// Calls f(zero test) for the dtype's element bits.
+template <class F>
+void visit_zero_test(int32_t dtype, F&& f) {
+    switch (dtype) {
+        case EMBER_FLOAT16:
+        case EMBER_BFLOAT16: f(ZeroTest<uint16_t>{1, 0x7fff}); return;
+        case EMBER_FLOAT32: f(ZeroTest<uint32_t>{1, 0x7fffffffu}); return;
+        case EMBER_FLOAT64: f(ZeroTest<uint64_t>{1, 0x7fffffffffffffffull}); return;
+        case EMBER_COMPLEX64: f(ZeroTest<uint32_t>{2, 0x7fffffffu}); return;
+        case EMBER_COMPLEX128: f(ZeroTest<uint64_t>{2, 0x7fffffffffffffffull}); return;
+        default:
+            switch (itemsize_of(dtype)) {
+                case 1: f(ZeroTest<uint8_t>{1, 0xff}); return;
+                case 2: f(ZeroTest<uint16_t>{1, 0xffff}); return;
+                case 4: f(ZeroTest<uint32_t>{1, ~0u}); return;
+                default: f(ZeroTest<uint64_t>{1, ~0ull}); return;
+            }
+    }
+}
+
+// The non-zero elements among [begin, end) of x's C order.
+template <class U>
+int64_t count_nonzero_range(const ember_view_t& x, const ZeroTest<U>& z, int64_t begin, int64_t end) {
+    const int64_t step_bytes = x.strides[x.ndim - 1] * (int64_t)itemsize_of(x.dtype);
+    int64_t found = 0;
+    for_each_run(x, begin, end, [&](const int64_t*, const char* p, int64_t len) {
+        for (int64_t k = 0; k < len; ++k, p += step_bytes) found += z.nonzero(p);
+    });
+    return found;
+}
+
+// Chunks of x's C order for the pool: count and size.
+void chunking(int64_t total, int64_t& chunks, int64_t& per_chunk) {
+    chunks = std::min<int64_t>((total + 65535) / 65536, 16 * num_threads());
+    per_chunk = (total + chunks - 1) / chunks;
+}
+
 template <class U>
 void nonzero_t(const ember_view_t& x, const ember_view_t& out, ZeroTest<U> z) {
     const int nd = x.ndim;
     const int64_t total = numel(x), step_bytes = x.strides[nd - 1] * (int64_t)itemsize_of(x.dtype);
-    const int64_t chunks = std::min<int64_t>((total + 65535) / 65536, 16 * num_threads());
-    const int64_t per_chunk = (total + chunks - 1) / chunks;
+    int64_t chunks, per_chunk;
+    chunking(total, chunks, per_chunk);
     std::unique_ptr<int64_t[]> first_row(new int64_t[(size_t)chunks + 1]);
-    parallel_tasks(chunks, [&](int64_t t) {
-        int64_t found = 0;
-        for_each_run(x, t * per_chunk, std::min(total, (t + 1) * per_chunk), [&](const int64_t*, const char* p, int64_t len) {
-            for (int64_t k = 0; k < len; ++k, p += step_bytes) found += z.nonzero(p);
-        });
-        first_row[(size_t)t + 1] = found;
-    });
+    parallel_tasks(chunks, [&](int64_t t) { first_row[(size_t)t + 1] = count_nonzero_range(x, z, t * per_chunk, std::min(total, (t + 1) * per_chunk)); });
     first_row[0] = 0;
     for (int64_t t = 0; t < chunks; ++t) first_row[(size_t)t + 1] += first_row[(size_t)t];
     int64_t* dst = (int64_t*)out.data + out.offset;
@@ -180,21 +213,27 @@ ember_status_t nonzero_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& x = c->in[0];
     const ember_view_t& out = c->out[0];
     if (x.ndim == 0 || numel(x) < kParallelCheap || num_threads() <= 1 || out.ndim != 2 || out.dtype != EMBER_INT64) return delegate(c);
-    switch (x.dtype) {
-        case EMBER_FLOAT16:
-        case EMBER_BFLOAT16: nonzero_t<uint16_t>(x, out, {1, 0x7fff}); break;
-        case EMBER_FLOAT32: nonzero_t<uint32_t>(x, out, {1, 0x7fffffffu}); break;
-        case EMBER_FLOAT64: nonzero_t<uint64_t>(x, out, {1, 0x7fffffffffffffffull}); break;
-        case EMBER_COMPLEX64: nonzero_t<uint32_t>(x, out, {2, 0x7fffffffu}); break;
-        case EMBER_COMPLEX128: nonzero_t<uint64_t>(x, out, {2, 0x7fffffffffffffffull}); break;
-        default:
-            switch (itemsize_of(x.dtype)) {
-                case 1: nonzero_t<uint8_t>(x, out, {1, 0xff}); break;
-                case 2: nonzero_t<uint16_t>(x, out, {1, 0xffff}); break;
-                case 4: nonzero_t<uint32_t>(x, out, {1, ~0u}); break;
-                default: nonzero_t<uint64_t>(x, out, {1, ~0ull});
-            }
-    }
+    visit_zero_test(x.dtype, [&](auto z) { nonzero_t(x, out, z); });
+    return EMBER_OK;
+}
+
+// all/any over every axis: the non-zero elements counted in chunks across the pool (exact,
+// whatever the order). Reductions that keep a dim run the reference's code on slices.
+ember_status_t all_any_kernel(const ember_kernel_call_t* c) {
+    const bool all = kdata(c)->code != 0;
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& out = c->out[0];
+    const int64_t total = numel(x);
+    if (numel(out) != 1 || x.ndim == 0 || total < kParallelCheap || num_threads() <= 1 || out.dtype != EMBER_BOOL) return reference_on_slices(c, kAxesMask);
+    int64_t chunks, per_chunk;
+    chunking(total, chunks, per_chunk);
+    std::vector<int64_t> found((size_t)chunks, 0);
+    visit_zero_test(x.dtype, [&](auto z) {
+        parallel_tasks(chunks, [&](int64_t t) { found[(size_t)t] = count_nonzero_range(x, z, t * per_chunk, std::min(total, (t + 1) * per_chunk)); });
+    });
+    int64_t nonzero = 0;
+    for (int64_t f : found) nonzero += f;
+    *((uint8_t*)out.data + out.offset) = all ? nonzero == total : nonzero > 0;
     return EMBER_OK;
 }
 
@@ -307,6 +346,8 @@ ember_status_t arange_kernel(const ember_kernel_call_t* c) {
 void add_gather_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"take", take_kernel, 0, false});
     k.push_back({"nonzero", nonzero_kernel, 0, false});
+    k.push_back({"all", all_any_kernel, 1, false});
+    k.push_back({"any", all_any_kernel, 0, false});
     k.push_back({"arange", arange_kernel, 0, false});
     k.push_back({"searchsorted", searchsorted_kernel, 0, false});
 }

@@ -58,6 +58,7 @@ struct IsaTable {
     ColFn col[R_COUNT][kDtypes];
     CvtFn cvt[C_COUNT][C_COUNT];
     CvtFn icvt[kDtypes][2];  // integer or bool dtype -> [0] float32, [1] float64
+    CvtFn tobool[kDtypes];   // integer, float32 or float64 -> bool (!= 0)
     UnFn math[M_COUNT][2];
     BinFn math2[M2_COUNT][2];
     CopyFn copy;

@@ -89,7 +89,7 @@ void add_line_kernels(std::vector<NativeKernel>& k) {
     for (const char* name : {"take_along_axis", "fft_c2c"})
         k.push_back({name, line_kernel, kAxisAttr, false});
     k.push_back({"scatter", line_kernel, kAxisAttr | whole(1), false});
-    for (const char* name : {"prod", "all", "any"}) k.push_back({name, line_kernel, kAxesMask, false});
+    k.push_back({"prod", line_kernel, kAxesMask, false});
 }
 
 }  // namespace ember_cpu

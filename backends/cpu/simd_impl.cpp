@@ -843,6 +843,14 @@ void cvt_to(const void* in, void* out, int64_t n) {
     for (int64_t i = 0; i < n; ++i) o[i] = (To)x[i];
 }
 
+// To bool: "!= 0" (NaN is true, -0.0 false), as the reference's astype.
+template <class From>
+void cvt_to_bool(const void* in, void* out, int64_t n) {
+    const From* x = (const From*)in;
+    uint8_t* o = (uint8_t*)out;
+    for (int64_t i = 0; i < n; ++i) o[i] = x[i] != From(0);
+}
+
 // Calls f(dtype slot, a value of its C type) for every integer dtype.
 template <class F>
 void for_int_dtypes(F&& f) {
@@ -921,7 +929,10 @@ IsaTable build_table() {
         t.bin[B_SHR][d] = bin_fn<decltype(z), OpShr>;
         t.icvt[d][0] = cvt_to<decltype(z), float>;
         t.icvt[d][1] = cvt_to<decltype(z), double>;
+        t.tobool[d] = cvt_to_bool<decltype(z)>;
     });
+    t.tobool[D_F32] = cvt_to_bool<float>;
+    t.tobool[D_F64] = cvt_to_bool<double>;
     t.icvt[D_BOOL][0] = cvt_to<uint8_t, float>;
     t.icvt[D_BOOL][1] = cvt_to<uint8_t, double>;
     fill_un_ints<UInvert>(t, U_NOT);
