@@ -244,6 +244,35 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("cumsum_axis0_f32", "1000x10000", time_result(reps, [&](ember_tensor_t** r) { ember_cumsum(c, x, 0, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("argmax_f32/1e7") || np.count("all_f32/1e7")) {
+        ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 11), *y = random_tensor(c, {10000000}, 0.5, 1, 12);
+        add("argmax_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x, 0, 0, r); }));
+        add("all_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_all(c, y, nullptr, 0, 0, r); }));
+        for (ember_tensor_t* t : {x, y}) ember_tensor_release(t);
+    }
+    if (np.count("exp_f16/1e6")) {
+        ember_tensor_t* x32 = random_tensor(c, {1000000}, -3, 3, 13), *x = nullptr;
+        ember_astype(c, x32, EMBER_FLOAT16, &x);
+        add("exp_f16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_exp(c, x, r); }));
+        for (ember_tensor_t* t : {x32, x}) ember_tensor_release(t);
+    }
+    if (np.count("dot_f32/1e6")) {
+        ember_tensor_t* x = random_tensor(c, {1000000}, -1, 1, 14);
+        add("dot_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, x, x, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("add_transposed_f32/1000x1000")) {
+        ember_tensor_t* x = random_tensor(c, {1000, 1000}, -1, 1, 15), *y = random_tensor(c, {1000, 1000}, -1, 1, 16), *xt = nullptr;
+        ember_matrix_transpose(c, x, &xt);
+        add("add_transposed_f32", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_add(c, xt, y, r); }));
+        for (ember_tensor_t* t : {x, y, xt}) ember_tensor_release(t);
+    }
+    if (np.count("matmul_i32/512x512")) {
+        ember_tensor_t* a32 = random_tensor(c, {512, 512}, -100, 100, 17), *a = nullptr;
+        ember_astype(c, a32, EMBER_INT32, &a);
+        add("matmul_i32", "512x512", time_result(std::min(reps, 5), [&](ember_tensor_t** r) { ember_matmul(c, a, a, r); }));
+        for (ember_tensor_t* t : {a32, a}) ember_tensor_release(t);
+    }
     if (np.count("fft_c64/1024x1024")) {
         ember_tensor_t* re = random_tensor(c, {1024, 1024}, -1, 1, 7), *z = nullptr;
         ember_astype(c, re, EMBER_COMPLEX64, &z);

@@ -23,6 +23,12 @@ Index and random cases (INDEX_CASES, their own shapes):
   sort_f32           np.sort(x, kind="stable") of 1e7 values (Ember's sort is stable; NumPy's default
                      quicksort, not stable, takes ~39 ms here)
   cumsum_axis0_f32   np.cumsum(x, axis=0) of a (1000, 10000) array (NumPy sums in float32, Ember in double)
+  argmax_f32         np.argmax(x) of 1e7 values
+  all_f32            x.all() of 1e7 values (none zero)
+  exp_f16            np.exp(x) of 1e6 float16 values
+  dot_f32            x @ x of two 1e6-vectors (one vector, with itself)
+  add_transposed_f32 x.T + y of (1000, 1000) arrays
+  matmul_i32         a @ a of a (512, 512) int32 array (NumPy has no BLAS for integers either)
   fft_c64            np.fft.fft(x) along the last axis of a (1024, 1024) complex64 array
 """
 import argparse
@@ -80,6 +86,13 @@ INDEX_CASES = {
     "random_normal_f32": ("1e7", lambda r: (r,), lambda g: g.standard_normal(10**7, dtype=np.float32)),
     "sort_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x, kind="stable")),
     "cumsum_axis0_f32": ("1000x10000", lambda r: (r.uniform(-1, 1, (1000, 10000)).astype(np.float32),), lambda x: np.cumsum(x, axis=0)),
+    "argmax_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.argmax(x)),
+    "all_f32": ("1e7", lambda r: (r.uniform(0.5, 1, 10**7).astype(np.float32),), lambda x: x.all()),
+    "exp_f16": ("1e6", lambda r: (r.uniform(-3, 3, 10**6).astype(np.float16),), lambda x: np.exp(x)),
+    "dot_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: x @ x),
+    "add_transposed_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32), r.uniform(-1, 1, (1000, 1000)).astype(np.float32)),
+                           lambda x, y: x.T + y),
+    "matmul_i32": ("512x512", lambda r: (r.integers(-100, 100, (512, 512)).astype(np.int32),), lambda a: a @ a),
     "fft_c64": ("1024x1024", lambda r: ((r.uniform(-1, 1, (1024, 1024)) + 1j * r.uniform(-1, 1, (1024, 1024))).astype(np.complex64),),
                 lambda x: np.fft.fft(x, axis=-1)),
 }
@@ -113,7 +126,7 @@ def main():
         if wanted(name):
             data = setup(np.random.default_rng(2))
             # NumPy's searchsorted and stable sort take ~1 s a call here: fewer repetitions
-            slow = name in ("searchsorted_f32", "sort_f32")
+            slow = name in ("searchsorted_f32", "sort_f32", "matmul_i32")
             times[f"{name}/{size}"] = best_of(min(reps, 5) if slow else reps, lambda: fn(*data))
     with open(args.out, "w") as f:
         json.dump(times, f)
