@@ -18,11 +18,6 @@ struct Extreme {
     int64_t index;
 };
 
-template <class T>
-bool is_nan(T v) {
-    return v != v;
-}
-
 // The extreme of x[0..n) and its first position.
 template <class T>
 Extreme<T> extreme_of(const T* x, int64_t n, RowFn row) {
@@ -49,22 +44,12 @@ void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn 
     const int64_t n = in.shape[axis], lines = numel(in) / n;
     const T* base = (const T*)in.data + in.offset;
     int64_t* dst = (int64_t*)out.data + out.offset;
-    auto line_offsets = [&](int64_t line, int64_t& io, int64_t& oo) {
-        io = oo = 0;
-        for (int d = in.ndim - 1; d >= 0; --d) {
-            if (d == axis) continue;
-            const int64_t i = line % in.shape[d];
-            line /= in.shape[d];
-            io += i * in.strides[d];
-            oo += i * out.strides[d];
-        }
-    };
     const int nt = num_threads();
     if (lines >= 2 * (int64_t)nt || numel(in) < kParallelCheap || nt <= 1) {
         parallel_range(lines, numel(in) < kParallelCheap ? lines + 1 : 2, 1, [&](int64_t b, int64_t e) {
             for (int64_t line = b; line < e; ++line) {
                 int64_t io, oo;
-                line_offsets(line, io, oo);
+                line_offsets(in, out, axis, line, io, oo);
                 dst[oo] = extreme_of(base + io, n, row).index;
             }
         });
@@ -77,7 +62,7 @@ void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn 
     parallel_tasks(lines * per_line, [&](int64_t t) {
         const int64_t line = t / per_line, j0 = (t % per_line) * stretch;
         int64_t io, oo;
-        line_offsets(line, io, oo);
+        line_offsets(in, out, axis, line, io, oo);
         Extreme<T> e = extreme_of(base + io + j0, std::min(stretch, n - j0), row);
         e.index += j0;
         parts[(size_t)t] = e;
@@ -87,7 +72,7 @@ void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn 
         for (int64_t k = 1; k < per_line; ++k)
             if (replaces<T, IsMax>(best, parts[(size_t)(line * per_line + k)])) best = parts[(size_t)(line * per_line + k)];
         int64_t io, oo;
-        line_offsets(line, io, oo);
+        line_offsets(in, out, axis, line, io, oo);
         dst[oo] = best.index;
     }
 }

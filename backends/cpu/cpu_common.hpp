@@ -72,6 +72,25 @@ bool visit_real(int32_t dtype, F&& f) {
     }
 }
 
+// NaN test for any real element type (integers are never NaN).
+template <class T>
+inline bool is_nan(T v) {
+    return v != v;
+}
+
+// Element offsets in `in` and `out` of line `line` (C order over every dim but `axis`) of
+// an op that works along `axis`; out has in's number of dims.
+inline void line_offsets(const ember_view_t& in, const ember_view_t& out, int axis, int64_t line, int64_t& io, int64_t& oo) {
+    io = oo = 0;
+    for (int d = in.ndim - 1; d >= 0; --d) {
+        if (d == axis) continue;
+        const int64_t i = line % in.shape[d];
+        line /= in.shape[d];
+        io += i * in.strides[d];
+        oo += i * out.strides[d];
+    }
+}
+
 // ------------------------------------------------------------------ threading
 int num_threads();
 // Runs fn(ctx, task) for task in [0, ntasks) on the pool (the caller takes part). Runs

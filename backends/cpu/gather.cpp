@@ -241,11 +241,6 @@ ember_status_t all_any_kernel(const ember_kernel_call_t* c) {
 // The reference's order puts NaN after every number; in a sorted sequence the NaNs are the
 // tail, so a number is searched for among the `finite` entries before it with plain
 // compares, and a NaN value lands at `finite` (left) or n (right).
-template <class S> inline bool is_nan(S v) {
-    if constexpr (std::is_floating_point_v<S>) return v != v;
-    else return false;
-}
-
 // For each value, the count of entries that go before it: a binary search whose halving
 // step is arithmetic (no branch on the data), kBatch searches in lockstep so that their
 // independent loads overlap.

@@ -60,19 +60,9 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
     const int64_t n = x.shape[axis], lines = numel(x) / n;
     const int64_t sx = x.strides[axis], so = out.strides[axis];
     const U* xb = (const U*)x.data + x.offset;
-    auto line_offsets = [&](int64_t line, int64_t& xo, int64_t& oo) {
-        xo = oo = 0;
-        for (int d = x.ndim - 1; d >= 0; --d) {
-            if (d == axis) continue;
-            const int64_t i = line % x.shape[d];
-            line /= x.shape[d];
-            xo += i * x.strides[d];
-            oo += i * out.strides[d];
-        }
-    };
     auto sort_line = [&](int64_t line, Item<U, P>* a, Item<U, P>* tmp) {
         int64_t xo, oo;
-        line_offsets(line, xo, oo);
+        line_offsets(x, out, axis, line, xo, oo);
         const U* src = xb + xo;
         for (int64_t k = 0; k < n; ++k) {
             const U bits = src[k * sx];
