@@ -166,13 +166,17 @@ TRef elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tens
     TRef out = alloc_tensor(ctx, plan.result, shape);
     out->weak = weak;
     if (out->size == 0) return out;
+    // The caller's handles stay alive for the call: only a cast needs a reference of its own.
     TRef cast[3];
     int64_t strides[3][EMBER_MAX_DIMS];
     ember_view_t views[3];
     int n = 0;
     for (const ember_tensor* x : xs) {
-        cast[n] = cast_if(ctx, x, plan.compute);
-        views[n] = broadcast_view(cast[n].get(), shape, strides[n]);
+        if (x->dtype != plan.compute) {
+            cast[n] = op_astype(ctx, x, plan.compute);
+            x = cast[n].get();
+        }
+        views[n] = broadcast_view(x, shape, strides[n]);
         ++n;
     }
     ember_view_t ov = view_of(out.get());
@@ -210,12 +214,16 @@ TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes,
             dropped.push_back(x->shape[i]);
         }
     }
-    TRef xc = cast_if(ctx, x, plan.compute);
+    TRef xc;
+    if (x->dtype != plan.compute) {
+        xc = op_astype(ctx, x, plan.compute);
+        x = xc.get();
+    }
     TRef out = alloc_tensor(ctx, plan.result, keep);
     if (out->size) {
         ember_attrs_t attrs{};
         attrs.axes_mask = mask;
-        run_kernel(ctx, op, {view_of(xc.get())}, {view_of(out.get())}, attrs);
+        run_kernel(ctx, op, {view_of(x)}, {view_of(out.get())}, attrs);
     }
     if (keepdims) return out;
     return op_reshape(ctx, out.get(), dropped, false);
