@@ -1,7 +1,5 @@
 // argmax/argmin along a contiguous axis. The reference's answer is the position of the first
-// extreme value, or of the first NaN if there is one. Here the ISA's NaN-propagating max/min
-// kernel finds the extreme value of a stretch of the line, then a scan finds its first
-// position. Long lines are split into stretches across the pool and combined in order
+// extreme value, or of the first NaN if there is one (extreme_of says how). Long lines are split into stretches across the pool and combined in order
 // (ties keep the earlier stretch); many lines run in parallel. Other layouts and dtypes run
 // the reference's code on slices (line_ops.cpp).
 #include <algorithm>
@@ -18,25 +16,47 @@ struct Extreme {
     int64_t index;
 };
 
-// The extreme of x[0..n) and its first position.
-template <class T>
-Extreme<T> extreme_of(const T* x, int64_t n, RowFn row) {
-    T v = x[0];
-    row(x, n, &v);
-    int64_t i = 0;
-    if (is_nan(v))
-        while (!is_nan(x[i])) ++i;
-    else
-        while (!(x[i] == v)) ++i;
-    return {v, i};
-}
-
 // b follows a in the line: does it replace a?
 template <class T, bool IsMax>
 bool replaces(const Extreme<T>& a, const Extreme<T>& b) {
     if (is_nan(a.value)) return false;
     if (is_nan(b.value)) return true;
     return IsMax ? a.value < b.value : b.value < a.value;
+}
+
+// First position of v (or of the first NaN when v is NaN) in x[0..n); v is there.
+// Blocks of 16 are tested without a branch so the compiler vectorises the test.
+template <class T>
+int64_t first_position(const T* x, int64_t n, T v) {
+    const bool nan = is_nan(v);
+    auto hit = [&](T y) { return nan ? is_nan(y) : y == v; };
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        bool any = false;
+        for (int k = 0; k < 16; ++k) any |= hit(x[i + k]);
+        if (any) break;
+    }
+    while (!hit(x[i])) ++i;
+    return i;
+}
+
+// The extreme of x[0..n) and its first position, in one pass over memory: the ISA's
+// NaN-propagating max/min of each L1-sized chunk, and a scan of that chunk only when it
+// beats the extreme so far (rarely, on most data: the chunk is still in L1 then).
+template <class T, bool IsMax>
+Extreme<T> extreme_of(const T* x, int64_t n, RowFn row) {
+    constexpr int64_t kChunk = 4096;
+    Extreme<T> best{x[0], 0};
+    for (int64_t j = 0; j < n; j += kChunk) {
+        const int64_t m = std::min(kChunk, n - j);
+        Extreme<T> chunk{x[j], j};
+        row(x + j, m, &chunk.value);
+        if (j > 0 && !replaces<T, IsMax>(best, chunk)) continue;
+        chunk.index = j + first_position(x + j, m, chunk.value);
+        best = chunk;
+        if (is_nan(best.value)) break;
+    }
+    return best;
 }
 
 template <class T, bool IsMax>
@@ -50,7 +70,7 @@ void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn 
             for (int64_t line = b; line < e; ++line) {
                 int64_t io, oo;
                 line_offsets(in, out, axis, line, io, oo);
-                dst[oo] = extreme_of(base + io, n, row).index;
+                dst[oo] = extreme_of<T, IsMax>(base + io, n, row).index;
             }
         });
         return;
@@ -63,7 +83,7 @@ void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn 
         const int64_t line = t / per_line, j0 = (t % per_line) * stretch;
         int64_t io, oo;
         line_offsets(in, out, axis, line, io, oo);
-        Extreme<T> e = extreme_of(base + io + j0, std::min(stretch, n - j0), row);
+        Extreme<T> e = extreme_of<T, IsMax>(base + io + j0, std::min(stretch, n - j0), row);
         e.index += j0;
         parts[(size_t)t] = e;
     });
