@@ -182,13 +182,21 @@ TEST(CpuLarge, NonzeroAndArangeMatchReferenceExactly) {
 TEST(CpuLarge, RandomMatchesReferenceExactly) {
     NEED_CPU();
     using Draw = std::function<ember_status_t(ember_ctx_t*, ember_tensor_t**)>;
-    const int64_t odd[2] = {1001, 333}, flat[1] = {300003};
+    const int64_t odd[2] = {1001, 333}, flat[1] = {300003}, three[1] = {3};
     T alpha = tensor(cpu(), randf(1001, 0.2f, 30, 71), {1001, 1}, EMBER_FLOAT32);
     T scale = tensor(cpu(), randf(333, 0.5f, 2, 72), {333}, EMBER_FLOAT64);
     T lam = tensor(cpu(), randf(333, 0, 40, 73), {1, 333}, EMBER_FLOAT32);
     std::vector<std::pair<std::string, Draw>> draws = {
         {"bits 2-d", [&](auto c, auto o) { return ember_random_bits(c, odd, 2, o); }},
         {"bits 1-d", [&](auto c, auto o) { return ember_random_bits(c, flat, 1, o); }},
+        // random_uniform: the cpu kernel that replaces the composite. The narrow ranges round
+        // about one value in 16 up to `high`, which must move just below it.
+        {"uniform float32", [&](auto c, auto o) { return ember_random_uniform(c, odd, 2, -3, 5, EMBER_FLOAT32, o); }},
+        {"uniform float64", [&](auto c, auto o) { return ember_random_uniform(c, flat, 1, -1e-3, 7.5, EMBER_FLOAT64, o); }},
+        {"uniform float32 rounding up to high", [&](auto c, auto o) { return ember_random_uniform(c, flat, 1, 1, 1 + std::ldexp(1.0, -20), EMBER_FLOAT32, o); }},
+        {"uniform float64 rounding up to high", [&](auto c, auto o) { return ember_random_uniform(c, odd, 2, 1, 1 + std::ldexp(1.0, -49), EMBER_FLOAT64, o); }},
+        {"uniform 0-d", [&](auto c, auto o) { return ember_random_uniform(c, nullptr, 0, 0, 1, EMBER_FLOAT64, o); }},
+        {"uniform 3 elements", [&](auto c, auto o) { return ember_random_uniform(c, three, 1, 0, 1, EMBER_FLOAT32, o); }},
         {"truncated_normal", [&](auto c, auto o) { return ember_random_truncated_normal(c, odd, 2, 0, 1, -0.5, 2, EMBER_FLOAT64, o); }},
         {"gamma", [&](auto c, auto o) { return ember_random_gamma(c, flat, 1, 0.7, 2, EMBER_FLOAT32, o); }},
         {"beta", [&](auto c, auto o) { return ember_random_beta(c, odd, 2, 2, 5, EMBER_FLOAT64, o); }},

@@ -6,6 +6,8 @@
 // four elements; into a contiguous output it is the ISA's vector Philox, all lanes at once.
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <limits>
 
 #include "cpu_common.hpp"
 
@@ -27,6 +29,50 @@ void vector_bits(const ember_kernel_call_t* c) {
         uint32_t last[4];
         g_isa->philox(key, base + (uint64_t)whole, last, 1);
         std::memcpy(words + 4 * whole, last, (size_t)(n % 4) * 4);
+    }
+}
+
+// random_uniform (a COMPOSITE_KERNEL row): the composite's op sequence in
+// src/ops/random.cpp, per element and in one pass: the same Philox words and the same
+// roundings (no FMA: CMakeLists.txt builds this file with -ffp-contract=off), and values
+// that round up to `high` moved to the largest value below it.
+template <class T>
+void uniform_t(const ember_kernel_call_t* c) {
+    const ember_view_t& out = c->out[0];
+    const uint64_t key = (uint64_t)c->attrs->i[0], base = (uint64_t)c->attrs->i[1];
+    const double low = c->attrs->f[0], high = c->attrs->f[1];
+    const T scale = (T)(high - low), shift = (T)low, top = (T)high;
+    const T below = std::nextafter(top, -std::numeric_limits<T>::infinity());
+    constexpr int64_t kWords = sizeof(T) == 8 ? 2 : 1, kPerBlock = kWordsPerBlock / kWords, kBatch = 256;
+    T* dst = (T*)out.data + out.offset;
+    const int64_t n = numel(out), blocks = (n + kPerBlock - 1) / kPerBlock;
+    parallel_range(blocks, kParallelCostly / 4, kBatch, [&](int64_t b0, int64_t b1) {
+        uint32_t w[kWordsPerBlock * kBatch];
+        for (int64_t b = b0; b < b1; b += kBatch) {
+            const int64_t nb = std::min(kBatch, b1 - b), e0 = b * kPerBlock, m = std::min(nb * kPerBlock, n - e0);
+            g_isa->philox(key, base + (uint64_t)b, w, nb);
+            // Locals, so the stores cannot alias the constants and the loop vectorises.
+            const T sc = scale, sh = shift, tp = top, bl = below;
+            T* d = dst + e0;
+            for (int64_t k = 0; k < m; ++k) {
+                T u;
+                // The shifted words fit in int32: a signed conversion, which SSE2 vectorises.
+                if constexpr (kWords == 1) u = (T)(int32_t)(w[k] >> 8) * (T)(1.0 / 16777216.0);
+                else u = ((T)(int32_t)(w[2 * k] >> 5) * (T)67108864.0 + (T)(int32_t)(w[2 * k + 1] >> 6)) * (T)(1.0 / 9007199254740992.0);
+                const T r = u * sc + sh;
+                d[k] = r >= tp ? bl : r;
+            }
+        }
+    });
+}
+
+ember_status_t uniform_kernel(const ember_kernel_call_t* c) {
+    if (c->n_in != 0 || c->n_out != 1 || !is_contiguous(c->out[0]))
+        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu random_uniform: expects no input and one contiguous output");
+    switch (c->out[0].dtype) {
+        case EMBER_FLOAT32: uniform_t<float>(c); return EMBER_OK;
+        case EMBER_FLOAT64: uniform_t<double>(c); return EMBER_OK;
+        default: return g_host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "cpu random_uniform: dtype %d is not float32 or float64", (int)c->out[0].dtype);
     }
 }
 
@@ -96,6 +142,7 @@ ember_status_t random_kernel(const ember_kernel_call_t* c) {
 
 void add_random_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"random_bits", random_kernel, kWordsPerBlock, false});
+    k.push_back({"random_uniform", uniform_kernel, 0, true});
     for (const char* name : {"random_truncated_normal", "random_gamma", "random_beta", "random_binomial", "random_poisson"})
         k.push_back({name, random_kernel, kBlockPerElement, false});
 }

@@ -282,6 +282,20 @@ ENTRY(ember_random_uniform, (ember_ctx_t * ctx, const int64_t* shape, int ndim, 
     Shape s = shape_arg(shape, ndim);
     ember_dtype_t dt = float_arg(ctx, dtype, "random_uniform");
     if (!std::isfinite(low) || !std::isfinite(high) || !(low < high)) raise(EMBER_ERR_INVALID_ARGUMENT, "need finite low < high, got [%g, %g)", low, high);
+    if ((dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64) && has_backend_kernel(ctx, OP_random_uniform)) {
+        // The composite below in one kernel call (docs/backend-guide.md): same words, same
+        // arithmetic, same state afterwards.
+        TRef r = alloc_tensor(ctx, dt, s);
+        if (r->size) {
+            const uint64_t words = (uint64_t)r->size * (dt == EMBER_FLOAT64 ? 2 : 1);
+            ember_attrs_t at = stream_attrs(reserve(ctx, (words + 3) / 4));
+            at.f[0] = low;
+            at.f[1] = high;
+            run_kernel(ctx, OP_random_uniform, {}, {view_of(r.get())}, at);
+        }
+        *out = r.release();
+        return;
+    }
     TRef u = unit_uniform(ctx, s, dt);
     TRef r = add(ctx, mul(ctx, u, f(ctx, high - low)), f(ctx, low));
     *out = finish_half_open(ctx, r, dt, scalar_like(ctx, high, dt)).release();
