@@ -154,6 +154,47 @@ TEST(CpuLarge, ShiftsAndConversionsMatchReferenceExactly) {
     }
 }
 
+// Float -> integer astype (the ISA's toint table): NaN -> 0, saturation at each integer's
+// range, truncation toward zero, at every edge of every integer type and in the vector body
+// as well as the tail; integer -> integer wraps as the reference does.
+TEST(CpuLarge, FloatToIntegerSaturatesAsReference) {
+    NEED_CPU();
+    const double inf = std::numeric_limits<double>::infinity(), p63 = std::ldexp(1.0, 63);
+    std::vector<double> edges = {std::nan(""), inf, -inf, 0.0, -0.0, 0.5, -0.5, 0.999, -0.999, 1.5, -1.5,
+                                 127, 127.5, 128, -128, -128.5, -129, 255, 255.5, 256, 32767, 32768, -32768, -32769,
+                                 65535, 65536, 2147483520.0, 2147483647.0, 2147483648.0, -2147483648.0, -2147483904.0,
+                                 4294967295.0, 4294967296.0, std::ldexp(1.0, 53), std::ldexp(1.0, 62), p63 - 1024, p63,
+                                 -p63, -p63 - 4096, std::ldexp(1.0, 64) - 4096, std::ldexp(1.0, 64), 1e30, -1e30, 3e38};
+    std::vector<double> values;
+    auto wide = randf(3000, -30, 30, 91), sign = randf(3000, -1, 1, 92);
+    for (size_t i = 0; i < wide.size(); ++i) {
+        if (i % 50 < edges.size() && i % 50 < 45) values.push_back(edges[i % 50 % edges.size()]);
+        values.push_back((sign[i] < 0 ? -1 : 1) * std::pow(10.0, (double)wide[i] * 0.7));  // |v| from 1e-21 to 1e21
+    }
+    const int64_t n = (int64_t)values.size();
+    const ember_dtype_t ints[] = {EMBER_INT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_UINT16, EMBER_UINT32, EMBER_UINT64};
+    for (ember_dtype_t from : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        T x = tensor(cpu(), values, {n}, from);
+        for (ember_dtype_t to : ints) {
+            T got, want;
+            EM_OK(ember_astype(cpu(), x, to, got.out()));
+            EM_OK(ember_astype(ref(), as_ref(x), to, want.out()));
+            expect_close(got, want, 0, 0, std::string("astype ") + ember_dtype_name(from) + "->" + ember_dtype_name(to));
+        }
+    }
+    T source = tensor(cpu(), values, {n}, EMBER_INT64);
+    for (ember_dtype_t from : ints) {
+        T x;
+        EM_OK(ember_astype(cpu(), source, from, x.out()));
+        for (ember_dtype_t to : ints) {
+            T got, want;
+            EM_OK(ember_astype(cpu(), x, to, got.out()));
+            EM_OK(ember_astype(ref(), as_ref(x), to, want.out()));
+            expect_close(got, want, 0, 0, std::string("astype ") + ember_dtype_name(from) + "->" + ember_dtype_name(to));
+        }
+    }
+}
+
 // Integer matmul (matmul.cpp): wrap-around in the type's width, as the reference, for
 // batches, a broadcast b, a transposed b, rows that do not fill the last block, and values
 // whose products overflow.

@@ -373,6 +373,7 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     CvtFn cvt = ci >= 0 && co >= 0 ? g_isa->cvt[ci][co] : nullptr;
     if (ci < 0 && (o.dtype == EMBER_FLOAT32 || o.dtype == EMBER_FLOAT64)) cvt = g_isa->icvt[x.dtype][o.dtype == EMBER_FLOAT64];
     if (o.dtype == EMBER_BOOL) cvt = g_isa->tobool[x.dtype];
+    if (!cvt) cvt = g_isa->toint[x.dtype][o.dtype];
     if (cvt && (inner == 1 || sx == 1)) {
         parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {

@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <cmath>
+#include <limits>
 #include <type_traits>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -843,6 +845,36 @@ void cvt_to(const void* in, void* out, int64_t n) {
     for (int64_t i = 0; i < n; ++i) o[i] = (To)x[i];
 }
 
+// Float to integer as the reference's astype: NaN -> 0, saturation at the integer's range,
+// truncation toward zero inside it. Selects instead of branches, so the loop vectorises.
+template <class F, class I>
+I float_in_range(F v) {  // v is in [lowest, the smallest F at or above max)
+    if constexpr (sizeof(I) < 4 || (sizeof(I) == 4 && std::is_signed_v<I>)) {
+        return (I)(int32_t)v;
+    } else if constexpr (sizeof(I) == 4 || std::is_signed_v<I>) {
+        return (I)(int64_t)v;
+    } else {
+        const F two63 = (F)9223372036854775808.0;
+        return v >= two63 ? (I)(int64_t)(v - two63) ^ (I(1) << 63) : (I)(int64_t)v;
+    }
+}
+template <class F, class I>
+void cvt_float_to_int(const void* in, void* out, int64_t n) {
+    const F* x = (const F*)in;
+    I* o = (I*)out;
+    const double max = (double)std::numeric_limits<I>::max();
+    const F top = (double)(F)max >= max ? (F)max : std::nextafter((F)max, std::numeric_limits<F>::infinity());
+    const F bottom = (F)std::numeric_limits<I>::lowest();  // 0 or minus a power of two: exact
+    for (int64_t i = 0; i < n; ++i) {
+        F v = x[i];
+        const bool over = v >= top;
+        v = v == v ? v : F(0);
+        v = v <= bottom ? bottom : v;
+        v = over ? F(0) : v;
+        o[i] = over ? std::numeric_limits<I>::max() : float_in_range<F, I>(v);
+    }
+}
+
 // To bool: "!= 0" (NaN is true, -0.0 false), as the reference's astype.
 template <class From>
 void cvt_to_bool(const void* in, void* out, int64_t n) {
@@ -930,6 +962,11 @@ IsaTable build_table() {
         t.icvt[d][0] = cvt_to<decltype(z), float>;
         t.icvt[d][1] = cvt_to<decltype(z), double>;
         t.tobool[d] = cvt_to_bool<decltype(z)>;
+        using To = decltype(z);
+        t.toint[D_F32][d] = cvt_float_to_int<float, To>;
+        t.toint[D_F64][d] = cvt_float_to_int<double, To>;
+        t.toint[D_BOOL][d] = cvt_to<uint8_t, To>;
+        for_int_dtypes([&](int from, auto y) { t.toint[from][d] = cvt_to<decltype(y), To>; });
     });
     t.tobool[D_F32] = cvt_to_bool<float>;
     t.tobool[D_F64] = cvt_to_bool<double>;
