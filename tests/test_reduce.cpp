@@ -283,6 +283,72 @@ TEST(Reduce, AccumulationDtypesAndAccuracy) {
     EM_FAILS(ember_sum(ctx, nullptr, nullptr, 0, 0, y.out()), EMBER_ERR_INVALID_ARGUMENT, "ember_sum");
 }
 
+// Sums and products of bool and integers into (u)int64 over more than 2^20 elements cast
+// one slice of rows at a time (dispatch.cpp, widened_in_slices): full reductions of
+// contiguous and strided inputs, the sliced axis reduced or kept, and wrap-around products,
+// against host loops, on the reference and the cpu backend.
+TEST(Reduce, WideSumsOfLargeIntegerArraysInSlices) {
+    const int64_t rows = 1301, cols = 1001;
+    std::vector<int64_t> v((size_t)(rows * cols));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = (int64_t)((i * 2654435761u) % 251) - 125;  // int8 values
+    for (const char* backend : {"reference", "cpu"}) {
+        ember_ctx_t* ctx = nullptr;
+        if (ember_ctx_create_on(backend, 0, &ctx) != EMBER_OK) continue;
+        auto read_i64 = [](const ember_tensor_t* t) {
+            int64_t n = 0;
+            EXPECT_EQ(ember_tensor_size(t, &n), EMBER_OK);
+            std::vector<int64_t> r((size_t)n);
+            EXPECT_EQ(ember_tensor_read(t, r.data(), r.size() * 8), EMBER_OK);
+            return r;
+        };
+        T src, x8, xt, bits, u8;
+        const int64_t shape[2] = {rows, cols};
+        EM_OK(ember_tensor_from_data(ctx, v.data(), EMBER_INT64, shape, 2, src.out()));
+        EM_OK(ember_astype(ctx, src, EMBER_INT8, x8.out()));
+        EM_OK(ember_matrix_transpose(ctx, x8, xt.out()));  // strided: sliced along its own axis 0
+        std::vector<int64_t> col(cols, 0), row(rows, 0);
+        int64_t total = 0, positive = 0;
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t c = 0; c < cols; ++c) {
+                const int64_t e = v[(size_t)(r * cols + c)];
+                col[(size_t)c] += e;
+                row[(size_t)r] += e;
+                total += e;
+                positive += e > 0;
+            }
+        const std::string b = std::string(backend) + " ";
+        T y;
+        EM_OK(ember_sum(ctx, x8, nullptr, 0, 0, y.out()));
+        EXPECT_EQ(read_i64(y), std::vector<int64_t>{total}) << b << "full sum";
+        EM_OK(ember_sum(ctx, xt, nullptr, 0, 1, y.out()));
+        EXPECT_EQ(shape_of(y), (std::vector<int64_t>{1, 1})) << b << "keepdims";
+        EXPECT_EQ(read_i64(y), std::vector<int64_t>{total}) << b << "full sum of the transpose";
+        const int64_t ax0 = 0, ax1 = 1;
+        EM_OK(ember_sum(ctx, x8, &ax0, 1, 0, y.out()));
+        EXPECT_EQ(read_i64(y), col) << b << "sum over the sliced axis";
+        EM_OK(ember_sum(ctx, x8, &ax1, 1, 0, y.out()));
+        EXPECT_EQ(read_i64(y), row) << b << "sum keeping the sliced axis";
+        EM_OK(ember_sum(ctx, xt, &ax0, 1, 0, y.out()));
+        EXPECT_EQ(read_i64(y), row) << b << "sum of the transpose over its axis 0";
+        T zero;
+        EM_OK(ember_full(ctx, nullptr, 0, 0, EMBER_INT8, zero.out()));
+        EM_OK(ember_greater(ctx, x8, zero, bits.out()));
+        EM_OK(ember_sum(ctx, bits, nullptr, 0, 0, y.out()));
+        EXPECT_EQ(read_i64(y), std::vector<int64_t>{positive}) << b << "sum of bool";
+        // Products of 1..3 wrap around 2^64 many times: any grouping gives the same bits.
+        std::vector<int64_t> small(v.size());
+        uint64_t product = 1;
+        for (size_t i = 0; i < v.size(); ++i) product *= (uint64_t)(small[i] = 1 + (v[i] + 125) % 3);
+        T s64;
+        EM_OK(ember_tensor_from_data(ctx, small.data(), EMBER_INT64, shape, 2, s64.out()));
+        EM_OK(ember_astype(ctx, s64, EMBER_UINT8, u8.out()));
+        EM_OK(ember_prod(ctx, u8, nullptr, 0, 0, y.out()));
+        EXPECT_EQ(dtype_of(y), EMBER_UINT64);
+        EXPECT_EQ((uint64_t)read_i64(y)[0], product) << b << "wrapped product";
+        ember_ctx_release(ctx);
+    }
+}
+
 // ---------------------------------------------------------------- var / std
 TEST(Reduce, VarStdWithDdof) {
     ember_ctx_t* ctx = test_ctx();

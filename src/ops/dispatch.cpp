@@ -201,6 +201,61 @@ uint64_t axes_mask(const int64_t* axes, int naxes, int ndim) {
     return mask;
 }
 
+namespace {
+// Sums and products whose accumulator is wider than the input (bool and integers into
+// (u)int64) cast one slice of rows at a time, so the widened copy stays in cache instead of
+// being a temporary up to 8x the input (80 MB for 1e7 bools). Integer arithmetic wraps, so
+// any grouping gives the same result. Returns an empty TRef when slicing does not apply.
+TRef widened_in_slices(ember_ctx* ctx, OpId op, const ember_tensor* x, uint64_t mask, ember_dtype_t compute, const Shape& keep) {
+    constexpr int64_t kSliceElements = int64_t(1) << 18;
+    if ((op != OP_sum && op != OP_prod) || x->ndim == 0 || x->size < 4 * kSliceElements) return TRef();
+    TRef flat;
+    const uint64_t all = (x->ndim >= 64 ? ~0ull : (1ull << x->ndim) - 1);
+    if ((mask & all) == all && is_contiguous(x)) {  // a full reduction: slice the flat array
+        flat = make_view(x, {x->size}, {1}, x->offset);
+        x = flat.get();
+        mask = 1;
+    }
+    const int64_t rows = x->shape[0], row_elements = x->size / rows;
+    const int64_t per_slice = std::max<int64_t>(1, kSliceElements / std::max<int64_t>(1, row_elements));
+    const int64_t slices = (rows + per_slice - 1) / per_slice;
+    if (slices < 2) return TRef();
+    Shape x_shape = shape_of(x), x_strides(x->strides, x->strides + x->ndim);
+    Shape out_shape = x_shape;  // keepdims shape of x
+    for (int d = 0; d < x->ndim; ++d)
+        if (mask & (1ull << d)) out_shape[d] = 1;
+    const bool across_rows = mask & 1;  // the sliced axis is reduced: one partial result per slice
+    Shape dest_shape = out_shape;
+    if (across_rows) dest_shape[0] = slices;
+    TRef dest = alloc_tensor(ctx, compute, dest_shape);
+    ember_attrs_t attrs{};
+    attrs.axes_mask = mask;
+    for (int64_t s = 0; s < slices; ++s) {
+        const int64_t r0 = s * per_slice, r1 = std::min(rows, r0 + per_slice);
+        Shape slice_shape = x_shape;
+        slice_shape[0] = r1 - r0;
+        TRef part = op_astype(ctx, make_view(x, slice_shape, x_strides, x->offset + r0 * x->strides[0]).get(), compute);
+        Shape part_out = out_shape;
+        int64_t first = s;
+        if (!across_rows) {
+            part_out[0] = r1 - r0;
+            first = r0;
+        }
+        ember_view_t dv = view_of(dest.get());
+        dv.shape = part_out.data();
+        dv.offset += first * dest->strides[0];
+        run_kernel(ctx, op, {view_of(part.get())}, {dv}, attrs);
+    }
+    if (across_rows) {
+        TRef out = alloc_tensor(ctx, compute, out_shape);
+        attrs.axes_mask = 1;
+        run_kernel(ctx, op, {view_of(dest.get())}, {view_of(out.get())}, attrs);
+        dest = out;
+    }
+    return op_reshape(ctx, dest.get(), keep, false);
+}
+}  // namespace
+
 TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims) {
     uint64_t mask = axes_mask(axes, naxes, x->ndim);
     DtypePlan plan = plan_dtypes(op, x->dtype, ctx->default_float);
@@ -215,6 +270,8 @@ TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes,
         }
     }
     TRef xc;
+    if (x->dtype != plan.compute && plan.compute == plan.result) xc = widened_in_slices(ctx, op, x, mask, plan.compute, keep);
+    if (xc) return keepdims ? xc : op_reshape(ctx, xc.get(), dropped, false);
     if (x->dtype != plan.compute) {
         xc = op_astype(ctx, x, plan.compute);
         x = xc.get();
