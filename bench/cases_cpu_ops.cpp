@@ -273,6 +273,25 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("matmul_i32", "512x512", time_result(std::min(reps, 5), [&](ember_tensor_t** r) { ember_matmul(c, a, a, r); }));
         for (ember_tensor_t* t : {a32, a}) ember_tensor_release(t);
     }
+    if (np.count("sum_bool/1e7")) {
+        ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 18), *zero = nullptr, *b = nullptr;
+        ember_full(c, nullptr, 0, 0, EMBER_FLOAT32, &zero);
+        ember_greater(c, x, zero, &b);
+        add("sum_bool", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, b, nullptr, 0, 0, r); }));
+        for (ember_tensor_t* t : {x, zero, b}) ember_tensor_release(t);
+    }
+    if (np.count("count_nonzero_f32/1e7")) {
+        ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 19), *zero = nullptr, *y = nullptr;
+        ember_full(c, nullptr, 0, 0, EMBER_FLOAT32, &zero);
+        ember_maximum(c, x, zero, &y);
+        add("count_nonzero_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_count_nonzero(c, y, nullptr, 0, 0, r); }));
+        for (ember_tensor_t* t : {x, zero, y}) ember_tensor_release(t);
+    }
+    if (np.count("astype_f32_u8/1e7")) {
+        ember_tensor_t* x = random_tensor(c, {10000000}, 0, 255, 20);
+        add("astype_f32_u8", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_astype(c, x, EMBER_UINT8, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("fft_c64/1024x1024")) {
         ember_tensor_t* re = random_tensor(c, {1024, 1024}, -1, 1, 7), *z = nullptr;
         ember_astype(c, re, EMBER_COMPLEX64, &z);

@@ -30,6 +30,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   add_transposed_f32 x.T + y of (1000, 1000) arrays
   matmul_i32         a @ a of a (512, 512) int32 array (NumPy has no BLAS for integers either)
   fft_c64            np.fft.fft(x) along the last axis of a (1024, 1024) complex64 array
+  sum_bool           (x > 0).sum() of 1e7 values, the comparison made outside the timing (int64 result)
+  count_nonzero_f32  np.count_nonzero(x) of 1e7 values, half zeros
+  astype_f32_u8      x.astype(np.uint8) of 1e7 values in [0, 255]
 """
 import argparse
 import json
@@ -95,6 +98,9 @@ INDEX_CASES = {
     "matmul_i32": ("512x512", lambda r: (r.integers(-100, 100, (512, 512)).astype(np.int32),), lambda a: a @ a),
     "fft_c64": ("1024x1024", lambda r: ((r.uniform(-1, 1, (1024, 1024)) + 1j * r.uniform(-1, 1, (1024, 1024))).astype(np.complex64),),
                 lambda x: np.fft.fft(x, axis=-1)),
+    "sum_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32) > 0,), lambda b: b.sum()),
+    "count_nonzero_f32": ("1e7", lambda r: (np.maximum(r.uniform(-1, 1, 10**7), 0).astype(np.float32),), lambda x: np.count_nonzero(x)),
+    "astype_f32_u8": ("1e7", lambda r: (r.uniform(0, 255, 10**7).astype(np.float32),), lambda x: x.astype(np.uint8)),
 }
 
 
