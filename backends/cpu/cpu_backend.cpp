@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "allocator.hpp"
@@ -188,6 +189,16 @@ ember_status_t alloc(void* state, int, size_t nbytes, void** buffer) {
 }
 
 void release(void* state, int, void* buffer) { static_cast<State*>(state)->alloc->release(buffer); }
+}  // namespace
+
+void* scratch_allocate(size_t nbytes) {
+    void* p = g_state->alloc->allocate(nbytes ? nbytes : 1);
+    if (!p) throw std::bad_alloc();
+    return p;
+}
+void scratch_release(void* p) { g_state->alloc->release(p); }
+
+namespace {
 
 ember_status_t write(void*, int, void* buffer, size_t off, const void* src, size_t n) {
     std::memcpy(static_cast<char*>(buffer) + off, src, n);

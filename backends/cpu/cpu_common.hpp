@@ -91,6 +91,21 @@ inline void line_offsets(const ember_view_t& in, const ember_view_t& out, int ax
     }
 }
 
+// ------------------------------------------------------------------ scratch memory
+// From the backend's caching allocator: 2 MiB-aligned huge pages for large blocks, reused
+// across calls (no fresh page faults), counted in memory_info. Throws std::bad_alloc,
+// which the core reports as EMBER_ERR_OUT_OF_MEMORY.
+void* scratch_allocate(size_t nbytes);
+void scratch_release(void* p);
+template <class E>
+struct Scratch {
+    E* data;
+    explicit Scratch(int64_t n) : data((E*)scratch_allocate((size_t)n * sizeof(E))) {}
+    ~Scratch() { scratch_release(data); }
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+};
+
 // ------------------------------------------------------------------ threading
 int num_threads();
 // Runs fn(ctx, task) for task in [0, ntasks) on the pool (the caller takes part). Runs

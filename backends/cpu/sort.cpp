@@ -7,8 +7,10 @@
 // The payload carried with each key is the element's bits (sort) or its index (argsort).
 // Lines are sorted in parallel; complex dtypes run the reference's code on slices.
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <type_traits>
+#include <vector>
 
 #include "cpu_common.hpp"
 
@@ -54,30 +56,100 @@ Item<U, P>* radix_sort(Item<U, P>* a, Item<U, P>* tmp, int64_t n) {
     return a;
 }
 
+// The same sort on every thread at once, for one long line: each pass, every thread counts
+// the digits of its own stretch, then scatters the stretch to positions ordered by (digit,
+// thread), which keeps the sort stable. 32-bit keys take three passes of 11 bits (2048
+// buckets still fit the L2 cache), other widths passes of 8.
+template <class U, class P>
+Item<U, P>* radix_sort_threaded(Item<U, P>* a, Item<U, P>* tmp, int64_t n, int nt) {
+    constexpr int kBits = sizeof(U) == 4 ? 11 : 8, kBuckets = 1 << kBits;
+    constexpr int kPasses = ((int)sizeof(U) * 8 + kBits - 1) / kBits;
+    using Counts = std::array<int64_t, kBuckets>;
+    std::vector<Counts> count((size_t)nt);
+    for (int p = 0; p < kPasses; ++p) {
+        const int shift = kBits * p;
+        // Bounds and pointers in locals: the counters are int64_t, and a store through them
+        // could otherwise change n (the compiler would reload it and divide every element).
+        // Two interleaved counter sets: runs of one digit (the top digits of most data) would
+        // otherwise wait on the previous increment of the same counter every element.
+        parallel_tasks(nt, [&](int64_t t) {
+            std::unique_ptr<Counts[]> c(new Counts[2]());
+            const Item<U, P>* src = a;
+            const int64_t begin = t * n / nt, end = (t + 1) * n / nt;
+            int64_t i = begin;
+            for (; i + 2 <= end; i += 2) {
+                ++c[0][(src[i].key >> shift) & (kBuckets - 1)];
+                ++c[1][(src[i + 1].key >> shift) & (kBuckets - 1)];
+            }
+            for (; i < end; ++i) ++c[0][(src[i].key >> shift) & (kBuckets - 1)];
+            for (int d = 0; d < kBuckets; ++d) count[(size_t)t][d] = c[0][d] + c[1][d];
+        });
+        bool one_digit = false;  // every key has the same digit: nothing moves
+        int64_t offset = 0;
+        for (int d = 0; d < kBuckets && !one_digit; ++d) {
+            int64_t total = 0;
+            for (int t = 0; t < nt; ++t) total += count[(size_t)t][d];
+            one_digit = total == n;
+            for (int t = 0; t < nt; ++t) {
+                const int64_t k = count[(size_t)t][d];
+                count[(size_t)t][d] = offset;
+                offset += k;
+            }
+        }
+        if (one_digit) continue;
+        parallel_tasks(nt, [&](int64_t t) {
+            std::unique_ptr<Counts> c(new Counts(count[(size_t)t]));
+            const Item<U, P>* src = a;
+            Item<U, P>* dst = tmp;
+            const int64_t end = (t + 1) * n / nt;
+            for (int64_t i = t * n / nt; i < end; ++i) dst[(*c)[(src[i].key >> shift) & (kBuckets - 1)]++] = src[i];
+        });
+        std::swap(a, tmp);
+    }
+    return a;
+}
+
 template <class U, bool Indices>
 void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending, KeyKind kind, U inf_bits) {
     using P = std::conditional_t<Indices, uint32_t, U>;
     const int64_t n = x.shape[axis], lines = numel(x) / n;
     const int64_t sx = x.strides[axis], so = out.strides[axis];
     const U* xb = (const U*)x.data + x.offset;
-    auto sort_line = [&](int64_t line, Item<U, P>* a, Item<U, P>* tmp) {
-        int64_t xo, oo;
-        line_offsets(x, out, axis, line, xo, oo);
-        const U* src = xb + xo;
-        for (int64_t k = 0; k < n; ++k) {
+    // Loads elements [k0, k1) of a line as keyed items, and stores sorted items back.
+    auto load = [&](const U* src, Item<U, P>* a, int64_t k0, int64_t k1) {
+        for (int64_t k = k0; k < k1; ++k) {
             const U bits = src[k * sx];
             U key = kind == kUnsigned ? bits : kind == kSigned ? U(bits ^ U(U(1) << (sizeof(U) * 8 - 1))) : float_key(bits, inf_bits);
             a[k].key = descending ? U(~key) : key;
             a[k].payload = Indices ? P(k) : P(bits);
         }
-        const Item<U, P>* sorted = radix_sort(a, tmp, n);
+    };
+    auto store = [&](int64_t oo, const Item<U, P>* sorted, int64_t k0, int64_t k1) {
         if constexpr (Indices) {
             int64_t* dst = (int64_t*)out.data + out.offset + oo;
-            for (int64_t k = 0; k < n; ++k) dst[k * so] = (int64_t)sorted[k].payload;
+            for (int64_t k = k0; k < k1; ++k) dst[k * so] = (int64_t)sorted[k].payload;
         } else {
             U* dst = (U*)out.data + out.offset + oo;
-            for (int64_t k = 0; k < n; ++k) dst[k * so] = sorted[k].payload;
+            for (int64_t k = k0; k < k1; ++k) dst[k * so] = sorted[k].payload;
         }
+    };
+    const int nt = num_threads();
+    if (lines < nt && n >= kParallelCostly && nt > 1) {  // few long lines: each on every thread
+        Scratch<Item<U, P>> a(n), tmp(n);
+        for (int64_t line = 0; line < lines; ++line) {
+            int64_t xo, oo;
+            line_offsets(x, out, axis, line, xo, oo);
+            parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) { load(xb + xo, a.data, k0, k1); });
+            const Item<U, P>* sorted = radix_sort_threaded(a.data, tmp.data, n, nt);
+            parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) { store(oo, sorted, k0, k1); });
+        }
+        return;
+    }
+    auto sort_line = [&](int64_t line, Item<U, P>* a, Item<U, P>* tmp) {
+        int64_t xo, oo;
+        line_offsets(x, out, axis, line, xo, oo);
+        load(xb + xo, a, 0, n);
+        store(oo, radix_sort(a, tmp, n), 0, n);
     };
     const int64_t tasks = std::min<int64_t>(lines, 4 * (int64_t)num_threads());
     auto run_task = [&](int64_t t) {
