@@ -9,8 +9,11 @@ by (case, size, baseline): each bar is the median ratio, the whisker spans min..
 ratio = baseline time / Ember time (right of 1: Ember is faster); the issue's target for
 the case is marked.
 
-    python3 bench/plot.py [results.jsonl ... | -] [-o docs/cpu-benchmarks.png]
+    python3 bench/plot.py [results.jsonl ... | -] [-o docs/cpu-benchmarks.png] [--series 5,6]
     python3 bench/plot.py --markdown [results.jsonl ...]   # the table in bench/RESULTS.md
+
+--series keeps only the raw blocks headed "Series N:" with those numbers (RESULTS.md holds
+every series; docs/cpu-benchmarks.png shows the latest code's).
 
 Needs matplotlib for the PNG (pip install matplotlib); --markdown needs nothing.
 """
@@ -50,12 +53,17 @@ def target_for(row):
     return TARGETS.get((row["case"], row["baseline"]))
 
 
-def read_rows(paths):
+def read_rows(paths, series=None):
     rows = []
     for p in paths:
         f = sys.stdin if p == "-" else open(p)
+        current = None  # the "Series N:" block a line is in
         for line in f:
             line = line.strip()
+            if line.startswith("Series ") and line.endswith(":"):
+                current = line[len("Series "):-1]
+            if series and current not in series:
+                continue
             if line.startswith("{") and line.endswith("}"):
                 try:
                     rows.append(json.loads(line))
@@ -111,8 +119,9 @@ def main():
     ap.add_argument("inputs", nargs="*", default=[os.path.join(ROOT, "bench", "RESULTS.md")])
     ap.add_argument("-o", "--output", default=os.path.join(ROOT, "docs", "cpu-benchmarks.png"))
     ap.add_argument("--markdown", action="store_true", help="print the median table instead of plotting")
+    ap.add_argument("--series", help="comma-separated series numbers of the raw blocks to use (default: all lines)")
     args = ap.parse_args()
-    rows = group(read_rows(args.inputs))
+    rows = group(read_rows(args.inputs, args.series.split(",") if args.series else None))
     if not rows:
         sys.exit("plot.py: no cpu-backend JSON lines found in " + ", ".join(args.inputs))
     if args.markdown:
