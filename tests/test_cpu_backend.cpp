@@ -285,6 +285,33 @@ TEST(CpuLarge, BinaryOpsAcrossThreadingThreshold) {
     }
 }
 
+// libm_loops.cpp: pow, atan2 and hypot with a broadcast scalar on either side run the
+// libmvec functions with the scalar splatted (they ran libm element by element), and
+// x ** 2 is x * x exactly (the correctly rounded square).
+TEST(CpuLarge, LibmBinaryWithScalarOperand) {
+    NEED_CPU();
+    const int64_t n = 700001;
+    auto da = randf((size_t)n, 0.01f, 8, 21), db = randf((size_t)n, -3, 3, 22);
+    using Fn = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        T a = tensor(cpu(), da, {n}, dt), b = tensor(cpu(), db, {n}, dt), two, half, square, want_square, got_square;
+        EM_OK(ember_tensor_from_f64(cpu(), 2.0, dt, two.out()));
+        EM_OK(ember_tensor_from_f64(cpu(), 0.5, dt, half.out()));
+        for (auto [name, fn] : {std::pair<const char*, Fn>{"pow", ember_pow}, {"atan2", ember_atan2}, {"hypot", ember_hypot}})
+            for (auto [layout, x, y] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{"contiguous", a, b},
+                                        {"scalar-right", a, half}, {"scalar-left", half, b}, {"exponent 2", b, two}}) {
+                T got, want;
+                EM_OK(fn(cpu(), x, y, got.out()));
+                EM_OK(fn(ref(), as_ref(x), as_ref(y), want.out()));
+                expect_close(got, want, dt == EMBER_FLOAT32 ? 6e-7 : 2e-15, dt == EMBER_FLOAT32 ? 6e-45 : 1e-300,
+                             std::string(name) + " " + ember_dtype_name(dt) + " " + layout);
+            }
+        EM_OK(ember_pow(cpu(), b, two, got_square.out()));
+        EM_OK(ember_multiply(cpu(), b, b, want_square.out()));
+        expect_close(got_square, want_square, 0, 0, std::string("x ** 2 is x * x, ") + ember_dtype_name(dt));
+    }
+}
+
 TEST(CpuLarge, UnaryOpsAcrossThreadingThreshold) {
     NEED_CPU();
     struct {
@@ -719,7 +746,7 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
     const char* filter =
         "CpuChild.UlpVariant:CpuLarge.StreamingStoresForHugeOutputs:CpuLarge.ShiftsAndConversionsMatchReferenceExactly:"
         "CpuLarge.HalfTypesThroughFloat32Kernels:CpuLarge.UnaryOpsAcrossThreadingThreshold:CpuMath.SpecialValues:"
-        "CpuLarge.RandomMatchesReferenceExactly:CpuLarge.FloatToIntegerSaturatesAsReference";
+        "CpuLarge.RandomMatchesReferenceExactly:CpuLarge.FloatToIntegerSaturatesAsReference:CpuLarge.LibmBinaryWithScalarOperand";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }

@@ -21,7 +21,7 @@ enum BinOp { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_EQ, B_NE, B_LT, B_LE, B
 enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIGMOID, U_RELU, U_SILU, U_GELU_TANH, U_GELU_ERF, U_NOT, U_SIGN, U_COUNT };
 // float32/float64 functions vectorised by glibc's libmvec (the ISA's variant; <= 4 ulp),
 // contiguous input and output: math[fn][0] float32, [1] float64; math2 takes two contiguous
-// operands (mode 0 only).
+// operands (mode as for bin: a scalar a or b).
 #define EMBER_MVEC_UNARY(X) X(expm1) X(log1p) X(log2) X(log10) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) \
     X(sinh) X(cosh) X(asinh) X(acosh) X(atanh) X(erf) X(erfc)
 #define EMBER_MVEC_BINARY(X) X(pow) X(atan2) X(hypot)

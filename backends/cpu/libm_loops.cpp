@@ -94,16 +94,36 @@ ember_status_t unary(const ember_kernel_call_t* c, int mvec, F f) {
 template <class T, class F>
 void binary_loop(const Geometry& g, const char* pa, const char* pb, char* po, BinFn vec, F f) {
     const int64_t so = g.st[0][g.nd - 1], sa = g.st[1][g.nd - 1], sb = g.st[2][g.nd - 1];
-    if (so != 1 || sa != 1 || sb != 1) vec = nullptr;
+    // The vector functions take unit-stride operands or a broadcast scalar (stride 0).
+    if (so != 1 || (sa != 1 && sa != 0) || (sb != 1 && sb != 0) || (sa == 0 && sb == 0)) vec = nullptr;
+    const int mode = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0);
     parallel_range(g.size, kParallelCostly, kGrain, [&](int64_t begin, int64_t end) {
         walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
             T* o = (T*)po + off[0];
             const T* a = (const T*)pa + off[1];
             const T* b = (const T*)pb + off[2];
-            if (vec) vec(a, b, o, len, 0);
+            if (vec) vec(a, b, o, len, mode);
             else for (int64_t i = 0; i < len; ++i) o[i * so] = f(a[i * sa], b[i * sb]);
         });
     });
+}
+
+// x ** 2 for a broadcast exponent of 2: x * x, the correctly rounded square (what a
+// correctly rounded pow gives), at the speed of a multiply. NumPy takes the same shortcut.
+template <class T>
+bool square_if_exponent_two(const Geometry& g, const char* pa, const char* pb, char* po, int dtype) {
+    for (int d = 0; d < g.nd; ++d)
+        if (g.st[2][d] != 0) return false;
+    if (*(const T*)pb != T(2) || g.st[0][g.nd - 1] != 1 || g.st[1][g.nd - 1] != 1) return false;
+    BinFn mul = g_isa->bin[B_MUL][dtype];
+    if (!mul) return false;
+    parallel_range(g.size, kParallelCheap, kGrain, [&](int64_t begin, int64_t end) {
+        walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
+            const T* a = (const T*)pa + off[1];
+            mul(a, a, (T*)po + off[0], len, 0);
+        });
+    });
+    return true;
 }
 
 template <class F>
@@ -117,6 +137,9 @@ ember_status_t binary(const ember_kernel_call_t* c, int mvec, F f) {
     Geometry g;
     if (!make_geometry(views, 3, g)) return EMBER_OK;
     const int is64 = a.dtype == EMBER_FLOAT64;
+    if (mvec == M_pow && (is64 ? square_if_exponent_two<double>(g, base_ptr(a), base_ptr(b), base_ptr(o), a.dtype)
+                               : square_if_exponent_two<float>(g, base_ptr(a), base_ptr(b), base_ptr(o), a.dtype)))
+        return EMBER_OK;
     BinFn vec = mvec >= 0 ? g_isa->math2[mvec][is64] : nullptr;
     if (is64) binary_loop<double>(g, base_ptr(a), base_ptr(b), base_ptr(o), vec, f);
     else binary_loop<float>(g, base_ptr(a), base_ptr(b), base_ptr(o), vec, f);

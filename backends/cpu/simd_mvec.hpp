@@ -77,17 +77,18 @@ void mvec_unary(const void* in, void* out, int64_t n, int) {
     }
 }
 template <class T, class NV, NV (*F)(NV, NV)>
-void mvec_binary(const void* a, const void* b, void* out, int64_t n, int) {
+void mvec_binary(const void* a, const void* b, void* out, int64_t n, int mode) {
     constexpr int w = sizeof(NV) / sizeof(T);
     const T* x = (const T*)a;
     const T* y = (const T*)b;
+    const int64_t sx = (mode & 1) ? 0 : 1, sy = (mode & 2) ? 0 : 1;  // a scalar operand: stride 0
     T* o = (T*)out;
     for (int64_t i = 0; i < n; i += w) {
         const int64_t m = n - i < w ? n - i : w;
         T ta[w], tb[w];
         for (int k = 0; k < w; ++k) {
-            ta[k] = x[i + (k < m ? k : 0)];
-            tb[k] = y[i + (k < m ? k : 0)];
+            ta[k] = x[(i + (k < m ? k : 0)) * sx];
+            tb[k] = y[(i + (k < m ? k : 0)) * sy];
         }
         NV va, vb;
         memcpy(&va, ta, sizeof va);
