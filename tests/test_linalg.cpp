@@ -788,6 +788,14 @@ TEST(Linalg, Norms) {
     EM_OK(ember_vector_norm(c, M, 2, ax1, 1, 1, o.out()));
     EXPECT_EQ(shape_of(o), (std::vector<int64_t>{2, 1}));
     EXPECT_TRUE(all_close(values(o), {5, 10}, 1e-6));
+    // Rows through the dot fast path (sqrt(x . x)); a zero row sends the batch to the scaled
+    // computation, which must still give 0 for it.
+    T R = make<double>({3, 4, 0, 0, 5, 12}, {3, 2}, EMBER_FLOAT32), R2 = make<double>({3, 4, 5, 12}, {2, 2}, EMBER_FLOAT64);
+    EM_OK(ember_vector_norm(c, R, 2, ax1, 1, 0, o.out()));
+    EXPECT_TRUE(all_close(values(o), {5, 0, 13}, 1e-6));
+    EM_OK(ember_vector_norm(c, R2, 2, ax1, 1, 0, o.out()));
+    EXPECT_EQ(shape_of(o), (std::vector<int64_t>{2}));
+    EXPECT_TRUE(all_close(values(o), {5, 13}, 1e-15));
     // ember_norm: numpy.linalg.norm semantics.
     EM_OK(ember_norm(c, M, nullptr, nullptr, 0, 0, o.out()));
     EXPECT_TRUE(all_close(values(o), {std::sqrt(125.0)}, 1e-6));

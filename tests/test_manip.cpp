@@ -625,6 +625,11 @@ TEST(ManipLinalg, DotTensordotOuterVecdotTrace) {
     EXPECT_EQ(values_c(RUN(ember_vecdot(ctx, ca, cb, -1, O))), std::vector<C>{C(7, 1)});  // conj(1+i)i + 2*3
     EXPECT_TRUE(is(RUN(ember_vecdot(ctx, make(iota(6), {2, 3}, EMBER_FLOAT32), make(V{1, 2, 3}, {3}, EMBER_FLOAT32), -1, O)), {2}, {8, 26}));
     EXPECT_TRUE(is(RUN(ember_vecdot(ctx, make(iota(6), {3, 2}, EMBER_FLOAT64), make(V{1, 1, 2, 2, 3, 3}, {3, 2}, EMBER_FLOAT64), 0, O)), {2}, {16, 22}));
+    // Real floats along the last axis go through matmul: batches that broadcast either way.
+    EXPECT_TRUE(is(RUN(ember_vecdot(ctx, make(V{1, 2, 3}, {3}, EMBER_FLOAT32), make(iota(6), {2, 3}, EMBER_FLOAT32), -1, O)), {2}, {8, 26}));
+    EXPECT_TRUE(is(RUN(ember_vecdot(ctx, make(iota(6), {2, 1, 3}, EMBER_FLOAT64), make(V{1, 0, 0, 0, 0, 1}, {2, 3}, EMBER_FLOAT64), -1, O)), {2, 2},
+                   {0, 2, 3, 5}));
+    EXPECT_TRUE(is(RUN(ember_vecdot(ctx, make(V{}, {0}, EMBER_FLOAT32), make(V{}, {0}, EMBER_FLOAT32), -1, O)), {}, {0}));
     FAILS(EMBER_ERR_SHAPE, "ember_vecdot", ember_vecdot(ctx, make(iota(6), {2, 3}, EMBER_FLOAT32), make(V{1, 2}, {2}, EMBER_FLOAT32), -1, O));
 
     T m = make(iota(9), {3, 3}, EMBER_INT32);

@@ -437,6 +437,15 @@ ENTRY(ember_vecdot, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_ten
     int64_t ax = normalize_axis(axis, (int)shape.size());
     int64_t la = a->ndim - (int64_t)shape.size() + ax, lb = b->ndim - (int64_t)shape.size() + ax;
     if (la < 0 || lb < 0 || a->shape[la] != b->shape[lb]) raise(EMBER_ERR_SHAPE, "vecdot axis lengths differ for shapes %s and %s", shape_str(a).c_str(), shape_str(b).c_str());
+    const ember_dtype_t dt = promote(a->dtype, a->weak, b->dtype, b->weak, ctx->default_float);
+    if ((dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64) && ax == (int64_t)shape.size() - 1) {
+        // Real floats along the last axis: a batch of (1, K) @ (K, 1) products, which a
+        // backend runs as BLAS DOT/GEMV in one pass (no product temporary), as NumPy's `a @ b`.
+        TRef r = op_matmul(ctx, op_expand_dims(a, a->ndim - 1).get(), op_expand_dims(b, b->ndim).get());
+        shape.erase(shape.begin() + ax);
+        *out = op_reshape(ctx, r.get(), shape, false).release();
+        return;
+    }
     TRef prod = bin(ctx, OP_multiply, un(ctx, OP_conj, TRef::borrow(a)), TRef::borrow(b));
     *out = ember::reduce(ctx, OP_sum, prod.get(), &ax, 1, false).release();
 })

@@ -12,6 +12,33 @@
 namespace ember {
 namespace la {
 
+namespace {
+// The 2-norm as sqrt(x . x) through matmul, which a backend runs as BLAS DOT/GEMV in one
+// pass (NumPy computes its norm the same way), over all axes of a contiguous x or over the
+// last axis. Valid when every sum of squares is finite and large enough that squares lost
+// to underflow cannot matter; otherwise (huge or tiny values, zero rows, inf, NaN) an empty
+// TRef sends the caller to the scaled computation. Reads one flag back from the backend.
+TRef two_norm_by_dot(ember_ctx* ctx, const ember_tensor* X, uint64_t mask, bool keepdims) {
+    const int nd = X->ndim;
+    const uint64_t all = nd >= 64 ? ~0ull : (1ull << nd) - 1;
+    TRef rows;  // X with the reduced elements along its last axis
+    if ((mask & all) == all && is_contiguous(X)) rows = make_view(X, {X->size}, {1}, X->offset);
+    else if (nd > 0 && (mask & all) == (1ull << (nd - 1))) rows = TRef::borrow(X);
+    else return TRef();
+    TRef s = op_matmul(ctx, op_expand_dims(rows.get(), rows->ndim - 1).get(), op_expand_dims(rows.get(), rows->ndim).get());
+    const double tiny = X->dtype == EMBER_FLOAT32 ? 0x1p-60 : 0x1p-900;  // >> (count x smallest normal)
+    TRef ok = bin(ctx, OP_logical_and, un(ctx, OP_isfinite, s), bin(ctx, OP_greater_equal, s, weak_f64(ctx, tiny)));
+    uint8_t good = 0;
+    read_contiguous(reduce(ctx, OP_all, ok.get(), nullptr, 0, false).get(), &good, 1);
+    if (!good) return TRef();
+    Shape shape;
+    for (int d = 0; d < nd; ++d)
+        if (!(mask & (1ull << d))) shape.push_back(X->shape[d]);
+        else if (keepdims) shape.push_back(1);
+    return op_reshape(ctx, un(ctx, OP_sqrt, s).get(), shape, false);
+}
+}  // namespace
+
 TRef vector_norm(ember_ctx* ctx, const ember_tensor* x, double ord, const int64_t* axes, int naxes, bool keepdims) {
     if (std::isnan(ord)) raise(EMBER_ERR_INVALID_ARGUMENT, "ord must not be NaN");
     TRef X = to_compute(ctx, x);
@@ -20,6 +47,8 @@ TRef vector_norm(ember_ctx* ctx, const ember_tensor* x, double ord, const int64_
     int64_t count = 1;
     for (int d = 0; d < x->ndim; ++d)
         if (mask & (1ull << d)) count *= x->shape[d];
+    if (ord == 2 && count > 0 && (X->dtype == EMBER_FLOAT32 || X->dtype == EMBER_FLOAT64))
+        if (TRef r = two_norm_by_dot(ctx, X.get(), mask, keepdims)) return r;
     TRef A = un(ctx, OP_abs, X);  // real
     if (ord == INFINITY) return reduce(ctx, OP_max, A.get(), axes, naxes, keepdims);
     if (ord == -INFINITY) return reduce(ctx, OP_min, A.get(), axes, naxes, keepdims);
