@@ -242,66 +242,70 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     }
 
     if (!dims[nd - 1].red && dims[nd - 1].si == 1 && dims[nd - 1].so == 1) {
-        // ---- COLUMN
+        // ---- COLUMN: out[k, j] = op over rows r of in[k, r, j]. Each block of kRowBlock
+        // rows reduces into a partial row of its own (a task streams whole rows, which the
+        // prefetcher follows; a task per column stripe read short strided pieces), then the
+        // partials combine in block order: the grouping depends on the shape, never on the
+        // thread count. Sums accumulate in double (floats) or (u)int64.
         const int64_t J = dims[nd - 1].n;
         Index kept, rows;
         for (int d = 0; d < nd - 1; ++d) (dims[d].red ? rows : kept).add(dims[d]);
         const int64_t nk = kept.count, nrows = rows.count, total = nk * nrows * J;
         const int nt = num_threads();
+        constexpr int64_t kRowBlock = 256;
+        const int64_t nrb = (nrows + kRowBlock - 1) / kRowBlock;
         int64_t cj = J;
-        if (total >= kParallelCheap && nt > 1 && nk < 2 * (int64_t)nt) {
+        if (total >= kParallelCheap && nt > 1 && nk * nrb < 2 * (int64_t)nt) {
             cj = (J + 2 * nt - 1) / (2 * nt);
             cj = std::max<int64_t>(1024, (cj + 15) & ~(int64_t)15);
         }
         const int64_t nj = (J + cj - 1) / cj;
         const bool fsum = op == R_SUM && float_sum(dt);
-        const int64_t block = dt == EMBER_FLOAT64 ? 256 : INT64_MAX;  // float64 sums: blocked
+        const size_t abytes = op == R_SUM ? 8 : sz;  // accumulator: double / (u)int64 for sums
+        std::vector<uint64_t> partials(((size_t)(nk * nrb * J) * abytes + 7) / 8);
+        auto partial = [&](int64_t k, int64_t b, int64_t j) { return (char*)partials.data() + ((k * nrb + b) * J + j) * (int64_t)abytes; };
         auto task = [&](int64_t t) {
-            int64_t k = t / nj, j0 = (t % nj) * cj, len = std::min(cj, J - j0);
-            int64_t ib, ob;
+            const int64_t k = t / (nrb * nj), b = t / nj % nrb, j0 = t % nj * cj, len = std::min(cj, J - j0);
+            int64_t ib, ob, ri, unused;
             kept.offsets(k, ib, ob);
-            ib += j0;
-            ob += j0;
-            // accumulators: 8 bytes each (double / uint64) for sums, elements for max/min
-            size_t abytes = op == R_SUM ? 8 : sz;
-            std::vector<uint64_t> accbuf((size_t)len * 2 + 2);
-            char* acc = (char*)accbuf.data();
-            char* blk = acc + (size_t)len * 8;  // float64 block partials
-            int64_t r0 = 0;
+            char* acc = partial(k, b, j0);
+            int64_t r = b * kRowBlock;
+            const int64_t r_end = std::min(nrows, r + kRowBlock);
             if (op == R_SUM) {
                 std::memset(acc, 0, (size_t)len * abytes);
             } else {
-                std::memcpy(acc, px + ib * (int64_t)sz, (size_t)len * sz);
-                r0 = 1;
+                rows.offsets(r++, ri, unused);
+                std::memcpy(acc, px + (ib + ri + j0) * (int64_t)sz, (size_t)len * sz);
             }
-            for (int64_t rb = r0; rb < nrows; rb += (fsum && block < nrows ? block : nrows)) {
-                int64_t re = fsum && block < nrows ? std::min(nrows, rb + block) : nrows;
-                char* target = acc;
-                if (fsum && block < nrows) {
-                    std::memset(blk, 0, (size_t)len * 8);
-                    target = blk;
-                }
-                for (int64_t r = rb; r < re; ++r) {
-                    int64_t ri, unused;
-                    rows.offsets(r, ri, unused);
-                    col(px + (ib + ri) * (int64_t)sz, len, target);
-                }
-                if (target != acc) {
-                    double* A = (double*)acc;
-                    const double* B = (const double*)blk;
-                    for (int64_t j = 0; j < len; ++j) A[j] += B[j];
+            for (; r < r_end; ++r) {
+                rows.offsets(r, ri, unused);
+                col(px + (ib + ri + j0) * (int64_t)sz, len, acc);
+            }
+        };
+        if (total >= kParallelCheap && nt > 1) parallel_tasks(nk * nrb * nj, task);
+        else
+            for (int64_t t = 0; t < nk * nrb * nj; ++t) task(t);
+        for (int64_t k = 0; k < nk; ++k) {
+            char* acc = partial(k, 0, 0);
+            for (int64_t b = 1; b < nrb; ++b) {
+                const char* p = partial(k, b, 0);
+                if (fsum) {
+                    for (int64_t j = 0; j < J; ++j) ((double*)acc)[j] += ((const double*)p)[j];
+                } else if (op == R_SUM) {
+                    for (int64_t j = 0; j < J; ++j) ((uint64_t*)acc)[j] += ((const uint64_t*)p)[j];
+                } else {
+                    col(p, J, acc);  // max/min partials are elements
                 }
             }
-            for (int64_t j = 0; j < len; ++j) {
+            int64_t ib, ob;
+            kept.offsets(k, ib, ob);
+            for (int64_t j = 0; j < J; ++j) {
                 Acc a;
                 a.u = 0;
                 std::memcpy(a.raw, acc + j * (int64_t)abytes, abytes);
                 write_result(code, dt, a, count, po + (ob + j) * (int64_t)sz);
             }
-        };
-        if (total >= kParallelCheap && nt > 1) parallel_tasks(nk * nj, task);
-        else
-            for (int64_t t = 0; t < nk * nj; ++t) task(t);
+        }
         return EMBER_OK;
     }
     return fallback(c);
