@@ -31,6 +31,7 @@
 
 #include "bench.hpp"
 #include "ember/ember.h"
+#include "ember/ember_linalg.h"
 
 namespace {
 
@@ -292,6 +293,20 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
     if (np.count("astype_f32_u8/1e7")) {
         ember_tensor_t* x = random_tensor(c, {10000000}, 0, 255, 20);
         add("astype_f32_u8", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_astype(c, x, EMBER_UINT8, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("pow2_f32/1e7") || np.count("norm_f32/1e7")) {
+        ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 21), *two = nullptr;
+        ember_tensor_from_f64(c, 2.0, EMBER_FLOAT32, &two);
+        add("pow2_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_pow(c, x, two, r); }));
+        add("norm_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_vector_norm(c, x, 2, nullptr, 0, 0, r); }));
+        for (ember_tensor_t* t : {x, two}) ember_tensor_release(t);
+    }
+    if (np.count("argmax_rows_f32/2000x5000") || np.count("sum_axis0_f32/2000x5000")) {
+        ember_tensor_t* x = random_tensor(c, {2000, 5000}, -1, 1, 22);
+        const int64_t axis0 = 0;
+        add("argmax_rows_f32", "2000x5000", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x, 1, 0, r); }));
+        add("sum_axis0_f32", "2000x5000", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, x, &axis0, 1, 0, r); }));
         ember_tensor_release(x);
     }
     if (np.count("fft_c64/1024x1024")) {

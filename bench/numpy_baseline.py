@@ -33,6 +33,10 @@ Index and random cases (INDEX_CASES, their own shapes):
   sum_bool           (x > 0).sum() of 1e7 values, the comparison made outside the timing (int64 result)
   count_nonzero_f32  np.count_nonzero(x) of 1e7 values, half zeros
   astype_f32_u8      x.astype(np.uint8) of 1e7 values in [0, 255]
+  pow2_f32           x ** 2 of 1e7 values (NumPy squares; Ember's pow too, for an exponent of 2)
+  norm_f32           np.linalg.norm(x) of 1e7 values
+  argmax_rows_f32    np.argmax(x, axis=1) of a (2000, 5000) array
+  sum_axis0_f32      x.sum(axis=0) of a (2000, 5000) array
 """
 import argparse
 import json
@@ -102,6 +106,10 @@ INDEX_CASES = {
     "sum_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32) > 0,), lambda b: b.sum()),
     "count_nonzero_f32": ("1e7", lambda r: (np.maximum(r.uniform(-1, 1, 10**7), 0).astype(np.float32),), lambda x: np.count_nonzero(x)),
     "astype_f32_u8": ("1e7", lambda r: (r.uniform(0, 255, 10**7).astype(np.float32),), lambda x: x.astype(np.uint8)),
+    "pow2_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: x ** 2),
+    "norm_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.linalg.norm(x)),
+    "argmax_rows_f32": ("2000x5000", lambda r: (r.uniform(-1, 1, (2000, 5000)).astype(np.float32),), lambda x: np.argmax(x, axis=1)),
+    "sum_axis0_f32": ("2000x5000", lambda r: (r.uniform(-1, 1, (2000, 5000)).astype(np.float32),), lambda x: x.sum(axis=0)),
 }
 
 

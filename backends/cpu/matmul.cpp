@@ -75,8 +75,22 @@ bool gemv_or_dot(int32_t dt, const Mat& A, const Mat& B, char* C, int64_t ldc, i
     const int a_inc = A.tr == CblasNoTrans ? 1 : (int)A.ld;  // along A's row when m == 1
     const int b_inc = B.tr == CblasNoTrans ? (int)B.ld : 1;  // down B's column when n == 1
     if (m == 1 && n == 1) {
-        if (f32) *(float*)C = cblas_sdot((int)k, (const float*)A.p, a_inc, (const float*)B.p, b_inc);
-        else *(double*)C = cblas_ddot((int)k, (const double*)A.p, a_inc, (const double*)B.p, b_inc);
+        // OpenBLAS's DOT runs on one thread: a long one is cut into a fixed number of parts
+        // (so the result does not depend on the thread count) for the pool, summed in order.
+        const int64_t parts = k >= (int64_t(1) << 18) ? 8 : 1;
+        double part[8];
+        const size_t sz = f32 ? 4 : 8;
+        parallel_tasks(parts, [&](int64_t t) {
+            const int64_t b = t * k / parts, e = (t + 1) * k / parts;
+            const char* a = (const char*)A.p + b * a_inc * (int64_t)sz;
+            const char* x = (const char*)B.p + b * b_inc * (int64_t)sz;
+            part[t] = f32 ? (double)cblas_sdot((int)(e - b), (const float*)a, a_inc, (const float*)x, b_inc)
+                          : cblas_ddot((int)(e - b), (const double*)a, a_inc, (const double*)x, b_inc);
+        });
+        double sum = 0;
+        for (int64_t t = 0; t < parts; ++t) sum += part[t];
+        if (f32) *(float*)C = (float)sum;
+        else *(double*)C = sum;
         return true;
     }
     if (n == 1) {  // C (m x 1, rows ldc apart) = op(A) b
