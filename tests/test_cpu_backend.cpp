@@ -429,6 +429,9 @@ TEST(CpuLarge, ReductionsAllLayouts) {
         EM_OK(ember_transpose(cpu(), m, mt.out()));
         int64_t s3[3] = {1237, 10, 100};
         EM_OK(ember_reshape(cpu(), m, s3, 3, m3.out()));
+        T ms;  // m[::2, ::3]: an innermost stride of 3, gathered in pieces by the ROW path
+        const int64_t from[2] = {0, 0}, to[2] = {1237, 1000}, steps[2] = {2, 3};
+        EM_OK(ember_slice(cpu(), m, from, to, steps, 2, ms.out()));
         const int64_t ax0[1] = {0}, ax1[1] = {1}, ax02[2] = {0, 2}, ax1b[1] = {-2};
         struct {
             const char* layout;
@@ -437,7 +440,8 @@ TEST(CpuLarge, ReductionsAllLayouts) {
             int naxes, keep;
         } cases[] = {{"all", m, nullptr, 0, 0},     {"rows", m, ax1, 1, 1},  {"columns", m, ax0, 1, 0}, {"transposed-all", mt, nullptr, 0, 0},
                      {"transposed-axis0", mt, ax0, 1, 1}, {"transposed-axis1", mt, ax1, 1, 0}, {"3d-outer+inner", m3, ax02, 2, 0},
-                     {"3d-middle", m3, ax1b, 1, 1}};
+                     {"3d-middle", m3, ax1b, 1, 1}, {"strided-all", ms, nullptr, 0, 0}, {"strided-rows", ms, ax1, 1, 0},
+                     {"strided-columns", ms, ax0, 1, 1}};
         for (auto& op : ops) {
             for (auto& c : cases) {
                 std::string what = std::string(op.name) + " " + ember_dtype_name(dt) + " " + c.layout;

@@ -133,6 +133,24 @@ ember_status_t mean_fallback(const ember_kernel_call_t* c) {
 
 ember_status_t fallback(const ember_kernel_call_t* c) { return kdata(c)->code == kMean ? mean_fallback(c) : delegate(c); }
 
+// n elements of sz bytes, `step` elements apart from p, packed into dst.
+void gather_strided(const char* p, int64_t step, int64_t n, size_t sz, char* dst) {
+    auto typed = [&](auto z) {
+        using E = decltype(z);
+        const E* src = (const E*)p;
+        E* d = (E*)dst;
+        for (int64_t i = 0; i < n; ++i) d[i] = src[i * step];
+    };
+    switch (sz) {
+        case 1: typed(uint8_t{}); break;
+        case 2: typed(uint16_t{}); break;
+        case 4: typed(uint32_t{}); break;
+        case 8: typed(uint64_t{}); break;
+        default:
+            for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * (int64_t)sz, p + i * step * (int64_t)sz, sz);
+    }
+}
+
 ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& in = c->in[0];
     const ember_view_t& out = c->out[0];
@@ -175,15 +193,27 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     const char* px = base_ptr(in);
     char* po = base_ptr(out);
 
-    if (nd == 0 || (dims[nd - 1].red && dims[nd - 1].si == 1)) {
-        // ---- ROW
+    if (nd == 0 || dims[nd - 1].red) {
+        // ---- ROW (a strided innermost dim, e.g. x[::2, ::3], is gathered in L1 pieces)
         const int64_t L = nd ? dims[nd - 1].n : 1;
         Index kept, rows;
         for (int d = 0; d < nd - 1; ++d) (dims[d].red ? rows : kept).add(dims[d]);
         const int64_t nout = kept.count, nrows = rows.count, total = nout * nrows * L;
+        const int64_t step = nd ? dims[nd - 1].si : 1;
         auto init_acc = [&](Acc& a, const char* first) {
             a.u = 0;
             if (op != R_SUM) std::memcpy(a.raw, first, sz);
+        };
+        // row() over `len` elements `step` apart from p.
+        auto fold = [&](const char* p, int64_t len, void* acc) {
+            if (step == 1) return row(p, len, acc);
+            constexpr int64_t kPiece = 1024;
+            alignas(64) char buf[kPiece * 16];
+            for (int64_t j = 0; j < len; j += kPiece) {
+                const int64_t m = std::min(kPiece, len - j);
+                gather_strided(p + j * step * (int64_t)sz, step, m, sz, buf);
+                row(buf, m, acc);
+            }
         };
         auto reduce_one = [&](int64_t o) {
             int64_t ib, ob;
@@ -193,7 +223,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
             for (int64_t r = 0; r < nrows; ++r) {
                 int64_t ri, unused;
                 rows.offsets(r, ri, unused);
-                row(px + (ib + ri) * (int64_t)sz, L, a.raw);
+                fold(px + (ib + ri) * (int64_t)sz, L, a.raw);
             }
             write_result(code, dt, a, count, po + ob * (int64_t)sz);
         };
@@ -231,7 +261,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
                     int64_t ri, unused;
                     rows.offsets(r, ri, unused);
                     Acc a = first;
-                    row(px + (ib + ri + j0) * (int64_t)sz, len, a.raw);
+                    fold(px + (ib + ri + j0 * step) * (int64_t)sz, len, a.raw);
                     part[(size_t)t] = a;
                 }
             });
