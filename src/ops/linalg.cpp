@@ -71,13 +71,13 @@ TRef triangle_mask(ember_ctx* ctx, int64_t n, int tri) {
     TRef cols = op_arange(ctx, 0, 1, n, EMBER_INT64);
     return bin(ctx, tri < 0 ? OP_greater_equal : OP_less_equal, rows, cols);
 }
+}  // namespace
 
 bool read_bool(const ember_tensor* t) {
     uint8_t v = 0;
     read_contiguous(t, &v, 1);
     return v != 0;
 }
-}  // namespace
 
 void check_finite(ember_ctx* ctx, const ember_tensor* x, int tri) {
     if (x->size == 0) return;

@@ -13,6 +13,7 @@ namespace la {
 ember_dtype_t compute_dtype(const ember_ctx* ctx, ember_dtype_t d);
 TRef to_compute(ember_ctx* ctx, const ember_tensor* x);
 double eps_of(ember_dtype_t d);  // machine epsilon of a float or complex dtype
+bool read_bool(const ember_tensor* t);  // a 0-d bool's value, read back from the backend
 
 void need_matrix(const ember_tensor* x, const char* name);  // ndim >= 2
 void need_square(const ember_tensor* x, const char* name);  // ndim >= 2, last two equal

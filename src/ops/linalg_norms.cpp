@@ -28,9 +28,7 @@ TRef two_norm_by_dot(ember_ctx* ctx, const ember_tensor* X, uint64_t mask, bool 
     TRef s = op_matmul(ctx, op_expand_dims(rows.get(), rows->ndim - 1).get(), op_expand_dims(rows.get(), rows->ndim).get());
     const double tiny = X->dtype == EMBER_FLOAT32 ? 0x1p-60 : 0x1p-900;  // >> (count x smallest normal)
     TRef ok = bin(ctx, OP_logical_and, un(ctx, OP_isfinite, s), bin(ctx, OP_greater_equal, s, weak_f64(ctx, tiny)));
-    uint8_t good = 0;
-    read_contiguous(reduce(ctx, OP_all, ok.get(), nullptr, 0, false).get(), &good, 1);
-    if (!good) return TRef();
+    if (!read_bool(reduce(ctx, OP_all, ok.get(), nullptr, 0, false).get())) return TRef();
     Shape shape;
     for (int d = 0; d < nd; ++d)
         if (!(mask & (1ull << d))) shape.push_back(X->shape[d]);
