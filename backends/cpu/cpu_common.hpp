@@ -106,6 +106,11 @@ struct Scratch {
     Scratch& operator=(const Scratch&) = delete;
 };
 
+// nr rows of nc elements of sz bytes (rows rs, elements cs elements apart in src) packed
+// into dst, whose rows are dst_row elements apart: strided operands gathered into L1 pieces
+// for the vector kernels (elementwise.cpp, reduce.cpp).
+void gather_strided(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, size_t sz, int64_t dst_row, char* dst);
+
 // ------------------------------------------------------------------ threading
 int num_threads();
 // Runs fn(ctx, task) for task in [0, ntasks) on the pool (the caller takes part). Runs

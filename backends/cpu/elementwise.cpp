@@ -35,12 +35,24 @@ int half_slot(int32_t dtype) {
 constexpr int64_t kTileRows = 16, kTileCols = 256;
 
 template <class E>
-void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, char* dst) {
+void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, int64_t dst_row, char* dst) {
     const E* s = (const E*)src;
     E* d = (E*)dst;
     for (int64_t j = 0; j < nc; ++j)
-        for (int64_t r = 0; r < nr; ++r) d[r * kTileCols + j] = s[r * rs + j * cs];
+        for (int64_t r = 0; r < nr; ++r) d[r * dst_row + j] = s[r * rs + j * cs];
 }
+}  // namespace
+
+void gather_strided(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, size_t sz, int64_t dst_row, char* dst) {
+    switch (sz) {
+        case 1: gather_tile<uint8_t>(src, rs, cs, nr, nc, dst_row, dst); break;
+        case 2: gather_tile<uint16_t>(src, rs, cs, nr, nc, dst_row, dst); break;
+        case 4: gather_tile<uint32_t>(src, rs, cs, nr, nc, dst_row, dst); break;
+        default: gather_tile<uint64_t>(src, rs, cs, nr, nc, dst_row, dst); break;
+    }
+}
+
+namespace {
 
 // Calls f(p, n) for every stretch of at most kTileCols elements of every row of g, with
 // p[k] the operand's (k = 0: the output's) first element of the stretch, contiguous:
@@ -71,12 +83,7 @@ void for_tiles(const Geometry& g, char* const (&base)[N], const size_t (&sz)[N],
                 for (int k = 1; k < N; ++k) {
                     if (cs[k] == 0 || cs[k] == 1) continue;
                     const char* src = base[k] + (off[k] + j0 * cs[k]) * (int64_t)sz[k];
-                    switch (sz[k]) {
-                        case 1: gather_tile<uint8_t>(src, rs[k], cs[k], nr, nc, tile[k]); break;
-                        case 2: gather_tile<uint16_t>(src, rs[k], cs[k], nr, nc, tile[k]); break;
-                        case 4: gather_tile<uint32_t>(src, rs[k], cs[k], nr, nc, tile[k]); break;
-                        default: gather_tile<uint64_t>(src, rs[k], cs[k], nr, nc, tile[k]); break;
-                    }
+                    gather_strided(src, rs[k], cs[k], nr, nc, sz[k], kTileCols, tile[k]);
                 }
                 for (int64_t r = 0; r < nr; ++r) {
                     const char* p[N];

@@ -133,24 +133,6 @@ ember_status_t mean_fallback(const ember_kernel_call_t* c) {
 
 ember_status_t fallback(const ember_kernel_call_t* c) { return kdata(c)->code == kMean ? mean_fallback(c) : delegate(c); }
 
-// n elements of sz bytes, `step` elements apart from p, packed into dst.
-void gather_strided(const char* p, int64_t step, int64_t n, size_t sz, char* dst) {
-    auto typed = [&](auto z) {
-        using E = decltype(z);
-        const E* src = (const E*)p;
-        E* d = (E*)dst;
-        for (int64_t i = 0; i < n; ++i) d[i] = src[i * step];
-    };
-    switch (sz) {
-        case 1: typed(uint8_t{}); break;
-        case 2: typed(uint16_t{}); break;
-        case 4: typed(uint32_t{}); break;
-        case 8: typed(uint64_t{}); break;
-        default:
-            for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * (int64_t)sz, p + i * step * (int64_t)sz, sz);
-    }
-}
-
 ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& in = c->in[0];
     const ember_view_t& out = c->out[0];
@@ -211,7 +193,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
             alignas(64) char buf[kPiece * 16];
             for (int64_t j = 0; j < len; j += kPiece) {
                 const int64_t m = std::min(kPiece, len - j);
-                gather_strided(p + j * step * (int64_t)sz, step, m, sz, buf);
+                gather_strided(p + j * step * (int64_t)sz, 0, step, 1, m, sz, kPiece, buf);
                 row(buf, m, acc);
             }
         };
