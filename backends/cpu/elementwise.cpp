@@ -38,6 +38,10 @@ template <class E>
 void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, int64_t dst_row, char* dst) {
     const E* s = (const E*)src;
     E* d = (E*)dst;
+    if (nr == 1) {  // one row (strided reductions): a plain loop
+        for (int64_t j = 0; j < nc; ++j) d[j] = s[j * cs];
+        return;
+    }
     for (int64_t j = 0; j < nc; ++j)
         for (int64_t r = 0; r < nr; ++r) d[r * dst_row + j] = s[r * rs + j * cs];
 }
