@@ -110,7 +110,7 @@ static ember_status_t ember_binding_set_backend(const char* backend, int device,
 
 /* ---------------------------------------------------------------- the Tensor handle */
 %rename(Tensor) ember_tensor;
-%feature("nothread") ember_tensor;   /* the destructor keeps the GIL: releasing it costs more */
+%feature("nothread") ember_tensor::~ember_tensor;   /* the destructor keeps the GIL: releasing it costs more than the release */
 %nodefaultctor ember_tensor;
 struct ember_tensor {};
 %extend ember_tensor {

@@ -488,6 +488,12 @@ TEST(ElementwiseErrors, ShapeDtypeAndNullHandles) {
     ember_tensor_t* o = sentinel;
     T a = make(std::vector<double>{1, 2, 3, 4, 5, 6}, {2, 3}, EMBER_FLOAT32), b = make(std::vector<double>{1, 2, 3, 4}, {4}, EMBER_FLOAT32);
     EM_FAILS(ember_add(ctx, a, b, &o), EMBER_ERR_SHAPE, "ember_add");
+    EXPECT_NE(std::string(ember_last_error()).find("shapes (2, 3) and (4,) cannot be broadcast"), std::string::npos) << ember_last_error();
+    EXPECT_EQ(o, sentinel);
+    // The third operand is checked against the shape broadcast from the first two.
+    T cond = make(std::vector<double>{1, 0, 1}, {3}, EMBER_BOOL), col = make(std::vector<double>{1, 2}, {2, 1, 1}, EMBER_FLOAT32);
+    EM_FAILS(ember_where(ctx, cond, col, b, &o), EMBER_ERR_SHAPE, "ember_where");
+    EXPECT_NE(std::string(ember_last_error()).find("shapes (2, 1, 3) and (4,) cannot be broadcast"), std::string::npos) << ember_last_error();
     EXPECT_EQ(o, sentinel);
     EM_FAILS(ember_bitwise_and(ctx, a, a, &o), EMBER_ERR_UNSUPPORTED_DTYPE, "ember_bitwise_and");
     EXPECT_EQ(o, sentinel);
@@ -501,6 +507,23 @@ TEST(ElementwiseErrors, ShapeDtypeAndNullHandles) {
     EM_FAILS(ember_exp(ctx, a, nullptr), EMBER_ERR_INVALID_ARGUMENT, "ember_exp");
     EXPECT_EQ(o, sentinel);
     EXPECT_EQ(ember_last_status(), EMBER_ERR_INVALID_ARGUMENT);
+}
+
+TEST(ElementwiseBroadcast, ThreeOperandsOfDifferentRanks) {
+    // cond (4,), a (2, 1, 1), b (3, 1) -> (2, 3, 4): out[i][j][k] = cond[k] ? a[i] : b[j].
+    T cond = make(std::vector<double>{1, 0, 0, 1}, {4}, EMBER_BOOL), a = make(std::vector<double>{10, 20}, {2, 1, 1}, EMBER_FLOAT32),
+      b = make(std::vector<double>{1, 2, 3}, {3, 1}, EMBER_FLOAT32), y;
+    EM_OK(ember_where(test_ctx(), cond, a, b, y.out()));
+    EXPECT_EQ(shape_of(y), (std::vector<int64_t>{2, 3, 4}));
+    std::vector<double> want;
+    for (double ai : {10, 20})
+        for (double bj : {1, 2, 3})
+            for (bool ck : {true, false, false, true}) want.push_back(ck ? ai : bj);
+    EXPECT_EQ(values(y), want);
+    // A 0-d operand between two others keeps the larger rank.
+    T s = make(std::vector<double>{5}, {}, EMBER_FLOAT32);
+    EM_OK(ember_where(test_ctx(), cond, s, b, y.out()));
+    EXPECT_EQ(shape_of(y), (std::vector<int64_t>{3, 4}));
 }
 
 TEST(ElementwiseRegression, ComplexToBoolUsesBothParts) {

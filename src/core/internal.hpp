@@ -173,7 +173,10 @@ void check_ndim(int ndim);
 void check_shape(const int64_t* shape, int ndim);
 
 // New contiguous tensor on the context's backend/device.
-TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const Shape& shape);
+TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const int64_t* shape, int ndim);
+inline TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const Shape& shape) {
+    return alloc_tensor(ctx, dtype, shape.data(), (int)shape.size());
+}
 // A view sharing t's storage with new geometry.
 TRef make_view(const ember_tensor* t, const Shape& shape, const Shape& strides, int64_t offset);
 ember_view_t view_of(const ember_tensor* t);

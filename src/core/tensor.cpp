@@ -113,11 +113,13 @@ static void set_geometry(ember_tensor* t, const int64_t* shape, const int64_t* s
     }
 }
 
-TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const Shape& shape) {
-    check_shape(shape.data(), (int)shape.size());
+TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const int64_t* shape, int ndim) {
+    check_shape(shape, ndim);
     int64_t strides[EMBER_MAX_DIMS];
-    contiguous_strides(shape.data(), (int)shape.size(), strides);
-    size_t nbytes = (size_t)numel(shape) * dtype_size(dtype);
+    contiguous_strides(shape, ndim, strides);
+    int64_t count = 1;
+    for (int i = 0; i < ndim; ++i) count *= shape[i];
+    size_t nbytes = (size_t)count * dtype_size(dtype);
     auto* s = new Storage();
     s->backend = ctx->backend;
     s->device = ctx->device;
@@ -133,7 +135,7 @@ TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const Shape& shape) {
     t->backend = ctx->backend;
     t->device = ctx->device;
     t->dtype = dtype;
-    set_geometry(t.get(), shape.data(), strides, (int)shape.size());
+    set_geometry(t.get(), shape, strides, ndim);
     return t;
 }
 

@@ -107,9 +107,12 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
     return r;
 }
 
-ember_view_t broadcast_view(const ember_tensor* t, const Shape& shape, int64_t* strides) {
-    int n = (int)shape.size(), lead = n - t->ndim;
-    if (lead < 0) raise(EMBER_ERR_SHAPE, "cannot broadcast shape %s to %s", shape_str(t).c_str(), shape_str(shape).c_str());
+ember_view_t broadcast_view(const ember_tensor* t, const int64_t* shape, int n, int64_t* strides) {
+    int lead = n - t->ndim;
+    auto fail = [&] {
+        raise(EMBER_ERR_SHAPE, "cannot broadcast shape %s to %s", shape_str(t).c_str(), shape_str(shape, n).c_str());
+    };
+    if (lead < 0) fail();
     for (int i = 0; i < n; ++i) {
         if (i < lead) {
             strides[i] = 0;
@@ -121,9 +124,9 @@ ember_view_t broadcast_view(const ember_tensor* t, const Shape& shape, int64_t* 
         else if (d == 1)
             strides[i] = 0;
         else
-            raise(EMBER_ERR_SHAPE, "cannot broadcast shape %s to %s", shape_str(t).c_str(), shape_str(shape).c_str());
+            fail();
     }
-    return ember_view_t{t->storage->buffer, t->offset, (int32_t)t->dtype, n, shape.data(), strides};
+    return ember_view_t{t->storage->buffer, t->offset, (int32_t)t->dtype, n, shape, strides};
 }
 
 TRef op_astype(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype) {
@@ -152,18 +155,41 @@ void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src) {
     run_kernel(ctx, OP_astype, {in}, {view_of(dst)});
 }
 
+namespace {
+// shape (ndim entries, right-aligned) broadcast with t's shape, in place: no heap traffic on
+// the path every elementwise op takes.
+void broadcast_into(int64_t* shape, int& ndim, const ember_tensor* t) {
+    const int n = std::max(ndim, t->ndim), pad = n - ndim, tpad = n - t->ndim;
+    if (pad) {
+        std::memmove(shape + pad, shape, sizeof(int64_t) * ndim);
+        std::fill(shape, shape + pad, int64_t(1));
+    }
+    for (int i = tpad; i < n; ++i) {
+        int64_t d = t->shape[i - tpad];
+        if (d != shape[i] && d != 1 && shape[i] != 1)
+            raise(EMBER_ERR_SHAPE, "shapes %s and %s cannot be broadcast together", shape_str(shape + pad, ndim).c_str(),
+                  shape_str(t).c_str());
+    }
+    for (int i = tpad; i < n; ++i)
+        if (shape[i] == 1) shape[i] = t->shape[i - tpad];
+    ndim = n;
+}
+}  // namespace
+
 TRef elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs) {
     const ember_tensor* first = *xs.begin();
     ember_dtype_t common = first->dtype;
     bool weak = first->weak;
-    Shape shape = shape_of(first);
+    int64_t shape[EMBER_MAX_DIMS];
+    int ndim = first->ndim;
+    std::copy(first->shape, first->shape + ndim, shape);
     for (auto it = xs.begin() + 1; it != xs.end(); ++it) {
         common = promote(common, weak, (*it)->dtype, (*it)->weak, ctx->default_float);
         weak = weak && (*it)->weak;
-        shape = broadcast_shapes(shape, shape_of(*it));
+        broadcast_into(shape, ndim, *it);
     }
     DtypePlan plan = plan_dtypes(op, common, ctx->default_float);
-    TRef out = alloc_tensor(ctx, plan.result, shape);
+    TRef out = alloc_tensor(ctx, plan.result, shape, ndim);
     out->weak = weak;
     if (out->size == 0) return out;
     // The caller's handles stay alive for the call: only a cast needs a reference of its own.
@@ -176,7 +202,7 @@ TRef elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tens
             cast[n] = op_astype(ctx, x, plan.compute);
             x = cast[n].get();
         }
-        views[n] = broadcast_view(x, shape, strides[n]);
+        views[n] = broadcast_view(x, shape, ndim, strides[n]);
         ++n;
     }
     ember_view_t ov = view_of(out.get());

@@ -44,7 +44,10 @@ inline ember_attrs_t attrs_i(int64_t a, int64_t b = 0) {
 
 // Broadcasting.
 Shape broadcast_shapes(const Shape& a, const Shape& b);
-ember_view_t broadcast_view(const ember_tensor* t, const Shape& shape, int64_t* strides_storage);
+ember_view_t broadcast_view(const ember_tensor* t, const int64_t* shape, int ndim, int64_t* strides_storage);
+inline ember_view_t broadcast_view(const ember_tensor* t, const Shape& shape, int64_t* strides_storage) {
+    return broadcast_view(t, shape.data(), (int)shape.size(), strides_storage);
+}
 
 // Internal op API (throws Error). Every TRef returned is owned.
 TRef op_astype(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype);  // always a new tensor
