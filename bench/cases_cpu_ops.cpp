@@ -302,6 +302,12 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("norm_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_vector_norm(c, x, 2, nullptr, 0, 0, r); }));
         for (ember_tensor_t* t : {x, two}) ember_tensor_release(t);
     }
+    if (np.count("iadd_f32/1e7")) {
+        ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 23), *y = random_tensor(c, {10000000}, -1, 1, 24);
+        const ember_tensor_t* xy[2] = {x, y};
+        add("iadd_f32", "1e7", bench::best_of(reps, [&] { ember_elementwise_into(c, "add", xy, 2, x); }));
+        for (ember_tensor_t* t : {x, y}) ember_tensor_release(t);
+    }
     if (np.count("argmax_rows_f32/2000x5000") || np.count("sum_axis0_f32/2000x5000")) {
         ember_tensor_t* x = random_tensor(c, {2000, 5000}, -1, 1, 22);
         const int64_t axis0 = 0;
@@ -407,6 +413,9 @@ void bandwidth(const bench::Options& opt, std::vector<bench::Result>& out) {
     // Same bytes at the copy loop's rate: ratio = Ember's bandwidth / copy bandwidth.
     out.push_back({"add_f32_bandwidth", "1e7", "cpu", "copy_bandwidth_2t", tadd, 3.0 * 4 * (double)n / copy_bw});
     ember_tensor_t* d = random_tensor(ctx.c, {n}, 0, 1, 3);
+    const ember_tensor_t* ab[2] = {a, b};
+    double tinto = bench::best_of(reps, [&] { ember_elementwise_into(ctx.c, "add", ab, 2, d); });
+    out.push_back({"add_into_f32_bandwidth", "1e7", "cpu", "copy_bandwidth_2t", tinto, 3.0 * 4 * (double)n / copy_bw});
     double tassign = bench::best_of(reps, [&] { ember_assign(ctx.c, d, a); });
     out.push_back({"assign_f32_bandwidth", "1e7", "cpu", "copy_bandwidth_2t", tassign, 2.0 * 4 * (double)n / copy_bw});
     ember_tensor_release(a);

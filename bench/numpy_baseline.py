@@ -37,6 +37,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   norm_f32           np.linalg.norm(x) of 1e7 values
   argmax_rows_f32    np.argmax(x, axis=1) of a (2000, 5000) array
   sum_axis0_f32      x.sum(axis=0) of a (2000, 5000) array
+  iadd_f32           x += y of 1e7 values (NumPy's np.add(x, y, out=x); Ember's ember_elementwise_into)
 """
 import argparse
 import json
@@ -110,6 +111,8 @@ INDEX_CASES = {
     "norm_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.linalg.norm(x)),
     "argmax_rows_f32": ("2000x5000", lambda r: (r.uniform(-1, 1, (2000, 5000)).astype(np.float32),), lambda x: np.argmax(x, axis=1)),
     "sum_axis0_f32": ("2000x5000", lambda r: (r.uniform(-1, 1, (2000, 5000)).astype(np.float32),), lambda x: x.sum(axis=0)),
+    "iadd_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32), r.uniform(-1, 1, 10**7).astype(np.float32)),
+                 lambda x, y: np.add(x, y, out=x)),
 }
 
 

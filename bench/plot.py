@@ -30,6 +30,7 @@ TARGETS = {
     ("matmul_f64", "cblas_dgemm"): 0.97,
     ("add_f32", "numpy"): 4.0,
     ("add_f32_bandwidth", "copy_bandwidth_2t"): 0.85,
+    ("add_into_f32_bandwidth", "copy_bandwidth_2t"): 0.85,
     ("exp_f32", "numpy"): 5.0,
     ("log_f32", "numpy"): 5.0,
     ("tanh_f32", "numpy"): 5.0,

@@ -819,18 +819,38 @@ static PyObject* ember_py_binop(int op, PyObject* a, PyObject* b) {
     if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
     return ember_py_new_array(out);
 }
-/* In place: dst[...] = op(dst, b) through ember_assign (dst keeps its dtype and identity). */
+/* In place: a[...] = op(a, b) in one pass through ember_elementwise_into (a keeps its dtype
+   and identity); the matrix products compute a new result and assign it. */
 static PyObject* ember_py_ibinop(int op, PyObject* a, PyObject* b) {
-    PyObject* r = ember_py_binop(op, a, b);
-    if (!r || r == Py_NotImplemented) return r;
+    if (op < 0 || op >= EMBER_PY_COUNT(ember_py_binary)) { PyErr_SetString(PyExc_ValueError, "bad op"); return NULL; }
+    const ember_py_binary_fn fn = ember_py_binary[op];
+    const int product = fn == ember_matmul || fn == ember_dot || fn == ember_outer;
     ember_ctx_t* ctx = ember_binding_ctx();
+    if (!ctx) { ember_py_raise_status(ember_last_status()); return NULL; }
+    if (!ember_py_is_array(a)) { PyErr_SetString(PyExc_TypeError, "in-place operators need an ember array on the left"); return NULL; }
     ember_tensor_t* dst = ember_py_handle_of(a);
-    ember_tensor_t* src = ember_py_handle_of(r);
+    if (!dst) { PyErr_SetString(PyExc_ValueError, "uninitialised ember array"); return NULL; }
+    PyObject* r = NULL;
+    ember_tensor_t *tb = NULL, *ob = NULL;
+    if (product) {
+        r = ember_py_binop(op, a, b);
+        if (!r || r == Py_NotImplemented) return r;
+    } else if (!ember_py_operand(ctx, b, &tb, &ob)) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NOTIMPLEMENTED;
+    }
     ember_status_t st;
-    Py_BEGIN_ALLOW_THREADS
-    st = ember_assign(ctx, dst, src);
-    Py_END_ALLOW_THREADS
-    Py_DECREF(r);
+    const int big = ember_py_size(dst) >= EMBER_PY_GIL_THRESHOLD;
+    PyThreadState* released = big ? PyEval_SaveThread() : NULL;
+    if (product) {
+        st = ember_assign(ctx, dst, ember_py_handle_of(r));
+    } else {
+        const ember_tensor_t* xs[2] = {dst, tb};
+        st = ember_elementwise_into(ctx, ember_py_binary_names[op], xs, 2, dst);
+    }
+    if (released) PyEval_RestoreThread(released);
+    Py_XDECREF(r);
+    ember_tensor_release(ob);
     if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
     Py_INCREF(a);
     return a;
@@ -848,9 +868,13 @@ static PyObject* ember_py_reduceop(int op, PyObject* x, PyObject* axes, int keep
     ember_py_i64s ax;
     if (!ember_py_to_i64s(axes, &ax, 1)) { ember_tensor_release(owned); return NULL; }
     ember_status_t st;
-    Py_BEGIN_ALLOW_THREADS
-    st = ember_py_reduce[op](ctx, t, ax.p, ax.n, keepdims, &out);
-    Py_END_ALLOW_THREADS
+    if (ember_py_size(t) >= EMBER_PY_GIL_THRESHOLD) {
+        Py_BEGIN_ALLOW_THREADS
+        st = ember_py_reduce[op](ctx, t, ax.p, ax.n, keepdims, &out);
+        Py_END_ALLOW_THREADS
+    } else {
+        st = ember_py_reduce[op](ctx, t, ax.p, ax.n, keepdims, &out);
+    }
     if (ax.heap) free(ax.p);
     ember_tensor_release(owned);
     if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }

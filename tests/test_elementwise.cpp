@@ -526,6 +526,62 @@ TEST(ElementwiseBroadcast, ThreeOperandsOfDifferentRanks) {
     EXPECT_EQ(shape_of(y), (std::vector<int64_t>{3, 4}));
 }
 
+// ---------------------------------------------------------------- ember_elementwise_into
+ember_status_t into(const char* op, std::vector<const ember_tensor_t*> in, ember_tensor_t* out) {
+    return ember_elementwise_into(test_ctx(), op, in.data(), (int)in.size(), out);
+}
+
+TEST(ElementwiseInto, OverlappingViewsReadTheOriginalValues) {
+    // out = x[1:], inputs x[:-1] and x[1:]: a kernel streaming in place would read
+    // elements it has already overwritten; NumPy's answer uses the original values.
+    T x = make(std::vector<double>{1, 2, 3, 4, 5}, {5}, EMBER_FLOAT32), head, tail;
+    const int64_t s0[1] = {0}, s1[1] = {1}, e0[1] = {4}, e1[1] = {5}, step[1] = {1};
+    EM_OK(ember_slice(test_ctx(), x, s0, e0, step, 1, head.out()));
+    EM_OK(ember_slice(test_ctx(), x, s1, e1, step, 1, tail.out()));
+    EM_OK(into("add", {head, tail}, tail));
+    EXPECT_EQ(values(x), (std::vector<double>{1, 3, 5, 7, 9}));
+    // a (3, 3) += a.T: every element reads another one of out.
+    T a = make(std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7, 8}, {3, 3}, EMBER_FLOAT64), at;
+    EM_OK(ember_transpose(test_ctx(), a, at.out()));
+    EM_OK(into("add", {a, at}, a));
+    EXPECT_EQ(values(a), (std::vector<double>{0, 4, 8, 4, 8, 12, 8, 12, 16}));
+}
+
+TEST(ElementwiseInto, OutKeepsItsDtypeAndIdentity) {
+    T i = make(std::vector<double>{1, 2, 3}, {3}, EMBER_INT32), f = make(std::vector<double>{0.5, 1.5, -4.25}, {3}, EMBER_FLOAT32);
+    ember_tensor_t* before = i;
+    EM_OK(into("add", {i, f}, i));  // float32 result converted into int32 as ember_assign does
+    EXPECT_EQ(static_cast<ember_tensor_t*>(i), before);
+    EXPECT_EQ(dtype_of(i), EMBER_INT32);
+    EXPECT_EQ(values(i), (std::vector<double>{1, 3, -1}));
+    // A unary composite (positive is +x) and a broadcast scalar into a strided out.
+    T big = make(std::vector<double>{0, 0, 0, 0, 0, 0}, {6}, EMBER_FLOAT64), every2, y;
+    const int64_t b0[1] = {0}, b1[1] = {6}, st2[1] = {2};
+    EM_OK(ember_slice(test_ctx(), big, b0, b1, st2, 1, every2.out()));
+    T three = make(std::vector<double>{3}, {}, EMBER_FLOAT64);
+    EM_OK(into("multiply", {f, three}, every2));
+    EXPECT_EQ(values(big), (std::vector<double>{1.5, 0, 4.5, 0, -12.75, 0}));
+    EM_OK(into("positive", {f}, every2));
+    EXPECT_EQ(values(big), (std::vector<double>{0.5, 0, 1.5, 0, -4.25, 0}));
+}
+
+TEST(ElementwiseInto, BadCallsFailAndLeaveOutAlone) {
+    T a = make(std::vector<double>{1, 2, 3}, {3}, EMBER_FLOAT32), out = make(std::vector<double>{7, 7}, {2}, EMBER_FLOAT32);
+    const ember_tensor_t* one[1] = {a};
+    EM_FAILS(into("add", {a, a}, out), EMBER_ERR_SHAPE, "ember_elementwise_into");
+    EXPECT_NE(std::string(ember_last_error()).find("out has shape (2,), the result of add has shape (3,)"), std::string::npos) << ember_last_error();
+    EM_FAILS(into("no_such_op", {a}, out), EMBER_ERR_INVALID_ARGUMENT, "ember_elementwise_into");
+    EM_FAILS(into("sum", {a}, out), EMBER_ERR_INVALID_ARGUMENT, "ember_elementwise_into");
+    EM_FAILS(into("matmul", {a, a}, out), EMBER_ERR_INVALID_ARGUMENT, "ember_elementwise_into");
+    EM_FAILS(into("add", {a}, out), EMBER_ERR_INVALID_ARGUMENT, "ember_elementwise_into");
+    EM_FAILS(into("add", {a, nullptr}, out), EMBER_ERR_INVALID_ARGUMENT, "ember_elementwise_into");
+    EM_FAILS(into("add", {a, a}, nullptr), EMBER_ERR_INVALID_ARGUMENT, "ember_elementwise_into");
+    EM_FAILS(ember_elementwise_into(test_ctx(), nullptr, one, 1, out), EMBER_ERR_INVALID_ARGUMENT, "ember_elementwise_into");
+    EM_FAILS(ember_elementwise_into(test_ctx(), "exp", nullptr, 1, out), EMBER_ERR_INVALID_ARGUMENT, "ember_elementwise_into");
+    EM_FAILS(ember_elementwise_into(nullptr, "exp", one, 1, out), EMBER_ERR_INVALID_ARGUMENT, "ember_elementwise_into");
+    EXPECT_EQ(values(out), (std::vector<double>{7, 7}));
+}
+
 TEST(ElementwiseRegression, ComplexToBoolUsesBothParts) {
     // docs/dtypes.md: "Anything -> bool is != 0"; NumPy: logical_not(0.5j) is False.
     T z = make_any({C(0, 0.5), C(0, 0), C(2, 0)}, {3}, EMBER_COMPLEX64), y;

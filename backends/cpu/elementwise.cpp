@@ -201,13 +201,28 @@ ember_status_t composite_fallback(const ember_kernel_call_t* c) {
         call.in = in;
         return ref_max.fn(&call);
     }
-    // silu: s = sigmoid(x) into out, then out = x * s
+    // silu: s = sigmoid(x), then out = x * s. s goes to out unless out is x itself (an
+    // in-place call), which the first pass would overwrite before the second reads it.
     ember_kernel_call_t call = *c;
+    std::vector<unsigned char> scratch;
+    int64_t contiguous[EMBER_MAX_DIMS];
+    ember_view_t s = o;
+    if (x.data == o.data) {
+        int64_t n = 1;
+        for (int d = o.ndim - 1; d >= 0; --d) {
+            contiguous[d] = n;
+            n *= o.shape[d];
+        }
+        scratch.resize((size_t)n * itemsize_of(o.dtype));
+        s = ember_view_t{scratch.data(), 0, o.dtype, o.ndim, o.shape, contiguous};
+    }
+    call.out = &s;
     ember_status_t st = ref_sig.fn(&call);
     if (st != EMBER_OK) return st;
-    ember_view_t in[2] = {x, o};
+    ember_view_t in[2] = {x, s};
     call.n_in = 2;
     call.in = in;
+    call.out = c->out;
     return ref_mul.fn(&call);
 }
 

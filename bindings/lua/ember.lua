@@ -539,6 +539,13 @@ local function tensor_list(xs)
 end
 def("concat", function(xs, axis) return C.ember_concat(tensor_list(xs), axis or 0) end, false)
 def("stack", function(xs, axis) return C.ember_stack(tensor_list(xs), axis or 0) end, false)
+--- ember.elementwise_into(op, {a, b}, out): the elementwise op written into out (which keeps
+--- its dtype and may be one of the inputs: ember.elementwise_into("add", {a, b}, a) is a += b)
+def("elementwise_into", function(op, xs, out)
+  if getmetatable(out) ~= TensorMT then raise(INVALID, "ember.elementwise_into: out must be a tensor") end
+  C.ember_elementwise_into(op, tensor_list(xs), out)
+  return out
+end, false)
 def("split", function(x, sections, axis) return C.split(operand(x), sections, axis or 0) end)
 def("meshgrid", function(xs, indexing) return C.meshgrid(tensor_list(xs), indexing) end, false)
 def("tile", function(x, reps, ...) return C.ember_tile(operand(x), shape_arg(reps, ...)) end)

@@ -275,6 +275,13 @@ EMBER_API ember_status_t ember_astype(ember_ctx_t* ctx, const ember_tensor_t* x,
 EMBER_API ember_status_t ember_copy(ember_ctx_t* ctx, const ember_tensor_t* x, ember_tensor_t** out);
 /* Copies src (broadcast) into the view dst, converting dtype. */
 EMBER_API ember_status_t ember_assign(ember_ctx_t* ctx, ember_tensor_t* dst, const ember_tensor_t* src);
+/* Runs the elementwise (UNARY or BINARY) op named `op` on the n tensors xs and writes the
+ * result into out, which must have the broadcast result's shape; out keeps its dtype (the
+ * result is converted as by ember_assign) and may be one of the inputs: `a += b` is
+ * ember_elementwise_into(ctx, "add", (a, b), 2, a). Inputs that overlap out other than
+ * element for element are read before anything is written. */
+EMBER_API ember_status_t ember_elementwise_into(ember_ctx_t* ctx, const char* op, const ember_tensor_t* const* xs, int n,
+                                                ember_tensor_t* out);
 /* lo or hi may be NULL. */
 EMBER_API ember_status_t ember_clip(ember_ctx_t* ctx, const ember_tensor_t* x, const ember_tensor_t* lo, const ember_tensor_t* hi, ember_tensor_t** out);
 EMBER_API ember_status_t ember_where(ember_ctx_t* ctx, const ember_tensor_t* cond, const ember_tensor_t* a, const ember_tensor_t* b, ember_tensor_t** out);

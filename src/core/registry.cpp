@@ -333,13 +333,10 @@ EMBER_API ember_status_t ember_op_binding(const char* backend, const char* op, c
         require_arg(binding, "binding");
         if (!b->iface) raise(EMBER_ERR_BACKEND_UNAVAILABLE, "backend '%s' did not load: %s", backend, b->reason.c_str());
         const Slot* slots = bound_slots(b);
-        for (int i = 0; i < OP_COUNT; ++i)
-            if (std::strcmp(op_info((OpId)i).name, op) == 0) {
-                static const char* names[] = {"unsupported", "native", "composite", "reference", "host"};
-                *binding = names[slots[i].binding];
-                return;
-            }
-        raise(EMBER_ERR_INVALID_ARGUMENT, "no op named '%s'", op);
+        const OpId id = find_op(op);
+        if (id == OP_COUNT) raise(EMBER_ERR_INVALID_ARGUMENT, "no op named '%s'", op);
+        static const char* names[] = {"unsupported", "native", "composite", "reference", "host"};
+        *binding = names[slots[id].binding];
     });
 }
 

@@ -2,6 +2,8 @@
 #include "dispatch.hpp"
 
 #include <cstring>
+#include <string_view>
+#include <unordered_map>
 
 namespace ember {
 
@@ -32,6 +34,16 @@ const OpInfo kOps[OP_COUNT] = {
 }  // namespace
 
 const OpInfo& op_info(OpId op) { return kOps[op]; }
+
+OpId find_op(const char* name) {
+    static const std::unordered_map<std::string_view, OpId> by_name = [] {
+        std::unordered_map<std::string_view, OpId> m;
+        for (int i = 0; i < OP_COUNT; ++i) m.emplace(kOps[i].name, (OpId)i);
+        return m;
+    }();
+    auto it = by_name.find(name);
+    return it == by_name.end() ? OP_COUNT : it->second;
+}
 
 DtypePlan plan_dtypes(OpId op, ember_dtype_t d, ember_dtype_t default_float) {
     Kind k = kind_of(d);
@@ -176,43 +188,92 @@ void broadcast_into(int64_t* shape, int& ndim, const ember_tensor* t) {
 }
 }  // namespace
 
-TRef elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs) {
+namespace {
+// Result shape, dtypes and weakness of an elementwise op on xs.
+struct ElementwisePlan {
+    int64_t shape[EMBER_MAX_DIMS];
+    int ndim;
+    DtypePlan dtypes;
+    bool weak;
+};
+
+ElementwisePlan plan_elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs) {
+    ElementwisePlan p;
     const ember_tensor* first = *xs.begin();
     ember_dtype_t common = first->dtype;
-    bool weak = first->weak;
-    int64_t shape[EMBER_MAX_DIMS];
-    int ndim = first->ndim;
-    std::copy(first->shape, first->shape + ndim, shape);
+    p.weak = first->weak;
+    p.ndim = first->ndim;
+    std::copy(first->shape, first->shape + p.ndim, p.shape);
     for (auto it = xs.begin() + 1; it != xs.end(); ++it) {
-        common = promote(common, weak, (*it)->dtype, (*it)->weak, ctx->default_float);
-        weak = weak && (*it)->weak;
-        broadcast_into(shape, ndim, *it);
+        common = promote(common, p.weak, (*it)->dtype, (*it)->weak, ctx->default_float);
+        p.weak = p.weak && (*it)->weak;
+        broadcast_into(p.shape, p.ndim, *it);
     }
-    DtypePlan plan = plan_dtypes(op, common, ctx->default_float);
-    TRef out = alloc_tensor(ctx, plan.result, shape, ndim);
-    out->weak = weak;
-    if (out->size == 0) return out;
+    p.dtypes = plan_dtypes(op, common, ctx->default_float);
+    return p;
+}
+
+// Runs the kernel of op on xs into out, whose shape and dtype are the plan's.
+void run_elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs, const ElementwisePlan& p, ember_tensor* out) {
     // The caller's handles stay alive for the call: only a cast needs a reference of its own.
     TRef cast[3];
     int64_t strides[3][EMBER_MAX_DIMS];
     ember_view_t views[3];
     int n = 0;
     for (const ember_tensor* x : xs) {
-        if (x->dtype != plan.compute) {
-            cast[n] = op_astype(ctx, x, plan.compute);
+        if (x->dtype != p.dtypes.compute) {
+            cast[n] = op_astype(ctx, x, p.dtypes.compute);
             x = cast[n].get();
         }
-        views[n] = broadcast_view(x, shape, ndim, strides[n]);
+        views[n] = broadcast_view(x, p.shape, p.ndim, strides[n]);
         ++n;
     }
-    ember_view_t ov = view_of(out.get());
+    ember_view_t ov = view_of(out);
     if (n == 1)
         run_kernel(ctx, op, {views[0]}, {ov});
     else if (n == 2)
         run_kernel(ctx, op, {views[0], views[1]}, {ov});
     else
         run_kernel(ctx, op, {views[0], views[1], views[2]}, {ov});
+}
+
+// True when x is exactly out's elements (same storage, offset, shape and strides): a kernel
+// that reads each element before writing it may then run in place.
+bool same_elements(const ember_tensor* x, const ember_tensor* out) {
+    if (x->storage != out->storage || x->offset != out->offset || x->ndim != out->ndim) return false;
+    for (int i = 0; i < x->ndim; ++i)
+        if (x->shape[i] != out->shape[i] || (x->shape[i] > 1 && x->strides[i] != out->strides[i])) return false;
+    return true;
+}
+}  // namespace
+
+TRef elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs) {
+    const ElementwisePlan p = plan_elementwise(ctx, op, xs);
+    TRef out = alloc_tensor(ctx, p.dtypes.result, p.shape, p.ndim);
+    out->weak = p.weak;
+    if (out->size) run_elementwise(ctx, op, xs, p, out.get());
     return out;
+}
+
+void elementwise_into(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs, ember_tensor* out) {
+    const ElementwisePlan p = plan_elementwise(ctx, op, xs);
+    if (out->ndim != p.ndim || !std::equal(p.shape, p.shape + p.ndim, out->shape))
+        raise(EMBER_ERR_SHAPE, "out has shape %s, the result of %s has shape %s", shape_str(out).c_str(), op_info(op).name,
+              shape_str(p.shape, p.ndim).c_str());
+    if (out->size == 0) return;
+    // A kernel writes out while it reads the inputs: an input that overlaps out any other way
+    // than element for element (a shifted or transposed view of it, a broadcast) is read
+    // through a temporary, as is a result that needs a cast to out's dtype.
+    bool direct = out->dtype == p.dtypes.result;
+    for (const ember_tensor* x : xs)
+        if (x->storage == out->storage && !same_elements(x, out)) direct = false;
+    if (direct) {
+        run_elementwise(ctx, op, xs, p, out);
+        return;
+    }
+    TRef tmp = alloc_tensor(ctx, p.dtypes.result, p.shape, p.ndim);
+    run_elementwise(ctx, op, xs, p, tmp.get());
+    op_assign(ctx, out, tmp.get());
 }
 
 uint64_t axes_mask(const int64_t* axes, int naxes, int ndim) {

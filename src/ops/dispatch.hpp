@@ -22,6 +22,8 @@ struct OpInfo {
     const char* doc;
 };
 const OpInfo& op_info(OpId op);
+// The op named name, or OP_COUNT.
+OpId find_op(const char* name);
 
 // Compute dtype (inputs are cast to it) and result dtype of an op for a promoted input dtype.
 struct DtypePlan {
@@ -56,6 +58,9 @@ TRef op_copy(ember_ctx* ctx, const ember_tensor* x);
 TRef contiguous(ember_ctx* ctx, const ember_tensor* x);
 void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src);
 TRef elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs);
+// The same op written into out, which must have the result's shape (any dtype: the result is
+// cast to it; any strides; out may be one of the inputs).
+void elementwise_into(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs, ember_tensor* out);
 TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims);
 uint64_t axes_mask(const int64_t* axes, int naxes, int ndim);
 TRef scalar_like(ember_ctx* ctx, double value, ember_dtype_t dtype);  // strong 0-d

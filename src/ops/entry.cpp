@@ -1,5 +1,7 @@
 // C entry points derived from the op table (UNARY / BINARY / REDUCE rows) and the public
 // view functions. Composite rows run their definition unless the backend overrides them.
+#include <cstring>
+
 #include "composites.hpp"
 #include "dispatch.hpp"
 
@@ -134,3 +136,28 @@ VIEW_ENTRY(ember_real, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor
 VIEW_ENTRY(ember_imag, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), real_or_imag(ctx, x, true))
 
 }  // extern "C"
+
+extern "C" EMBER_API ember_status_t ember_elementwise_into(ember_ctx_t* ctx, const char* op, const ember_tensor_t* const* xs, int n,
+                                                      ember_tensor_t* out) {
+    return guard("ember_elementwise_into", [&] {
+        check_ctx(ctx);
+        require_arg(op, "op");
+        require_arg(xs, "xs");
+        const OpId id = find_op(op);
+        if (id == OP_COUNT) raise(EMBER_ERR_INVALID_ARGUMENT, "no op named '%s'", op);
+        const char* sig = op_info(id).signature;
+        const int arity = std::strcmp(sig, "unary") == 0 ? 1 : std::strcmp(sig, "binary") == 0 ? 2 : 0;
+        if (!arity) raise(EMBER_ERR_INVALID_ARGUMENT, "'%s' is not an elementwise op (its signature is %s)", op, sig);
+        if (n != arity) raise(EMBER_ERR_INVALID_ARGUMENT, "'%s' takes %d input(s), got %d", op, arity, n);
+        for (int i = 0; i < n; ++i) check_same_backend(ctx, xs[i], i ? "xs[1]" : "xs[0]");
+        check_same_backend(ctx, out, "out");
+        if (arity == 1 && op_info(id).composite && !has_backend_kernel(ctx, id)) {
+            TRef r = composite_unary(ctx, id, xs[0]);
+            op_assign(ctx, out, r.get());
+        } else if (arity == 1) {
+            elementwise_into(ctx, id, {xs[0]}, out);
+        } else {
+            elementwise_into(ctx, id, {xs[0], xs[1]}, out);
+        }
+    });
+}

@@ -159,6 +159,30 @@ def test_inplace_operators(backend):
     np.testing.assert_array_equal(np.asarray(i), w)
 
 
+def test_inplace_operators_on_views_match_numpy(backend):
+    # One pass into the left operand (ember_elementwise_into), except where an operand
+    # overlaps it other than element for element: NumPy's answers use the original values.
+    x = em.asarray([1.0, 2, 3, 4, 5])
+    x[1:] += x[:-1]
+    e = np.array([1.0, 2, 3, 4, 5])
+    e[1:] += e[:-1]
+    check(x, e)
+    sq = BASE[:4, :4].copy()
+    a = em.asarray(sq)
+    a += a.T
+    b = sq.copy()
+    b += b.T
+    check(a, b)
+    s = em.asarray(np.arange(12.0).reshape(3, 4))
+    s[:, ::2] *= np.array([10.0, 100.0])  # a NumPy operand goes through the fallback
+    t = np.arange(12.0).reshape(3, 4)
+    t[:, ::2] *= np.array([10.0, 100.0])
+    check(s, t)
+    m = em.asarray(np.eye(4) * 2)
+    m @= em.asarray(sq)
+    check(m, 2 * sq)
+
+
 def test_inplace_keeps_dtype_and_rejects_broadcast_growth(backend):
     a = em.asarray([1.0], dtype=em.float32)
     with pytest.raises(ValueError):

@@ -97,6 +97,21 @@ function S.slices_and_assignment()
   H.close(z, { { 7, 7, 7 }, { 5, 9, 9 } })
 end
 
+function S.elementwise_into_writes_in_place()
+  local a = ember.tensor({ 1.0, 2.0, 3.0 }, "float32")
+  local same = ember.elementwise_into("add", { a, 10 }, a)
+  H.eq(same, a)
+  H.close(a, { 11.0, 12.0, 13.0 })
+  local i = ember.tensor({ 1, 2, 3 }, "int32")
+  ember.elementwise_into("multiply", { i, 1.5 }, i) -- the float result is converted into int32
+  H.close(i, { 1, 3, 4 }); H.eq(i.dtype, "int32")
+  local x = ember.tensor({ 1, 2, 3, 4, 5 }, "int64")
+  ember.elementwise_into("add", { x:slice { { 1, 4 } }, x:slice { { 2, 5 } } }, x:slice { { 2, 5 } })
+  H.close(x, { 1, 3, 5, 7, 9 }) -- overlapping views read the original values
+  H.raises(ember.status.INVALID_ARGUMENT, ember.elementwise_into, "sum", { a }, a)
+  H.raises(ember.status.SHAPE, ember.elementwise_into, "add", { a, a }, ember.zeros({ 2 }))
+end
+
 function S.methods_and_functions_agree()
   local a = ember.tensor({ 1.0, 4.0, 9.0 }, "float64")
   H.close(a:sqrt(), ember.sqrt(a):totable())
