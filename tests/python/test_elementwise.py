@@ -183,6 +183,27 @@ def test_inplace_operators_on_views_match_numpy(backend):
     check(m, 2 * sq)
 
 
+def test_out_argument_writes_into_the_given_array(backend):
+    x = em.asarray(BASE)
+    out = em.zeros((4, 5), dtype=em.float64)
+    assert em.exp(x, out=out) is out
+    check(out, np.exp(BASE))
+    assert em.add(x, 1.5, out=out) is out
+    check(out, BASE + 1.5)
+    em.multiply(x, x, out=x)  # in place
+    check(x, BASE * BASE)
+    i = em.zeros((4, 5), dtype=em.int32)
+    em.floor(em.asarray(BASE), out=i)  # NumPy needs casting="unsafe" here; Ember converts as assign does
+    np.testing.assert_array_equal(np.asarray(i), np.floor(BASE).astype(np.int32))
+    m = em.zeros((4, 4), dtype=em.float64)
+    assert em.matmul(em.asarray(BASE), em.asarray(BASE.T), out=m) is m
+    check(m, BASE @ BASE.T, rtol=1e-10, atol=1e-10)
+    with pytest.raises(ValueError):
+        em.add(x, x, out=em.zeros((5,), dtype=em.float64))
+    with pytest.raises(TypeError):
+        em.exp(x, out=np.zeros((4, 5)))
+
+
 def test_inplace_keeps_dtype_and_rejects_broadcast_growth(backend):
     a = em.asarray([1.0], dtype=em.float32)
     with pytest.raises(ValueError):

@@ -194,3 +194,40 @@ def test_gil_released_for_large_ops():
         time.sleep(0.001)
     t.join()
     assert done == [1] and ticks > 1
+
+
+def test_type_stubs_match_the_runtime():
+    # __init__.pyi is written by hand next to the code: every public callable must be in it,
+    # with the runtime's parameter names in the runtime's order (out= included).
+    import ast
+    import inspect
+    import os
+    stub = os.path.join(os.path.dirname(em.__file__), "__init__.pyi")
+    tree = ast.parse(open(stub).read())
+    declared, functions = set(), {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            declared.add(node.name)
+        if isinstance(node, ast.FunctionDef):
+            functions[node.name] = node.args
+        elif isinstance(node, ast.AnnAssign):
+            declared.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            declared.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.ImportFrom):
+            declared.update(a.asname or a.name for a in node.names)
+    public = [n for n in dir(em) if not n.startswith("_") and callable(getattr(em, n))
+              and not inspect.ismodule(getattr(em, n))]
+    assert len(public) > 150
+    assert [n for n in public if n not in declared] == []
+    checked = 0
+    for name, a in functions.items():
+        try:
+            runtime = list(inspect.signature(getattr(em, name)).parameters)
+        except (TypeError, ValueError):  # a class or builtin without a signature
+            continue
+        stub_params = [p.arg for p in a.posonlyargs + a.args] + ([a.vararg.arg] if a.vararg else []) \
+            + [p.arg for p in a.kwonlyargs] + ([a.kwarg.arg] if a.kwarg else [])
+        assert stub_params == runtime, name
+        checked += 1
+    assert checked > 150

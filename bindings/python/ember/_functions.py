@@ -22,13 +22,25 @@ def _arr(x):
 
 
 # ---------------------------------------------------------------- elementwise
-def _make_unary(name, cname=None):
-    i = U[cname or name]
+def _into(op, xs, out):
+    """NumPy's out=: op's result written into the Array out in one pass (ember_elementwise_into);
+    out keeps its dtype and may be one of the inputs."""
+    if not isinstance(out, Array):
+        raise TypeError(f"{op}: out must be an ember array, got {type(out).__name__}")
+    _c.ember_elementwise_into(op, [_handle(x) for x in xs], out._h)
+    return out
 
-    def f(x, /):
-        return _unop(i, x)
+
+def _make_unary(name, cname=None):
+    op = cname or name
+    i = U[op]
+
+    def f(x, /, *, out=None):
+        if out is None:
+            return _unop(i, x)
+        return _into(op, (x,), out)
     f.__name__ = f.__qualname__ = name
-    f.__doc__ = f"Elementwise {cname or name} (ember_{cname or name})."
+    f.__doc__ = f"Elementwise {op} (ember_{op}); out=: written into that array (ember_elementwise_into)."
     globals()[name] = f
     __all__.append(name)
 
@@ -41,15 +53,24 @@ for _n in ("negative", "positive", "abs", "sign", "sqrt", "square", "exp", "expm
 
 
 def _make_binary(name, cname=None):
-    i = B[cname or name]
+    op = cname or name
+    i = B[op]
 
-    def f(x1, x2, /):
+    def f(x1, x2, /, *, out=None):
+        if out is not None and op == "matmul":  # not elementwise: the product, then assigned
+            if not isinstance(out, Array):
+                raise TypeError(f"matmul: out must be an ember array, got {type(out).__name__}")
+            _c.ember_assign(out._h, f(x1, x2)._h)
+            return out
+        if out is not None:
+            return _into(op, (x1, x2), out)
         r = _binop(i, x1, x2)
         if r is NotImplemented:
             return _binop(i, _arr(x1), _arr(x2))
         return r
     f.__name__ = f.__qualname__ = name
-    f.__doc__ = f"Elementwise {cname or name} with broadcasting; Python scalars are weak (ember_{cname or name})."
+    f.__doc__ = (f"Elementwise {op} with broadcasting; Python scalars are weak (ember_{op}); "
+                 "out=: written into that array (ember_elementwise_into).")
     globals()[name] = f
     __all__.append(name)
 
