@@ -5,6 +5,7 @@
 #                    (_ember_c.ember_add on the handles: the C function plus SWIG's thin
 #                    argument conversion, ~0.3 us), i.e. what the Python layer adds
 #  - "py_add_1e6_vs_numpy": the same `a + b` vs NumPy's, for scale
+#  - "py_iadd_1e6_vs_numpy": `a += b` on 1e6-element float32 tensors vs NumPy's `a += b`
 # Uses EMBER_PYTHON (default: the venv of scripts/test-python.sh if present, else python3)
 # with the ember package installed; prints nothing (exit 0) when it cannot import ember.
 #   bench/run_python.sh [--quick]
@@ -17,7 +18,7 @@ quick=0
 for a in "$@"; do [ "$a" = "--quick" ] && quick=1; done
 cd "${TMPDIR:-/tmp}"
 "$py" - "$quick" <<'PY' || true
-import json, sys, time
+import json, operator, sys, time
 try:
     import ember as em
 except ImportError:
@@ -64,4 +65,6 @@ for name in em.backends():
         if np is not None:
             xa = np.ones(1_000_000, dtype=np.float32); xb = np.ones(1_000_000, dtype=np.float32)
             emit("py_add_1e6_vs_numpy", "1e6", name, "numpy_add", e, best(lambda: xa + xb, m, r2))
+            e = best(lambda: (operator.iadd(big_a, big_b), sync()), m, r2)
+            emit("py_iadd_1e6_vs_numpy", "1e6", name, "numpy_iadd", e, best(lambda: operator.iadd(xa, xb), m, r2))
 PY
