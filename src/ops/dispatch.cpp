@@ -106,17 +106,31 @@ void run_kernel(ember_ctx* ctx, OpId op, std::initializer_list<ember_view_t> in,
     }
 }
 
-Shape broadcast_shapes(const Shape& a, const Shape& b) {
-    size_t n = std::max(a.size(), b.size());
-    Shape r(n);
-    for (size_t i = 0; i < n; ++i) {
-        int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
-        int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
-        if (da != db && da != 1 && db != 1)
-            raise(EMBER_ERR_SHAPE, "shapes %s and %s cannot be broadcast together", shape_str(a).c_str(), shape_str(b).c_str());
-        r[i] = da == 1 ? db : da;
+void broadcast_into(int64_t* shape, int& ndim, const int64_t* other, int other_ndim) {
+    const int n = std::max(ndim, other_ndim), pad = n - ndim, opad = n - other_ndim;
+    if (n > EMBER_MAX_DIMS) raise(EMBER_ERR_SHAPE, "broadcasting gives %d dimensions (at most %d)", n, EMBER_MAX_DIMS);
+    if (pad) {
+        std::memmove(shape + pad, shape, sizeof(int64_t) * ndim);
+        std::fill(shape, shape + pad, int64_t(1));
     }
-    return r;
+    for (int i = opad; i < n; ++i) {
+        int64_t d = other[i - opad];
+        if (d != shape[i] && d != 1 && shape[i] != 1)
+            raise(EMBER_ERR_SHAPE, "shapes %s and %s cannot be broadcast together", shape_str(shape + pad, ndim).c_str(),
+                  shape_str(other, other_ndim).c_str());
+    }
+    for (int i = opad; i < n; ++i)
+        if (shape[i] == 1) shape[i] = other[i - opad];
+    ndim = n;
+}
+
+Shape broadcast_shapes(const Shape& a, const Shape& b) {
+    int64_t shape[EMBER_MAX_DIMS];
+    int ndim = (int)a.size();
+    if (ndim > EMBER_MAX_DIMS) raise(EMBER_ERR_SHAPE, "shape %s has more than %d dimensions", shape_str(a).c_str(), EMBER_MAX_DIMS);
+    std::copy(a.begin(), a.end(), shape);
+    broadcast_into(shape, ndim, b.data(), (int)b.size());
+    return Shape(shape, shape + ndim);
 }
 
 ember_view_t broadcast_view(const ember_tensor* t, const int64_t* shape, int n, int64_t* strides) {
@@ -168,27 +182,6 @@ void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src) {
 }
 
 namespace {
-// shape (ndim entries, right-aligned) broadcast with t's shape, in place: no heap traffic on
-// the path every elementwise op takes.
-void broadcast_into(int64_t* shape, int& ndim, const ember_tensor* t) {
-    const int n = std::max(ndim, t->ndim), pad = n - ndim, tpad = n - t->ndim;
-    if (pad) {
-        std::memmove(shape + pad, shape, sizeof(int64_t) * ndim);
-        std::fill(shape, shape + pad, int64_t(1));
-    }
-    for (int i = tpad; i < n; ++i) {
-        int64_t d = t->shape[i - tpad];
-        if (d != shape[i] && d != 1 && shape[i] != 1)
-            raise(EMBER_ERR_SHAPE, "shapes %s and %s cannot be broadcast together", shape_str(shape + pad, ndim).c_str(),
-                  shape_str(t).c_str());
-    }
-    for (int i = tpad; i < n; ++i)
-        if (shape[i] == 1) shape[i] = t->shape[i - tpad];
-    ndim = n;
-}
-}  // namespace
-
-namespace {
 // Result shape, dtypes and weakness of an elementwise op on xs.
 struct ElementwisePlan {
     int64_t shape[EMBER_MAX_DIMS];
@@ -207,7 +200,7 @@ ElementwisePlan plan_elementwise(ember_ctx* ctx, OpId op, std::initializer_list<
     for (auto it = xs.begin() + 1; it != xs.end(); ++it) {
         common = promote(common, p.weak, (*it)->dtype, (*it)->weak, ctx->default_float);
         p.weak = p.weak && (*it)->weak;
-        broadcast_into(p.shape, p.ndim, *it);
+        broadcast_into(p.shape, p.ndim, (*it)->shape, (*it)->ndim);
     }
     p.dtypes = plan_dtypes(op, common, ctx->default_float);
     return p;

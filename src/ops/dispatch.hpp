@@ -46,6 +46,8 @@ inline ember_attrs_t attrs_i(int64_t a, int64_t b = 0) {
 
 // Broadcasting.
 Shape broadcast_shapes(const Shape& a, const Shape& b);
+// shape (ndim entries) broadcast with other, in place: no heap traffic for the elementwise path.
+void broadcast_into(int64_t* shape, int& ndim, const int64_t* other, int other_ndim);
 ember_view_t broadcast_view(const ember_tensor* t, const int64_t* shape, int ndim, int64_t* strides_storage);
 inline ember_view_t broadcast_view(const ember_tensor* t, const Shape& shape, int64_t* strides_storage) {
     return broadcast_view(t, shape.data(), (int)shape.size(), strides_storage);
