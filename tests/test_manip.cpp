@@ -488,6 +488,26 @@ TEST(ManipConvert, Astype) {
     FAILS(EMBER_ERR_INVALID_ARGUMENT, "ember_astype", ember_astype(ctx, f, (ember_dtype_t)99, O));
 }
 
+TEST(ManipConvert, AssignFromAnOverlappingViewUsesTheOriginalValues) {
+    // NumPy: x[1:] = x[:-1] shifts, y[...] = y.T transposes; an element-by-element copy
+    // would read values it has already overwritten.
+    ember_ctx_t* ctx = test_ctx();
+    const I s0 = {0}, s1 = {1}, e_last = {-1}, end = {END}, one = {1};
+    T x = make(iota(6), {6}, EMBER_FLOAT32);
+    EM_OK(ember_assign(ctx, RUN(ember_slice(ctx, x, s1.data(), end.data(), one.data(), 1, O)),
+                       RUN(ember_slice(ctx, x, s0.data(), e_last.data(), one.data(), 1, O))));
+    EXPECT_TRUE(is(x, {6}, {0, 0, 1, 2, 3, 4}, EMBER_FLOAT32));
+    EM_OK(ember_assign(ctx, RUN(ember_slice(ctx, x, s0.data(), e_last.data(), one.data(), 1, O)),
+                       RUN(ember_slice(ctx, x, s1.data(), end.data(), one.data(), 1, O))));
+    EXPECT_TRUE(is(x, {6}, {0, 1, 2, 3, 4, 4}, EMBER_FLOAT32));
+    T y = make(iota(9), {3, 3}, EMBER_INT64);
+    EM_OK(ember_assign(ctx, y, RUN(ember_transpose(ctx, y, O))));
+    EXPECT_TRUE(is(y, {3, 3}, {0, 3, 6, 1, 4, 7, 2, 5, 8}, EMBER_INT64));
+    // A broadcast row of y itself into all of y.
+    EM_OK(ember_assign(ctx, y, RUN(ember_select(ctx, y, 0, 1, O))));
+    EXPECT_TRUE(is(y, {3, 3}, {1, 4, 7, 1, 4, 7, 1, 4, 7}, EMBER_INT64));
+}
+
 TEST(ManipConvert, CopyAssignWhereClip) {
     ember_ctx_t* ctx = test_ctx();
     T x = make(iota(6), {2, 3}, EMBER_FLOAT64), c = RUN(ember_copy(ctx, RUN(ember_transpose(ctx, x, O)), O));

@@ -173,11 +173,47 @@ TRef contiguous(ember_ctx* ctx, const ember_tensor* x) {
     return op_copy(ctx, x);
 }
 
+namespace {
+// Byte range [lo, hi) of the storage that view t reaches.
+void byte_extent(const ember_tensor* t, int64_t& lo, int64_t& hi) {
+    int64_t first = t->offset, last = t->offset;
+    for (int i = 0; i < t->ndim; ++i) {
+        const int64_t span = (t->shape[i] - 1) * t->strides[i];
+        (span < 0 ? first : last) += span;
+    }
+    const int64_t size = dtype_size(t->dtype);
+    lo = first * size;
+    hi = (last + 1) * size;
+}
+}  // namespace
+
+bool may_overlap(const ember_tensor* a, const ember_tensor* b) {
+    if (a->storage != b->storage || a->size == 0 || b->size == 0) return false;
+    int64_t alo, ahi, blo, bhi;
+    byte_extent(a, alo, ahi);
+    byte_extent(b, blo, bhi);
+    return alo < bhi && blo < ahi;
+}
+
+bool same_elements(const ember_tensor* x, const ember_tensor* out) {
+    if (x->storage != out->storage || x->offset != out->offset || x->ndim != out->ndim || x->dtype != out->dtype) return false;
+    for (int i = 0; i < x->ndim; ++i)
+        if (x->shape[i] != out->shape[i] || (x->shape[i] > 1 && x->strides[i] != out->strides[i])) return false;
+    return true;
+}
+
 void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src) {
-    Shape shape = shape_of(dst);
     if (dst->size == 0) return;
+    // The copy kernel reads and writes element by element: a source that overlaps dst any
+    // other way than element for element (x[1:] = x[:-1], y[...] = y.T) is copied first, so
+    // dst gets the values src had, as in NumPy.
+    TRef copied;
+    if (may_overlap(src, dst) && !same_elements(src, dst)) {
+        copied = op_copy(ctx, src);
+        src = copied.get();
+    }
     int64_t strides[EMBER_MAX_DIMS];
-    ember_view_t in = broadcast_view(src, shape, strides);
+    ember_view_t in = broadcast_view(src, dst->shape, dst->ndim, strides);
     run_kernel(ctx, OP_astype, {in}, {view_of(dst)});
 }
 
@@ -230,14 +266,6 @@ void run_elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_
         run_kernel(ctx, op, {views[0], views[1], views[2]}, {ov});
 }
 
-// True when x is exactly out's elements (same storage, offset, shape and strides): a kernel
-// that reads each element before writing it may then run in place.
-bool same_elements(const ember_tensor* x, const ember_tensor* out) {
-    if (x->storage != out->storage || x->offset != out->offset || x->ndim != out->ndim) return false;
-    for (int i = 0; i < x->ndim; ++i)
-        if (x->shape[i] != out->shape[i] || (x->shape[i] > 1 && x->strides[i] != out->strides[i])) return false;
-    return true;
-}
 }  // namespace
 
 TRef elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs) {
@@ -259,7 +287,7 @@ void elementwise_into(ember_ctx* ctx, OpId op, std::initializer_list<const ember
     // through a temporary, as is a result that needs a cast to out's dtype.
     bool direct = out->dtype == p.dtypes.result;
     for (const ember_tensor* x : xs)
-        if (x->storage == out->storage && !same_elements(x, out)) direct = false;
+        if (may_overlap(x, out) && !same_elements(x, out)) direct = false;
     if (direct) {
         run_elementwise(ctx, op, xs, p, out);
         return;

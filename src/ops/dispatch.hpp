@@ -58,7 +58,12 @@ TRef op_astype(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype);  // 
 TRef cast_if(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype);    // x itself if already dtype
 TRef op_copy(ember_ctx* ctx, const ember_tensor* x);
 TRef contiguous(ember_ctx* ctx, const ember_tensor* x);
-void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src);
+void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src);  // src may overlap dst
+// True when views a and b may share bytes of one storage.
+bool may_overlap(const ember_tensor* a, const ember_tensor* b);
+// True when x is exactly out's elements (same storage, dtype, offset, shape and strides): a
+// kernel that reads each element before writing it may then run in place.
+bool same_elements(const ember_tensor* x, const ember_tensor* out);
 TRef elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs);
 // The same op written into out, which must have the result's shape (any dtype: the result is
 // cast to it; any strides; out may be one of the inputs).

@@ -84,6 +84,25 @@ def test_setitem_through_view_and_dtype_conversion(backend):
     assert b.dtype == em.bfloat16 and b.tolist() == [[0.0, -1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 2.5]]
 
 
+def test_setitem_from_an_overlapping_view_matches_numpy(backend):
+    x = em.asarray(np.arange(10.0))
+    w = np.arange(10.0)
+    x[1:] = x[:-1]
+    w[1:] = w[:-1]
+    np.testing.assert_array_equal(np.asarray(x), w)
+    x[:-2] = x[2:]
+    w[:-2] = w[2:]
+    np.testing.assert_array_equal(np.asarray(x), w)
+    y = em.asarray(np.arange(16).reshape(4, 4))
+    v = np.arange(16).reshape(4, 4)
+    y[...] = y.T
+    v[...] = v.T
+    np.testing.assert_array_equal(np.asarray(y), v)
+    y[::-1] = y
+    v[::-1] = v
+    np.testing.assert_array_equal(np.asarray(y), v)
+
+
 def test_len_iter_conversions(backend):
     x = em.asarray(A)
     assert len(x) == 3
