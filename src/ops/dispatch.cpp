@@ -207,8 +207,9 @@ void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src) {
     // The copy kernel reads and writes element by element: a source that overlaps dst any
     // other way than element for element (x[1:] = x[:-1], y[...] = y.T) is copied first, so
     // dst gets the values src had, as in NumPy.
+    if (same_elements(src, dst)) return;  // x[::2] += 1 in Python ends with x[::2] = (that view)
     TRef copied;
-    if (may_overlap(src, dst) && !same_elements(src, dst)) {
+    if (may_overlap(src, dst)) {
         copied = op_copy(ctx, src);
         src = copied.get();
     }
