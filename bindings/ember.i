@@ -365,7 +365,7 @@ static PyObject* ember_py_i64_tuple(const int64_t* p, int n) {
 %typemap(freearg) (const ember_tensor_t* const* xs, int n) { free(arr$argnum); }
 
 /* Scalars out. */
-%apply int* OUTPUT { int* ndim, int* device, int* available, int* score, int* count, int* contiguous, int* weak, int* result };
+%apply int* OUTPUT { int* ndim, int* device, int* available, int* score, int* count, int* contiguous, int* weak, int* read_only, int* result };
 %apply double* OUTPUT { double* value, double* real, double* imag };
 %apply long* OUTPUT { int64_t* size, int64_t* offset, int64_t* value };
 %apply unsigned char* OUTPUT { uint8_t* code, uint8_t* bits };
@@ -393,7 +393,7 @@ EMBER_NOTHREAD(ember_dtype_from_name) EMBER_NOTHREAD(ember_dtype_size) EMBER_NOT
 EMBER_NOTHREAD(ember_dtype_from_dlpack) EMBER_NOTHREAD(ember_result_type) EMBER_NOTHREAD(ember_can_cast)
 EMBER_NOTHREAD(ember_live_tensor_count) EMBER_NOTHREAD(ember_tensor_ndim) EMBER_NOTHREAD(ember_tensor_dtype)
 EMBER_NOTHREAD(ember_tensor_offset) EMBER_NOTHREAD(ember_tensor_size) EMBER_NOTHREAD(ember_tensor_is_contiguous)
-EMBER_NOTHREAD(ember_tensor_is_weak) EMBER_NOTHREAD(ember_tensor_backend) EMBER_NOTHREAD(ember_scalar_f64)
+EMBER_NOTHREAD(ember_tensor_is_weak) EMBER_NOTHREAD(ember_tensor_is_read_only) EMBER_NOTHREAD(ember_tensor_set_read_only) EMBER_NOTHREAD(ember_tensor_backend) EMBER_NOTHREAD(ember_scalar_f64)
 EMBER_NOTHREAD(ember_scalar_i64) EMBER_NOTHREAD(ember_scalar_bool) EMBER_NOTHREAD(ember_scalar_c128)
 EMBER_NOTHREAD(ember_tensor_from_f64) EMBER_NOTHREAD(ember_op_count) EMBER_NOTHREAD(ember_op_info)
 EMBER_NOTHREAD(ember_backend_count) EMBER_NOTHREAD(ember_backend_get) EMBER_NOTHREAD(ember_ctx_get_backend)
@@ -1022,8 +1022,8 @@ static PyMethodDef ember_py_fast_methods[] = {
 %typemap(in, numinputs=0) ember_selection_source_t* (ember_selection_source_t temp = EMBER_SOURCE_CALL) { $1 = &temp; }
 %typemap(argout) ember_selection_source_t* { lua_pushinteger(L, (lua_Integer)temp$argnum); SWIG_arg++; }
 %typemap(in, numinputs=0) int* ndim (int temp), int* device (int temp), int* available (int temp), int* score (int temp),
-                          int* count (int temp), int* contiguous (int temp), int* weak (int temp), int* result (int temp) { $1 = &temp; }
-%typemap(argout) int* ndim, int* device, int* available, int* score, int* count, int* contiguous, int* weak, int* result {
+                          int* count (int temp), int* contiguous (int temp), int* weak (int temp), int* read_only (int temp), int* result (int temp) { $1 = &temp; }
+%typemap(argout) int* ndim, int* device, int* available, int* score, int* count, int* contiguous, int* weak, int* read_only, int* result {
     lua_pushinteger(L, (lua_Integer)temp$argnum); SWIG_arg++;
 }
 %typemap(in, numinputs=0) int64_t* size (int64_t temp), int64_t* offset (int64_t temp), int64_t* value (int64_t temp) { $1 = &temp; }

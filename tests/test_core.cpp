@@ -4,6 +4,9 @@
 #include <fstream>
 #include <thread>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "test_util.hpp"
 
 namespace {
@@ -190,6 +193,40 @@ TEST(HostMemory, FromDataCopiesWrapBorrowsAdoptFrees) {
     ember_tensor_t* out = nullptr;
     EM_FAILS(ember_tensor_adopt(test_ctx(), owned, EMBER_FLOAT64, s4, nullptr, 1, nullptr, nullptr, &out), EMBER_ERR_INVALID_ARGUMENT,
              "ember_tensor_adopt");
+}
+
+TEST(HostMemory, ReadOnlyMemoryIsReadNeverWritten) {
+    // A page the process may only read: a write through Ember would be a SIGSEGV.
+    const long page = sysconf(_SC_PAGESIZE);
+    void* mem = mmap(nullptr, (size_t)page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(mem, MAP_FAILED);
+    int64_t shape[1] = {4};
+    T ro, view, y, src = make<double>({1, 2, 3, 4}, {4}, EMBER_FLOAT32);
+    EM_OK(ember_tensor_wrap(test_ctx(), mem, EMBER_FLOAT32, shape, nullptr, 1, ro.out()));
+    int flag = 1;
+    EM_OK(ember_tensor_is_read_only(ro, &flag));
+    EXPECT_EQ(flag, 0);
+    EM_OK(ember_tensor_set_read_only(ro));
+    EM_OK(ember_flip(test_ctx(), ro, nullptr, 0, view.out()));  // views share the mark
+    EM_OK(ember_tensor_is_read_only(view, &flag));
+    EXPECT_EQ(flag, 1);
+    EM_OK(ember_exp(test_ctx(), view, y.out()));  // reading is fine
+    EXPECT_EQ(values(y), (std::vector<double>{1, 1, 1, 1}));
+    EM_FAILS(ember_assign(test_ctx(), view, src), EMBER_ERR_INVALID_ARGUMENT, "ember_assign");
+    EXPECT_NE(std::string(ember_last_error()).find("read-only"), std::string::npos) << ember_last_error();
+    const ember_tensor_t* xs[2] = {ro, src};
+    EM_FAILS(ember_elementwise_into(test_ctx(), "add", xs, 2, ro), EMBER_ERR_INVALID_ARGUMENT, "ember_elementwise_into");
+    float four[4] = {1, 2, 3, 4};
+    EM_FAILS(ember_tensor_write(test_ctx(), ro, four, sizeof four), EMBER_ERR_INVALID_ARGUMENT, "ember_tensor_write");
+    EM_FAILS(ember_tensor_set_read_only(nullptr), EMBER_ERR_INVALID_ARGUMENT, "ember_tensor_set_read_only");
+    // A copy is an ordinary tensor again.
+    T copy;
+    EM_OK(ember_copy(test_ctx(), ro, copy.out()));
+    EM_OK(ember_assign(test_ctx(), copy, src));
+    EXPECT_EQ(values(copy), (std::vector<double>{1, 2, 3, 4}));
+    ro = T();
+    view = T();
+    munmap(mem, (size_t)page);
 }
 
 TEST(HostMemory, ReadWriteItemAndQueries) {

@@ -76,7 +76,15 @@ static PyObject* ember_py_to_dlpack(ember_tensor_t* t, int versioned, int copied
         PyErr_SetString(PyExc_BufferError, "__dlpack__: the tensor is not in host memory; move it with to_device('cpu') or pass dl_device=(1, 0)");
         return NULL;
     }
+    int read_only = 0;
+    if (st == EMBER_OK) st = ember_tensor_is_read_only(t, &read_only);
     if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    if (read_only && !versioned) {
+        /* An unversioned capsule cannot say read-only: the consumer would write into it. */
+        PyErr_SetString(PyExc_BufferError, "__dlpack__: the tensor is read-only and the consumer did not ask for DLPack 1.0 "
+                                           "(max_version), which can say so; pass copy=True");
+        return NULL;
+    }
     uint8_t code, bits; uint16_t lanes;
     st = ember_dtype_to_dlpack(dt, &code, &bits, &lanes);
     if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
@@ -100,7 +108,7 @@ static PyObject* ember_py_to_dlpack(ember_tensor_t* t, int versioned, int copied
         h->m.versioned.version.minor = 0;
         h->m.versioned.manager_ctx = h;
         h->m.versioned.deleter = ember_dl_deleter_versioned;
-        h->m.versioned.flags = copied ? EMBER_DLPACK_FLAG_IS_COPIED : 0;
+        h->m.versioned.flags = (copied ? EMBER_DLPACK_FLAG_IS_COPIED : 0) | (read_only ? EMBER_DLPACK_FLAG_READ_ONLY : 0);
         cap = PyCapsule_New(&h->m.versioned, "dltensor_versioned", ember_dl_capsule_destructor_versioned);
     } else {
         h->m.legacy.manager_ctx = h;

@@ -209,6 +209,12 @@ EMBER_API ember_status_t ember_tensor_offset(const ember_tensor_t* t, int64_t* o
 EMBER_API ember_status_t ember_tensor_size(const ember_tensor_t* t, int64_t* size);
 EMBER_API ember_status_t ember_tensor_is_contiguous(const ember_tensor_t* t, int* contiguous);
 EMBER_API ember_status_t ember_tensor_is_weak(const ember_tensor_t* t, int* weak);
+/* Marks the memory under t (and so every view of it) read-only, for good: ember_assign,
+ * ember_elementwise_into and ember_tensor_write into it then fail with
+ * EMBER_ERR_INVALID_ARGUMENT. For memory the caller must not write (a read-only mapping,
+ * a DLPack import flagged read-only); ops that make new tensors are unaffected. */
+EMBER_API ember_status_t ember_tensor_set_read_only(ember_tensor_t* t);
+EMBER_API ember_status_t ember_tensor_is_read_only(const ember_tensor_t* t, int* read_only);
 EMBER_API ember_status_t ember_tensor_backend(const ember_tensor_t* t, const char** backend, int* device);
 /* Host address of element 0 for host-memory backends (borrowed); EMBER_ERR_UNSUPPORTED on devices. */
 EMBER_API ember_status_t ember_tensor_host_data(const ember_tensor_t* t, void** data);

@@ -100,6 +100,7 @@ struct Storage {
     ember_deleter_fn deleter = nullptr;
     void* deleter_data = nullptr;
     void* external_ptr = nullptr;
+    std::atomic<bool> read_only{false};  // ember_tensor_set_read_only: writes into it fail
 };
 void storage_release(Storage* s);
 
@@ -202,6 +203,8 @@ ember_dtype_t resolve_dtype_arg(ember_ctx* ctx, int dtype, ember_dtype_t fallbac
 void check_ctx(const ember_ctx* ctx);
 // Every tensor must live on the context's backend and device.
 void check_same_backend(const ember_ctx* ctx, const ember_tensor* t, const char* name);
+// Every entry point that writes into a caller's tensor calls this first.
+void check_writable(const ember_tensor* t, const char* name);
 // What an entry point taking one tensor x and returning one result checks first.
 inline void check_x_entry(const ember_ctx* ctx, const ember_tensor* x, ember_tensor* const* out) {
     check_ctx(ctx);

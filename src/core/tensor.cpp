@@ -160,6 +160,11 @@ void check_ctx(const ember_ctx* ctx) {
     if (!ctx) raise(EMBER_ERR_INVALID_ARGUMENT, "argument 'ctx' is NULL");
 }
 
+void check_writable(const ember_tensor* t, const char* name) {
+    if (t && t->storage->read_only.load(std::memory_order_relaxed))
+        raise(EMBER_ERR_INVALID_ARGUMENT, "tensor '%s' is read-only (its memory was marked with ember_tensor_set_read_only)", name);
+}
+
 void check_same_backend(const ember_ctx* ctx, const ember_tensor* t, const char* name) {
     if (!t) raise(EMBER_ERR_INVALID_ARGUMENT, "argument '%s' is NULL", name);
     if (t->backend != ctx->backend || t->device != ctx->device)
@@ -347,6 +352,14 @@ EMBER_QUERY(ember_tensor_offset, int64_t, t->offset)
 EMBER_QUERY(ember_tensor_size, int64_t, t->size)
 EMBER_QUERY(ember_tensor_is_contiguous, int, is_contiguous(t) ? 1 : 0)
 EMBER_QUERY(ember_tensor_is_weak, int, t->weak ? 1 : 0)
+EMBER_QUERY(ember_tensor_is_read_only, int, t->storage->read_only.load(std::memory_order_relaxed) ? 1 : 0)
+
+EMBER_API ember_status_t ember_tensor_set_read_only(ember_tensor_t* t) {
+    return guard("ember_tensor_set_read_only", [&] {
+        require_arg(t, "t");
+        t->storage->read_only.store(true, std::memory_order_relaxed);
+    });
+}
 #undef EMBER_QUERY
 
 EMBER_API ember_status_t ember_tensor_backend(const ember_tensor_t* t, const char** backend, int* device) {
@@ -379,6 +392,7 @@ EMBER_API ember_status_t ember_tensor_write(ember_ctx_t* ctx, ember_tensor_t* t,
     return guard("ember_tensor_write", [&] {
         check_ctx(ctx);
         check_same_backend(ctx, t, "t");
+        check_writable(t, "t");
         size_t need = (size_t)t->size * dtype_size(t->dtype);
         if (nbytes < need) raise(EMBER_ERR_INVALID_ARGUMENT, "source holds %zu bytes but the tensor needs %zu", nbytes, need);
         if (need == 0) return;

@@ -230,6 +230,7 @@ EMBER_API ember_status_t ember_assign(ember_ctx_t* ctx, ember_tensor_t* dst, con
         check_ctx(ctx);
         check_same_backend(ctx, dst, "dst");
         check_same_backend(ctx, src, "src");
+        check_writable(dst, "dst");
         op_assign(ctx, dst, src);
     });
 }

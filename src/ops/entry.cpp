@@ -151,6 +151,7 @@ extern "C" EMBER_API ember_status_t ember_elementwise_into(ember_ctx_t* ctx, con
         if (n != arity) raise(EMBER_ERR_INVALID_ARGUMENT, "'%s' takes %d input(s), got %d", op, arity, n);
         for (int i = 0; i < n; ++i) check_same_backend(ctx, xs[i], i ? "xs[1]" : "xs[0]");
         check_same_backend(ctx, out, "out");
+        check_writable(out, "out");
         if (arity == 1 && op_info(id).composite && !has_backend_kernel(ctx, id)) {
             TRef r = composite_unary(ctx, id, xs[0]);
             op_assign(ctx, out, r.get());

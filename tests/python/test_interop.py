@@ -100,6 +100,40 @@ def test_dlpack_numpy(backend):
     np.testing.assert_array_equal(t, np.arange(12.0).reshape(3, 4).T if x.__dlpack_device__() != (1, 0) else np.asarray(x).T)
 
 
+def test_dlpack_read_only_memory_is_never_written(backend, tmp_path):
+    # A read-only NumPy array imported without a copy stays read-only: writes raise (as
+    # NumPy's "assignment destination is read-only") instead of reaching its memory, which
+    # for a read-only mapping would be a segmentation fault.
+    path = tmp_path / "ro.npy"
+    np.save(path, np.arange(6.0))
+    m = np.load(path, mmap_mode="r")
+    y = em.from_dlpack(m)
+    shared = em._ember_c.ember_py_host_address(y._h) is not None
+    if shared:
+        with pytest.raises(ValueError, match="read-only"):
+            y += 1
+        with pytest.raises(ValueError, match="read-only"):
+            y[1:] = 5.0
+        with pytest.raises(ValueError, match="read-only"):
+            em.exp(y, out=y)
+        v = np.from_dlpack(y)          # exported with DLPack's read-only flag
+        assert not v.flags.writeable
+        with pytest.raises(BufferError):
+            y.__dlpack__()             # an unversioned capsule cannot say read-only
+        assert not np.asarray(y).flags.writeable
+    np.testing.assert_array_equal(np.asarray(y), np.arange(6.0))
+    z = y + 1                          # new results are ordinary arrays
+    z += 1
+    np.testing.assert_array_equal(np.asarray(z), np.arange(6.0) + 2)
+    c = em.from_dlpack(m, copy=True)
+    c += 1
+    np.testing.assert_array_equal(np.asarray(m), np.arange(6.0))
+    if shared:
+        w = em.asarray(np.broadcast_to(np.arange(3.0), (2, 3)), copy=False)
+        with pytest.raises(ValueError, match="read-only"):
+            w[0, 0] = 1.0
+
+
 def test_dlpack_capsules(backend):
     x = em.asarray([1.0, 2.0])
     cap = x.__dlpack__(max_version=(1, 0))

@@ -529,7 +529,7 @@ class Array:
         if addr is None or (addr == 0 and self.size):
             raise AttributeError("__array_interface__: not a host tensor of a NumPy dtype")
         item = d.itemsize
-        return {"version": 3, "shape": self.shape, "typestr": ts, "data": (addr, False),
+        return {"version": 3, "shape": self.shape, "typestr": ts, "data": (addr, bool(_c.ember_tensor_is_read_only(self._h))),
                 "strides": tuple(s * item for s in _c.ember_py_strides(self._h))}
 
     def __array__(self, dtype=None, copy=None):

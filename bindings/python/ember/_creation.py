@@ -137,7 +137,10 @@ def wrap_numpy(a):
         raise ValueError("cannot wrap a NumPy array whose strides are not multiples of its item size")
     strides = tuple(s // item for s in a.strides)
     addr = a.__array_interface__["data"][0]
-    return _wrap(_c.ember_py_wrap_address(a, addr, _dt.BY_NAME[a.dtype.name].code, a.shape, strides))
+    x = _wrap(_c.ember_py_wrap_address(a, addr, _dt.BY_NAME[a.dtype.name].code, a.shape, strides))
+    if not a.flags.writeable:  # np.broadcast_to results, read-only mappings: never written
+        _c.ember_tensor_set_read_only(x._h)
+    return x
 
 
 def asarray(obj, /, *, dtype=None, device=None, copy=None):
@@ -213,6 +216,8 @@ def from_dlpack(x, /, *, device=None, copy=None):
     try:
         t, read_only = _c.ember_py_from_dlpack_capsule(cap)
         a = _wrap(t)
+        if read_only:  # the producer's memory: writes into it fail instead of reaching it
+            _c.ember_tensor_set_read_only(a._h)
     except UnsupportedError:
         # the active backend keeps tensors in device memory: import on the host, then copy
         if copy is False:
