@@ -580,6 +580,13 @@ TEST(ElementwiseInto, BadCallsFailAndLeaveOutAlone) {
     EM_FAILS(ember_elementwise_into(test_ctx(), "exp", nullptr, 1, out), EMBER_ERR_INVALID_ARGUMENT, "ember_elementwise_into");
     EM_FAILS(ember_elementwise_into(nullptr, "exp", one, 1, out), EMBER_ERR_INVALID_ARGUMENT, "ember_elementwise_into");
     EXPECT_EQ(values(out), (std::vector<double>{7, 7}));
+    T wide;  // a stride-0 view: all of its elements along axis 0 are one memory location
+    const int64_t shape23[2] = {2, 3};
+    EM_OK(ember_broadcast_to(test_ctx(), a, shape23, 2, wide.out()));
+    T m = make(std::vector<double>{1, 2, 3, 4, 5, 6}, {2, 3}, EMBER_FLOAT32);
+    EM_FAILS(into("add", {m, m}, wide), EMBER_ERR_INVALID_ARGUMENT, "ember_elementwise_into");
+    EXPECT_NE(std::string(ember_last_error()).find("broadcast view"), std::string::npos) << ember_last_error();
+    EXPECT_EQ(values(a), (std::vector<double>{1, 2, 3}));
 }
 
 TEST(ElementwiseRegression, ComplexToBoolUsesBothParts) {

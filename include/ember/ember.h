@@ -286,7 +286,8 @@ EMBER_API ember_status_t ember_assign(ember_ctx_t* ctx, ember_tensor_t* dst, con
  * result into out, which must have the broadcast result's shape; out keeps its dtype (the
  * result is converted as by ember_assign) and may be one of the inputs: `a += b` is
  * ember_elementwise_into(ctx, "add", (a, b), 2, a). Inputs that overlap out other than
- * element for element are read before anything is written. */
+ * element for element are read before anything is written. out may not be a broadcast
+ * view (a stride of 0 along an axis longer than 1). */
 EMBER_API ember_status_t ember_elementwise_into(ember_ctx_t* ctx, const char* op, const ember_tensor_t* const* xs, int n,
                                                 ember_tensor_t* out);
 /* lo or hi may be NULL. */

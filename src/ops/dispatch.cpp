@@ -283,6 +283,10 @@ void elementwise_into(ember_ctx* ctx, OpId op, std::initializer_list<const ember
         raise(EMBER_ERR_SHAPE, "out has shape %s, the result of %s has shape %s", shape_str(out).c_str(), op_info(op).name,
               shape_str(p.shape, p.ndim).c_str());
     if (out->size == 0) return;
+    for (int i = 0; i < out->ndim; ++i)
+        if (out->strides[i] == 0 && out->shape[i] > 1)
+            raise(EMBER_ERR_INVALID_ARGUMENT, "out is a broadcast view (stride 0 along axis %d): its elements would be written more than once",
+                  i);
     // A kernel writes out while it reads the inputs: an input that overlaps out any other way
     // than element for element (a shifted or transposed view of it, a broadcast) is read
     // through a temporary, as is a result that needs a cast to out's dtype.
