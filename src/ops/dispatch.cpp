@@ -1,6 +1,7 @@
 // Op metadata, dtype rules, broadcasting and the kernel call. Every op goes through here.
 #include "dispatch.hpp"
 
+#include <atomic>
 #include <cstring>
 #include <string_view>
 #include <unordered_map>
@@ -36,13 +37,21 @@ const OpInfo kOps[OP_COUNT] = {
 const OpInfo& op_info(OpId op) { return kOps[op]; }
 
 OpId find_op(const char* name) {
+    // Loops (a += b in Python, ember_elementwise_into in C) ask for the same op again and
+    // again: the last answer is checked with one strcmp before the hash lookup (~170
+    // instructions). It is only a hint, so a relaxed atomic serves every thread.
+    static std::atomic<int> last{0};
+    const int hint = last.load(std::memory_order_relaxed);
+    if (std::strcmp(kOps[hint].name, name) == 0) return (OpId)hint;
     static const std::unordered_map<std::string_view, OpId> by_name = [] {
         std::unordered_map<std::string_view, OpId> m;
         for (int i = 0; i < OP_COUNT; ++i) m.emplace(kOps[i].name, (OpId)i);
         return m;
     }();
     auto it = by_name.find(name);
-    return it == by_name.end() ? OP_COUNT : it->second;
+    if (it == by_name.end()) return OP_COUNT;
+    last.store(it->second, std::memory_order_relaxed);
+    return it->second;
 }
 
 DtypePlan plan_dtypes(OpId op, ember_dtype_t d, ember_dtype_t default_float) {
