@@ -163,7 +163,8 @@ class TRef {
 using Shape = std::vector<int64_t>;
 
 Shape shape_of(const ember_tensor* t);
-int64_t numel(const Shape& s);
+int64_t numel(const int64_t* shape, int ndim);
+inline int64_t numel(const Shape& s) { return numel(s.data(), (int)s.size()); }
 void contiguous_strides(const int64_t* shape, int ndim, int64_t* strides);
 bool is_contiguous(const ember_tensor* t);
 std::string shape_str(const int64_t* shape, int ndim);

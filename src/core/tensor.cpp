@@ -48,9 +48,9 @@ TRef::~TRef() { ember_tensor_release(t_); }
 
 Shape shape_of(const ember_tensor* t) { return Shape(t->shape, t->shape + t->ndim); }
 
-int64_t numel(const Shape& s) {
+int64_t numel(const int64_t* shape, int ndim) {
     int64_t n = 1;
-    for (int64_t d : s) n *= d;
+    for (int i = 0; i < ndim; ++i) n *= shape[i];
     return n;
 }
 
@@ -117,9 +117,7 @@ TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const int64_t* shape, int
     check_shape(shape, ndim);
     int64_t strides[EMBER_MAX_DIMS];
     contiguous_strides(shape, ndim, strides);
-    int64_t count = 1;
-    for (int i = 0; i < ndim; ++i) count *= shape[i];
-    size_t nbytes = (size_t)count * dtype_size(dtype);
+    size_t nbytes = (size_t)numel(shape, ndim) * dtype_size(dtype);
     auto* s = new Storage();
     s->backend = ctx->backend;
     s->device = ctx->device;
