@@ -177,23 +177,35 @@ def test_views_and_zero_copy_keep_count_balanced(backend):
 
 
 def test_gil_released_for_large_ops():
+    # The worker loops over large ops until the main thread has run three times. With a
+    # switch interval far longer than the worker's deadline, the interpreter never takes
+    # the GIL from the worker: the main thread can run only while an op has released it.
+    # (Counting ticks during a fixed amount of work instead depended on the OS scheduling
+    # the main thread while both cores ran the op's threads, and failed at random.)
+    import sys
     import threading
     import time
     x = em.ones((2_000_000,), dtype=em.float64)
-    done = []
+    ticks = [0]
+    finished_by = []
 
     def work():
-        for _ in range(5):
+        deadline = time.monotonic() + 5.0
+        while ticks[0] < 3 and time.monotonic() < deadline:
             em.sum(em.exp(x))
-        done.append(1)
-    t = threading.Thread(target=work)
-    t.start()
-    ticks = 0
-    while t.is_alive():
-        ticks += 1
-        time.sleep(0.001)
-    t.join()
-    assert done == [1] and ticks > 1
+        finished_by.append("ticks" if ticks[0] >= 3 else "deadline")
+    old_interval = sys.getswitchinterval()
+    sys.setswitchinterval(60.0)
+    try:
+        t = threading.Thread(target=work)
+        t.start()
+        while t.is_alive():
+            ticks[0] += 1
+            time.sleep(0.001)
+        t.join()
+    finally:
+        sys.setswitchinterval(old_interval)
+    assert finished_by == ["ticks"], ticks[0]
 
 
 def test_type_stubs_match_the_runtime():
