@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is needed, builds Ember and runs every test:
-#   1. the full CTest suite on an optimised build (the C suite, install and pkg-config, the
-#      Lua binding on Lua 5.4 (also through luarocks) and on 5.3, generated files current),
+#   1. the full CTest suite on an optimised build (the C suite with reference, cpu and
+#      opencl as its test context in turn, install and pkg-config, the Lua binding on
+#      Lua 5.4 (also through luarocks) and on 5.3, generated files current),
 #   2. the C suite again under AddressSanitizer + UndefinedBehaviorSanitizer,
 #   3. one pass of the C suite under valgrind memcheck (must report no leak),
 #   4. tensor files cross-checked with NumPy and safetensors (both directions),

@@ -42,10 +42,13 @@ bool opencl_available(std::string* reason = nullptr) {
     return false;
 }
 
+// These tests use the test context as the host-side reference for the device, so they
+// need a host backend there (EMBER_TEST_BACKEND=opencl runs the rest of the suite on it).
 #define REQUIRE_OPENCL()                                                                  \
     do {                                                                                  \
         std::string why_;                                                                 \
         if (!opencl_available(&why_)) GTEST_SKIP() << "opencl backend unavailable: " << why_; \
+        if (!test_backend_uses_host_memory()) GTEST_SKIP() << "the test context is not on the host"; \
     } while (0)
 
 struct Ctx {

@@ -34,16 +34,38 @@ struct T {
     operator ember_tensor_t*() const { return t; }
 };
 
-// The test context: backend from EMBER_TEST_BACKEND (default "reference").
+// The test context: backend from EMBER_TEST_BACKEND (default "reference"). CTest runs the
+// whole suite on reference, then on cpu and on opencl (tests/CMakeLists.txt).
+inline const char* test_backend_name() {
+    const char* b = std::getenv("EMBER_TEST_BACKEND");
+    return b && *b ? b : "reference";
+}
+
 inline ember_ctx_t* test_ctx() {
     static ember_ctx_t* ctx = [] {
-        const char* b = std::getenv("EMBER_TEST_BACKEND");
         ember_ctx_t* c = nullptr;
-        if (ember_ctx_create_on(b ? b : "reference", 0, &c) != EMBER_OK) std::abort();
+        if (ember_ctx_create_on(test_backend_name(), 0, &c) != EMBER_OK) std::abort();
         return c;
     }();
     return ctx;
 }
+
+// Device backends keep tensors off the host and refuse to wrap host memory.
+inline bool test_backend_uses_host_memory() {
+    static const bool host = [] {
+        T t;
+        void* p = nullptr;
+        const int64_t one[1] = {1};
+        return ember_empty(test_ctx(), one, 1, EMBER_FLOAT32, t.out()) == EMBER_OK &&
+               ember_tensor_host_data(t, &p) == EMBER_OK && p != nullptr;
+    }();
+    return host;
+}
+#define REQUIRE_HOST_MEMORY_TEST_BACKEND()                                                  \
+    do {                                                                                    \
+        if (!test_backend_uses_host_memory())                                               \
+            GTEST_SKIP() << "the test backend keeps tensors in device memory: nothing to wrap"; \
+    } while (0)
 
 template <class V>
 inline T make(const std::vector<V>& data, std::vector<int64_t> shape, ember_dtype_t dtype) {
@@ -105,8 +127,9 @@ inline std::vector<std::string> other_backends(bool with_fake = false) {
 }
 
 inline std::vector<double> values(const ember_tensor_t* t) {
-    T f;
-    if (ember_astype(test_ctx(), t, EMBER_FLOAT64, f.out()) != EMBER_OK) return {};
+    T here, f;  // t may come from another context (a test comparing backends)
+    if (ember_tensor_to(test_ctx(), t, here.out()) != EMBER_OK) return {};
+    if (ember_astype(test_ctx(), here, EMBER_FLOAT64, f.out()) != EMBER_OK) return {};
     int64_t n = 0;
     ember_tensor_size(f, &n);
     std::vector<double> v((size_t)n);
@@ -115,8 +138,9 @@ inline std::vector<double> values(const ember_tensor_t* t) {
 }
 
 inline std::vector<std::complex<double>> values_c(const ember_tensor_t* t) {
-    T f;
-    if (ember_astype(test_ctx(), t, EMBER_COMPLEX128, f.out()) != EMBER_OK) return {};
+    T here, f;
+    if (ember_tensor_to(test_ctx(), t, here.out()) != EMBER_OK) return {};
+    if (ember_astype(test_ctx(), here, EMBER_COMPLEX128, f.out()) != EMBER_OK) return {};
     int64_t n = 0;
     ember_tensor_size(f, &n);
     std::vector<std::complex<double>> v((size_t)n);
