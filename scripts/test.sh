@@ -3,7 +3,8 @@
 #   1. the full CTest suite on an optimised build (the C suite with reference, cpu and
 #      opencl as its test context in turn, install and pkg-config, the Lua binding on
 #      Lua 5.4 (also through luarocks) and on 5.3, generated files current),
-#   2. the C suite again under AddressSanitizer + UndefinedBehaviorSanitizer,
+#   2. the C suite again under AddressSanitizer + UndefinedBehaviorSanitizer, with the
+#      reference and then the cpu backend as its test context,
 #   3. one pass of the C suite under valgrind memcheck (must report no leak),
 #   4. tensor files cross-checked with NumPy and safetensors (both directions),
 #   5. the libFuzzer target over the file loaders for 60 s from the committed corpus,
@@ -33,6 +34,13 @@ asan_path="$PWD/build-asan/test-modules"
 (cd build-asan && EMBER_PLUGIN_SCAN=0 EMBER_BACKEND_PATH="$asan_path" EMBER_TEST_MODULE_DIR="$PWD/test-modules" \
   EMBER_CONFIG="$PWD/no-such-config.json" ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ./bin/ember_tests --gtest_brief=1)
+# Once more with cpu as the test context, so every core test's edge cases (empty, 0-d,
+# views, errors) run through the cpu kernels under the sanitizers too.
+if [ -e build-asan/lib/ember/backends/ember-backend-cpu.so ]; then
+  (cd build-asan && EMBER_TEST_BACKEND=cpu EMBER_PLUGIN_SCAN=0 EMBER_BACKEND_PATH="$asan_path" EMBER_TEST_MODULE_DIR="$PWD/test-modules" \
+    EMBER_CONFIG="$PWD/no-such-config.json" ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ./bin/ember_tests --gtest_brief=1)
+fi
 
 # One valgrind pass of the C suite on the reference backend (and the test modules).
 (cd build && EMBER_PLUGIN_SCAN=0 EMBER_BACKEND_PATH="$PWD/test-modules" EMBER_TEST_MODULE_DIR="$PWD/test-modules" \
