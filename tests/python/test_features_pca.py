@@ -90,3 +90,62 @@ def test_pca_float32_and_errors(backend):
         p.transform(em.asarray(X[:, :4]))
     with pytest.raises(em.ShapeError):
         em.features.PCA().fit(em.asarray(X[:1]))
+    with pytest.raises(ValueError):
+        em.features.PCA("auto").fit(em.asarray(X))
+    with pytest.raises(ValueError):
+        em.features.PCA("mle").fit(em.asarray(X[:4]))   # fewer samples than features
+
+
+def low_rank_data(n, d, rank, seed):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n, rank)) @ rng.normal(size=(rank, d)) * 3 + rng.normal(size=(n, d)) * 0.5 + np.arange(d)
+
+
+@pytest.mark.parametrize("k", [1, 3, 0.8, None])
+@pytest.mark.parametrize("whiten", [False, True])
+def test_pca_probabilistic_model(backend, k, whiten):
+    # noise_variance_, get_covariance / get_precision and score_samples vs the model written
+    # out in NumPy: N(mean, W^T diag(ev - noise) W + noise I), W the (whitened: scaled) components.
+    x = low_rank_data(200, 10, 3, 5)
+    p = em.features.PCA(k, whiten=whiten)
+    try:
+        p.fit(em.asarray(x))
+    except em.UnsupportedError:
+        pytest.skip(f"{backend} has no svd kernel")
+    kk = p.n_components_
+    comp, ev, _, _, mean = numpy_pca(x, 10)
+    noise = ev[kk:].mean() if kk < 10 else 0.0
+    assert isinstance(p.noise_variance_, float)
+    np.testing.assert_allclose(p.noise_variance_, noise, rtol=1e-10, atol=1e-14)
+    w = comp[:kk] * np.sqrt(ev[:kk])[:, None] if whiten else comp[:kk]
+    cov = w.T @ np.diag(np.maximum(ev[:kk] - noise, 0)) @ w + noise * np.eye(10)
+    check(p.get_covariance(), cov, 1e-9)
+    check(p.get_precision(), np.linalg.inv(cov), 1e-7)
+    xc = x - mean
+    logdet = np.linalg.slogdet(cov)[1]
+    want = -0.5 * np.einsum("ij,jk,ik->i", xc, np.linalg.inv(cov), xc) - 0.5 * (10 * np.log(2 * np.pi) + logdet)
+    check(p.score_samples(em.asarray(x)), want, 1e-8)
+    assert p.score(em.asarray(x)) == pytest.approx(want.mean(), rel=1e-9)
+    # the covariance is the data's when every component is kept
+    if kk == 10 and not whiten:
+        check(p.get_covariance(), np.cov(x, rowvar=False), 1e-9)
+
+
+# Minka's choice on data with a planted rank; the expected dimensions are what
+# sklearn.decomposition.PCA(n_components="mle", svd_solver="full") 1.9.1 picks for the same
+# arrays (checked by hand on these and 280 more: sklearn is not a test dependency). The
+# small (12, 6) case is close between ranks 2 and 3: dropping any term of the evidence
+# changes its answer.
+@pytest.mark.parametrize("shape,rank,seed,want", [((200, 10), 3, 11, 3), ((60, 8), 8, 11, 7), ((300, 12), 5, 11, 5),
+                                                  ((30, 6), 2, 11, 2), ((100, 9), 1, 11, 1), ((40, 20), 6, 11, 6),
+                                                  ((12, 6), 2, 6, 3), ((12, 6), 2, 0, 2)])
+def test_pca_mle_dimension(backend, shape, rank, seed, want):
+    x = low_rank_data(*shape, rank, seed)
+    p = em.features.PCA("mle")
+    try:
+        p.fit(em.asarray(x))
+    except em.UnsupportedError:
+        pytest.skip(f"{backend} has no svd kernel")
+    assert p.n_components_ == want
+    assert p.components_.shape == (want, shape[1])
+    np.testing.assert_allclose(p.noise_variance_, numpy_pca(x, shape[1])[1][want:].mean(), rtol=1e-10)
