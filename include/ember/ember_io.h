@@ -66,8 +66,8 @@ EMBER_API ember_status_t ember_save_npy_buffer(ember_ctx_t* ctx, const ember_ten
 EMBER_API ember_status_t ember_load_npy(ember_ctx_t* ctx, const char* path, ember_tensor_t** out);
 EMBER_API ember_status_t ember_load_npy_buffer(ember_ctx_t* ctx, const void* data, size_t size, ember_tensor_t** out);
 /* .npz: a zip archive of "<name>.npy" entries, written uncompressed ("stored") with CRC-32,
-   like numpy.savez. Loading accepts stored entries only (numpy.savez_compressed output gives
-   EMBER_ERR_FORMAT naming the entry), checks every CRC-32 and supports zip64 records.
+   like numpy.savez. Loading accepts stored and deflated entries (numpy.savez and
+   numpy.savez_compressed output), checks every CRC-32 and supports zip64 records.
    Loaded names have the ".npy" suffix removed, as numpy.load does. */
 EMBER_API ember_status_t ember_save_npz(ember_ctx_t* ctx, const char* path, const ember_tensor_dict_t* dict);
 EMBER_API ember_status_t ember_save_npz_buffer(ember_ctx_t* ctx, const ember_tensor_dict_t* dict, void** data, size_t* size);

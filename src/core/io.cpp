@@ -1,5 +1,5 @@
 // Tensor files, shared parts and NumPy formats: the tensor dictionary, bounded file input,
-// output sinks, .npy (format 1/2/3) and .npz (zip, stored entries, zip64 aware).
+// output sinks, .npy (format 1/2/3) and .npz (zip, stored or deflated entries, zip64 aware).
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -514,6 +514,8 @@ ember_tensor_dict* load_npz(ember_ctx* ctx, Bytes b) {
         std::string name;
         uint64_t start, data, end;  // local header, data begin, data end
         uint32_t crc;
+        bool deflated;
+        uint64_t size;  // uncompressed
     };
     std::vector<Entry> entries;
     Bytes cd{b.p + cd_off, (size_t)cd_size};
@@ -549,10 +551,11 @@ ember_tensor_dict* load_npz(ember_ctx* ctx, Bytes b) {
             xp += 4 + sz;
         }
         if (flags & 1) raise(EMBER_ERR_FORMAT, "zip entry '%s' is encrypted", name.c_str());
-        if (method != 0)
-            raise(EMBER_ERR_FORMAT, "zip entry '%s' is compressed (method %u); only stored entries (numpy.savez) are supported", name.c_str(),
-                  method);
-        if (csize != usize) raise(EMBER_ERR_FORMAT, "stored zip entry '%s' has different compressed and uncompressed sizes", name.c_str());
+        if (method != 0 && method != 8)
+            raise(EMBER_ERR_FORMAT, "zip entry '%s' uses compression method %u; only stored (0) and deflated (8) entries are supported",
+                  name.c_str(), method);
+        if (method == 0 && csize != usize)
+            raise(EMBER_ERR_FORMAT, "stored zip entry '%s' has different compressed and uncompressed sizes", name.c_str());
         need(b, loff, 30, "a zip local header");
         const uint8_t* l = b.p + loff;
         if (le32(l) != SIG_LOCAL) raise(EMBER_ERR_FORMAT, "bad zip local header signature for entry '%s'", name.c_str());
@@ -563,7 +566,7 @@ ember_tensor_dict* load_npz(ember_ctx* ctx, Bytes b) {
         uint64_t data = loff + 30 + lnlen + lxlen;
         need(b, data, csize, "zip entry data");
         if (data + csize > cd_off) raise(EMBER_ERR_FORMAT, "zip entry '%s' overlaps the central directory", name.c_str());
-        entries.push_back({name, loff, data, data + csize, crc});
+        entries.push_back({name, loff, data, data + csize, crc, method == 8, usize});
         pos += 46 + (uint64_t)nlen + xlen + clen;
     }
     // Entries may not share bytes: the total work and memory stay bounded by the file size.
@@ -575,14 +578,19 @@ ember_tensor_dict* load_npz(ember_ctx* ctx, Bytes b) {
             raise(EMBER_ERR_FORMAT, "zip entries '%s' and '%s' overlap", order[i - 1]->name.c_str(), order[i]->name.c_str());
     std::unique_ptr<ember_tensor_dict> d(new ember_tensor_dict());
     for (auto& en : entries) {
-        if (crc32(b.p + en.data, (size_t)(en.end - en.data)) != en.crc)
-            raise(EMBER_ERR_FORMAT, "CRC-32 mismatch in zip entry '%s' (corrupted archive)", en.name.c_str());
+        std::string what = "entry '" + en.name + "'";
+        Bytes raw{b.p + en.data, (size_t)(en.end - en.data)};
+        std::vector<uint8_t> inflated;  // numpy.savez_compressed entries, decoded whole
+        if (en.deflated) {
+            inflated = inflate_raw(raw, en.size, what.c_str());
+            raw = Bytes{inflated.data(), inflated.size()};
+        }
+        if (crc32(raw.p, raw.n) != en.crc) raise(EMBER_ERR_FORMAT, "CRC-32 mismatch in zip entry '%s' (corrupted archive)", en.name.c_str());
         std::string key = en.name;
         if (key.size() >= 4 && key.compare(key.size() - 4, 4, ".npy") == 0) key.resize(key.size() - 4);
         for (auto& [k, v] : d->entries)
             if (k == key) raise(EMBER_ERR_FORMAT, "zip archive holds '%s' twice", key.c_str());
-        std::string what = "entry '" + en.name + "'";
-        TRef t = npy_decode(ctx, Bytes{b.p + en.data, (size_t)(en.end - en.data)}, what.c_str());
+        TRef t = npy_decode(ctx, raw, what.c_str());
         d->entries.emplace_back(key, std::move(t));
     }
     return d.release();

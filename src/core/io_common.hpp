@@ -58,6 +58,9 @@ constexpr bool host_little_endian() {
 void byteswap(void* data, size_t nbytes, size_t width);
 
 uint32_t crc32(const void* data, size_t n, uint32_t crc = 0);
+// Raw DEFLATE data (zip method 8) decoded into exactly out_size bytes; EMBER_ERR_FORMAT,
+// naming `what`, for anything malformed or of another size (inflate.cpp).
+std::vector<uint8_t> inflate_raw(Bytes in, uint64_t out_size, const char* what);
 
 // A whole file mapped read-only (or empty). Throws EMBER_ERR_IO.
 class MappedFile {

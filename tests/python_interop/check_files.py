@@ -161,6 +161,19 @@ got = dump(p)
 for name, arr in src.items():
     check(name in got and same_nan(got[name], dtname[name], arr), "Ember reading np.savez entry %s" % name)
 
+# np.savez_compressed: deflated entries. Large arrays too, so that zlib emits dynamic-Huffman
+# blocks (patterned data), several blocks per entry and incompressible data (random bytes).
+big = dict(src)
+big["ramp"] = np.arange(300000, dtype=np.float32).reshape(600, 500)
+big["noise"] = np.random.default_rng(1).integers(0, 256, size=200000, dtype=np.uint8)
+big["sparse"] = (np.arange(100000) % 97 == 0)
+dtname_big = dict(dtname, ramp="float32", noise="uint8", sparse="bool")
+p = os.path.join(WORK, "py_compressed.npz")
+np.savez_compressed(p, **big)
+got = dump(p)
+for name, arr in big.items():
+    check(name in got and same_nan(got[name], dtname_big[name], arr), "Ember reading np.savez_compressed entry %s" % name)
+
 p = os.path.join(WORK, "py.safetensors")
 st_src = {k: np.ascontiguousarray(v).astype(v.dtype.newbyteorder("<")) for k, v in src.items() if k not in ("c64",)}
 safetensors.numpy.save_file(st_src, p, metadata={"origin": "python"})

@@ -1,0 +1,220 @@
+// Raw DEFLATE (RFC 1951) decoding for zip entries of method 8, which is what
+// numpy.savez_compressed writes. Written for hostile input: every read is bounds-checked,
+// the output never grows past the size the archive declares, and a code that is
+// over-subscribed, or a symbol, length or distance outside the format, is an error.
+#include <cstring>
+#include <vector>
+
+#include "io_common.hpp"
+
+namespace ember::io {
+namespace {
+
+// Base values and extra-bit counts of the length codes 257..285 and distance codes 0..29.
+constexpr uint16_t kLengthBase[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
+                                      31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+constexpr uint8_t kLengthExtra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+constexpr uint16_t kDistBase[30] = {1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
+                                    193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+constexpr uint8_t kDistExtra[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+// The order in which a dynamic block lists the code lengths of the code-length alphabet.
+constexpr uint8_t kCodeLengthOrder[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+
+class BitReader {
+public:
+    BitReader(Bytes in, const char* what) : in_(in), what_(what) {}
+
+    uint32_t bits(int n) {  // n <= 24, least significant bit first
+        refill(n);
+        uint32_t v = (uint32_t)(buf_ & ((uint64_t(1) << n) - 1));
+        buf_ >>= n;
+        have_ -= n;
+        return v;
+    }
+    // The next n bits without consuming them; past the end of the input they read as zero
+    // (a code decoded from them is rejected by consume()).
+    uint32_t peek(int n) {
+        while (have_ < n && pos_ < in_.n) {
+            buf_ |= (uint64_t)in_.p[pos_++] << have_;
+            have_ += 8;
+        }
+        return (uint32_t)(buf_ & ((uint64_t(1) << n) - 1));
+    }
+    void consume(int n) {
+        if (n > have_) truncated();
+        buf_ >>= n;
+        have_ -= n;
+    }
+    void align_to_byte() { consume(have_ % 8); }
+    // Bytes after alignment: whole bytes left in the bit buffer first, then the input.
+    void copy_bytes(uint8_t* dst, size_t n) {
+        while (n && have_ >= 8) {
+            *dst++ = (uint8_t)bits(8);
+            --n;
+        }
+        if (n > in_.n - pos_) truncated();
+        std::memcpy(dst, in_.p + pos_, n);
+        pos_ += n;
+    }
+    [[noreturn]] void truncated() const { raise(EMBER_ERR_FORMAT, "%s: the compressed data ends early", what_); }
+
+private:
+    void refill(int n) {
+        while (have_ < n) {
+            if (pos_ >= in_.n) truncated();
+            buf_ |= (uint64_t)in_.p[pos_++] << have_;
+            have_ += 8;
+        }
+    }
+    Bytes in_;
+    const char* what_;
+    size_t pos_ = 0;
+    uint64_t buf_ = 0;
+    int have_ = 0;
+};
+
+// A canonical Huffman code as one lookup table indexed by the next max_len input bits
+// (DEFLATE sends codes most significant bit first, so entries are filled bit-reversed).
+class Huffman {
+public:
+    void build(const uint8_t* lengths, int count, const char* what, const char* which) {
+        int per_length[16] = {0};
+        max_len_ = 0;
+        for (int s = 0; s < count; ++s) {
+            per_length[lengths[s]]++;
+            if (lengths[s] > max_len_) max_len_ = lengths[s];
+        }
+        if (max_len_ == 0) {  // no codes at all: legal for an unused distance code
+            table_.assign(1, Entry{0, 0});
+            return;
+        }
+        int left = 1;
+        for (int len = 1; len <= 15; ++len) {
+            left = 2 * left - per_length[len];
+            if (left < 0) raise(EMBER_ERR_FORMAT, "%s: the %s code is over-subscribed", what, which);
+        }
+        per_length[0] = 0;  // unused symbols take no code space
+        int next[16] = {0};
+        for (int len = 1, code = 0; len <= 15; ++len) {
+            code = (code + per_length[len - 1]) << 1;
+            next[len] = code;
+        }
+        table_.assign(size_t(1) << max_len_, Entry{0, 0});  // length 0: no such code
+        for (int s = 0; s < count; ++s) {
+            int len = lengths[s];
+            if (!len) continue;
+            uint32_t code = (uint32_t)next[len]++, reversed = 0;
+            for (int b = 0; b < len; ++b) reversed |= ((code >> b) & 1u) << (len - 1 - b);
+            for (uint32_t fill = reversed; fill < table_.size(); fill += uint32_t(1) << len) table_[fill] = Entry{(uint16_t)s, (uint8_t)len};
+        }
+    }
+    int decode(BitReader& in, const char* what, const char* which) const {
+        const Entry& e = table_[in.peek(max_len_)];
+        if (e.length == 0) raise(EMBER_ERR_FORMAT, "%s: invalid %s code in the compressed data", what, which);
+        in.consume(e.length);
+        return e.symbol;
+    }
+
+private:
+    struct Entry {
+        uint16_t symbol;
+        uint8_t length;
+    };
+    std::vector<Entry> table_;
+    int max_len_ = 0;
+};
+
+void read_dynamic_codes(BitReader& in, Huffman& lit, Huffman& dist, const char* what) {
+    const int nlit = (int)in.bits(5) + 257, ndist = (int)in.bits(5) + 1, nclen = (int)in.bits(4) + 4;
+    if (nlit > 286 || ndist > 30) raise(EMBER_ERR_FORMAT, "%s: a dynamic block declares %d literal and %d distance codes", what, nlit, ndist);
+    uint8_t clen[19] = {0};
+    for (int i = 0; i < nclen; ++i) clen[kCodeLengthOrder[i]] = (uint8_t)in.bits(3);
+    Huffman lengths_code;
+    lengths_code.build(clen, 19, what, "code-length");
+    uint8_t lengths[286 + 30] = {0};
+    for (int i = 0; i < nlit + ndist;) {
+        int sym = lengths_code.decode(in, what, "code-length");
+        if (sym < 16) {
+            lengths[i++] = (uint8_t)sym;
+            continue;
+        }
+        int repeat, value = 0;
+        if (sym == 16) {
+            if (i == 0) raise(EMBER_ERR_FORMAT, "%s: a code-length repeat has nothing to repeat", what);
+            value = lengths[i - 1];
+            repeat = 3 + (int)in.bits(2);
+        } else if (sym == 17) {
+            repeat = 3 + (int)in.bits(3);
+        } else {
+            repeat = 11 + (int)in.bits(7);
+        }
+        if (i + repeat > nlit + ndist) raise(EMBER_ERR_FORMAT, "%s: code lengths run past the declared count", what);
+        while (repeat--) lengths[i++] = (uint8_t)value;
+    }
+    if (lengths[256] == 0) raise(EMBER_ERR_FORMAT, "%s: a dynamic block has no end-of-block code", what);
+    lit.build(lengths, nlit, what, "literal/length");
+    dist.build(lengths + nlit, ndist, what, "distance");
+}
+
+void fixed_codes(Huffman& lit, Huffman& dist, const char* what) {
+    uint8_t l[288];
+    for (int s = 0; s < 288; ++s) l[s] = s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : 8;
+    lit.build(l, 288, what, "literal/length");
+    uint8_t d[30];
+    std::memset(d, 5, sizeof d);
+    dist.build(d, 30, what, "distance");
+}
+
+}  // namespace
+
+std::vector<uint8_t> inflate_raw(Bytes in, uint64_t out_size, const char* what) {
+    // DEFLATE cannot expand by more than 1032:1 (258-byte matches of 1 to 2 bits each), so a
+    // larger declared size is a lie, and allocating it would let a tiny file exhaust memory.
+    if (out_size / 1032 > in.n + 1) raise(EMBER_ERR_FORMAT, "%s: %llu bytes cannot come from %zu compressed bytes", what, (unsigned long long)out_size, in.n);
+    std::vector<uint8_t> out((size_t)out_size);
+    size_t produced = 0;
+    BitReader bits(in, what);
+    Huffman lit, dist;
+    for (bool last = false; !last;) {
+        last = bits.bits(1) != 0;
+        const uint32_t type = bits.bits(2);
+        if (type == 0) {
+            bits.align_to_byte();
+            const uint32_t len = bits.bits(16), nlen = bits.bits(16);
+            if ((len ^ 0xffffu) != nlen) raise(EMBER_ERR_FORMAT, "%s: a stored block's length check fails", what);
+            if (len > out.size() - produced) raise(EMBER_ERR_FORMAT, "%s: the data is longer than its declared %llu bytes", what, (unsigned long long)out_size);
+            bits.copy_bytes(out.data() + produced, len);
+            produced += len;
+            continue;
+        }
+        if (type == 3) raise(EMBER_ERR_FORMAT, "%s: invalid block type 3 in the compressed data", what);
+        if (type == 1) fixed_codes(lit, dist, what);
+        else read_dynamic_codes(bits, lit, dist, what);
+        for (;;) {
+            const int sym = lit.decode(bits, what, "literal/length");
+            if (sym < 256) {
+                if (produced == out.size()) raise(EMBER_ERR_FORMAT, "%s: the data is longer than its declared %llu bytes", what, (unsigned long long)out_size);
+                out[produced++] = (uint8_t)sym;
+                continue;
+            }
+            if (sym == 256) break;
+            if (sym > 285) raise(EMBER_ERR_FORMAT, "%s: invalid length symbol %d", what, sym);
+            const size_t length = kLengthBase[sym - 257] + bits.bits(kLengthExtra[sym - 257]);
+            const int dsym = dist.decode(bits, what, "distance");
+            if (dsym > 29) raise(EMBER_ERR_FORMAT, "%s: invalid distance symbol %d", what, dsym);
+            const size_t distance = kDistBase[dsym] + bits.bits(kDistExtra[dsym]);
+            if (distance > produced) raise(EMBER_ERR_FORMAT, "%s: a match reaches %zu bytes back, before the start of the data", what, distance);
+            if (length > out.size() - produced) raise(EMBER_ERR_FORMAT, "%s: the data is longer than its declared %llu bytes", what, (unsigned long long)out_size);
+            uint8_t* dst = out.data() + produced;
+            const uint8_t* src = dst - distance;
+            if (distance >= length) std::memcpy(dst, src, length);
+            else for (size_t k = 0; k < length; ++k) dst[k] = src[k];  // overlapping: a repeating pattern
+            produced += length;
+        }
+    }
+    if (produced != out.size())
+        raise(EMBER_ERR_FORMAT, "%s: the data is %zu bytes, not the declared %llu", what, produced, (unsigned long long)out_size);
+    return out;
+}
+
+}  // namespace ember::io
