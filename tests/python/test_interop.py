@@ -233,6 +233,16 @@ def test_save_load(tmp_path, backend):
     assert y.dtype == em.int32 and y.tolist() == x.tolist()
 
 
+def test_asarray_keeps_numpy_scalar_dtypes(backend):
+    # np.float64 and np.complex128 subclass Python's float and complex, but carry a dtype
+    for v in (np.float64(2.25), np.complex128(1 - 2j), np.float32(1.5), np.int8(-3), np.uint16(7), np.bool_(True)):
+        x = em.asarray(v)
+        assert x.shape == () and x.dtype == getattr(em, v.dtype.name), type(v)
+        assert x.item() == v.item()
+    assert em.asarray(2.25).dtype == em.float32 and em.asarray(1j).dtype == em.complex64  # Python scalars: the defaults
+    assert em.asarray(np.float64(2.5), dtype=em.float16).dtype == em.float16
+
+
 def test_numpy_operands_in_operators(backend):
     x = em.asarray([1.0, 2.0], dtype=em.float64)
     n = np.array([10.0, 20.0])

@@ -148,6 +148,11 @@ def test_creation(backend):
     assert em.arange(5).dtype == em.int64
     check(em.arange(1.0, 2.0, 0.25, dtype=em.float64), np.arange(1.0, 2.0, 0.25))
     check(em.arange(10, 0, -3), np.arange(10, 0, -3))
+    # the dtype follows the arguments' Python types, not their values (NumPy: float64; ours:
+    # the default float)
+    assert em.arange(6.0).dtype == em.arange(0, 6, 1.0).dtype == em.float32
+    check(em.arange(6.0), np.arange(6.0, dtype=np.float32))
+    assert em.arange(np.int64(4)).dtype == em.int64
     check(em.linspace(0, 1, 5, dtype=em.float64), np.linspace(0, 1, 5))
     check(em.linspace(0, 1, 5, endpoint=False, dtype=em.float64), np.linspace(0, 1, 5, endpoint=False))
     check(em.linspace(1 - 2j, -3 + 4j, 7, dtype=em.complex128), np.linspace(1 - 2j, -3 + 4j, 7))

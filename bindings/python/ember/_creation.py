@@ -1,6 +1,7 @@
 """Creation functions and conversion from Python objects, NumPy and DLPack."""
 import array as _pyarray
 import builtins
+import operator
 import math
 
 from . import _ember_c as _c
@@ -160,7 +161,9 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
             return x.copy()
         return x
     with on_device(device):
-        if isinstance(obj, _SCALARS):
+        # Python scalars exactly: NumPy's float64 and complex128 scalars subclass float and
+        # complex but carry a dtype, which the NumPy path below keeps (as NumPy and PyTorch).
+        if type(obj) in _SCALARS:
             if dtype is None:
                 dtype = _infer_dtype([obj])
             return full((), obj, dtype=dtype)
@@ -287,13 +290,24 @@ def full_like(x, /, fill_value, *, dtype=None, device=None):
         return _wrap(t)
 
 
+def _is_integer(v):
+    """int, bool and integer scalars of other libraries (NumPy's): what has __index__."""
+    try:
+        operator.index(v)
+        return True
+    except TypeError:
+        return False
+
+
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     if stop is None:
         start, stop = 0, start
     if step == 0:
         raise ValueError("arange: step must not be 0")
-    if dtype is None and all(isinstance(v, builtins.int) for v in (start, stop, step)):
-        dtype = _dt.int64
+    if dtype is None:
+        # By the Python types, as NumPy and the array API do: arange(6.0) is floating even
+        # though its values are integral (the C call alone would make it int64).
+        dtype = _dt.int64 if all(_is_integer(v) for v in (start, stop, step)) else _dt.default_float()
     with on_device(device):
         return _wrap(_c.ember_arange(float(start), float(stop), float(step), _code(dtype)))
 
