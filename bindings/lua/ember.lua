@@ -607,7 +607,13 @@ def("full_like", function(x, value, dtype) return C.ember_full_like(x, value, dt
 --- arange(stop) / arange(start, stop [, step [, dtype]])
 def("arange", function(a, b, step, dtype)
   if b == nil then a, b = 0, a end
-  return C.ember_arange(a, b, step or 1, dtype_arg(dtype))
+  step = step or 1
+  -- A float argument makes the result floating, as in Python (arange(6.0)); Lua 5.3+ tells
+  -- 6.0 from 6, and the C default alone would make integral values int64.
+  if dtype == nil and (math_type(a) == "float" or math_type(b) == "float" or math_type(step) == "float") then
+    return C.ember_arange(a, b, step, default_float())
+  end
+  return C.ember_arange(a, b, step, dtype_arg(dtype))
 end, false)
 def("linspace", function(a, b, num, endpoint, dtype)
   if endpoint == nil then endpoint = true end
