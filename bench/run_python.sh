@@ -6,6 +6,8 @@
 #                    argument conversion, ~0.3 us), i.e. what the Python layer adds
 #  - "py_add_1e6_vs_numpy": the same `a + b` vs NumPy's, for scale
 #  - "py_iadd_1e6_vs_numpy": `a += b` on 1e6-element float32 tensors vs NumPy's `a += b`
+#  - "py_load_npz[_compressed]_*": em.load of an np.savez / np.savez_compressed archive of
+#    1e6 elements vs np.load reading the entry
 # Uses EMBER_PYTHON (default: the venv of scripts/test-python.sh if present, else python3)
 # with the ember package installed; prints nothing (exit 0) when it cannot import ember.
 #   bench/run_python.sh [--quick]
@@ -67,4 +69,22 @@ for name in em.backends():
             emit("py_add_1e6_vs_numpy", "1e6", name, "numpy_add", e, best(lambda: xa + xb, m, r2))
             e = best(lambda: (operator.iadd(big_a, big_b), sync()), m, r2)
             emit("py_iadd_1e6_vs_numpy", "1e6", name, "numpy_iadd", e, best(lambda: operator.iadd(xa, xb), m, r2))
+
+# Loading .npz archives (the C loader, our DEFLATE decoder for savez_compressed) against
+# np.load reading every entry (zipfile + zlib). Backend-independent: the default backend.
+if np is not None and hasattr(em, "savez"):
+    import os, tempfile
+    rng = np.random.default_rng(0)
+    arrays = {"noise_f32": rng.normal(size=1_000_000).astype(np.float32),   # mostly literals
+              "ramp_i64": np.arange(1_000_000, dtype=np.int64) // 3}       # long matches
+    m, r2 = (2, 3) if quick else (5, 5)
+    with tempfile.TemporaryDirectory() as d:
+        for kind, saver in (("npz", np.savez), ("npz_compressed", np.savez_compressed)):
+            for key, arr in arrays.items():
+                p = os.path.join(d, f"{kind}_{key}.npz")
+                saver(p, a=arr)
+                def np_load(p=p):
+                    with np.load(p) as z:
+                        return z["a"]
+                emit(f"py_load_{kind}_{key}", "1e6", em.get_backend(), "numpy_load", best(lambda: em.load(p), m, r2), best(np_load, m, r2))
 PY
