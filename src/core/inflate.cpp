@@ -2,6 +2,7 @@
 // numpy.savez_compressed writes. Written for hostile input: every read is bounds-checked,
 // the output never grows past the size the archive declares, and a code that is
 // over-subscribed, or a symbol, length or distance outside the format, is an error.
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -34,9 +35,19 @@ public:
     // The next n bits without consuming them; past the end of the input they read as zero
     // (a code decoded from them is rejected by consume()).
     uint32_t peek(int n) {
-        while (have_ < n && pos_ < in_.n) {
-            buf_ |= (uint64_t)in_.p[pos_++] << have_;
-            have_ += 8;
+        if (have_ < n) {
+            if (in_.n - pos_ >= 8) {  // top up to 56..63 bits with one unaligned load
+                uint64_t w;
+                std::memcpy(&w, in_.p + pos_, 8);
+                buf_ |= w << have_;
+                pos_ += (size_t)(63 - have_) >> 3;
+                have_ |= 56;
+            } else {
+                while (have_ < n && pos_ < in_.n) {
+                    buf_ |= (uint64_t)in_.p[pos_++] << have_;
+                    have_ += 8;
+                }
+            }
         }
         return (uint32_t)(buf_ & ((uint64_t(1) << n) - 1));
     }
@@ -52,6 +63,10 @@ public:
             *dst++ = (uint8_t)bits(8);
             --n;
         }
+        if (!n) return;
+        // The buffer may hold bits of bytes past pos_ (a word refill loads ahead without
+        // counting them); the bytes are now read directly, so those bits must go.
+        buf_ = 0;
         if (n > in_.n - pos_) truncated();
         std::memcpy(dst, in_.p + pos_, n);
         pos_ += n;
@@ -73,46 +88,61 @@ private:
     int have_ = 0;
 };
 
-// A canonical Huffman code as one lookup table indexed by the next max_len input bits
-// (DEFLATE sends codes most significant bit first, so entries are filled bit-reversed).
+// A canonical Huffman code. Codes of up to kFastBits bits decode with one lookup in a
+// table indexed by the next kFastBits input bits (DEFLATE sends codes most significant bit
+// first, so entries are filled bit-reversed); the table stays small enough for L1. Longer
+// codes, which are by construction the rare symbols, are decoded bit by bit from the
+// per-length counts.
 class Huffman {
 public:
+    static constexpr int kFastBits = 10;
+
     void build(const uint8_t* lengths, int count, const char* what, const char* which) {
-        int per_length[16] = {0};
-        max_len_ = 0;
-        for (int s = 0; s < count; ++s) {
-            per_length[lengths[s]]++;
-            if (lengths[s] > max_len_) max_len_ = lengths[s];
-        }
-        if (max_len_ == 0) {  // no codes at all: legal for an unused distance code
-            table_.assign(1, Entry{0, 0});
-            return;
-        }
+        std::memset(per_length_, 0, sizeof per_length_);
+        for (int s = 0; s < count; ++s) per_length_[lengths[s]]++;
+        per_length_[0] = 0;  // unused symbols take no code space
         int left = 1;
         for (int len = 1; len <= 15; ++len) {
-            left = 2 * left - per_length[len];
+            left = 2 * left - per_length_[len];
             if (left < 0) raise(EMBER_ERR_FORMAT, "%s: the %s code is over-subscribed", what, which);
         }
-        per_length[0] = 0;  // unused symbols take no code space
-        int next[16] = {0};
+        int offset[16] = {0}, next[16] = {0};
         for (int len = 1, code = 0; len <= 15; ++len) {
-            code = (code + per_length[len - 1]) << 1;
+            offset[len] = offset[len - 1] + per_length_[len - 1];
+            code = (code + per_length_[len - 1]) << 1;
             next[len] = code;
         }
-        table_.assign(size_t(1) << max_len_, Entry{0, 0});  // length 0: no such code
+        sorted_.assign((size_t)count, 0);
+        std::memset(table_, 0, sizeof table_);  // length 0: not a short code
         for (int s = 0; s < count; ++s) {
-            int len = lengths[s];
+            const int len = lengths[s];
             if (!len) continue;
-            uint32_t code = (uint32_t)next[len]++, reversed = 0;
+            sorted_[(size_t)offset[len]++] = (uint16_t)s;
+            const uint32_t code = (uint32_t)next[len]++;
+            if (len > kFastBits) continue;
+            uint32_t reversed = 0;
             for (int b = 0; b < len; ++b) reversed |= ((code >> b) & 1u) << (len - 1 - b);
-            for (uint32_t fill = reversed; fill < table_.size(); fill += uint32_t(1) << len) table_[fill] = Entry{(uint16_t)s, (uint8_t)len};
+            for (uint32_t fill = reversed; fill < (1u << kFastBits); fill += 1u << len) table_[fill] = Entry{(uint16_t)s, (uint8_t)len};
         }
     }
     int decode(BitReader& in, const char* what, const char* which) const {
-        const Entry& e = table_[in.peek(max_len_)];
-        if (e.length == 0) raise(EMBER_ERR_FORMAT, "%s: invalid %s code in the compressed data", what, which);
-        in.consume(e.length);
-        return e.symbol;
+        const Entry e = table_[in.peek(kFastBits)];
+        if (e.length) {
+            in.consume(e.length);
+            return e.symbol;
+        }
+        // Canonical decoding: codes of each length are consecutive integers, so read one
+        // bit at a time until the code read falls inside its length's range.
+        int code = 0, first = 0, index = 0;
+        for (int len = 1; len <= 15; ++len) {
+            code |= (int)in.bits(1);
+            const int n = per_length_[len];
+            if (code - first < n) return sorted_[(size_t)(index + code - first)];
+            index += n;
+            first = (first + n) << 1;
+            code <<= 1;
+        }
+        raise(EMBER_ERR_FORMAT, "%s: invalid %s code in the compressed data", what, which);
     }
 
 private:
@@ -120,8 +150,9 @@ private:
         uint16_t symbol;
         uint8_t length;
     };
-    std::vector<Entry> table_;
-    int max_len_ = 0;
+    Entry table_[1u << kFastBits];
+    int per_length_[16];
+    std::vector<uint16_t> sorted_;  // symbols ordered by code length, then value
 };
 
 void read_dynamic_codes(BitReader& in, Huffman& lit, Huffman& dist, const char* what) {
@@ -207,8 +238,15 @@ std::vector<uint8_t> inflate_raw(Bytes in, uint64_t out_size, const char* what) 
             if (length > out.size() - produced) raise(EMBER_ERR_FORMAT, "%s: the data is longer than its declared %llu bytes", what, (unsigned long long)out_size);
             uint8_t* dst = out.data() + produced;
             const uint8_t* src = dst - distance;
-            if (distance >= length) std::memcpy(dst, src, length);
-            else for (size_t k = 0; k < length; ++k) dst[k] = src[k];  // overlapping: a repeating pattern
+            if (distance >= length) {
+                std::memcpy(dst, src, length);
+            } else if (distance == 1) {
+                std::memset(dst, *src, length);  // a run of one byte
+            } else {
+                // Overlapping: the output repeats its last `distance` bytes. Copying
+                // `distance` bytes at a time never reads a byte this copy has yet to write.
+                for (size_t done = 0; done < length; done += distance) std::memcpy(dst + done, src + done, std::min(distance, length - done));
+            }
             produced += length;
         }
     }
