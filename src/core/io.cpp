@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <memory>
@@ -19,38 +18,6 @@ void byteswap(void* data, size_t nbytes, size_t width) {
     if (width <= 1) return;
     auto* p = (uint8_t*)data;
     for (size_t i = 0; i + width <= nbytes; i += width) std::reverse(p + i, p + i + width);
-}
-
-// CRC-32 (zip's, reflected polynomial 0xEDB88320), 16 bytes per step ("slicing-by-16"):
-// table[k][b] is the CRC of byte b followed by k zero bytes, so the 16 lookups of one step
-// are independent and XOR together. About 8x the byte-at-a-time loop, which had made the
-// checksum most of the cost of loading an .npz.
-uint32_t crc32(const void* data, size_t n, uint32_t crc) {
-    static const auto table = [] {
-        std::vector<std::array<uint32_t, 256>> t(16);
-        for (uint32_t i = 0; i < 256; ++i) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-            t[0][i] = c;
-        }
-        for (int k = 1; k < 16; ++k)
-            for (uint32_t i = 0; i < 256; ++i) t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xff];
-        return t;
-    }();
-    const auto* p = (const uint8_t*)data;
-    crc = ~crc;
-    const std::array<uint32_t, 256>* t = table.data();
-    auto word = [t](uint32_t w, int k) {  // the 4 bytes of w, k..k-3 zero bytes from the end
-        return t[k][w & 0xff] ^ t[k - 1][(w >> 8) & 0xff] ^ t[k - 2][(w >> 16) & 0xff] ^ t[k - 3][w >> 24];
-    };
-    for (; n >= 16 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__; n -= 16, p += 16) {
-        uint32_t w[4];
-        std::memcpy(w, p, 16);
-        // little-endian: the running CRC folds into the first four bytes
-        crc = word(w[0] ^ crc, 15) ^ word(w[1], 11) ^ word(w[2], 7) ^ word(w[3], 3);
-    }
-    for (; n; --n) crc = table[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
-    return ~crc;
 }
 
 MappedFile::MappedFile(const char* path) {
