@@ -902,6 +902,10 @@ if C.ember_tensor_dict_create then
     if saveb then ember.io["save_" .. fmt .. "_string"] = function(tensors, meta) return saveb(dict_from(tensors, meta)) end end
     if loadb then ember.io["load_" .. fmt .. "_string"] = function(s) return dict_to(loadb(s)) end end
   end
+  if C.ember_save_npz_compressed then
+    ember.io.save_npz_compressed = function(path, tensors) C.ember_save_npz_compressed(path, dict_from(tensors)) end
+    ember.io.save_npz_compressed_string = function(tensors) return C.ember_save_npz_compressed_buffer(dict_from(tensors)) end
+  end
   if C.ember_save_npy_buffer then ember.io.save_npy_string = function(t) return C.ember_save_npy_buffer(operand(t)) end end
   if C.ember_load_npy_buffer then ember.io.load_npy_string = function(s) return C.ember_load_npy_buffer(s) end end
 end

@@ -73,6 +73,10 @@ EMBER_API ember_status_t ember_save_npz(ember_ctx_t* ctx, const char* path, cons
 EMBER_API ember_status_t ember_save_npz_buffer(ember_ctx_t* ctx, const ember_tensor_dict_t* dict, void** data, size_t* size);
 EMBER_API ember_status_t ember_load_npz(ember_ctx_t* ctx, const char* path, ember_tensor_dict_t** out);
 EMBER_API ember_status_t ember_load_npz_buffer(ember_ctx_t* ctx, const void* data, size_t size, ember_tensor_dict_t** out);
+/* Like ember_save_npz, with every entry compressed by DEFLATE (zip method 8), as
+   numpy.savez_compressed: numpy.load and ember_load_npz read it. */
+EMBER_API ember_status_t ember_save_npz_compressed(ember_ctx_t* ctx, const char* path, const ember_tensor_dict_t* dict);
+EMBER_API ember_status_t ember_save_npz_compressed_buffer(ember_ctx_t* ctx, const ember_tensor_dict_t* dict, void** data, size_t* size);
 
 /* ---------------------------------------------------------------- one tensor, format by extension */
 /* ".npy": as ember_save_npy; ".safetensors": a file holding one tensor named "tensor".

@@ -6,20 +6,11 @@
 #include <cstring>
 #include <vector>
 
+#include "deflate_format.hpp"
 #include "io_common.hpp"
 
 namespace ember::io {
 namespace {
-
-// Base values and extra-bit counts of the length codes 257..285 and distance codes 0..29.
-constexpr uint16_t kLengthBase[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-                                      31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
-constexpr uint8_t kLengthExtra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-constexpr uint16_t kDistBase[30] = {1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
-                                    193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
-constexpr uint8_t kDistExtra[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
-// The order in which a dynamic block lists the code lengths of the code-length alphabet.
-constexpr uint8_t kCodeLengthOrder[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
 
 class BitReader {
 public:
@@ -106,23 +97,19 @@ public:
             left = 2 * left - per_length_[len];
             if (left < 0) raise(EMBER_ERR_FORMAT, "%s: the %s code is over-subscribed", what, which);
         }
-        int offset[16] = {0}, next[16] = {0};
-        for (int len = 1, code = 0; len <= 15; ++len) {
-            offset[len] = offset[len - 1] + per_length_[len - 1];
-            code = (code + per_length_[len - 1]) << 1;
-            next[len] = code;
-        }
+        int offset[16] = {0};
+        for (int len = 1; len <= 15; ++len) offset[len] = offset[len - 1] + per_length_[len - 1];
+        uint16_t codes[320];
+        canonical_codes(lengths, count, codes);
         sorted_.assign((size_t)count, 0);
         std::memset(table_, 0, sizeof table_);  // length 0: not a short code
         for (int s = 0; s < count; ++s) {
             const int len = lengths[s];
             if (!len) continue;
             sorted_[(size_t)offset[len]++] = (uint16_t)s;
-            const uint32_t code = (uint32_t)next[len]++;
             if (len > kFastBits) continue;
-            uint32_t reversed = 0;
-            for (int b = 0; b < len; ++b) reversed |= ((code >> b) & 1u) << (len - 1 - b);
-            for (uint32_t fill = reversed; fill < (1u << kFastBits); fill += 1u << len) table_[fill] = Entry{(uint16_t)s, (uint8_t)len};
+            for (uint32_t fill = reverse_bits(codes[s], len); fill < (1u << kFastBits); fill += 1u << len)
+                table_[fill] = Entry{(uint16_t)s, (uint8_t)len};
         }
     }
     int decode(BitReader& in, const char* what, const char* which) const {
@@ -189,10 +176,10 @@ void read_dynamic_codes(BitReader& in, Huffman& lit, Huffman& dist, const char* 
 
 void fixed_codes(Huffman& lit, Huffman& dist, const char* what) {
     uint8_t l[288];
-    for (int s = 0; s < 288; ++s) l[s] = s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : 8;
+    for (int s = 0; s < 288; ++s) l[s] = (uint8_t)fixed_literal_length(s);
     lit.build(l, 288, what, "literal/length");
     uint8_t d[30];
-    std::memset(d, 5, sizeof d);
+    std::memset(d, kFixedDistanceLength, sizeof d);
     dist.build(d, 30, what, "distance");
 }
 

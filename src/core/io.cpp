@@ -386,13 +386,15 @@ namespace {
 constexpr uint32_t SIG_LOCAL = 0x04034b50, SIG_CENTRAL = 0x02014b50, SIG_EOCD = 0x06054b50, SIG_EOCD64 = 0x06064b50,
                    SIG_LOC64 = 0x07064b50;
 
-void save_npz(ember_ctx* ctx, Sink& sink, const ember_tensor_dict* dict) {
+// deflate: each entry compressed with DEFLATE (method 8), as numpy.savez_compressed.
+void save_npz(ember_ctx* ctx, Sink& sink, const ember_tensor_dict* dict, bool deflate) {
     struct Cd {
         std::string name;
         uint32_t crc;
-        uint32_t size;
+        uint32_t size;  // uncompressed
         uint32_t offset;
         bool utf8;
+        uint32_t stored_size;  // the bytes in the archive
     };
     std::vector<Cd> cds;
     for (auto& [name, t] : dict->entries) {
@@ -405,24 +407,34 @@ void save_npz(ember_ctx* ctx, Sink& sink, const ember_tensor_dict* dict) {
             raise(EMBER_ERR_UNSUPPORTED, "entry '%s' or the archive exceeds 4 GiB (zip64 output is not implemented)", name.c_str());
         uint32_t crc = crc32(hdr.data(), hdr.size());
         crc = crc32(data.data(), data.size(), crc);
+        std::vector<uint8_t> packed;
+        if (deflate) {
+            data.insert(data.begin(), hdr.begin(), hdr.end());
+            packed = deflate_raw(data.data(), data.size());
+            if (packed.size() >= 0xffffffffull) raise(EMBER_ERR_UNSUPPORTED, "entry '%s' exceeds 4 GiB (zip64 output is not implemented)", name.c_str());
+        }
         bool utf8 = std::any_of(fname.begin(), fname.end(), [](char c) { return (unsigned char)c >= 0x80; });
-        Cd cd{fname, crc, (uint32_t)total, (uint32_t)sink.position(), utf8};
+        Cd cd{fname, crc, (uint32_t)total, (uint32_t)sink.position(), utf8, deflate ? (uint32_t)packed.size() : (uint32_t)total};
         std::string lh;
         put32(lh, SIG_LOCAL);
         put16(lh, 20);                       // version needed
         put16(lh, utf8 ? 0x0800 : 0);        // flags
-        put16(lh, 0);                        // method: stored
+        put16(lh, deflate ? 8 : 0);          // method: deflated or stored
         put16(lh, 0);                        // time
         put16(lh, 0x21);                     // date 1980-01-01
         put32(lh, crc);
-        put32(lh, cd.size);
+        put32(lh, cd.stored_size);
         put32(lh, cd.size);
         put16(lh, (uint16_t)fname.size());
         put16(lh, 0);
         lh += fname;
         sink.write(lh);
-        sink.write(hdr);
-        sink.write(data.data(), data.size());
+        if (deflate) {
+            sink.write(packed.data(), packed.size());
+        } else {
+            sink.write(hdr);
+            sink.write(data.data(), data.size());
+        }
         cds.push_back(cd);
     }
     uint64_t cd_start = sink.position();
@@ -432,11 +444,11 @@ void save_npz(ember_ctx* ctx, Sink& sink, const ember_tensor_dict* dict) {
         put16(cdir, 0x0314);  // made by: unix, 2.0
         put16(cdir, 20);
         put16(cdir, cd.utf8 ? 0x0800 : 0);
-        put16(cdir, 0);
+        put16(cdir, deflate ? 8 : 0);
         put16(cdir, 0);
         put16(cdir, 0x21);
         put32(cdir, cd.crc);
-        put32(cdir, cd.size);
+        put32(cdir, cd.stored_size);
         put32(cdir, cd.size);
         put16(cdir, (uint16_t)cd.name.size());
         put16(cdir, 0);  // extra
@@ -728,7 +740,7 @@ ENTRY(ember_save_npz, (ember_ctx_t * ctx, const char* path, const ember_tensor_d
     require_arg(path, "path");
     check_dict(dict);
     Sink s(path);
-    save_npz(ctx, s, dict);
+    save_npz(ctx, s, dict, false);
     s.commit();
 })
 ENTRY(ember_save_npz_buffer, (ember_ctx_t * ctx, const ember_tensor_dict_t* dict, void** data, size_t* size), {
@@ -736,7 +748,23 @@ ENTRY(ember_save_npz_buffer, (ember_ctx_t * ctx, const ember_tensor_dict_t* dict
     check_dict(dict);
     check_out_buffer(data, size);
     Sink s(nullptr);
-    save_npz(ctx, s, dict);
+    save_npz(ctx, s, dict, false);
+    s.release_to(data, size);
+})
+ENTRY(ember_save_npz_compressed, (ember_ctx_t * ctx, const char* path, const ember_tensor_dict_t* dict), {
+    check_ctx(ctx);
+    require_arg(path, "path");
+    check_dict(dict);
+    Sink s(path);
+    save_npz(ctx, s, dict, true);
+    s.commit();
+})
+ENTRY(ember_save_npz_compressed_buffer, (ember_ctx_t * ctx, const ember_tensor_dict_t* dict, void** data, size_t* size), {
+    check_ctx(ctx);
+    check_dict(dict);
+    check_out_buffer(data, size);
+    Sink s(nullptr);
+    save_npz(ctx, s, dict, true);
     s.release_to(data, size);
 })
 ENTRY(ember_load_npz, (ember_ctx_t * ctx, const char* path, ember_tensor_dict_t** out), {

@@ -61,6 +61,8 @@ uint32_t crc32(const void* data, size_t n, uint32_t crc = 0);
 // Raw DEFLATE data (zip method 8) decoded into exactly out_size bytes; EMBER_ERR_FORMAT,
 // naming `what`, for anything malformed or of another size (inflate.cpp).
 std::vector<uint8_t> inflate_raw(Bytes in, uint64_t out_size, const char* what);
+// Raw DEFLATE data for n bytes (deflate.cpp).
+std::vector<uint8_t> deflate_raw(const uint8_t* p, size_t n);
 
 // A whole file mapped read-only (or empty). Throws EMBER_ERR_IO.
 class MappedFile {

@@ -9,6 +9,7 @@ read with the expected values; NumPy / safetensors write files that Ember must r
 """
 import os
 import subprocess
+import zipfile
 import sys
 
 import numpy as np
@@ -62,17 +63,21 @@ a = np.load(os.path.join(WORK, "ember.npy"))
 check(a.dtype == np.float32 and a.shape == (2, 3, 4), "ember.npy dtype/shape %s %s" % (a.dtype, a.shape))
 check(np.array_equal(a, expected("float32", [2, 3, 4])), "ember.npy values")
 
-with np.load(os.path.join(WORK, "ember.npz")) as z:
-    for i, dt in enumerate(DTYPES):
-        if dt == "bfloat16":
-            check(dt not in z.files, "bfloat16 must not be in the npz")
-            continue
-        shape = [2, 3, 4][: 2 + i % 2]
-        x = z[dt]
-        check(x.dtype == np.dtype(dt) and list(x.shape) == shape, "npz %s: dtype %s shape %s" % (dt, x.dtype, x.shape))
-        check(np.array_equal(x, expected(dt, shape)), "npz %s values" % dt)
-    check(z["empty"].shape == (0, 5) and z["empty"].dtype == np.float32, "npz empty")
-    check(z["scalar"].shape == () and z["scalar"] == f(0), "npz scalar")
+with zipfile.ZipFile(os.path.join(WORK, "ember_compressed.npz")) as zf:
+    check(zf.testzip() is None, "ember_save_npz_compressed: zipfile finds a bad CRC-32")
+    check(all(i.compress_type == zipfile.ZIP_DEFLATED for i in zf.infolist()), "ember_save_npz_compressed: entries not deflated")
+for npz_name in ("ember.npz", "ember_compressed.npz"):
+    with np.load(os.path.join(WORK, npz_name)) as z:
+        for i, dt in enumerate(DTYPES):
+            if dt == "bfloat16":
+                check(dt not in z.files, "bfloat16 must not be in the npz")
+                continue
+            shape = [2, 3, 4][: 2 + i % 2]
+            x = z[dt]
+            check(x.dtype == np.dtype(dt) and list(x.shape) == shape, "%s %s: dtype %s shape %s" % (npz_name, dt, x.dtype, x.shape))
+            check(np.array_equal(x, expected(dt, shape)), "%s %s values" % (npz_name, dt))
+        check(z["empty"].shape == (0, 5) and z["empty"].dtype == np.float32, "%s empty" % npz_name)
+        check(z["scalar"].shape == () and z["scalar"] == f(0), "%s scalar" % npz_name)
 
 path = os.path.join(WORK, "ember.safetensors")
 raw = dict(safetensors.deserialize(open(path, "rb").read()))  # the Rust crate validates the layout

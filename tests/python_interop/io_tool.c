@@ -73,6 +73,8 @@ static void write_all(const char* dir) {
     CHECK(ember_save_safetensors(ctx, path, st));
     snprintf(path, sizeof path, "%s/ember.npz", dir);
     CHECK(ember_save_npz(ctx, path, npz));
+    snprintf(path, sizeof path, "%s/ember_compressed.npz", dir);
+    CHECK(ember_save_npz_compressed(ctx, path, npz));
     ember_tensor_t* one = make(EMBER_FLOAT32, shape, 3);
     snprintf(path, sizeof path, "%s/ember.npy", dir);
     CHECK(ember_save_npy(ctx, path, one));

@@ -358,6 +358,16 @@ function S.io_roundtrip()
     assert(type(s) == "string" and #s > 0)
     local d, meta = ember.io.load_safetensors_string(s)
     H.close(d.w, { 1.5, 2.5 }); H.close(d.b, { { 1, 2 }, { 3, 4 } }); H.eq(meta.note, "hi")
+    -- .npz, plain and deflated, read back by the one loader
+    local z = ember.io.save_npz_compressed_string({ r = ember.arange(1000), b = t })
+    local plain = ember.io.save_npz_string({ r = ember.arange(1000), b = t })
+    assert(#z < #plain, "a compressed archive is smaller")
+    for _, s2 in ipairs { z, plain } do
+      local e = ember.io.load_npz_string(s2)
+      local want = {}
+      for i = 1, 1000 do want[i] = i - 1 end
+      H.close(e.b, { { 1, 2 }, { 3, 4 } }); H.close(e.r, want)
+    end
   end
   H.raises(ember.status.IO, ember.load, dir .. "/no/such/file.npy")
 end

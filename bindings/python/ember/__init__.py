@@ -26,7 +26,7 @@ from ._functions import *  # noqa: F401,F403  (the array API functions)
 from ._functions import __all__ as _fn_all
 from ._info import __array_namespace_info__
 from . import linalg, fft, random, ops, tensor, nn, stats, losses, signal, features
-from ._io import save, load, savez, save_safetensors, load_safetensors
+from ._io import save, load, savez, savez_compressed, save_safetensors, load_safetensors
 
 bool = bool_  # the array API's name (shadows the builtin inside this namespace only)
 __array_api_version__ = "2024.12"

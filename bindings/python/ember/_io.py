@@ -6,7 +6,8 @@ then the raw C-ordered elements). load also reads .npz archives (numpy.savez and
 numpy.savez_compressed output) into a dict, and open binary files or bytes holding .npy or
 .npz data.
 
-savez(file, *arrays, **named) writes an uncompressed .npz as numpy.savez does.
+savez(file, *arrays, **named) writes an uncompressed .npz as numpy.savez does;
+savez_compressed deflates every entry, as numpy.savez_compressed.
 save_safetensors / load_safetensors follow safetensors.numpy's save_file / load_file (and
 save / load for bytes)."""
 import json
@@ -107,25 +108,35 @@ def _dict_to_python(d):
     return tensors, metadata
 
 
-def savez(file, *args, **kwds):
-    """Writes arrays into an uncompressed .npz archive, as numpy.savez: positional arrays are
-    named arr_0, arr_1, ...; keyword arrays by their keyword. file: a path (".npz" is
-    appended when missing) or an open binary file."""
+def _savez(file, args, kwds, compressed):
     from . import _ember_c as _c
+    what = "savez_compressed" if compressed else "savez"
     named = dict(kwds)
     for i, a in enumerate(args):
         key = f"arr_{i}"
         if key in named:
-            raise ValueError(f"savez: cannot use un-named variables and keyword {key}")
+            raise ValueError(f"{what}: cannot use un-named variables and keyword {key}")
         named[key] = a
-    d = _dict_from_python(named, None, "savez")
+    d = _dict_from_python(named, None, what)
     if hasattr(file, "write"):
-        file.write(_c.ember_save_npz_buffer(d))
+        file.write((_c.ember_save_npz_compressed_buffer if compressed else _c.ember_save_npz_buffer)(d))
         return
     path = os.fspath(file)
     if not path.endswith(".npz"):
         path += ".npz"
-    _c.ember_save_npz(path, d)
+    (_c.ember_save_npz_compressed if compressed else _c.ember_save_npz)(path, d)
+
+
+def savez(file, *args, **kwds):
+    """Writes arrays into an uncompressed .npz archive, as numpy.savez: positional arrays are
+    named arr_0, arr_1, ...; keyword arrays by their keyword. file: a path (".npz" is
+    appended when missing) or an open binary file."""
+    _savez(file, args, kwds, False)
+
+
+def savez_compressed(file, *args, **kwds):
+    """savez with every entry compressed by DEFLATE, as numpy.savez_compressed."""
+    _savez(file, args, kwds, True)
 
 
 def save_safetensors(tensors, filename=None, metadata=None):
