@@ -8,6 +8,7 @@
 #  - "py_iadd_1e6_vs_numpy": `a += b` on 1e6-element float32 tensors vs NumPy's `a += b`
 #  - "py_load_npz[_compressed]_*": em.load of an np.savez / np.savez_compressed archive of
 #    1e6 elements vs np.load reading the entry
+#  - "py_savez_compressed_*": em.savez_compressed vs np.savez_compressed of the same array
 # Uses EMBER_PYTHON (default: the venv of scripts/test-python.sh if present, else python3)
 # with the ember package installed; prints nothing (exit 0) when it cannot import ember.
 #   bench/run_python.sh [--quick]
@@ -72,7 +73,7 @@ for name in em.backends():
 
 # Loading .npz archives (the C loader, our DEFLATE decoder for savez_compressed) against
 # np.load reading every entry (zipfile + zlib). Backend-independent: the default backend.
-if np is not None and hasattr(em, "savez"):
+if np is not None and hasattr(em, "savez_compressed"):
     import os, tempfile
     rng = np.random.default_rng(0)
     arrays = {"noise_f32": rng.normal(size=1_000_000).astype(np.float32),   # mostly literals
@@ -87,4 +88,10 @@ if np is not None and hasattr(em, "savez"):
                     with np.load(p) as z:
                         return z["a"]
                 emit(f"py_load_{kind}_{key}", "1e6", em.get_backend(), "numpy_load", best(lambda: em.load(p), m, r2), best(np_load, m, r2))
+        for key, arr in arrays.items():  # writing: our DEFLATE encoder against zlib's (level 6)
+            x = em.asarray(arr)
+            ours, theirs = os.path.join(d, "ours.npz"), os.path.join(d, "numpy.npz")
+            e = best(lambda: em.savez_compressed(ours, a=x), m, r2)
+            emit(f"py_savez_compressed_{key}", "1e6", em.get_backend(), "numpy_savez_compressed", e,
+                 best(lambda: np.savez_compressed(theirs, a=arr), m, r2))
 PY
