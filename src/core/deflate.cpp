@@ -256,15 +256,21 @@ void write_block(BitWriter& w, const std::vector<Token>& tokens, const uint8_t* 
 
 std::vector<uint8_t> deflate_raw(const uint8_t* p, size_t n) {
     BitWriter w;
-    std::vector<int32_t> head(size_t(1) << kHashBits, -1), prev(kWindow, -1);
-    auto hash = [p](size_t i) {
+    // Tables sized to the input up to their full size: small entries (most .npz headers and
+    // small arrays) should not pay for clearing 256 KiB.
+    int hash_bits = 8;
+    while (hash_bits < kHashBits && (size_t(1) << hash_bits) < n) ++hash_bits;
+    size_t slots = 1;
+    while (slots < (size_t)kWindow && slots < n) slots <<= 1;
+    std::vector<int32_t> head(size_t(1) << hash_bits, -1), prev(slots, -1);
+    auto hash = [p, hash_bits](size_t i) {
         const uint32_t v = (uint32_t)p[i] | (uint32_t)p[i + 1] << 8 | (uint32_t)p[i + 2] << 16;
-        return (v * 2654435761u) >> (32 - kHashBits);
+        return (v * 2654435761u) >> (32 - hash_bits);
     };
     auto insert = [&](size_t i) {
         if (i + kMinMatch > n) return;
         const uint32_t h = hash(i);
-        prev[i % kWindow] = head[h];
+        prev[i & (slots - 1)] = head[h];
         head[h] = (int32_t)i;
     };
     std::vector<Token> tokens;
@@ -286,7 +292,7 @@ std::vector<uint8_t> deflate_raw(const uint8_t* p, size_t n) {
                         if (len == limit) break;
                     }
                 }
-                const int32_t older = prev[(size_t)cand % kWindow];
+                const int32_t older = prev[(size_t)cand & (slots - 1)];
                 if (older >= cand) break;  // the slot was reused by a newer position
                 cand = older;
             }

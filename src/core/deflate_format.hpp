@@ -1,6 +1,7 @@
 // The constants of the DEFLATE format (RFC 1951) that both directions use: inflate.cpp
 // (reading deflated .npz entries) and deflate.cpp (writing them).
 #pragma once
+#include <array>
 #include <cstdint>
 
 namespace ember::io {
@@ -35,10 +36,16 @@ inline void canonical_codes(const uint8_t* lengths, int count, uint16_t* codes) 
 }
 
 // DEFLATE sends Huffman codes most significant bit first into an LSB-first bit stream.
+// len <= 16: the 16-bit reversal by two byte lookups, shifted down to len bits.
 inline uint32_t reverse_bits(uint32_t code, int len) {
-    uint32_t r = 0;
-    for (int b = 0; b < len; ++b) r |= ((code >> b) & 1u) << (len - 1 - b);
-    return r;
+    static constexpr auto byte_reversed = [] {
+        std::array<uint8_t, 256> t{};
+        for (int v = 0; v < 256; ++v)
+            for (int b = 0; b < 8; ++b) t[(size_t)v] |= (uint8_t)(((v >> b) & 1) << (7 - b));
+        return t;
+    }();
+    const uint32_t r16 = (uint32_t)byte_reversed[code & 0xff] << 8 | byte_reversed[(code >> 8) & 0xff];
+    return r16 >> (16 - len);
 }
 
 }  // namespace ember::io

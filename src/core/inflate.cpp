@@ -189,8 +189,15 @@ std::vector<uint8_t> inflate_raw(Bytes in, uint64_t out_size, const char* what) 
     // DEFLATE cannot expand by more than 1032:1 (258-byte matches of 1 to 2 bits each), so a
     // larger declared size is a lie, and allocating it would let a tiny file exhaust memory.
     if (out_size / 1032 > in.n + 1) raise(EMBER_ERR_FORMAT, "%s: %llu bytes cannot come from %zu compressed bytes", what, (unsigned long long)out_size, in.n);
-    std::vector<uint8_t> out((size_t)out_size);
+    // The output grows as it is produced, so a header that lies about the size costs no
+    // more memory than the data actually decodes to (and a fuzzer's mutants stay cheap).
+    std::vector<uint8_t> out((size_t)std::min<uint64_t>(out_size, std::max<uint64_t>(65536, 4 * (uint64_t)in.n)));
     size_t produced = 0;
+    auto make_room = [&](size_t k) {
+        if (k <= out.size() - produced) return;
+        if (k > out_size - produced) raise(EMBER_ERR_FORMAT, "%s: the data is longer than its declared %llu bytes", what, (unsigned long long)out_size);
+        out.resize((size_t)std::min<uint64_t>(out_size, std::max<uint64_t>(produced + k, 2 * (uint64_t)out.size())));
+    };
     BitReader bits(in, what);
     Huffman lit, dist;
     for (bool last = false; !last;) {
@@ -200,7 +207,7 @@ std::vector<uint8_t> inflate_raw(Bytes in, uint64_t out_size, const char* what) 
             bits.align_to_byte();
             const uint32_t len = bits.bits(16), nlen = bits.bits(16);
             if ((len ^ 0xffffu) != nlen) raise(EMBER_ERR_FORMAT, "%s: a stored block's length check fails", what);
-            if (len > out.size() - produced) raise(EMBER_ERR_FORMAT, "%s: the data is longer than its declared %llu bytes", what, (unsigned long long)out_size);
+            make_room(len);
             bits.copy_bytes(out.data() + produced, len);
             produced += len;
             continue;
@@ -211,7 +218,7 @@ std::vector<uint8_t> inflate_raw(Bytes in, uint64_t out_size, const char* what) 
         for (;;) {
             const int sym = lit.decode(bits, what, "literal/length");
             if (sym < 256) {
-                if (produced == out.size()) raise(EMBER_ERR_FORMAT, "%s: the data is longer than its declared %llu bytes", what, (unsigned long long)out_size);
+                if (produced == out.size()) make_room(1);
                 out[produced++] = (uint8_t)sym;
                 continue;
             }
@@ -222,7 +229,7 @@ std::vector<uint8_t> inflate_raw(Bytes in, uint64_t out_size, const char* what) 
             if (dsym > 29) raise(EMBER_ERR_FORMAT, "%s: invalid distance symbol %d", what, dsym);
             const size_t distance = kDistBase[dsym] + bits.bits(kDistExtra[dsym]);
             if (distance > produced) raise(EMBER_ERR_FORMAT, "%s: a match reaches %zu bytes back, before the start of the data", what, distance);
-            if (length > out.size() - produced) raise(EMBER_ERR_FORMAT, "%s: the data is longer than its declared %llu bytes", what, (unsigned long long)out_size);
+            make_room(length);
             uint8_t* dst = out.data() + produced;
             const uint8_t* src = dst - distance;
             if (distance >= length) {
@@ -237,8 +244,9 @@ std::vector<uint8_t> inflate_raw(Bytes in, uint64_t out_size, const char* what) 
             produced += length;
         }
     }
-    if (produced != out.size())
+    if (produced != out_size)
         raise(EMBER_ERR_FORMAT, "%s: the data is %zu bytes, not the declared %llu", what, produced, (unsigned long long)out_size);
+    out.resize(produced);
     return out;
 }
 
