@@ -619,6 +619,24 @@ static Bytes buffer_arg(const void* data, size_t size) {
     return Bytes{(const uint8_t*)data, size};
 }
 
+// The .npz savers, plain (numpy.savez) or deflated (numpy.savez_compressed).
+static void save_npz_file(ember_ctx* ctx, const char* path, const ember_tensor_dict* dict, bool deflate) {
+    check_ctx(ctx);
+    require_arg(path, "path");
+    check_dict(dict);
+    Sink s(path);
+    save_npz(ctx, s, dict, deflate);
+    s.commit();
+}
+static void save_npz_buffer(ember_ctx* ctx, const ember_tensor_dict* dict, void** data, size_t* size, bool deflate) {
+    check_ctx(ctx);
+    check_dict(dict);
+    check_out_buffer(data, size);
+    Sink s(nullptr);
+    save_npz(ctx, s, dict, deflate);
+    s.release_to(data, size);
+}
+
 extern "C" {
 
 ENTRY(ember_tensor_dict_create, (ember_tensor_dict_t * *out), {
@@ -735,38 +753,13 @@ ENTRY(ember_load_npy_buffer, (ember_ctx_t * ctx, const void* data, size_t size, 
     require_arg(out, "out");
     *out = npy_decode(ctx, buffer_arg(data, size), "the buffer").release();
 })
-ENTRY(ember_save_npz, (ember_ctx_t * ctx, const char* path, const ember_tensor_dict_t* dict), {
-    check_ctx(ctx);
-    require_arg(path, "path");
-    check_dict(dict);
-    Sink s(path);
-    save_npz(ctx, s, dict, false);
-    s.commit();
-})
-ENTRY(ember_save_npz_buffer, (ember_ctx_t * ctx, const ember_tensor_dict_t* dict, void** data, size_t* size), {
-    check_ctx(ctx);
-    check_dict(dict);
-    check_out_buffer(data, size);
-    Sink s(nullptr);
-    save_npz(ctx, s, dict, false);
-    s.release_to(data, size);
-})
-ENTRY(ember_save_npz_compressed, (ember_ctx_t * ctx, const char* path, const ember_tensor_dict_t* dict), {
-    check_ctx(ctx);
-    require_arg(path, "path");
-    check_dict(dict);
-    Sink s(path);
-    save_npz(ctx, s, dict, true);
-    s.commit();
-})
-ENTRY(ember_save_npz_compressed_buffer, (ember_ctx_t * ctx, const ember_tensor_dict_t* dict, void** data, size_t* size), {
-    check_ctx(ctx);
-    check_dict(dict);
-    check_out_buffer(data, size);
-    Sink s(nullptr);
-    save_npz(ctx, s, dict, true);
-    s.release_to(data, size);
-})
+ENTRY(ember_save_npz, (ember_ctx_t * ctx, const char* path, const ember_tensor_dict_t* dict), { save_npz_file(ctx, path, dict, false); })
+ENTRY(ember_save_npz_buffer, (ember_ctx_t * ctx, const ember_tensor_dict_t* dict, void** data, size_t* size),
+      { save_npz_buffer(ctx, dict, data, size, false); })
+ENTRY(ember_save_npz_compressed, (ember_ctx_t * ctx, const char* path, const ember_tensor_dict_t* dict),
+      { save_npz_file(ctx, path, dict, true); })
+ENTRY(ember_save_npz_compressed_buffer, (ember_ctx_t * ctx, const ember_tensor_dict_t* dict, void** data, size_t* size),
+      { save_npz_buffer(ctx, dict, data, size, true); })
 ENTRY(ember_load_npz, (ember_ctx_t * ctx, const char* path, ember_tensor_dict_t** out), {
     check_ctx(ctx);
     require_arg(path, "path");
