@@ -23,8 +23,9 @@ public:
         have_ -= n;
         return v;
     }
-    // The next n bits without consuming them; past the end of the input they read as zero
-    // (a code decoded from them is rejected by consume()).
+    // The next n bits without consuming them. Bits beyond the count held are either the
+    // input's next bits (a word refill loads ahead) or, past its end, zero; consume()
+    // rejects a code that would need bits the input does not have.
     uint32_t peek(int n) {
         if (have_ < n) {
             if (in_.n - pos_ >= 8) {  // top up to 56..63 bits with one unaligned load
