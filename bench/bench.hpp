@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,11 @@ using CaseFn = std::function<void(const Options&, std::vector<Result>&)>;
 struct Register {
     Register(const char* name, CaseFn fn);
 };
+
+// NumPy's times for the cases under bench/run_numpy.sh: the flat JSON object
+// {"<case>/<size>": seconds} that bench/numpy_baseline.py wrote to $EMBER_NUMPY_BASELINE
+// (empty when that is unset).
+std::map<std::string, double> numpy_times();
 
 // Best-of-n wall time of fn in seconds, after one warm-up call.
 inline double best_of(int n, const std::function<void()>& fn) {

@@ -1,7 +1,10 @@
 // ember-bench: runs the registered cases and prints JSON lines (see bench.hpp).
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 #include "bench.hpp"
 
@@ -13,6 +16,28 @@ std::vector<std::pair<std::string, CaseFn>>& registry() {
 }
 }  // namespace
 Register::Register(const char* name, CaseFn fn) { registry().emplace_back(name, std::move(fn)); }
+
+std::map<std::string, double> numpy_times() {
+    std::map<std::string, double> m;
+    const char* path = std::getenv("EMBER_NUMPY_BASELINE");
+    if (!path) return m;
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    std::string s = ss.str();
+    size_t p = 0;
+    while ((p = s.find('"', p)) != std::string::npos) {
+        size_t e = s.find('"', p + 1);
+        if (e == std::string::npos) break;
+        std::string key = s.substr(p + 1, e - p - 1);
+        size_t colon = s.find(':', e);
+        if (colon == std::string::npos) break;
+        m[key] = std::strtod(s.c_str() + colon + 1, nullptr);
+        p = s.find_first_of(",}", colon);
+        if (p == std::string::npos) break;
+    }
+    return m;
+}
 }  // namespace bench
 
 int main(int argc, char** argv) {

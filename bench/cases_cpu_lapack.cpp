@@ -17,6 +17,7 @@
 
 #include "bench.hpp"
 #include "ember/ember.h"
+#include "ember/ember_linalg.h"
 
 namespace {
 
@@ -87,6 +88,18 @@ std::function<void()> ember_call(const std::string& op, ember_ctx_t* ctx, const 
             ember_tensor_t *u = nullptr, *s = nullptr, *vh = nullptr;
             ember_svd(ctx, t.a, 0, &u, &s, &vh);
             release({u, s, vh});
+        };
+    if (op == "inv")
+        return [=, &t] {
+            ember_tensor_t* x = nullptr;
+            ember_inv(ctx, t.a, &x);
+            release({x});
+        };
+    if (op == "det")
+        return [=, &t] {
+            ember_tensor_t* d = nullptr;
+            ember_det(ctx, t.a, &d);
+            release({d});
         };
     return [=, &t] {  // eigh
         ember_tensor_t *w = nullptr, *v = nullptr;
@@ -165,5 +178,25 @@ void lapack_cases(const bench::Options& opt, std::vector<bench::Result>& out) {
     ember_ctx_release(cpu);
 }
 bench::Register reg("lapack", lapack_cases);
+
+// Against NumPy's np.linalg (only under bench/run_numpy.sh; numpy_baseline.py's
+// LINALG_CASES builds the same kinds of matrices as make_data, with its own numbers).
+void numpy_linalg_cases(const bench::Options& opt, std::vector<bench::Result>& out) {
+    auto np = bench::numpy_times();
+    if (np.empty()) return;
+    ember_ctx_t* cpu = nullptr;
+    if (ember_ctx_create_on("cpu", 0, &cpu) != EMBER_OK) return;
+    for (const char* op : {"solve", "inv", "det", "cholesky", "qr", "svd", "eigh"})
+        for (int n : {256, 1024}) {
+            std::string name = std::string(op) + "_f64", size = std::to_string(n);
+            if (!np.count(name + "/" + size)) continue;
+            Data d = make_data(n);
+            Tensors t(cpu, d);
+            int reps = n >= 1024 ? (opt.quick ? 2 : 5) : (opt.quick ? 5 : 20);
+            out.push_back({name, size, "cpu", "numpy", bench::best_of(reps, ember_call(op, cpu, t)), np[name + "/" + size]});
+        }
+    ember_ctx_release(cpu);
+}
+bench::Register reg_numpy("numpy_linalg", numpy_linalg_cases);
 
 }  // namespace

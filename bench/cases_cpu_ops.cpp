@@ -15,12 +15,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <random>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -64,29 +61,6 @@ std::string size_name(int64_t n) {
     if (n == 1000000) return "1e6";
     if (n == 10000000) return "1e7";
     return std::to_string(n);
-}
-
-// NumPy timings written by bench/numpy_baseline.py: a flat JSON object of numbers.
-std::map<std::string, double> numpy_times() {
-    std::map<std::string, double> m;
-    const char* path = std::getenv("EMBER_NUMPY_BASELINE");
-    if (!path) return m;
-    std::ifstream f(path);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    std::string s = ss.str();
-    size_t p = 0;
-    while ((p = s.find('"', p)) != std::string::npos) {
-        size_t e = s.find('"', p + 1);
-        if (e == std::string::npos) break;
-        std::string key = s.substr(p + 1, e - p - 1);
-        size_t colon = s.find(':', e);
-        if (colon == std::string::npos) break;
-        m[key] = std::strtod(s.c_str() + colon + 1, nullptr);
-        p = s.find_first_of(",}", colon);
-        if (p == std::string::npos) break;
-    }
-    return m;
 }
 
 using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
@@ -157,7 +131,7 @@ double time_softmax(ember_ctx_t* ctx, int64_t rows, int64_t cols, int reps) {
 
 // ---- Ember against NumPy (only under bench/run_numpy.sh)
 void vs_numpy(const bench::Options& opt, std::vector<bench::Result>& out) {
-    auto np = numpy_times();
+    auto np = bench::numpy_times();
     if (np.empty()) return;
     Ctx ctx;
     if (!ctx.c) return;
@@ -193,7 +167,7 @@ double time_result(int reps, F&& op) {
 }
 
 void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) {
-    auto np = numpy_times();
+    auto np = bench::numpy_times();
     if (np.empty()) return;
     Ctx ctx;
     if (!ctx.c) return;

@@ -38,6 +38,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   argmax_rows_f32    np.argmax(x, axis=1) of a (2000, 5000) array
   sum_axis0_f32      x.sum(axis=0) of a (2000, 5000) array
   iadd_f32           x += y of 1e7 values (NumPy's np.add(x, y, out=x); Ember's ember_elementwise_into)
+Linear algebra (LINALG_CASES, float64 n x n; Ember's side: bench/cases_cpu_lapack.cpp):
+  solve_f64 np.linalg.solve(a, b) with b a vector; inv_f64, det_f64, cholesky_f64, qr_f64
+  (reduced), svd_f64 (full_matrices=False, with U and Vh), eigh_f64 (with the eigenvectors)
 """
 import argparse
 import json
@@ -116,6 +119,28 @@ INDEX_CASES = {
 }
 
 
+def general(r, n):  # make_data in bench/cases_cpu_lapack.cpp: well conditioned
+    return r.uniform(-1, 1, (n, n)) + n * np.eye(n)
+
+
+def symmetric(r, n):
+    return np.tril(r.uniform(-1, 1, (n, n))) + np.tril(r.uniform(-1, 1, (n, n)), -1).T
+
+
+# name -> (function of (rng, n) -> inputs, np.linalg call); float64, n = 256 and 1024
+LINALG_CASES = {
+    "solve_f64": (lambda r, n: (general(r, n), r.uniform(-1, 1, n)), np.linalg.solve),
+    "inv_f64": (lambda r, n: (general(r, n),), np.linalg.inv),
+    "det_f64": (lambda r, n: (general(r, n),), np.linalg.det),
+    "cholesky_f64": (lambda r, n: (symmetric(r, n) + 2 * n * np.eye(n),), np.linalg.cholesky),
+    "qr_f64": (lambda r, n: (general(r, n),), np.linalg.qr),
+    "svd_f64": (lambda r, n: (general(r, n),), lambda a: np.linalg.svd(a, full_matrices=False)),
+    "eigh_f64": (lambda r, n: (symmetric(r, n),), np.linalg.eigh),
+}
+LINALG_SIZES = {"solve_f64": (256, 1024), "inv_f64": (256, 1024), "det_f64": (256, 1024), "cholesky_f64": (256, 1024),
+                "qr_f64": (256,), "svd_f64": (256,), "eigh_f64": (256,)}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -146,6 +171,11 @@ def main():
             # NumPy's searchsorted and stable sort take ~1 s a call here: fewer repetitions
             slow = name in ("searchsorted_f32", "sort_f32", "sort_f32_default", "matmul_i32")
             times[f"{name}/{size}"] = best_of(min(reps, 5) if slow else reps, lambda: fn(*data))
+    for name, (setup, fn) in LINALG_CASES.items():
+        if wanted(name):
+            for n in LINALG_SIZES[name]:
+                data = setup(np.random.default_rng(3), n)
+                times[f"{name}/{n}"] = best_of((2 if args.quick else 5) if n >= 1024 else reps, lambda: fn(*data))
     with open(args.out, "w") as f:
         json.dump(times, f)
     print(f"numpy_baseline.py: NumPy {np.__version__}, {len(times)} timings", file=sys.stderr)

@@ -248,6 +248,42 @@ TEST(CpuLinalg, LuFactorMatchesReference) {
     }
 }
 
+// Matrices larger than the blocks of the transposing copies between views and LAPACK's
+// column-major buffers (8 x 8 tiles in 64 x 64 blocks, lapack.hpp), with partial tiles and
+// blocks at both edges: a misplaced element breaks P L U = A or Q R = A.
+TEST(CpuLinalg, MatricesLargerThanTheCopyBlocksRoundTrip) {
+    NEED_CPU();
+    for (ember_dtype_t dt : {EMBER_FLOAT64, EMBER_COMPLEX64})
+        for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{131, 70}, {70, 131}})
+            for (Layout lay : {CONTIG, TRANSPOSED, STRIDED, FLIPPED}) {
+                Case c{{}, m, n, lay, dt};
+                auto ms = gen(c, random);
+                auto [a, ar] = inputs(c, ms);
+                const double tol = 50 * (double)std::max(m, n) * eps_of(dt) * std::max(1.0, hnorm(ms[0]));
+                T lu, piv, lur, pivr;
+                EM_OK(ember_lu_factor(cpu(), a, lu.out(), piv.out()));
+                EM_OK(ember_lu_factor(ref(), ar, lur.out(), pivr.out()));
+                if (!is_cplx(dt)) {
+                    EXPECT_EQ(host(piv), host(pivr)) << c.name();
+                }
+                HM f = mats(lu)[0], pa = ms[0];
+                const int64_t k = std::min(m, n);
+                HM L(m, k), U(k, n);
+                for (int64_t i = 0; i < m; ++i)
+                    for (int64_t j = 0; j < k; ++j) L(i, j) = i == j ? cd(1) : i > j ? f(i, j) : cd(0);
+                for (int64_t i = 0; i < k; ++i)
+                    for (int64_t j = i; j < n; ++j) U(i, j) = f(i, j);
+                auto p = vecs(piv)[0];
+                for (int64_t i = 0; i < k; ++i)
+                    for (int64_t j = 0; j < n; ++j) std::swap(pa(i, j), pa((int64_t)p[(size_t)i].real(), j));
+                EXPECT_LE(diff(hmul(L, U), pa), tol) << c.name();
+                T q, r;
+                EM_OK(ember_qr(cpu(), a, EMBER_QR_COMPLETE, q.out(), r.out()));
+                EXPECT_LE(diff(hmul(mats(q)[0], mats(r)[0]), ms[0]), tol) << c.name();
+                EXPECT_LE(orth_err(mats(q)[0]), 50 * (double)m * eps_of(dt)) << c.name();
+            }
+}
+
 TEST(CpuLinalg, LuSolveMatchesReference) {
     NEED_CPU();
     for (const Case& c : cases(kSquare)) {

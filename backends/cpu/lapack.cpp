@@ -21,7 +21,7 @@ ember_status_t lu_factor_t(const ember_kernel_call_t* c) {
     Batch bt(LU, nb);
     Failure fail;
     run_batch(bt.count, m, n, [&](int64_t b, int64_t e) {
-        std::vector<T> a(padded(m * n));
+        Buffer<T> a(m * n);
         std::vector<lint> ipiv((size_t)std::max<int64_t>(k, 1));
         for (int64_t i = b; i < e; ++i) {
             load_cm(A, bt.offset(A, i), m, n, a.data(), m);
@@ -68,7 +68,8 @@ ember_status_t lu_solve_t(const ember_kernel_call_t* c) {
     }
     Failure fail;
     run_batch(bt.count, n, n + k, [&](int64_t b, int64_t e) {
-        std::vector<T> lu(padded(n * n)), x(padded(n * k)), d(padded(n));
+        Buffer<T> lu(n * n), x(n * k);
+        std::vector<T> d((size_t)n);
         std::vector<lint> ipiv((size_t)n);
         int64_t last_lu = -1, last_p = -1;
         for (int64_t i = b; i < e; ++i) {
@@ -126,7 +127,7 @@ ember_status_t cholesky_t(const ember_kernel_call_t* c) {
     Batch bt(L, nb);
     Failure fail;
     run_batch(bt.count, n, n, [&](int64_t b, int64_t e) {
-        std::vector<T> a(padded(n * n));
+        Buffer<T> a(n * n);
         for (int64_t i = b; i < e; ++i) {
             load_rm(A, bt.offset(A, i), n, n, a.data());
             real_diagonal(a.data(), n);
@@ -144,9 +145,11 @@ ember_status_t cholesky_t(const ember_kernel_call_t* c) {
                     info = (lint)(j + 1);
                     break;
                 }
-            for (int64_t j = 0; j < n; ++j)  // the triangle potrf did not compute is 0
-                for (int64_t r = 0; r < n; ++r)
-                    if (uplo_m == 'U' ? r > j : r < j) a[(size_t)(r + j * n)] = T(0);
+            for (int64_t j = 0; j < n; ++j) {  // the triangle potrf did not compute is 0
+                T* col = a.data() + j * n;
+                if (uplo_m == 'U') std::fill(col + j + 1, col + n, T(0));
+                else std::fill(col, col + j, T(0));
+            }
             store_rm(L, bt.offset(L, i), n, n, a.data());
             store_info(I, bt.offset(I, i), info);
         }
@@ -172,7 +175,8 @@ ember_status_t qr_t(const ember_kernel_call_t* c) {
     // Workspace sizes depend only on the shape: one query for the whole batch.
     lint lwork = 1;
     {
-        std::vector<T> a(padded(m * cols)), tau(padded(k));
+        Buffer<T> a(m * cols);
+        std::vector<T> tau(padded(k));
         T q = T(0);
         if (Lapack<T>::geqrf((lint)m, (lint)n, a.data(), (lint)m, tau.data(), &q, -1) == 0) lwork = std::max(lwork, work_size(q));
         if (want_q && Lapack<T>::orgqr((lint)m, (lint)kq, (lint)k, a.data(), (lint)m, tau.data(), &q, -1) == 0)
@@ -180,7 +184,8 @@ ember_status_t qr_t(const ember_kernel_call_t* c) {
     }
     Failure fail;
     run_batch(bt.count, m, n, [&](int64_t b, int64_t e) {
-        std::vector<T> a(padded(m * cols)), tau(padded(k)), work(padded(lwork)), r(padded(rrows * n));
+        Buffer<T> a(m * cols), work(lwork), r(rrows * n);
+        std::vector<T> tau(padded(k));
         for (int64_t i = b; i < e; ++i) {
             load_cm(A, bt.offset(A, i), m, n, a.data(), m);
             lint info = Lapack<T>::geqrf((lint)m, (lint)n, a.data(), (lint)m, tau.data(), work.data(), lwork);

@@ -30,7 +30,8 @@ ember_status_t svd_t(const ember_kernel_call_t* c) {
     Batch bt(A, nb);
     lint lwork = 1;
     {
-        std::vector<T> a(padded(m * n)), u(padded(1)), vt(padded(1));
+        Buffer<T> a(m * n);
+        std::vector<T> u(padded(1)), vt(padded(1));
         std::vector<R> s(padded(k)), rwork(padded(1));
         std::vector<lint> iwork((size_t)(8 * k));
         T q = T(0);
@@ -40,7 +41,7 @@ ember_status_t svd_t(const ember_kernel_call_t* c) {
     }
     Failure fail;
     run_batch(bt.count, m, n, [&](int64_t b, int64_t e) {
-        std::vector<T> a(padded(m * n)), u(padded(uv ? m * ucols : 1)), vt(padded(uv ? vrows * n : 1)), work(padded(lwork));
+        Buffer<T> a(m * n), u(uv ? m * ucols : 1), vt(uv ? vrows * n : 1), work(lwork);
         std::vector<R> s(padded(k)), rwork(padded(lrwork));
         std::vector<lint> iwork((size_t)(8 * k));
         for (int64_t i = b; i < e; ++i) {
@@ -80,7 +81,7 @@ ember_status_t eigh_t(const ember_kernel_call_t* c) {
     Batch bt(A, nb);
     lint lwork = 1, lrwork = 1, liwork = 1;
     {
-        std::vector<T> a(padded(n * n));
+        Buffer<T> a(n * n);
         std::vector<R> w(padded(n));
         T q = T(0);
         R rq = R(1);
@@ -93,7 +94,7 @@ ember_status_t eigh_t(const ember_kernel_call_t* c) {
     }
     Failure fail;
     run_batch(bt.count, n, n, [&](int64_t b, int64_t e) {
-        std::vector<T> a(padded(n * n)), work(padded(lwork));
+        Buffer<T> a(n * n), work(lwork);
         std::vector<R> w(padded(n)), rwork(padded(lrwork));
         std::vector<lint> iwork((size_t)liwork);
         for (int64_t i = b; i < e; ++i) {
@@ -141,7 +142,8 @@ ember_status_t eig_t(const ember_kernel_call_t* c) {
     Batch bt(A, nb);
     lint lwork = 1;
     {
-        std::vector<T> a(padded(n * n)), vr(padded(1));
+        Buffer<T> a(n * n);
+        std::vector<T> vr(padded(1));
         std::vector<R> rwork(padded(2 * n));
         T q = T(0);
         lint st;
@@ -156,9 +158,10 @@ ember_status_t eig_t(const ember_kernel_call_t* c) {
     }
     Failure fail;
     run_batch(bt.count, n, n, [&](int64_t b, int64_t e) {
-        std::vector<T> a(padded(n * n)), vr(padded(want_v ? n * n : 1)), work(padded(lwork));
+        Buffer<T> a(n * n), vr(want_v ? n * n : 1), work(lwork);
         std::vector<R> wr(padded(n)), wi(padded(n)), rwork(padded(2 * n));
-        std::vector<C> w(padded(n)), v(padded(want_v ? n * n : 0));
+        std::vector<C> w(padded(n));
+        Buffer<C> v(want_v ? n * n : 0);
         for (int64_t i = b; i < e; ++i) {
             load_cm(A, bt.offset(A, i), n, n, a.data(), n);
             lint info;
