@@ -43,8 +43,10 @@ typedef void (*CopyFn)(const void* in, void* out, int64_t nbytes, int flags);
 constexpr int kStream = 4;
 // *acc = op(*acc, x[0..n)). Sums are pairwise/blocked inside.
 typedef void (*RowFn)(const void* x, int64_t n, void* acc);
-// acc[j] = op(acc[j], x[j]) for j < n.
-typedef void (*ColFn)(const void* x, int64_t n, void* acc);
+// acc[j] = op(acc[j], x[0][j], ..., x[nrows - 1][j]) for j < n, rows folded in order;
+// 1 <= nrows <= kColRows.
+constexpr int kColRows = 8;
+typedef void (*ColFn)(const void* const* x, int nrows, int64_t n, void* acc);
 typedef void (*CvtFn)(const void* in, void* out, int64_t n);
 // Philox 4x32-10: the 4 * nblocks words of blocks first_block.. with counter word 2 = 0.
 typedef void (*PhiloxFn)(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nblocks);

