@@ -325,7 +325,8 @@ TEST(CpuLarge, UnaryOpsAcrossThreadingThreshold) {
                {"square", ember_square, -5, 5, 0},        {"reciprocal", ember_reciprocal, 1, 5, 0},
                // libm loops (libm_loops.cpp): libmvec (<= 4 ulp) for contiguous float runs
                {"sin", ember_sin, -10, 10, 6e-7},         {"erf", ember_erf, -4, 4, 6e-7},       {"erfc", ember_erfc, -4, 9, 6e-7},
-               {"expm1", ember_expm1, -5, 5, 6e-7},       {"round", ember_round, -9, 9, 0},      {"sign", ember_sign, -1, 1, 0}};
+               {"expm1", ember_expm1, -5, 5, 6e-7},       {"round", ember_round, -9, 9, 0},      {"sign", ember_sign, -1, 1, 0},
+               {"floor", ember_floor, -9, 9, 0},          {"ceil", ember_ceil, -9, 9, 0},        {"trunc", ember_trunc, -9, 9, 0}};
     const int64_t n = 700001;
     for (auto& op : ops) {
         auto d = randf((size_t)n, op.lo, op.hi, 11);
@@ -780,7 +781,8 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
     const char* filter =
         "CpuChild.UlpVariant:CpuLarge.StreamingStoresForHugeOutputs:CpuLarge.ShiftsAndConversionsMatchReferenceExactly:"
         "CpuLarge.HalfTypesThroughFloat32Kernels:CpuLarge.UnaryOpsAcrossThreadingThreshold:CpuMath.SpecialValues:"
-        "CpuLarge.RandomMatchesReferenceExactly:CpuLarge.FloatToIntegerSaturatesAsReference:CpuLarge.LibmBinaryWithScalarOperand";
+        "CpuLarge.RandomMatchesReferenceExactly:CpuLarge.FloatToIntegerSaturatesAsReference:CpuLarge.LibmBinaryWithScalarOperand:"
+        "CpuMath.RoundingAndClassificationExact";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }
@@ -862,6 +864,45 @@ TEST(CpuMath, SpecialValues) {
             if (std::isnan(w[i])) EXPECT_TRUE(std::isnan(g[i])) << "float64 x = " << xd[i];
             else if (std::isinf(w[i]) || w[i] == 0) EXPECT_EQ(g[i], w[i]) << "float64 x = " << xd[i];
             else EXPECT_LE(std::fabs(g[i] - w[i]), 4 * (std::nextafter(std::fabs(w[i]), dinf) - std::fabs(w[i]))) << "float64 x = " << xd[i];
+        }
+    }
+}
+
+// Rounding and classification (simd_impl.cpp's exact loops) against the reference's libm
+// calls, bit for bit (the sign of a zero result included), at the values where a vector
+// rounding trick goes wrong: halfway cases, the last fractional magnitudes (2^23, 2^52),
+// -0.0 and results that round to -0.0, infinities, NaN of either sign, subnormals. The
+// values repeat at lengths that leave every tail size of a vector.
+TEST(CpuMath, RoundingAndClassificationExact) {
+    NEED_CPU();
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<double> specials = {0.0, -0.0, 0.3, -0.3, 0.5, -0.5, 0.7, -0.7, 1.5, -1.5, 2.5, -2.5, 1e-45, -1e-45, 5e-324,
+                                          -5e-324, 8388607.5, -8388607.5, 8388608.0, 8388609.0, -8388609.0, 16777217.0,
+                                          4503599627370495.5, -4503599627370495.5, 4503599627370497.0, 3e38, -3e38, 1e300, inf, -inf,
+                                          nan, -nan, 123.456, -987.654};
+    struct {
+        const char* name;
+        Unary fn;
+    } ops[] = {{"floor", ember_floor}, {"ceil", ember_ceil},     {"trunc", ember_trunc},       {"round", ember_round},
+               {"isnan", ember_isnan}, {"isinf", ember_isinf}, {"isfinite", ember_isfinite}, {"signbit", ember_signbit}};
+    for (int64_t len : {(int64_t)specials.size(), (int64_t)1000 + 13}) {
+        std::vector<double> d((size_t)len);
+        for (size_t i = 0; i < d.size(); ++i) d[i] = specials[i % specials.size()];
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+            T x64 = tensor(cpu(), d, {len}, EMBER_FLOAT64), x;
+            EM_OK(ember_astype(cpu(), x64, dt, x.out()));
+            for (auto& op : ops) {
+                const std::string what = std::string(op.name) + " " + ember_dtype_name(dt) + " n=" + std::to_string(len);
+                T got, want;
+                EM_OK(op.fn(cpu(), x, got.out()));
+                EM_OK(op.fn(ref(), as_ref(x), want.out()));
+                auto g = host_values(got), w = host_values(want);
+                ASSERT_EQ(g.size(), w.size()) << what;
+                for (size_t i = 0; i < g.size(); ++i) {
+                    const bool same = std::isnan(w[i]) ? std::isnan(g[i]) : g[i] == w[i] && std::signbit(g[i]) == std::signbit(w[i]);
+                    EXPECT_TRUE(same) << what << " at x = " << d[i] << ": got " << g[i] << ", want " << w[i];
+                }
+            }
         }
     }
 }

@@ -25,8 +25,11 @@ enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIG
 #define EMBER_MVEC_UNARY(X) X(expm1) X(log1p) X(log2) X(log10) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) \
     X(sinh) X(cosh) X(asinh) X(acosh) X(atanh) X(erf) X(erfc)
 #define EMBER_MVEC_BINARY(X) X(pow) X(atan2) X(hypot)
+// The same slots for simd_impl.cpp's own exact kernels: rounding, and classification with
+// bool (one byte) results.
+#define EMBER_EXACT_UNARY(X) X(floor) X(ceil) X(trunc) X(round) X(isnan) X(isinf) X(isfinite) X(signbit)
 #define EMBER_MVEC_ENUM(name) M_##name,
-enum MathFn { EMBER_MVEC_UNARY(EMBER_MVEC_ENUM) M_COUNT };
+enum MathFn { EMBER_MVEC_UNARY(EMBER_MVEC_ENUM) EMBER_EXACT_UNARY(EMBER_MVEC_ENUM) M_COUNT };
 enum MathFn2 { EMBER_MVEC_BINARY(EMBER_MVEC_ENUM) M2_COUNT };
 #undef EMBER_MVEC_ENUM
 // Reductions. Accumulators: double for float32/float64 sums, (u)int64 for integer sums,

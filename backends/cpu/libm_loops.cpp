@@ -1,7 +1,8 @@
 // float32/float64 elementwise math without a kernel in simd_impl.cpp (sin, erf, pow, ...),
 // over any strides, on the thread pool. Contiguous runs of the functions glibc's libmvec
-// vectorises go through it (isa.hpp, simd_mvec.hpp: <= 4 ulp); everything else is the same
-// libm call as the reference backend, per element (bit-identical to it). Other dtypes
+// vectorises go through it (isa.hpp, simd_mvec.hpp: <= 4 ulp), those of rounding and
+// classification through simd_impl.cpp's exact loops; everything else is the same libm
+// call as the reference backend, per element (bit-identical to it). Other dtypes
 // (float16, bfloat16, complex, integers) go to the reference kernel.
 #include <cmath>
 #include <string_view>
@@ -49,6 +50,7 @@ namespace {
 constexpr int mvec_unary_of(std::string_view op) {
 #define EMBER_MVEC_MATCH(fn) if (op == #fn) return M_##fn;
     EMBER_MVEC_UNARY(EMBER_MVEC_MATCH)
+    EMBER_EXACT_UNARY(EMBER_MVEC_MATCH)
     return -1;
 }
 constexpr int mvec_binary_of(std::string_view op) {

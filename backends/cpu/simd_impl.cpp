@@ -566,6 +566,33 @@ void sqrt_f64(const void* in, void* out, int64_t n, int) {
     for (int64_t i = 0; i < n; ++i) o[i] = __builtin_sqrt(x[i]);
 }
 
+// Rounding and classification: plain loops the compiler vectorises (vrndscaleps/roundps,
+// or SSE2 bit arithmetic, which -fno-trapping-math allows), exact like the reference's libm
+// calls; round is half to even (rint, as the reference's nearbyint). These ran as one libm
+// call per element before: floor of 1e6 float32 took 0.53 ms, 6x NumPy's time.
+#define EMBER_EXACT_LOOP(fn, T, R, expr)                               \
+    void fn(const void* in, void* out, int64_t n, int) {               \
+        const T* __restrict x = (const T*)in;                          \
+        R* __restrict o = (R*)out;                                     \
+        for (int64_t i = 0; i < n; ++i) {                              \
+            const T v = x[i];                                          \
+            o[i] = (R)(expr);                                          \
+        }                                                              \
+    }
+#define EMBER_EXACT_PAIR(name, R32, R64, e32, e64) \
+    EMBER_EXACT_LOOP(name##_f32, float, R32, e32)  \
+    EMBER_EXACT_LOOP(name##_f64, double, R64, e64)
+EMBER_EXACT_PAIR(floor, float, double, __builtin_floorf(v), __builtin_floor(v))
+EMBER_EXACT_PAIR(ceil, float, double, __builtin_ceilf(v), __builtin_ceil(v))
+EMBER_EXACT_PAIR(trunc, float, double, __builtin_truncf(v), __builtin_trunc(v))
+EMBER_EXACT_PAIR(round, float, double, __builtin_rintf(v), __builtin_rint(v))
+EMBER_EXACT_PAIR(isnan, uint8_t, uint8_t, v != v, v != v)
+EMBER_EXACT_PAIR(isinf, uint8_t, uint8_t, __builtin_fabsf(v) == __builtin_inff(), __builtin_fabs(v) == __builtin_inf())
+EMBER_EXACT_PAIR(isfinite, uint8_t, uint8_t, __builtin_fabsf(v) < __builtin_inff(), __builtin_fabs(v) < __builtin_inf())
+EMBER_EXACT_PAIR(signbit, uint8_t, uint8_t, __builtin_signbit(v) != 0, __builtin_signbit(v) != 0)
+#undef EMBER_EXACT_PAIR
+#undef EMBER_EXACT_LOOP
+
 // ------------------------------------------------------------------ reductions
 template <class T> inline T lane_sum(V<T> v) {
     T s = 0;
@@ -1021,6 +1048,11 @@ IsaTable build_table() {
     t.cvt[C_F32][C_F64] = cvt_f32_f64;
     t.cvt[C_F64][C_F32] = cvt_f64_f32;
     fill_mvec(t);
+#define EMBER_EXACT_FILL(fn)       \
+    t.math[M_##fn][0] = fn##_f32; \
+    t.math[M_##fn][1] = fn##_f64;
+    EMBER_EXACT_UNARY(EMBER_EXACT_FILL)
+#undef EMBER_EXACT_FILL
     return t;
 }
 
