@@ -3,8 +3,8 @@
 //            case of an embedding lookup; indices are checked and normalised in one pass
 //            first, so a bad index writes nothing here and the reference reports it.
 //   nonzero  two passes over runs of the C order: count per chunk, then each chunk writes
-//            its coordinates from its prefix of the counts; all/any over every axis count
-//            the same way.
+//            its coordinates from its prefix of the counts (contiguous runs 64 elements at
+//            a time through a bit mask); all/any over every axis count the same way.
 //   arange   start + i*step per element, computed as the reference computes it.
 //   searchsorted  branch-free binary searches, 16 in lockstep (integers, float32, float64).
 // Layouts and dtypes outside these paths (a non-contiguous take output, a take slice that is
@@ -16,6 +16,8 @@
 #include <memory>
 #include <type_traits>
 #include <vector>
+
+#include <emmintrin.h>
 
 #include "cpu_common.hpp"
 
@@ -121,6 +123,18 @@ struct ZeroTest {
     }
 };
 
+// Bit k set when v[k] & mask is not zero, for k < 64: byte flags from a loop the compiler
+// vectorises, gathered into the mask 16 at a time (SSE2's pmovmskb).
+template <class U>
+uint64_t nonzero_bits(const U* v, U mask) {
+    alignas(16) uint8_t flag[64];
+    for (int k = 0; k < 64; ++k) flag[k] = (v[k] & mask) != 0 ? 0xff : 0;
+    uint64_t bits = 0;
+    for (int q = 0; q < 4; ++q)
+        bits |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_load_si128((const __m128i*)(flag + 16 * q))) << (16 * q);
+    return bits;
+}
+
 // Runs of the last dim covering the C-order elements [begin, end) of x: f(multi-index of
 // the run's first element, its address, its length).
 template <class F>
@@ -209,18 +223,27 @@ void nonzero_t(const ember_view_t& x, const ember_view_t& out, ZeroTest<U> z) {
     for (int64_t t = 0; t < chunks; ++t) first_row[(size_t)t + 1] += first_row[(size_t)t];
     int64_t* dst = (int64_t*)out.data + out.offset;
     const int64_t cap = out.shape[0], rs = out.strides[0], cs = out.strides[1];
+    const bool packed = z.lanes == 1 && step_bytes == (int64_t)sizeof(U);
     parallel_tasks(chunks, [&](int64_t t) {
         // A chunk's rows end where the next chunk's begin: it stops there, so its scratch
         // writes never land on another chunk's rows.
         int64_t row = first_row[(size_t)t];
         const int64_t end_row = std::min(cap, first_row[(size_t)t + 1]);
         for_each_run(x, t * per_chunk, std::min(total, (t + 1) * per_chunk), [&](const int64_t* i, const char* p, int64_t len) {
-            // Every element writes its coordinates at `row`, which only a non-zero one keeps
-            // by moving on: no branch on the data (half-zero data mispredicts every other one).
-            for (int64_t k = 0; k < len && row < end_row; ++k, p += step_bytes) {
+            auto emit = [&](int64_t k) {
                 int64_t* r = dst + row * rs;
                 for (int d = 0; d < nd - 1; ++d) r[d * cs] = i[d];
                 r[(nd - 1) * cs] = i[nd - 1] + k;
+            };
+            int64_t k = 0;
+            if (packed)  // 64 elements at a time: a bit mask, then one write per set bit
+                for (; k + 64 <= len && row < end_row; k += 64)
+                    for (uint64_t bits = nonzero_bits((const U*)p + k, z.mask); bits && row < end_row; bits &= bits - 1, ++row)
+                        emit(k + __builtin_ctzll(bits));
+            // Every element writes its coordinates at `row`, which only a non-zero one keeps
+            // by moving on: no branch on the data (half-zero data mispredicts every other one).
+            for (p += k * step_bytes; k < len && row < end_row; ++k, p += step_bytes) {
+                emit(k);
                 row += z.nonzero(p);
             }
         });

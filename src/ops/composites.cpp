@@ -14,6 +14,11 @@ TRef weak_i64(ember_ctx* ctx, int64_t v) {
     return t;
 }
 
+TRef nonzero_mask(ember_ctx* ctx, const ember_tensor* x) {
+    if (x->dtype == EMBER_BOOL) return TRef::borrow(x);
+    return run_binary(ctx, OP_not_equal, x, weak_i64(ctx, 0).get());
+}
+
 TRef real_or_imag(ember_ctx* ctx, const ember_tensor* x, bool imag) {
     if (!is_complex(x->dtype)) {
         if (!imag) return TRef::borrow(x);
@@ -271,8 +276,7 @@ ENTRY(ember_round_decimals, (ember_ctx_t * ctx, const ember_tensor_t* x, int dec
 })
 ENTRY(ember_count_nonzero, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, ember_tensor_t** out), {
     check_x_entry(ctx, x, out);
-    TRef nz = run_binary(ctx, OP_not_equal, x, weak_i64(ctx, 0).get());
-    *out = reduce(ctx, OP_sum, nz.get(), axes, naxes, keepdims != 0).release();
+    *out = reduce(ctx, OP_sum, nonzero_mask(ctx, x).get(), axes, naxes, keepdims != 0).release();
 })
 
 }  // extern "C"

@@ -9,6 +9,9 @@ TRef composite_unary(ember_ctx* ctx, OpId op, const ember_tensor* x);
 TRef composite_reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims);
 TRef real_or_imag(ember_ctx* ctx, const ember_tensor* x, bool imag);
 TRef weak_i64(ember_ctx* ctx, int64_t v);
+// x != 0 as a bool tensor. A bool x is its own mask: comparing it with the integer 0 would
+// first widen it to int64 (bool and a weak integer promote to int64).
+TRef nonzero_mask(ember_ctx* ctx, const ember_tensor* x);
 TRef run_unary(ember_ctx* ctx, OpId op, const ember_tensor* x);
 TRef run_binary(ember_ctx* ctx, OpId op, const ember_tensor* a, const ember_tensor* b);
 TRef run_reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims);

@@ -220,8 +220,7 @@ ENTRY(ember_scatter, (ember_ctx_t * ctx, const ember_tensor_t* src, const ember_
 
 ENTRY(ember_nonzero, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), {
     check_x_entry(ctx, x, out);
-    TRef nz = run_binary(ctx, OP_not_equal, x, weak_i64(ctx, 0).get());
-    TRef cnt = reduce(ctx, OP_sum, nz.get(), nullptr, 0, false);
+    TRef cnt = reduce(ctx, OP_sum, nonzero_mask(ctx, x).get(), nullptr, 0, false);
     int64_t count;
     read_contiguous(cnt.get(), &count, sizeof count);
     TRef r = alloc_tensor(ctx, EMBER_INT64, {count, (int64_t)x->ndim});

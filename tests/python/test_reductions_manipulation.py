@@ -75,6 +75,25 @@ def test_nonzero_where_search(backend):
     for side in ("left", "right"):
         np.testing.assert_array_equal(np.asarray(em.searchsorted(em.asarray(s), em.asarray(v), side=side)),
                                       np.searchsorted(s, v, side=side))
+    # NaN sorts last (in the sequence and among the values), values of any shape, a sorter,
+    # an integer sequence against float values (promoted), a Python scalar
+    rng = np.random.default_rng(5)
+    seq = np.sort(np.concatenate([rng.integers(-50, 50, 300).astype(np.float32), [np.nan, np.nan]]))
+    vals = rng.integers(-60, 60, (7, 40)).astype(np.float32)
+    vals[0, :3] = np.nan
+    for side in ("left", "right"):
+        got = em.searchsorted(em.asarray(seq), em.asarray(vals), side=side)
+        assert got.dtype == em.int64 and got.shape == vals.shape
+        np.testing.assert_array_equal(np.asarray(got), np.searchsorted(seq, vals, side=side))
+    perm = rng.permutation(len(s))
+    np.testing.assert_array_equal(np.asarray(em.searchsorted(em.asarray(s[perm]), em.asarray(v), sorter=em.asarray(np.argsort(s[perm])))),
+                                  np.searchsorted(s, v))
+    iseq = np.array([1, 3, 5, 7], dtype=np.int32)
+    np.testing.assert_array_equal(np.asarray(em.searchsorted(em.asarray(iseq), em.asarray(np.array([2.5, 7.0])), side="right")),
+                                  np.searchsorted(iseq, [2.5, 7.0], side="right"))
+    assert int(em.searchsorted(em.asarray(s), 2.0)) == 1
+    with pytest.raises(ValueError):
+        em.searchsorted(em.asarray(s), em.asarray(v), side="middle")
 
 
 def test_unique(backend):

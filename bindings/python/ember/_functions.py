@@ -279,15 +279,14 @@ def nonzero(x, /):
 
 @_export
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
-    """Insertion points of x2 in the sorted 1-d x1 (by comparison counting: O(len(x1)*x2.size))."""
+    """Insertion points of x2 in the sorted 1-d x1 (binary search; NaN sorts last, as in NumPy)."""
     if x1.ndim != 1:
         raise ValueError("searchsorted: x1 must be 1-dimensional")
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
     if sorter is not None:
         x1 = take(x1, sorter)
-    x2 = _arr(x2)
-    v = expand_dims(x2, axis=-1)
-    cmp = less(x1, v) if side == "left" else less_equal(x1, v)
-    return sum(astype(cmp, _dt.int64), axis=-1)
+    return _wrap(_c.ember_searchsorted(x1._h, _arr(x2)._h, 1 if side == "right" else 0))
 
 
 # ---------------------------------------------------------------- sorting
