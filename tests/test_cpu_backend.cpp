@@ -267,12 +267,22 @@ TEST(CpuLarge, BinaryOpsAcrossThreadingThreshold) {
         (void)sp;
         T scalar;
         EM_OK(ember_tensor_from_f64(cpu(), 3.0, dt, scalar.out()));
+        // stepped and reversed 1-d views (gathered in pieces, split across the pool):
+        // a[0:n-1:2] against b[1:n:2], every third element, and flip(a) against b
+        T a_even, b_odd, a_third, b_third, a_flipped;
+        const int64_t zero = 0, one = 1, two = 2, three = 3, n_even = n - 1, n_third = n - 1, flip_axis = 0;
+        EM_OK(ember_slice(cpu(), a, &zero, &n_even, &two, 1, a_even.out()));
+        EM_OK(ember_slice(cpu(), b, &one, &n, &two, 1, b_odd.out()));
+        EM_OK(ember_slice(cpu(), a, &zero, &n_third, &three, 1, a_third.out()));
+        EM_OK(ember_slice(cpu(), b, &one, &n, &three, 1, b_third.out()));
+        EM_OK(ember_flip(cpu(), a, &flip_axis, 1, a_flipped.out()));
         for (auto& op : ops) {
             if (op.fn == ember_divide && dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) continue;
             struct {
                 const char* layout;
                 const ember_tensor_t *x, *y;
-            } cases[] = {{"contiguous", a, b}, {"scalar-right", a, scalar}, {"scalar-left", scalar, b}, {"row-broadcast", mat, brow}};
+            } cases[] = {{"contiguous", a, b},     {"scalar-right", a, scalar},      {"scalar-left", scalar, b}, {"row-broadcast", mat, brow},
+                         {"stepped-2", a_even, b_odd}, {"stepped-3", a_third, b_third}, {"reversed", a_flipped, b}};
             for (auto& c : cases) {
                 std::string what = std::string(op.name) + " " + ember_dtype_name(dt) + " " + c.layout;
                 T got, want;

@@ -2,13 +2,16 @@
 // The geometry is simplified (unit dims dropped, contiguous dims merged); each inner run
 // goes to the selected ISA's vector kernel when the output is contiguous along it and every
 // input is contiguous or a broadcast scalar (stride 0): the common cases, including row and
-// column broadcasting; float16/bfloat16 through the float32 kernels, chunk by chunk. Other
-// layouts (transposed or stepped inputs) and dtypes without a vector kernel (complex) run
-// the reference kernel, which accepts any strides, on slices across the pool.
+// column broadcasting; float16/bfloat16 through the float32 kernels, chunk by chunk.
+// Transposed, stepped or reversed inputs are gathered into L1 tiles first (for_tiles).
+// Dtypes without a vector kernel (complex) run the reference kernel, which accepts any
+// strides, on slices across the pool.
 #include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstring>
+
+#include <xmmintrin.h>
 
 #include "cpu_common.hpp"
 
@@ -38,8 +41,21 @@ template <class E>
 void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, int64_t dst_row, char* dst) {
     const E* s = (const E*)src;
     E* d = (E*)dst;
-    if (nr == 1) {  // one row (strided reductions): a plain loop
-        for (int64_t j = 0; j < nc; ++j) d[j] = s[j * cs];
+    if (nr == 1) {  // one row (a stepped 1-d view, strided reductions): a plain loop
+        int64_t j = 0;
+        if constexpr (sizeof(E) == 4) {
+            if (cs == 2)  // every other element (x[::2]): two loads, one shuffle
+                for (; j + 4 <= nc; j += 4) {
+                    const __m128 lo = _mm_loadu_ps((const float*)(s + 2 * j)), hi = _mm_loadu_ps((const float*)(s + 2 * j + 4));
+                    _mm_storeu_ps((float*)(d + j), _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
+                }
+            if (cs == -1)  // reversed (flip): one load, one shuffle
+                for (; j + 4 <= nc; j += 4) {
+                    const __m128 v = _mm_loadu_ps((const float*)(s - j - 3));
+                    _mm_storeu_ps((float*)(d + j), _mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 1, 2, 3)));
+                }
+        }
+        for (; j < nc; ++j) d[j] = s[j * cs];
         return;
     }
     for (int64_t j = 0; j < nc; ++j)
@@ -60,17 +76,21 @@ namespace {
 
 // Calls f(p, n) for every stretch of at most kTileCols elements of every row of g, with
 // p[k] the operand's (k = 0: the output's) first element of the stretch, contiguous:
-// operand k itself when its inner stride is 0 or 1, else its gathered tile.
+// operand k itself when its inner stride is 0 or 1, else its gathered tile. A task is a
+// block of kTileRows rows and kTaskCols columns, so that long rows (a stepped 1-d view is
+// one row) are split across the pool too.
+constexpr int64_t kTaskCols = 64 * kTileCols;
 template <int N, class F>
 void for_tiles(const Geometry& g, char* const (&base)[N], const size_t (&sz)[N], int64_t threshold, F&& f) {
     const int nd = g.nd;
     const int64_t cols = g.shape[nd - 1], rows = nd >= 2 ? g.shape[nd - 2] : 1;
     int64_t outer = 1;
     for (int d = 0; d < nd - 2; ++d) outer *= g.shape[d];
-    const int64_t blocks = (rows + kTileRows - 1) / kTileRows;
-    parallel_range(outer * blocks, g.size >= threshold ? 2 : INT64_MAX, 1, [&](int64_t begin, int64_t end) {
+    const int64_t blocks = (rows + kTileRows - 1) / kTileRows, spans = (cols + kTaskCols - 1) / kTaskCols;
+    parallel_range(outer * blocks * spans, g.size >= threshold ? 2 : INT64_MAX, 1, [&](int64_t begin, int64_t end) {
         alignas(64) char tile[N][kTileRows * kTileCols * 8];
-        for (int64_t t = begin; t < end; ++t) {
+        for (int64_t task = begin; task < end; ++task) {
+            const int64_t t = task / spans, col_begin = task % spans * kTaskCols, col_end = std::min(cols, col_begin + kTaskCols);
             const int64_t i0 = (t % blocks) * kTileRows, nr = std::min(kTileRows, rows - i0);
             int64_t off[N], rs[N], cs[N];
             for (int k = 0; k < N; ++k) {
@@ -82,8 +102,8 @@ void for_tiles(const Geometry& g, char* const (&base)[N], const size_t (&sz)[N],
                     o /= g.shape[d];
                 }
             }
-            for (int64_t j0 = 0; j0 < cols; j0 += kTileCols) {
-                const int64_t nc = std::min(kTileCols, cols - j0);
+            for (int64_t j0 = col_begin; j0 < col_end; j0 += kTileCols) {
+                const int64_t nc = std::min(kTileCols, col_end - j0);
                 for (int k = 1; k < N; ++k) {
                     if (cs[k] == 0 || cs[k] == 1) continue;
                     const char* src = base[k] + (off[k] + j0 * cs[k]) * (int64_t)sz[k];
