@@ -282,6 +282,35 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("iadd_f32", "1e7", bench::best_of(reps, [&] { ember_elementwise_into(c, "add", xy, 2, x); }));
         for (ember_tensor_t* t : {x, y}) ember_tensor_release(t);
     }
+    if (np.count("floor_f32/1e7") || np.count("isnan_f32/1e7")) {
+        ember_tensor_t* x = random_tensor(c, {10000000}, -100, 100, 25);
+        add("floor_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_floor(c, x, r); }));
+        add("isnan_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_isnan(c, x, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("add_stepped_f32/1e7")) {
+        ember_tensor_t *x = random_tensor(c, {20000000}, -1, 1, 26), *even = nullptr, *odd = nullptr;
+        const int64_t zero = 0, one = 1, end = 20000000, two = 2;
+        ember_slice(c, x, &zero, &end, &two, 1, &even);
+        ember_slice(c, x, &one, &end, &two, 1, &odd);
+        add("add_stepped_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_add(c, even, odd, r); }));
+        for (ember_tensor_t* t : {x, even, odd}) ember_tensor_release(t);
+    }
+    if (np.count("add_reversed_f32/1e7")) {
+        ember_tensor_t *x = random_tensor(c, {10000000}, -1, 1, 27), *y = random_tensor(c, {10000000}, -1, 1, 28), *xr = nullptr;
+        const int64_t axis = 0;
+        ember_flip(c, x, &axis, 1, &xr);
+        add("add_reversed_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_add(c, xr, y, r); }));
+        for (ember_tensor_t* t : {x, y, xr}) ember_tensor_release(t);
+    }
+    if (np.count("nonzero_1d_bool/1e7") || np.count("count_nonzero_bool/1e7")) {
+        ember_tensor_t *x = random_tensor(c, {10000000}, -1, 1, 29), *zero = nullptr, *b = nullptr;
+        ember_full(c, nullptr, 0, 0, EMBER_FLOAT32, &zero);
+        ember_greater(c, x, zero, &b);
+        add("nonzero_1d_bool", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_nonzero(c, b, r); }));
+        add("count_nonzero_bool", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_count_nonzero(c, b, nullptr, 0, 0, r); }));
+        for (ember_tensor_t* t : {x, zero, b}) ember_tensor_release(t);
+    }
     if (np.count("argmax_rows_f32/2000x5000") || np.count("sum_axis0_f32/2000x5000")) {
         ember_tensor_t* x = random_tensor(c, {2000, 5000}, -1, 1, 22);
         const int64_t axis0 = 0;

@@ -38,6 +38,11 @@ Index and random cases (INDEX_CASES, their own shapes):
   argmax_rows_f32    np.argmax(x, axis=1) of a (2000, 5000) array
   sum_axis0_f32      x.sum(axis=0) of a (2000, 5000) array
   iadd_f32           x += y of 1e7 values (NumPy's np.add(x, y, out=x); Ember's ember_elementwise_into)
+  floor_f32, isnan_f32  np.floor(x), np.isnan(x) of 1e7 values
+  add_stepped_f32    x[::2] + x[1::2] of 2e7 values (1e7 results from two stepped views)
+  add_reversed_f32   x[::-1] + y of 1e7 values
+  nonzero_1d_bool    np.nonzero(b) of 1e7 bools, half true (Ember: ember_nonzero, (count, 1))
+  count_nonzero_bool np.count_nonzero(b) of the same
 Linear algebra (LINALG_CASES, float64 n x n; Ember's side: bench/cases_cpu_lapack.cpp):
   solve_f64 np.linalg.solve(a, b) with b a vector; inv_f64, det_f64, cholesky_f64, qr_f64
   (reduced), svd_f64 (full_matrices=False, with U and Vh), eigh_f64 (with the eigenvectors)
@@ -116,6 +121,13 @@ INDEX_CASES = {
     "sum_axis0_f32": ("2000x5000", lambda r: (r.uniform(-1, 1, (2000, 5000)).astype(np.float32),), lambda x: x.sum(axis=0)),
     "iadd_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32), r.uniform(-1, 1, 10**7).astype(np.float32)),
                  lambda x, y: np.add(x, y, out=x)),
+    "floor_f32": ("1e7", lambda r: (r.uniform(-100, 100, 10**7).astype(np.float32),), np.floor),
+    "isnan_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), np.isnan),
+    "add_stepped_f32": ("1e7", lambda r: (r.uniform(-1, 1, 2 * 10**7).astype(np.float32),), lambda x: x[::2] + x[1::2]),
+    "add_reversed_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32), r.uniform(-1, 1, 10**7).astype(np.float32)),
+                         lambda x, y: x[::-1] + y),
+    "nonzero_1d_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7) > 0,), np.nonzero),
+    "count_nonzero_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7) > 0,), np.count_nonzero),
 }
 
 

@@ -11,6 +11,7 @@ KEYS = [
     slice(None, None, 2), (slice(None), slice(3, 0, -2)), (Ellipsis, 1), (0, Ellipsis), (None, 0),
     (slice(None), None, 1), (Ellipsis, None), (1, slice(None), None, slice(1, 4)), (slice(5, 10),),
     (slice(-100, 100, 3),), (slice(None), slice(None), slice(None, None, -2)), (),
+    (slice(None), -1), (2, slice(None, None, -1)), (-1, slice(1, 3), -2), (slice(4, None, -1), 1), (slice(1, 1), 0),
 ]
 
 
@@ -53,6 +54,18 @@ def test_index_errors(backend):
         x[em.asarray([1.5])]
     with pytest.raises(IndexError):
         em.asarray(1.0)[0]
+    with pytest.raises(IndexError):
+        em.asarray(1.0)[:]
+    with pytest.raises(IndexError):
+        x[0, 9]
+    with pytest.raises(IndexError):
+        x[:, -5]
+    with pytest.raises(IndexError):
+        x[:, :, :, 0]
+    with pytest.raises(ValueError):
+        x[::0]
+    with pytest.raises(ValueError):
+        x[1, ::0]
 
 
 def test_setitem(backend):

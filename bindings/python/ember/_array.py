@@ -191,6 +191,35 @@ def _normalize_key(key, shape):
     return items, adv
 
 
+def _slice_bounds(s, n):
+    """(start, stop, step) of slice s over an axis of n elements, as ember_slice takes them."""
+    if s.step == 0:
+        raise ValueError("slice step cannot be zero")
+    a, b, c = s.indices(n)
+    if c < 0 and b < 0:
+        b = SLICE_END  # a negative step down to element 0 inclusive
+    return a, b, c
+
+
+def _int_slice_view(h, key, shape):
+    """x[key] for a tuple of ints and slices (the common basic index): one ember_slice, then
+    one squeeze for the int axes. ~10x cheaper than the general path."""
+    starts, stops, steps, squeeze = [], [], [], []
+    for axis, k in enumerate(key):
+        n = shape[axis]
+        if type(k) is slice:
+            a, b, c = _slice_bounds(k, n)
+        else:
+            if k < -n or k >= n:
+                raise IndexError(f"index {k} is out of bounds for axis {axis} with size {n}")
+            a = k + n if k < 0 else k
+            b, c = a + 1, 1
+            squeeze.append(axis)
+        starts.append(a); stops.append(b); steps.append(c)
+    h = _c.ember_slice(h, starts, stops, steps, len(key))
+    return _wrap(_c.ember_squeeze(h, squeeze) if squeeze else h)
+
+
 def _basic_view(x, items):
     """Applies ints, slices and None (advanced entries kept as full slices). Returns
     (view, positions of the advanced entries among the view's axes)."""
@@ -213,11 +242,7 @@ def _basic_view(x, items):
             if s.start is None and s.stop is None and s.step in (None, 1):
                 starts.append(0); stops.append(SLICE_END); steps.append(1)
             else:
-                if s.step == 0:
-                    raise ValueError("slice step cannot be zero")
-                a, b, c = s.indices(n)
-                if c < 0 and b < 0:
-                    b = SLICE_END
+                a, b, c = _slice_bounds(s, n)
                 starts.append(a); stops.append(b); steps.append(c)
                 any_slice = True
         else:  # adv
@@ -442,6 +467,12 @@ class Array:
             if key < -n or key >= n:
                 raise IndexError(f"index {key} is out of bounds for axis 0 with size {n}")
             return _wrap(_c.ember_select(self._h, 0, key + n if key < 0 else key))
+        if type(key) is slice:
+            key = (key,)
+        if type(key) is tuple and key and all(type(k) is builtins.int or type(k) is slice for k in key):
+            sh = _shape_of(self._h)
+            if len(key) <= len(sh):
+                return _int_slice_view(self._h, key, sh)
         return _getitem(self, key)
 
     def __setitem__(self, key, value):
