@@ -295,6 +295,28 @@ TEST(CpuLarge, BinaryOpsAcrossThreadingThreshold) {
     }
 }
 
+// The stepped and reversed gathers read whole vectors: views that end (or, reversed,
+// start) at the last element of their buffer must not read past it. Buffers of a size
+// class's exact size (192 and 256 bytes, 1 and 64 KiB) end where the allocator's block
+// ends, so the sanitized run sees any over-read.
+TEST(CpuLarge, SteppedViewsAtTheEndOfTheirBuffer) {
+    NEED_CPU();
+    for (int64_t n : {8, 48, 64, 256, 16384, 16386}) {
+        std::vector<float> v((size_t)n);
+        for (int64_t i = 0; i < n; ++i) v[(size_t)i] = (float)i;
+        T x = tensor(cpu(), v, {n}, EMBER_FLOAT32), odd, flipped;
+        const int64_t one = 1, two = 2, axis = 0;
+        EM_OK(ember_slice(cpu(), x, &one, &n, &two, 1, odd.out()));
+        EM_OK(ember_flip(cpu(), x, &axis, 1, flipped.out()));
+        for (const ember_tensor_t* view : {(const ember_tensor_t*)odd, (const ember_tensor_t*)flipped}) {
+            T got, want;
+            EM_OK(ember_add(cpu(), view, view, got.out()));
+            EM_OK(ember_add(ref(), as_ref(view), as_ref(view), want.out()));
+            expect_close(got, want, 0, 0, "view of " + std::to_string(n) + (view == (const ember_tensor_t*)odd ? " [1::2]" : " [::-1]"));
+        }
+    }
+}
+
 // libm_loops.cpp: pow, atan2 and hypot with a broadcast scalar on either side run the
 // libmvec functions with the scalar splatted (they ran libm element by element), and
 // x ** 2 is x * x exactly (the correctly rounded square).

@@ -44,8 +44,11 @@ void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc
     if (nr == 1) {  // one row (a stepped 1-d view, strided reductions): a plain loop
         int64_t j = 0;
         if constexpr (sizeof(E) == 4) {
-            if (cs == 2)  // every other element (x[::2]): two loads, one shuffle
-                for (; j + 4 <= nc; j += 4) {
+            // Every other element (x[::2]): two loads, one shuffle. The last float loaded
+            // lies one past the group's 4th element, so the last group is left to the plain
+            // loop (it may be the last element of the buffer).
+            if (cs == 2)
+                for (; j + 4 < nc; j += 4) {
                     const __m128 lo = _mm_loadu_ps((const float*)(s + 2 * j)), hi = _mm_loadu_ps((const float*)(s + 2 * j + 4));
                     _mm_storeu_ps((float*)(d + j), _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
                 }
