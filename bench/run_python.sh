@@ -9,6 +9,9 @@
 #  - "py_load_npz[_compressed]_*": em.load of an np.savez / np.savez_compressed archive of
 #    1e6 elements vs np.load reading the entry
 #  - "py_savez_compressed_*": em.savez_compressed vs np.savez_compressed of the same array
+#  - "py_small_*": the Python cost of small everyday calls on a 10-element float32 array
+#    (x[2:5], x[3], x.reshape, em.zeros(10), em.asarray of a 3-element list) vs NumPy's
+#  - "py_searchsorted_1e6": 1e6 values into a sorted 1e4 sequence vs np.searchsorted
 # Uses EMBER_PYTHON (default: the venv of scripts/test-python.sh if present, else python3)
 # with the ember package installed; prints nothing (exit 0) when it cannot import ember.
 #   bench/run_python.sh [--quick]
@@ -70,6 +73,25 @@ for name in em.backends():
             emit("py_add_1e6_vs_numpy", "1e6", name, "numpy_add", e, best(lambda: xa + xb, m, r2))
             e = best(lambda: (operator.iadd(big_a, big_b), sync()), m, r2)
             emit("py_iadd_1e6_vs_numpy", "1e6", name, "numpy_iadd", e, best(lambda: operator.iadd(xa, xb), m, r2))
+
+# Small everyday calls, where the Python layer is most of the cost. Default backend.
+if np is not None:
+    n, reps = (5000, 3) if quick else (50000, 5)
+    x = np.arange(10, dtype=np.float32)
+    ex = em.asarray(x)
+    small = {"py_small_slice": (lambda: ex[2:5], lambda: x[2:5]),
+             "py_small_getitem_int": (lambda: ex[3], lambda: x[3]),
+             "py_small_reshape": (lambda: em.reshape(ex, (2, 5)), lambda: x.reshape(2, 5)),
+             "py_small_zeros": (lambda: em.zeros(10), lambda: np.zeros(10, dtype=np.float32)),
+             "py_small_asarray_list": (lambda: em.asarray([1.0, 2.0, 3.0]), lambda: np.asarray([1.0, 2.0, 3.0]))}
+    for case, (ours, theirs) in small.items():
+        emit(case, "10", em.get_backend(), "numpy", best(ours, n, reps), best(theirs, n, reps))
+    rng = np.random.default_rng(1)
+    seq, vals = np.sort(rng.uniform(-1, 1, 10_000)).astype(np.float32), rng.uniform(-1, 1, 1_000_000).astype(np.float32)
+    eseq, evals = em.asarray(seq), em.asarray(vals)
+    m, r2 = (2, 3) if quick else (5, 5)
+    emit("py_searchsorted_1e6", "1e6", em.get_backend(), "numpy_searchsorted",
+         best(lambda: em.searchsorted(eseq, evals), m, r2), best(lambda: np.searchsorted(seq, vals), m, r2))
 
 # Loading .npz archives (the C loader, our DEFLATE decoder for savez_compressed) against
 # np.load reading every entry (zipfile + zlib). Backend-independent: the default backend.
