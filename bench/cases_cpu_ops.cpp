@@ -10,7 +10,8 @@
 //    caching allocator: the ABI has no out= variant) and `assign` (copy into an existing
 //    tensor) are compared on bytes moved per second (reads + writes).
 //  - scaling: ns per element at 1e7 against 1e6 (ratio = 10 * t(1e6) / t(1e7); 1 is
-//    perfectly linear, the target is >= 1/1.3).
+//    perfectly linear, the target is >= 1/1.3). copy_scaling_2t is the same ratio for the
+//    two-thread copy above: what a memory-bound op can reach at best.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -424,6 +425,11 @@ void bandwidth(const bench::Options& opt, std::vector<bench::Result>& out) {
     ember_tensor_release(a);
     ember_tensor_release(b);
     ember_tensor_release(d);
+    // The same copy's own scaling, 10 * t(1e6) / t(1e7): no Ember call in it. It bounds
+    // what the scaling_* cases of memory-bound ops (add, sum) can reach on this machine,
+    // since 1e6 float32 operands stay in the last-level cache and 1e7 do not.
+    double tcopy6 = copy_bandwidth_2t(src.data(), dst.data(), n / 10, reps * 3);
+    out.push_back({"copy_scaling_2t", "1e7", "cpu", "10x_time_at_1e6", tcopy, 10 * tcopy6});
 }
 bench::Register reg_bw("bandwidth", bandwidth);
 
