@@ -645,12 +645,7 @@ typedef ember_status_t (*ember_py_reduce_fn)(ember_ctx_t*, const ember_tensor_t*
     X(less) X(less_equal) X(greater) X(greater_equal) X(logical_and) X(logical_or) X(logical_xor) \
     X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(bitwise_left_shift) X(bitwise_right_shift) \
     X(matmul) X(dot) X(outer)
-#define EMBER_PY_REDUCE_OPS(X) X(sum) X(prod) X(max) X(min) X(all) X(any) X(mean) X(logsumexp) X(count_nonzero_r)
-
-/* count_nonzero has the reduction's shape of arguments. */
-static ember_status_t ember_count_nonzero_r(ember_ctx_t* c, const ember_tensor_t* x, const int64_t* a, int n, int k, ember_tensor_t** o) {
-    return ember_count_nonzero(c, x, a, n, k, o);
-}
+#define EMBER_PY_REDUCE_OPS(X) X(sum) X(prod) X(max) X(min) X(all) X(any) X(mean) X(logsumexp) X(count_nonzero)
 
 #define EMBER_PY_FN(name) ember_##name,
 #define EMBER_PY_NAME(name) #name,

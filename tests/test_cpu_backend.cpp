@@ -490,6 +490,59 @@ TEST(CpuLarge, ReductionsAllLayouts) {
     }
 }
 
+// count_nonzero's own kernels (bytes, 2-, 4- and 8-byte lanes, half types without their
+// sign bit) against the reference, in every layout of the drivers, with -0.0 (not counted)
+// and NaN (counted) among the values; and the sum of bool, which is a count.
+TEST(CpuLarge, CountNonzeroAllLayoutsAndDtypes) {
+    NEED_CPU();
+    const int64_t rows = 613, cols = 700;
+    auto d = randf(rows * cols, -2, 2, 23);
+    for (size_t i = 0; i < d.size(); ++i) {
+        if (std::fabs(d[i]) < 0.8) d[i] = i % 3 ? 0.0 : -0.0;
+        if (i % 997 == 5) d[i] = std::numeric_limits<double>::quiet_NaN();
+    }
+    for (ember_dtype_t dt : {EMBER_BOOL, EMBER_INT8, EMBER_UINT8, EMBER_INT16, EMBER_UINT16, EMBER_INT32, EMBER_INT64, EMBER_FLOAT16,
+                             EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64}) {
+        T m0 = tensor(cpu(), d, {rows, cols}, EMBER_FLOAT64), m, mt, ms;
+        EM_OK(ember_astype(cpu(), m0, dt, m.out()));
+        EM_OK(ember_transpose(cpu(), m, mt.out()));
+        const int64_t from[2] = {0, 0}, to[2] = {rows, cols}, steps[2] = {2, 3};
+        EM_OK(ember_slice(cpu(), m, from, to, steps, 2, ms.out()));
+        const int64_t ax0[1] = {0}, ax1[1] = {1};
+        struct {
+            const char* layout;
+            const ember_tensor_t* x;
+            const int64_t* axes;
+            int naxes;
+        } cases[] = {{"all", m, nullptr, 0},         {"rows", m, ax1, 1},          {"columns", m, ax0, 1},
+                     {"transposed-all", mt, nullptr, 0}, {"transposed-rows", mt, ax1, 1}, {"strided-all", ms, nullptr, 0},
+                     {"strided-rows", ms, ax1, 1},   {"strided-columns", ms, ax0, 1}};
+        for (auto& c : cases) {
+            const std::string what = std::string("count_nonzero ") + ember_dtype_name(dt) + " " + c.layout;
+            T got, want;
+            EM_OK(ember_count_nonzero(cpu(), c.x, c.axes, c.naxes, 0, got.out()));
+            EM_OK(ember_count_nonzero(ref(), as_ref(c.x), c.axes, c.naxes, 0, want.out()));
+            ASSERT_EQ(dtype_of(got), EMBER_INT64) << what;
+            expect_close(got, want, 0, 0, what);
+            if (dt == EMBER_BOOL) {
+                T sum;
+                EM_OK(ember_sum(cpu(), c.x, c.axes, c.naxes, 0, sum.out()));
+                ASSERT_EQ(dtype_of(sum), EMBER_INT64) << what;
+                expect_close(sum, want, 0, 0, "sum of bool " + std::string(c.layout));
+            }
+        }
+    }
+    // Lengths around the byte lanes' fold (255 vectors) and the vector widths, for each ISA's tail.
+    for (int64_t n : {0, 1, 31, 33, 8160, 8161, 16320 + 65, 200000}) {
+        std::vector<double> v((size_t)n);
+        for (int64_t i = 0; i < n; ++i) v[(size_t)i] = (i * 7919) % 5 != 0;
+        T b = tensor(cpu(), v, {n}, EMBER_BOOL), got, want;
+        EM_OK(ember_count_nonzero(cpu(), b, nullptr, 0, 0, got.out()));
+        EM_OK(ember_count_nonzero(ref(), as_ref(b), nullptr, 0, 0, want.out()));
+        expect_close(got, want, 0, 0, "count_nonzero bool n=" + std::to_string(n));
+    }
+}
+
 TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
     NEED_CPU();
     auto d = randf(512 * 1024, -20, 20, 31);
@@ -814,7 +867,7 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
         "CpuChild.UlpVariant:CpuLarge.StreamingStoresForHugeOutputs:CpuLarge.ShiftsAndConversionsMatchReferenceExactly:"
         "CpuLarge.HalfTypesThroughFloat32Kernels:CpuLarge.UnaryOpsAcrossThreadingThreshold:CpuMath.SpecialValues:"
         "CpuLarge.RandomMatchesReferenceExactly:CpuLarge.FloatToIntegerSaturatesAsReference:CpuLarge.LibmBinaryWithScalarOperand:"
-        "CpuMath.RoundingAndClassificationExact";
+        "CpuMath.RoundingAndClassificationExact:CpuLarge.CountNonzeroAllLayoutsAndDtypes";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }

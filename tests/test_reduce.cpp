@@ -94,7 +94,7 @@ Shape out_shape(const Shape& s, uint64_t mask, bool keep) {
 }
 
 // ---------------------------------------------------------------- REDUCE rows
-enum Rule { SUM, REAL_OR_BOOL, LOGICAL, FLOAT, REAL_FLOAT };
+enum Rule { SUM, REAL_OR_BOOL, LOGICAL, FLOAT, REAL_FLOAT, COUNT };
 struct ROp {
     const char* name;
     RFn fn;
@@ -122,15 +122,17 @@ const ROp kReduce[] = {
     {"min", ember_min, REAL_OR_BOOL, {-4, 4, -50, 50}, r_min, NaN, true},
     {"all", ember_all, LOGICAL, {-1, 1, -1, 1, false, 0.5}, RF(for (auto& v : g) if (v == 0.0) return 0.0; return 1.0;), 1, false},
     {"any", ember_any, LOGICAL, {-1, 1, -1, 1, false, 0.5}, RF(for (auto& v : g) if (v != 0.0) return 1.0; return 0.0;), 0, false},
+    {"count_nonzero", ember_count_nonzero, COUNT, {-1, 1, -1, 1, false, 0.5}, RF(double n = 0; for (auto& v : g) n += v != 0.0; return n;), 0, false},
     {"mean", ember_mean, FLOAT, {-4, 4, -5, 5}, RF(C s = 0; for (auto& v : g) s += v; return s / (double)g.size();), NaN, false},
     {"logsumexp", ember_logsumexp, REAL_FLOAT, {-4, 4, -5, 5},
      RF(double s = 0; for (auto& v : g) s += std::exp(v.real()); return std::log(s);), -Inf, false},
 };
-bool accepts(Rule r, ember_dtype_t d) { return !is_c(d) || r == SUM || r == FLOAT || r == LOGICAL; }
+bool accepts(Rule r, ember_dtype_t d) { return !is_c(d) || r == SUM || r == FLOAT || r == LOGICAL || r == COUNT; }
 ember_dtype_t result_of(Rule r, ember_dtype_t d) {
     switch (r) {
         case SUM: return is_b(d) || (is_i(d) && !is_u(d)) ? EMBER_INT64 : is_u(d) ? EMBER_UINT64 : d;
         case LOGICAL: return EMBER_BOOL;
+        case COUNT: return EMBER_INT64;
         case FLOAT: case REAL_FLOAT: return float_of(d);
         default: return d;
     }
@@ -541,6 +543,11 @@ TEST(Reduce, CountNonzero) {
     T e = make(V{}, {0, 3}, EMBER_INT8);
     EM_OK(ember_count_nonzero(ctx, e, nullptr, 0, 0, y.out()));
     EXPECT_EQ(values(y), V{0});
+    for (ember_dtype_t d : {EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64}) {  // -0.0 is zero, NaN is not
+        T f = make(V{-0.0, NaN, 0.0, -Inf, 1e-30}, {5}, d);
+        EM_OK(ember_count_nonzero(ctx, f, nullptr, 0, 0, y.out()));
+        EXPECT_EQ(values(y), V{d == EMBER_FLOAT16 ? 2.0 : 3.0}) << ember_dtype_name(d);  // 1e-30 is 0 in float16
+    }
 }
 
 // ---------------------------------------------------------------- softmax and activations

@@ -1,4 +1,4 @@
-// Reduction drivers: sum, max, min, and mean (overriding the composite).
+// Reduction drivers: sum, max, min, count_nonzero, and mean (overriding the composite).
 //
 // The input's dims are sorted by stride (largest first), unit dims dropped and neighbours
 // merged, so transposed inputs become contiguous ones. Two layouts have vector kernels:
@@ -62,8 +62,13 @@ union Acc {
 bool float_sum(int32_t dt) { return dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64 || dt == EMBER_FLOAT16 || dt == EMBER_BFLOAT16; }
 int half_slot(int32_t dt) { return dt == EMBER_FLOAT16 ? C_F16 : dt == EMBER_BFLOAT16 ? C_BF16 : -1; }
 
+// Sums and counts start at 0 and add partial results; max/min start at an element.
+bool adds(int op) { return op == R_SUM || op == R_NONZERO; }
+
 void combine(int op, int32_t dt, Acc& a, const Acc& b, RowFn row) {
-    if (op == R_SUM) {
+    if (op == R_NONZERO) {
+        a.u += b.u;
+    } else if (op == R_SUM) {
         if (float_sum(dt)) a.d += b.d;
         else a.u += b.u;
     } else {
@@ -73,7 +78,9 @@ void combine(int op, int32_t dt, Acc& a, const Acc& b, RowFn row) {
 
 void write_result(int code, int32_t dt, const Acc& a, int64_t count, char* dst) {
     size_t sz = itemsize_of(dt);
-    if (code == R_SUM || code == kMean) {
+    if (code == R_NONZERO) {
+        std::memcpy(dst, &a.u, 8);  // int64
+    } else if (code == R_SUM || code == kMean) {
         if (dt == EMBER_FLOAT32) {
             float s = (float)a.d;
             if (code == kMean) s = s / (float)count;  // as the composite: sum, then divide
@@ -140,7 +147,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     const int code = kdata(c)->code;
     const int op = code == kMean ? R_SUM : code;
     const int32_t dt = in.dtype;
-    if (out.dtype != dt) return fallback(c);
+    if (out.dtype != (op == R_NONZERO ? EMBER_INT64 : dt)) return fallback(c);
     if (code == kMean && !float_sum(dt)) return fallback(c);
     RowFn row = g_isa->row[op][dt];
     ColFn col = g_isa->col[op][dt];
@@ -171,7 +178,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
         }
     }
     nd = m;
-    const size_t sz = itemsize_of(dt);
+    const size_t sz = itemsize_of(dt), osz = itemsize_of(out.dtype);
     const char* px = base_ptr(in);
     char* po = base_ptr(out);
 
@@ -184,7 +191,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
         const int64_t step = nd ? dims[nd - 1].si : 1;
         auto init_acc = [&](Acc& a, const char* first) {
             a.u = 0;
-            if (op != R_SUM) std::memcpy(a.raw, first, sz);
+            if (!adds(op)) std::memcpy(a.raw, first, sz);
         };
         // row() over `len` elements `step` apart from p.
         auto fold = [&](const char* p, int64_t len, void* acc) {
@@ -207,7 +214,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
                 rows.offsets(r, ri, unused);
                 fold(px + (ib + ri) * (int64_t)sz, L, a.raw);
             }
-            write_result(code, dt, a, count, po + ob * (int64_t)sz);
+            write_result(code, dt, a, count, po + ob * (int64_t)osz);
         };
         const int nt = num_threads();
         if (total < kParallelCheap || nt <= 1 || nout >= 2 * (int64_t)nt) {
@@ -248,7 +255,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
                 }
             });
             Acc a = combine_range(op, dt, part.data(), nchunks, row);
-            write_result(code, dt, a, count, po + ob * (int64_t)sz);
+            write_result(code, dt, a, count, po + ob * (int64_t)osz);
         }
         return EMBER_OK;
     }
@@ -274,7 +281,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
         }
         const int64_t nj = (J + cj - 1) / cj;
         const bool fsum = op == R_SUM && float_sum(dt);
-        const size_t abytes = op == R_SUM ? 8 : sz;  // accumulator: double / (u)int64 for sums
+        const size_t abytes = adds(op) ? 8 : sz;  // accumulator: double / (u)int64 for sums and counts
         std::vector<uint64_t> partials(((size_t)(nk * nrb * J) * abytes + 7) / 8);
         auto partial = [&](int64_t k, int64_t b, int64_t j) { return (char*)partials.data() + ((k * nrb + b) * J + j) * (int64_t)abytes; };
         auto task = [&](int64_t t) {
@@ -284,7 +291,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
             char* acc = partial(k, b, j0);
             int64_t r = b * kRowBlock;
             const int64_t r_end = std::min(nrows, r + kRowBlock);
-            if (op == R_SUM) {
+            if (adds(op)) {
                 std::memset(acc, 0, (size_t)len * abytes);
             } else {
                 rows.offsets(r++, ri, unused);
@@ -309,7 +316,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
                 const char* p = partial(k, b, 0);
                 if (fsum) {
                     for (int64_t j = 0; j < J; ++j) ((double*)acc)[j] += ((const double*)p)[j];
-                } else if (op == R_SUM) {
+                } else if (adds(op)) {
                     for (int64_t j = 0; j < J; ++j) ((uint64_t*)acc)[j] += ((const uint64_t*)p)[j];
                 } else {
                     const void* partial_row[1] = {p};
@@ -322,7 +329,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
                 Acc a;
                 a.u = 0;
                 std::memcpy(a.raw, acc + j * (int64_t)abytes, abytes);
-                write_result(code, dt, a, count, po + (ob + j) * (int64_t)sz);
+                write_result(code, dt, a, count, po + (ob + j) * (int64_t)osz);
             }
         }
         return EMBER_OK;
@@ -336,6 +343,7 @@ void add_reduce_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"sum", reduce_kernel, R_SUM, false});
     k.push_back({"max", reduce_kernel, R_MAX, false});
     k.push_back({"min", reduce_kernel, R_MIN, false});
+    k.push_back({"count_nonzero", reduce_kernel, R_NONZERO, false});
     k.push_back({"mean", reduce_kernel, kMean, true});
 }
 

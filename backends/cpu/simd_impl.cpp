@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <type_traits>
 
@@ -685,6 +686,39 @@ void row_sum_int(const void* in, int64_t n, void* acc) {
     *(U*)acc = s;
 }
 
+// Counts of elements != 0 (NaN counts, -0.0 does not: a float compare). A lane compare
+// gives 0 or -1 in a lane as wide as the element, so subtracting it counts; a lane holds
+// at most 2^(8*size) - 1, so the lanes fold into the total every kBlock vectors. Half
+// types ignore their sign bit.
+template <class T, bool IgnoreSign>
+inline bool is_nonzero(T v) {
+    if constexpr (IgnoreSign) return (v & T(0x7fff)) != 0;
+    else return v != T(0);
+}
+template <class T, bool IgnoreSign = false>
+void row_count_nonzero(const void* in, int64_t n, void* acc) {
+    using S = sint_of<T>;
+    using US = std::make_unsigned_t<S>;
+    const T* x = (const T*)in;
+    constexpr int w = W<T>;
+    constexpr int64_t kBlock = sizeof(T) == 1 ? 255 : sizeof(T) == 2 ? 65535 : int64_t(1) << 30;
+    const V<T> zero = {}, magnitude = splat<T>(T(IgnoreSign ? 0x7fff : 0));
+    uint64_t count = 0;
+    int64_t i = 0;
+    while (i + w <= n) {
+        V<S> lanes = {};
+        const int64_t vectors = (n - i) / w, end = i + (vectors < kBlock ? vectors : kBlock) * w;
+        for (; i < end; i += w) {
+            V<T> v = load(x + i);
+            if constexpr (IgnoreSign) v &= magnitude;
+            lanes -= (V<S>)(v != zero);
+        }
+        for (int k = 0; k < w; ++k) count += (US)lanes[k];
+    }
+    for (; i < n; ++i) count += is_nonzero<T, IgnoreSign>(x[i]);
+    *(uint64_t*)acc += count;
+}
+
 template <class T, bool IsMax>
 inline V<T> vpick(V<T> a, V<T> b) {
     if constexpr (IsMax) return vmax<T>(a, b);
@@ -755,6 +789,14 @@ void col_sum_int_row(const void* in, int64_t n, void* accv) {
     int64_t j = 0;
     for (; j + w <= n; j += w) store_vec(acc + j, load(acc + j) + load(x + j));
     for (; j < n; ++j) acc[j] += x[j];
+}
+template <class T, bool IgnoreSign = false>
+void col_count_nonzero(const void* const* xs, int nrows, int64_t n, void* accv) {
+    uint64_t* acc = (uint64_t*)accv;
+    for (int r = 0; r < nrows; ++r) {
+        const T* x = (const T*)xs[r];
+        for (int64_t j = 0; j < n; ++j) acc[j] += is_nonzero<T, IgnoreSign>(x[j]);
+    }
 }
 template <class T, bool IsMax>
 void col_minmax_row(const void* in, int64_t n, void* accv) {
@@ -1040,6 +1082,18 @@ IsaTable build_table() {
     t.col[R_SUM][D_U64] = col_each_row<col_sum_int_row<uint64_t>>;
     fill_minmax<true>(t, R_MAX);
     fill_minmax<false>(t, R_MIN);
+    auto fill_count = [&](int d, auto z, auto ignore_sign) {
+        t.row[R_NONZERO][d] = row_count_nonzero<decltype(z), decltype(ignore_sign)::value>;
+        t.col[R_NONZERO][d] = col_count_nonzero<decltype(z), decltype(ignore_sign)::value>;
+    };
+    for (int d : {D_BOOL, D_I8, D_U8}) fill_count(d, uint8_t{}, std::false_type{});
+    for (int d : {D_I16, D_U16}) fill_count(d, uint16_t{}, std::false_type{});
+    for (int d : {D_I32, D_U32}) fill_count(d, uint32_t{}, std::false_type{});
+    for (int d : {D_I64, D_U64}) fill_count(d, uint64_t{}, std::false_type{});
+    fill_count(D_F32, float{}, std::false_type{});
+    fill_count(D_F64, double{}, std::false_type{});
+    fill_count(D_F16, uint16_t{}, std::true_type{});
+    fill_count(D_BF16, uint16_t{}, std::true_type{});
 
     t.cvt[C_F16][C_F32] = cvt_f16_f32;
     t.cvt[C_F32][C_F16] = cvt_f32_f16;

@@ -47,7 +47,7 @@ template <class A> bool nan_of(const A& v) {
     else return false;
 }
 
-enum class R { Sum, Prod, Max, Min, All, Any };
+enum class R { Sum, Prod, Max, Min, All, Any, Count };
 
 template <R Kind>
 ember_status_t reduce_kernel(const ember_kernel_call_t* call) {
@@ -60,9 +60,10 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* call) {
         if constexpr ((Kind == R::Max || Kind == R::Min) && !ordered) {
             return fail_dtype(Kind == R::Max ? "max" : "min", in.dtype);
         } else {
-            using A = std::conditional_t<Kind == R::All || Kind == R::Any, bool, acc_t<T>>;
+            using A = std::conditional_t<Kind == R::All || Kind == R::Any, bool, std::conditional_t<Kind == R::Count, int64_t, acc_t<T>>>;
+            using Out = std::conditional_t<Kind == R::Count, int64_t, T>;  // a count is int64 whatever x is
             const T* src = (const T*)in.data;
-            T* dst = (T*)out.data;
+            Out* dst = (Out*)out.data;
             for_each_index(p.n_outer, p.outer_shape, [&](const int64_t* oi) {
                 int64_t in_base = in.offset, out_off = out.offset;
                 for (int d = 0; d < p.n_outer; ++d) {
@@ -74,6 +75,10 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* call) {
                 if constexpr (Kind == R::Prod) acc = A(1);
                 if constexpr (Kind == R::All) acc = true;
                 for_each_offset(p.n_inner, p.inner_shape, p.inner_in, in_base, [&](int64_t off) {
+                    if constexpr (Kind == R::Count) {
+                        acc += convert<bool>(src[off]) ? 1 : 0;
+                        return;
+                    }
                     A v = convert<A>(src[off]);
                     if constexpr (Kind == R::Sum) acc = wadd(acc, v);
                     else if constexpr (Kind == R::Prod) acc = wmul(acc, v);
@@ -85,7 +90,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* call) {
                     }
                     first = false;
                 });
-                dst[out_off] = convert<T>(acc);
+                dst[out_off] = convert<Out>(acc);
             });
             return EMBER_OK;
         }
@@ -173,6 +178,7 @@ void add_reduce_kernels(KernelList& k) {
     k.emplace_back("min", reduce_kernel<R::Min>);
     k.emplace_back("all", reduce_kernel<R::All>);
     k.emplace_back("any", reduce_kernel<R::Any>);
+    k.emplace_back("count_nonzero", reduce_kernel<R::Count>);
     k.emplace_back("argmax", argreduce_kernel<true>);
     k.emplace_back("argmin", argreduce_kernel<false>);
     k.emplace_back("cumsum", scan_kernel<true>);

@@ -344,7 +344,6 @@ EMBER_API ember_status_t ember_scatter(ember_ctx_t* ctx, const ember_tensor_t* s
 EMBER_API ember_status_t ember_one_hot(ember_ctx_t* ctx, const ember_tensor_t* indices, int64_t depth, int dtype, ember_tensor_t** out);
 /* Returns one int64 tensor of shape (count, ndim) with the coordinates of non-zero elements. */
 EMBER_API ember_status_t ember_nonzero(ember_ctx_t* ctx, const ember_tensor_t* x, ember_tensor_t** out);
-EMBER_API ember_status_t ember_count_nonzero(ember_ctx_t* ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, ember_tensor_t** out);
 /* Stable sort along axis. */
 EMBER_API ember_status_t ember_sort(ember_ctx_t* ctx, const ember_tensor_t* x, int64_t axis, int descending, ember_tensor_t** out);
 EMBER_API ember_status_t ember_argsort(ember_ctx_t* ctx, const ember_tensor_t* x, int64_t axis, int descending, ember_tensor_t** out);

@@ -202,6 +202,9 @@ void bind(Backend* b) {
         // name: bind the composite and report it as such.
         bool overridable = !info.composite || std::strcmp(info.signature, "custom") != 0 || info.custom_kernel;
         int found = overridable ? b->iface->find_kernel(b->state, info.name, &s.kernel) : 0;
+        // A composite runs on the backend's own ops; a host copy would send its operands
+        // to host memory and back.
+        if (found == EMBER_KERNEL_HOST_COPY && info.composite) found = 0;
         if (found) {
             s.binding = found == EMBER_KERNEL_HOST_COPY ? Slot::HOST : Slot::NATIVE;
         } else if (info.composite) {

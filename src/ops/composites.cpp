@@ -99,6 +99,7 @@ TRef composite_reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int6
     switch (op) {
         case OP_mean: return mean_of(ctx, x, axes, naxes, keepdims);
         case OP_logsumexp: return logsumexp_of(ctx, x, axes, naxes, keepdims);
+        case OP_count_nonzero: return reduce(ctx, OP_sum, nonzero_mask(ctx, x).get(), axes, naxes, keepdims);
         default: raise(EMBER_ERR_INTERNAL, "no composite definition for reduction %s", op_info(op).name);
     }
 }
@@ -273,10 +274,6 @@ ENTRY(ember_round_decimals, (ember_ctx_t * ctx, const ember_tensor_t* x, int dec
     TRef scale = weak_f64(ctx, std::pow(10.0, decimals));
     TRef r = bin(ctx, OP_divide, un(ctx, OP_round, bin(ctx, OP_multiply, work, scale)), scale);
     *out = cast_if(ctx, r.get(), x->dtype).release();
-})
-ENTRY(ember_count_nonzero, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, ember_tensor_t** out), {
-    check_x_entry(ctx, x, out);
-    *out = reduce(ctx, OP_sum, nonzero_mask(ctx, x).get(), axes, naxes, keepdims != 0).release();
 })
 
 }  // extern "C"

@@ -220,7 +220,7 @@ ENTRY(ember_scatter, (ember_ctx_t * ctx, const ember_tensor_t* src, const ember_
 
 ENTRY(ember_nonzero, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), {
     check_x_entry(ctx, x, out);
-    TRef cnt = reduce(ctx, OP_sum, nonzero_mask(ctx, x).get(), nullptr, 0, false);
+    TRef cnt = run_reduce(ctx, OP_count_nonzero, x, nullptr, 0, false);
     int64_t count;
     read_contiguous(cnt.get(), &count, sizeof count);
     TRef r = alloc_tensor(ctx, EMBER_INT64, {count, (int64_t)x->ndim});

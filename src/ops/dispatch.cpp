@@ -90,6 +90,7 @@ DtypePlan plan_dtypes(OpId op, ember_dtype_t d, ember_dtype_t default_float) {
             if (k == Kind::Bool || is_signed_int(d)) return {EMBER_INT64, EMBER_INT64};
             if (is_unsigned_int(d)) return {EMBER_UINT64, EMBER_UINT64};
             return {d, d};
+        case Rule::COUNT: return {d, EMBER_INT64};  // the kernel reads x as it is
     }
     bad_dtype(op, d);
 }
@@ -379,6 +380,9 @@ TRef widened_in_slices(ember_ctx* ctx, OpId op, const ember_tensor* x, uint64_t 
 }  // namespace
 
 TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims) {
+    // A bool sum is a count: a count kernel reads the bytes, where the sum widens them to
+    // int64 first.
+    if (op == OP_sum && x->dtype == EMBER_BOOL && has_backend_kernel(ctx, OP_count_nonzero)) op = OP_count_nonzero;
     uint64_t mask = axes_mask(axes, naxes, x->ndim);
     DtypePlan plan = plan_dtypes(op, x->dtype, ctx->default_float);
     Shape keep = shape_of(x), dropped;
