@@ -543,6 +543,69 @@ TEST(CpuLarge, CountNonzeroAllLayoutsAndDtypes) {
     }
 }
 
+// clip's one-pass kernel against the reference's composite (maximum, then minimum), bit for
+// bit: NaN in x and in a bound, zeros of both signs, one bound missing, weak bounds, views,
+// an output large enough for streaming stores; bounds that are not 0-d or that promote x
+// take the composite on cpu too.
+TEST(CpuLarge, ClipMatchesCompositeExactly) {
+    NEED_CPU();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    auto d = randf(1 << 19, -3, 3, 41);
+    for (size_t i = 0; i < d.size(); i += 101) d[i] = i % 2 ? -0.0f : (float)nan;
+    auto same_bits = [](const ember_tensor_t* got, const ember_tensor_t* want, const std::string& what) {
+        expect_close(got, want, 0, 0, what);
+        auto g = host_values(got), w = host_values(want);
+        for (size_t i = 0; i < std::min(g.size(), w.size()); ++i)
+            if (std::signbit(g[i]) != std::signbit(w[i]) && !std::isnan(w[i])) {
+                ADD_FAILURE() << what << ": sign of " << g[i] << " at " << i;
+                return;
+            }
+    };
+    T w_lo, w_hi, w_nan;
+    EM_OK(ember_scalar_f64(cpu(), -1.25, w_lo.out()));
+    EM_OK(ember_scalar_f64(cpu(), 0.0, w_hi.out()));
+    EM_OK(ember_scalar_f64(cpu(), nan, w_nan.out()));
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT8, EMBER_UINT8, EMBER_INT16, EMBER_INT32,
+                             EMBER_INT64, EMBER_UINT64}) {
+        const bool is_float = dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64 || dt == EMBER_FLOAT16 || dt == EMBER_BFLOAT16;
+        T x0 = tensor(cpu(), d, {1 << 10, 1 << 9}, EMBER_FLOAT32), x, xt, xs, lo, hi, lo1;
+        EM_OK(ember_astype(cpu(), x0, dt, x.out()));
+        EM_OK(ember_transpose(cpu(), x, xt.out()));
+        const int64_t from[2] = {0, 511}, to[2] = {1 << 10, 0}, steps[2] = {3, -2};
+        EM_OK(ember_slice(cpu(), x, from, to, steps, 2, xs.out()));
+        lo = tensor(cpu(), std::vector<double>{-1.5}, {}, dt);
+        hi = tensor(cpu(), std::vector<double>{2.0}, {}, dt);
+        lo1 = tensor(cpu(), std::vector<double>{-1.5}, {1}, dt);  // not 0-d: the composite
+        struct {
+            const char* what;
+            const ember_tensor_t *x, *lo, *hi;
+        } cases[] = {{"both", x, lo, hi},          {"lo only", x, lo, nullptr},     {"hi only", x, nullptr, hi},
+                     {"transposed", xt, lo, hi},   {"stepped", xs, lo, hi},          {"weak bounds", x, w_lo, w_hi},
+                     {"lo not 0-d", x, lo1, hi},   {"NaN bound", x, is_float ? w_nan.t : lo.t, hi}};
+        for (auto& c : cases) {
+            const std::string what = std::string("clip ") + ember_dtype_name(dt) + " " + c.what;
+            T got, want;
+            EM_OK(ember_clip(cpu(), c.x, c.lo, c.hi, got.out()));
+            T rlo = c.lo ? as_ref(c.lo) : T(), rhi = c.hi ? as_ref(c.hi) : T();
+            EM_OK(ember_clip(ref(), as_ref(c.x), rlo, rhi, want.out()));
+            same_bits(got, want, what);
+        }
+    }
+    // Streaming stores, 0-d and empty.
+    std::vector<float> big(5 << 20);
+    for (size_t i = 0; i < big.size(); ++i) big[i] = (float)((int64_t)(i * 2654435761u % 1000) - 500) / 100;
+    const int64_t n = (int64_t)big.size();
+    T xb, lo = tensor(cpu(), std::vector<double>{-1}, {}, EMBER_FLOAT32), hi = tensor(cpu(), std::vector<double>{1}, {}, EMBER_FLOAT32);
+    EM_OK(ember_tensor_from_data(cpu(), big.data(), EMBER_FLOAT32, &n, 1, xb.out()));
+    T scalar = tensor(cpu(), std::vector<double>{7}, {}, EMBER_FLOAT32), empty = tensor(cpu(), std::vector<double>{}, {0, 3}, EMBER_FLOAT32);
+    for (const ember_tensor_t* x : {xb.t, scalar.t, empty.t}) {
+        T got, want;
+        EM_OK(ember_clip(cpu(), x, lo, hi, got.out()));
+        EM_OK(ember_clip(ref(), as_ref(x), as_ref(lo), as_ref(hi), want.out()));
+        same_bits(got, want, "clip n=" + std::to_string(host_values(x).size()));
+    }
+}
+
 TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
     NEED_CPU();
     auto d = randf(512 * 1024, -20, 20, 31);
@@ -867,7 +930,7 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
         "CpuChild.UlpVariant:CpuLarge.StreamingStoresForHugeOutputs:CpuLarge.ShiftsAndConversionsMatchReferenceExactly:"
         "CpuLarge.HalfTypesThroughFloat32Kernels:CpuLarge.UnaryOpsAcrossThreadingThreshold:CpuMath.SpecialValues:"
         "CpuLarge.RandomMatchesReferenceExactly:CpuLarge.FloatToIntegerSaturatesAsReference:CpuLarge.LibmBinaryWithScalarOperand:"
-        "CpuMath.RoundingAndClassificationExact:CpuLarge.CountNonzeroAllLayoutsAndDtypes";
+        "CpuMath.RoundingAndClassificationExact:CpuLarge.CountNonzeroAllLayoutsAndDtypes:CpuLarge.ClipMatchesCompositeExactly";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }

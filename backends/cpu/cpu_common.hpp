@@ -51,6 +51,8 @@ inline bool is_contiguous(const ember_view_t& v) {
     }
     return true;
 }
+// float16/bfloat16 run through the float32 kernels: their conversion slot, else -1.
+inline int half_slot(int32_t dtype) { return dtype == EMBER_FLOAT16 ? C_F16 : dtype == EMBER_BFLOAT16 ? C_BF16 : -1; }
 inline char* base_ptr(const ember_view_t& v) { return (char*)v.data + v.offset * (int64_t)itemsize_of(v.dtype); }
 
 // Calls f(T{}) with the C type of an integer, float32 or float64 dtype and returns true;
@@ -249,6 +251,8 @@ void add_lapack_kernels(std::vector<NativeKernel>& k);
 void add_libm_kernels(std::vector<NativeKernel>& k);
 // gelu (both forms) in one pass (gelu.cpp).
 void add_gelu_kernel(std::vector<NativeKernel>& k);
+// clip with 0-d bounds in one pass (clip.cpp).
+void add_clip_kernel(std::vector<NativeKernel>& k);
 // take_along_axis, scatter, fft_c2c, prod/all/any: the reference's line code on slices
 // across the thread pool (line_ops.cpp).
 void add_line_kernels(std::vector<NativeKernel>& k);

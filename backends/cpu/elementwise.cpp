@@ -22,13 +22,6 @@ namespace {
 // float16/bfloat16 operands go through the float32 kernels in L1-sized chunks: converted
 // up, computed, and rounded back once, as the reference computes them (in float).
 constexpr int64_t kStage = 1024;
-int half_slot(int32_t dtype) {
-    switch (dtype) {
-        case EMBER_FLOAT16: return C_F16;
-        case EMBER_BFLOAT16: return C_BF16;
-        default: return -1;
-    }
-}
 
 // ------------------------------------------------------------------ strided operands
 // An operand that steps through memory along the inner dim (a transposed view) is gathered

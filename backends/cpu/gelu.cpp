@@ -32,20 +32,12 @@ void gelu_f32(const float* in, float* out, int64_t n, bool tanh_form) {
     for (int64_t i = 0; i < n; ++i) out[i] = (float)(tanh_form ? gelu_tanh(in[i]) : gelu_erf(in[i]));
 }
 
-int cvt_slot(int32_t dtype) {
-    switch (dtype) {
-        case EMBER_FLOAT16: return C_F16;
-        case EMBER_BFLOAT16: return C_BF16;
-        default: return -1;
-    }
-}
-
 // One strided run of len elements: gather into float/double chunks, compute, scatter.
 template <class T>
 void run(const char* px, int64_t sx, char* po, int64_t so, int64_t len, int32_t dtype, bool tanh_form) {
     T xin[kChunk], xout[kChunk];
     uint16_t half[kChunk];
-    const int slot = cvt_slot(dtype);
+    const int slot = half_slot(dtype);
     for (int64_t s = 0; s < len; s += kChunk) {
         const int64_t n = std::min(kChunk, len - s);
         if (slot < 0) {
@@ -74,7 +66,7 @@ ember_status_t gelu_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& o = c->out[0];
     const bool tanh_form = c->attrs->i[0] != 0;
     const bool f32 = x.dtype == EMBER_FLOAT32, f64 = x.dtype == EMBER_FLOAT64;
-    if ((!f32 && !f64 && cvt_slot(x.dtype) < 0) || o.dtype != x.dtype)
+    if ((!f32 && !f64 && half_slot(x.dtype) < 0) || o.dtype != x.dtype)
         return g_host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "cpu gelu: dtype %d is not a real float", (int)x.dtype);
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;

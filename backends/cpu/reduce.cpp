@@ -60,7 +60,6 @@ union Acc {
 
 // Sums accumulated in double: float32, float64 and the half types (converted chunk-wise).
 bool float_sum(int32_t dt) { return dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64 || dt == EMBER_FLOAT16 || dt == EMBER_BFLOAT16; }
-int half_slot(int32_t dt) { return dt == EMBER_FLOAT16 ? C_F16 : dt == EMBER_BFLOAT16 ? C_BF16 : -1; }
 
 // Sums and counts start at 0 and add partial results; max/min start at an element.
 bool adds(int op) { return op == R_SUM || op == R_NONZERO; }

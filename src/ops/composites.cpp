@@ -233,6 +233,21 @@ ENTRY(ember_clip, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_tenso
     if (lo) check_same_backend(ctx, lo, "lo");
     if (hi) check_same_backend(ctx, hi, "hi");
     plan_dtypes(OP_maximum, x->dtype, ctx->default_float);
+    // A kernel takes 0-d bounds that promote with x to x's own dtype (then casting them
+    // first is what the composite's maximum and minimum do too).
+    auto kernel_bound = [&](const ember_tensor* b) {
+        return !b || (b->ndim == 0 && promote(x->dtype, false, b->dtype, b->weak, ctx->default_float) == x->dtype);
+    };
+    if ((lo || hi) && has_backend_kernel(ctx, OP_clip) && kernel_bound(lo) && kernel_bound(hi)) {
+        auto bound = [&](const ember_tensor* b, bool upper) {  // a missing one: the dtype's extreme (inf saturates)
+            return b ? cast_if(ctx, b, x->dtype) : scalar_like(ctx, upper ? INFINITY : -INFINITY, x->dtype);
+        };
+        TRef l = bound(lo, false), h = bound(hi, true);
+        TRef r = alloc_tensor(ctx, x->dtype, shape_of(x));
+        if (r->size) run_kernel(ctx, OP_clip, {view_of(x), view_of(l.get()), view_of(h.get())}, {view_of(r.get())}, ember_attrs_t{});
+        *out = r.release();
+        return;
+    }
     TRef r = TRef::borrow(x);
     if (lo) r = cast_if(ctx, run_binary(ctx, OP_maximum, r.get(), lo).get(), x->dtype);
     if (hi) r = cast_if(ctx, run_binary(ctx, OP_minimum, r.get(), hi).get(), x->dtype);

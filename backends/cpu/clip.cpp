@@ -1,0 +1,88 @@
+// clip under the COMPOSITE_KERNEL convention of docs/backend-guide.md: x in its own real
+// dtype, lo and hi as 0-d tensors of x's dtype (the core fills a missing bound with the
+// dtype's extreme), a fresh output of x's dtype and shape.
+// The composite makes two passes over memory (maximum into a temporary, then minimum into
+// the result). Here each stretch of x goes through the ISA's maximum and minimum kernels
+// while it sits in L1: one pass, and the composite's result bit for bit, NaN included.
+#include <algorithm>
+
+#include "cpu_common.hpp"
+
+namespace ember_cpu {
+namespace {
+
+constexpr int64_t kChunk = 2048;  // elements per step (16 KiB of float64)
+
+struct Clip {
+    BinFn max, min;
+    int slot;  // float16/bfloat16: through float32, else -1
+    size_t sz;
+    const void *lo, *hi;
+    int stream;  // kStream for outputs far larger than the caches
+};
+
+// out[0..n) = min(max(x[k * sx], lo), hi).
+void clip_run(const Clip& c, const char* x, int64_t sx, char* out, int64_t n) {
+    alignas(64) char gathered[kChunk * 8], staged[kChunk * 8];
+    alignas(64) float wide[kChunk];
+    for (int64_t i = 0; i < n; i += kChunk) {
+        const int64_t m = std::min(kChunk, n - i);
+        const char* src = x + i * sx * (int64_t)c.sz;
+        if (sx != 1) {
+            gather_strided(src, 0, sx, 1, m, c.sz, kChunk, gathered);
+            src = gathered;
+        }
+        char* dst = out + i * (int64_t)c.sz;
+        if (c.slot < 0) {
+            c.max(src, c.lo, staged, m, 2);
+            c.min(staged, c.hi, dst, m, 2 | c.stream);
+        } else {
+            g_isa->cvt[c.slot][C_F32](src, wide, m);
+            c.max(wide, c.lo, wide, m, 2);
+            c.min(wide, c.hi, wide, m, 2);
+            g_isa->cvt[C_F32][c.slot](wide, dst, m);
+        }
+    }
+}
+
+ember_status_t clip_kernel(const ember_kernel_call_t* call) {
+    const ember_view_t &x = call->in[0], &lo = call->in[1], &hi = call->in[2];
+    const ember_view_t& o = call->out[0];
+    Clip c;
+    c.slot = half_slot(x.dtype);
+    const int32_t kernel_dtype = c.slot >= 0 ? EMBER_FLOAT32 : x.dtype;
+    c.max = g_isa->bin[B_MAX][kernel_dtype];
+    c.min = g_isa->bin[B_MIN][kernel_dtype];
+    if (!c.max || !c.min || o.dtype != x.dtype || lo.dtype != x.dtype || hi.dtype != x.dtype || lo.ndim || hi.ndim)
+        return g_host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "cpu clip: dtype %d with bounds of dtype %d and %d", (int)x.dtype, (int)lo.dtype,
+                            (int)hi.dtype);
+    c.sz = itemsize_of(x.dtype);
+    float bounds[2];
+    c.lo = base_ptr(lo);
+    c.hi = base_ptr(hi);
+    if (c.slot >= 0) {
+        g_isa->cvt[c.slot][C_F32](c.lo, &bounds[0], 1);
+        g_isa->cvt[c.slot][C_F32](c.hi, &bounds[1], 1);
+        c.lo = &bounds[0];
+        c.hi = &bounds[1];
+    }
+    const ember_view_t* views[2] = {&o, &x};
+    Geometry g;
+    if (!make_geometry(views, 2, g)) return EMBER_OK;
+    c.stream = g.size * (int64_t)c.sz >= g_stream_bytes ? kStream : 0;
+    const char* px = base_ptr(x);
+    char* po = base_ptr(o);
+    const int64_t sx = g.st[1][g.nd - 1];
+    parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
+        walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+            clip_run(c, px + off[1] * (int64_t)c.sz, sx, po + off[0] * (int64_t)c.sz, len);
+        });
+    });
+    return EMBER_OK;
+}
+
+}  // namespace
+
+void add_clip_kernel(std::vector<NativeKernel>& k) { k.push_back({"clip", clip_kernel, 0, true}); }
+
+}  // namespace ember_cpu
