@@ -697,8 +697,7 @@ inline bool is_nonzero(T v) {
 }
 template <class T, bool IgnoreSign = false>
 void row_count_nonzero(const void* in, int64_t n, void* acc) {
-    using S = sint_of<T>;
-    using US = std::make_unsigned_t<S>;
+    using US = uint_of<T>;
     const T* x = (const T*)in;
     constexpr int w = W<T>;
     constexpr int64_t kBlock = sizeof(T) == 1 ? 255 : sizeof(T) == 2 ? 65535 : int64_t(1) << 30;
@@ -706,14 +705,14 @@ void row_count_nonzero(const void* in, int64_t n, void* acc) {
     uint64_t count = 0;
     int64_t i = 0;
     while (i + w <= n) {
-        V<S> lanes = {};
+        V<US> lanes = {};  // unsigned, so subtracting all ones is a defined +1
         const int64_t vectors = (n - i) / w, end = i + (vectors < kBlock ? vectors : kBlock) * w;
         for (; i < end; i += w) {
             V<T> v = load(x + i);
             if constexpr (IgnoreSign) v &= magnitude;
-            lanes -= (V<S>)(v != zero);
+            lanes -= (V<US>)(v != zero);
         }
-        for (int k = 0; k < w; ++k) count += (US)lanes[k];
+        for (int k = 0; k < w; ++k) count += lanes[k];
     }
     for (; i < n; ++i) count += is_nonzero<T, IgnoreSign>(x[i]);
     *(uint64_t*)acc += count;

@@ -81,21 +81,36 @@ void mvec_binary(const void* a, const void* b, void* out, int64_t n, int mode) {
     constexpr int w = sizeof(NV) / sizeof(T);
     const T* x = (const T*)a;
     const T* y = (const T*)b;
-    const int64_t sx = (mode & 1) ? 0 : 1, sy = (mode & 2) ? 0 : 1;  // a scalar operand: stride 0
     T* o = (T*)out;
-    for (int64_t i = 0; i < n; i += w) {
-        const int64_t m = n - i < w ? n - i : w;
-        T ta[w], tb[w];
+    if (n <= 0) return;
+    // A scalar operand (mode bit set) is broadcast into its register once; full vectors of
+    // the others load straight from memory (copying them lane by lane cost as much as pow).
+    T lanes_a[w], lanes_b[w];
+    for (int k = 0; k < w; ++k) {
+        lanes_a[k] = x[0];
+        lanes_b[k] = y[0];
+    }
+    NV va, vb;
+    memcpy(&va, lanes_a, sizeof va);
+    memcpy(&vb, lanes_b, sizeof vb);
+    int64_t i = 0;
+    for (; i + w <= n; i += w) {
+        if (!(mode & 1)) memcpy(&va, x + i, sizeof va);
+        if (!(mode & 2)) memcpy(&vb, y + i, sizeof vb);
+        const NV r = F(va, vb);
+        memcpy(o + i, &r, sizeof r);
+    }
+    if (i < n) {  // the tail, padded with a real input
+        const int64_t m = n - i;
         for (int k = 0; k < w; ++k) {
-            ta[k] = x[(i + (k < m ? k : 0)) * sx];
-            tb[k] = y[(i + (k < m ? k : 0)) * sy];
+            lanes_a[k] = (mode & 1) ? x[0] : x[i + (k < m ? k : 0)];
+            lanes_b[k] = (mode & 2) ? y[0] : y[i + (k < m ? k : 0)];
         }
-        NV va, vb;
-        memcpy(&va, ta, sizeof va);
-        memcpy(&vb, tb, sizeof vb);
+        memcpy(&va, lanes_a, sizeof va);
+        memcpy(&vb, lanes_b, sizeof vb);
         va = F(va, vb);
-        memcpy(ta, &va, sizeof va);
-        for (int64_t k = 0; k < m; ++k) o[i + k] = ta[k];
+        memcpy(lanes_a, &va, sizeof va);
+        for (int64_t k = 0; k < m; ++k) o[i + k] = lanes_a[k];
     }
 }
 
