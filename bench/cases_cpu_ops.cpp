@@ -312,6 +312,19 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("count_nonzero_bool", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_count_nonzero(c, b, nullptr, 0, 0, r); }));
         for (ember_tensor_t* t : {x, zero, b}) ember_tensor_release(t);
     }
+    if (np.count("clip_f32/1e7")) {
+        ember_tensor_t *x = random_tensor(c, {10000000}, -1, 1, 30), *lo = nullptr, *hi = nullptr;
+        ember_scalar_f64(c, -0.5, &lo);  // Python floats, as np.clip(x, -0.5, 0.5) gets them
+        ember_scalar_f64(c, 0.5, &hi);
+        add("clip_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_clip(c, x, lo, hi, r); }));
+        for (ember_tensor_t* t : {x, lo, hi}) ember_tensor_release(t);
+    }
+    if (np.count("pow_f32/1e7")) {
+        ember_tensor_t *x = random_tensor(c, {10000000}, 0.1, 2, 31), *e = nullptr;
+        ember_scalar_f64(c, 1.5, &e);
+        add("pow_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_pow(c, x, e, r); }));
+        for (ember_tensor_t* t : {x, e}) ember_tensor_release(t);
+    }
     if (np.count("argmax_rows_f32/2000x5000") || np.count("sum_axis0_f32/2000x5000")) {
         ember_tensor_t* x = random_tensor(c, {2000, 5000}, -1, 1, 22);
         const int64_t axis0 = 0;

@@ -43,6 +43,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   add_reversed_f32   x[::-1] + y of 1e7 values
   nonzero_1d_bool    np.nonzero(b) of 1e7 bools, half true (Ember: ember_nonzero, (count, 1))
   count_nonzero_bool np.count_nonzero(b) of the same
+  clip_f32           np.clip(x, -0.5, 0.5) of 1e7 values
+  pow_f32            x ** 1.5 of 1e7 positive values (a non-integer exponent: the pow function itself)
 Linear algebra (LINALG_CASES, float64 n x n; Ember's side: bench/cases_cpu_lapack.cpp):
   solve_f64 np.linalg.solve(a, b) with b a vector; inv_f64, det_f64, cholesky_f64, qr_f64
   (reduced), svd_f64 (full_matrices=False, with U and Vh), eigh_f64 (with the eigenvectors)
@@ -128,6 +130,8 @@ INDEX_CASES = {
                          lambda x, y: x[::-1] + y),
     "nonzero_1d_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7) > 0,), np.nonzero),
     "count_nonzero_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7) > 0,), np.count_nonzero),
+    "clip_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.clip(x, -0.5, 0.5)),
+    "pow_f32": ("1e7", lambda r: (r.uniform(0.1, 2, 10**7).astype(np.float32),), lambda x: x ** 1.5),
 }
 
 
