@@ -210,6 +210,22 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
     const int64_t n7[1] = {10000000};
     add("random_uniform_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_random_uniform(c, n7, 1, 0, 1, EMBER_FLOAT32, r); }));
     add("random_normal_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_random_normal(c, n7, 1, 0, 1, EMBER_FLOAT32, r); }));
+    if (np.count("sort_f32_default/1e6") || np.count("argsort_f32/1e6")) {
+        ember_tensor_t* x = random_tensor(c, {1000000}, -1, 1, 10);
+        add("sort_f32_default", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); }));
+        add("argsort_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_argsort(c, x, 0, 0, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("sort_i32_default/1e6")) {
+        std::vector<int32_t> v(1000000);
+        std::mt19937 rng(11);
+        for (auto& e : v) e = (int32_t)rng();
+        const int64_t shape[1] = {1000000};
+        ember_tensor_t* x = nullptr;
+        ember_tensor_from_data(c, v.data(), EMBER_INT32, shape, 1, &x);
+        add("sort_i32_default", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("sort_f32/1e7") || np.count("sort_f32_default/1e7")) {
         ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 10);
         const double t = time_result(std::min(reps, 5), [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); });

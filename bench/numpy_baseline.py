@@ -22,6 +22,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   random_normal_f32  rng.standard_normal(1e7, dtype=np.float32) (NumPy: ziggurat; Ember: Box-Muller)
   sort_f32           np.sort(x, kind="stable") of 1e7 values (Ember's sort is stable)
   sort_f32_default   np.sort(x) of the same values: NumPy's default, an unstable quicksort (AVX-512)
+                     (also at 1e6, where the data fits in L3)
+  sort_i32_default   np.sort(x) of 1e6 int32 values over the whole int32 range
+  argsort_f32        np.argsort(x) of 1e6 values (NumPy's default; Ember's argsort is stable)
   cumsum_axis0_f32   np.cumsum(x, axis=0) of a (1000, 10000) array (NumPy sums in float32, Ember in double)
   argmax_f32         np.argmax(x) of 1e7 values
   all_f32            x.all() of 1e7 values (none zero)
@@ -92,7 +95,8 @@ CASES = {
     "mean_f32": ((-1, 1), lambda a, b: a.mean()),
 }
 
-# name -> (size label, setup(rng) -> inputs, function of the inputs)
+# name -> (size label, setup(rng) -> inputs, function of the inputs); "name@size" keys a
+# second size of a case
 INDEX_CASES = {
     "take_rows_f32": ("1e6x16", lambda r: (r.uniform(-1, 1, (65536, 16)).astype(np.float32), r.integers(0, 65536, 10**6)),
                       lambda x, i: x[i]),
@@ -104,6 +108,9 @@ INDEX_CASES = {
     "random_normal_f32": ("1e7", lambda r: (r,), lambda g: g.standard_normal(10**7, dtype=np.float32)),
     "sort_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x, kind="stable")),
     "sort_f32_default": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x)),
+    "sort_f32_default@1e6": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: np.sort(x)),
+    "sort_i32_default": ("1e6", lambda r: (r.integers(-2**31, 2**31, 10**6, dtype=np.int64).astype(np.int32),), lambda x: np.sort(x)),
+    "argsort_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: np.argsort(x)),
     "cumsum_axis0_f32": ("1000x10000", lambda r: (r.uniform(-1, 1, (1000, 10000)).astype(np.float32),), lambda x: np.cumsum(x, axis=0)),
     "argmax_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.argmax(x)),
     "all_f32": ("1e7", lambda r: (r.uniform(0.5, 1, 10**7).astype(np.float32),), lambda x: x.all()),
@@ -186,7 +193,7 @@ def main():
             data = setup(np.random.default_rng(2))
             # NumPy's searchsorted and stable sort take ~1 s a call here: fewer repetitions
             slow = name in ("searchsorted_f32", "sort_f32", "sort_f32_default", "matmul_i32")
-            times[f"{name}/{size}"] = best_of(min(reps, 5) if slow else reps, lambda: fn(*data))
+            times[f"{name.split('@')[0]}/{size}"] = best_of(min(reps, 5) if slow else reps, lambda: fn(*data))
     for name, (setup, fn) in LINALG_CASES.items():
         if wanted(name):
             for n in LINALG_SIZES[name]:

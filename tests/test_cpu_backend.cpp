@@ -221,6 +221,16 @@ TEST(CpuBackend, ThreadCountFollowsEnvironment) {
     EXPECT_EQ(run_child("CpuChild.ThreeThreads", {{"EMBER_NUM_THREADS", "3"}}), 0);
 }
 
+// sort.cpp splits long lines by thread count: one thread takes the single-threaded passes
+// (and splits big buckets for cache, not balance), three threads uneven stretches.
+TEST(CpuBackend, SortsOnOneAndThreeThreads) {
+    NEED_CPU();
+    NEED_CHILD_PROCESSES();
+    const char* filter = "CpuLarge.SortDistributionsMatchReference";
+    EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "1"}}), 0);
+    EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "3"}}), 0);
+}
+
 TEST(CpuChild, ThreeThreads) {
     CHILD_ONLY();
     NEED_CPU();

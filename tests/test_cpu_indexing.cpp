@@ -5,7 +5,9 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cpu_contexts.hpp"
@@ -267,6 +269,57 @@ TEST(CpuLarge, SortsMatchReferenceExactly) {
                 expect_identical(igot, iwant, "argsort " + name);
                 EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "sort " << name;  // NaN payloads and signs of zero included
             }
+        }
+    }
+}
+
+// sort.cpp's long lines: a pass by the top 8 bits in which the keys differ, then an LSD
+// sort per bucket (8- or 11-bit digits, insertion sort below 49 elements), a bucket with
+// more than its share split again. Each distribution steers it down another path:
+// exponents of one sign (uniform [0, 1)), one bucket holding 70% of the line (split
+// again), keys differing in fewer than 8 bits (the first pass is the whole sort), a line
+// of equal keys (no pass at all; signed zeros restored), few distinct values with NaNs,
+// and a wide range over all signs. Ascending and descending, on one long line and on two
+// rows; sort bit for bit (signs of zero, NaN payloads) and argsort exactly.
+TEST(CpuLarge, SortDistributionsMatchReference) {
+    NEED_CPU();
+    const int64_t n = 140000;  // over 2^16 per line: the threaded passes
+    std::mt19937 rng(2024);
+    std::uniform_real_distribution<double> unit(0, 1);
+    std::vector<std::pair<std::string, std::vector<double>>> cases;
+    auto add = [&](const std::string& name, auto gen) {
+        std::vector<double> v((size_t)n);
+        for (int64_t i = 0; i < n; ++i) v[(size_t)i] = gen(i);
+        cases.emplace_back(name, std::move(v));
+    };
+    add("uniform [0, 1)", [&](int64_t) { return unit(rng); });
+    add("70% in one bucket", [&](int64_t i) { return i % 10 < 7 ? 1.0 + unit(rng) * 1e-3 : (unit(rng) - 0.5) * 1e6; });
+    add("values 0..199", [&](int64_t) { return std::floor(unit(rng) * 200); });
+    add("signed zeros only", [&](int64_t i) { return i % 3 ? 0.0 : -0.0; });
+    add("five values and NaN", [&](int64_t i) {
+        const double v[6] = {-2.5, 0.0, -0.0, 7.0, 1e30, std::numeric_limits<double>::quiet_NaN()};
+        return v[(i * 7 + i / 13) % 6];
+    });
+    add("all signs and magnitudes", [&](int64_t) { return (unit(rng) - 0.5) * std::pow(10.0, unit(rng) * 40 - 20); });
+    for (auto& [name, values] : cases) {
+        T x64 = tensor(cpu(), values, {n}, EMBER_FLOAT64);
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_INT64, EMBER_UINT8}) {
+            if (dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64 && name.find("NaN") != std::string::npos) continue;  // NaN -> integer
+            T x, rows;
+            EM_OK(ember_astype(cpu(), x64, dt, x.out()));
+            const int64_t shape2[2] = {2, n / 2};
+            EM_OK(ember_reshape(cpu(), x, shape2, 2, rows.out()));
+            for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"two rows", rows, 1}})
+                for (int desc : {0, 1}) {
+                    const std::string label = name + ", " + ember_dtype_name(dt) + ", " + what + (desc ? ", descending" : "");
+                    T got, want, igot, iwant;
+                    EM_OK(ember_sort(cpu(), v, axis, desc, got.out()));
+                    EM_OK(ember_sort(ref(), as_ref(v), axis, desc, want.out()));
+                    EXPECT_TRUE(raw_bytes(got) == raw_bytes(want)) << "sort " << label;
+                    EM_OK(ember_argsort(cpu(), v, axis, desc, igot.out()));
+                    EM_OK(ember_argsort(ref(), as_ref(v), axis, desc, iwant.out()));
+                    expect_identical(igot, iwant, "argsort " + label);
+                }
         }
     }
 }

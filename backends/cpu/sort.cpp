@@ -1,5 +1,6 @@
-// sort and argsort: a least-significant-digit radix sort per line, which is stable by
-// construction and so gives the reference's result (a stable comparison sort) exactly.
+// sort and argsort: a stable radix sort per line (one pass by the top digit, then an LSD
+// sort of each bucket in cache; msd_sort), which gives the reference's result (a stable
+// comparison sort) exactly.
 // Each element becomes an unsigned key of its own width whose order is the reference's:
 // integers with the sign bit flipped; floats by sign and magnitude, with -0.0 and +0.0 given
 // one key (they compare equal) and every NaN the largest key (NaN sorts last). Descending
@@ -21,47 +22,12 @@ namespace {
 
 enum KeyKind { kUnsigned, kSigned, kFloat };
 
-template <class U>
-U float_key(U bits, U inf_bits) {
-    constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
-    const U magnitude = bits & U(~sign);
-    if (magnitude > inf_bits) return U(~U(0));  // NaN: after everything
-    if (magnitude == 0) return sign;             // -0.0 == +0.0
-    return (bits & sign) ? U(~bits) : U(bits | sign);
-}
-
 template <class U, class P>
 struct Item {
     U key;
     P payload;
 };
 
-// Stable LSD radix sort by 8-bit digits; returns whichever buffer holds the result.
-template <class U, class P>
-Item<U, P>* radix_sort(Item<U, P>* a, Item<U, P>* tmp, int64_t n) {
-    constexpr int kPasses = (int)sizeof(U);
-    int64_t count[kPasses][256] = {};
-    for (int64_t i = 0; i < n; ++i)
-        for (int p = 0; p < kPasses; ++p) ++count[p][(a[i].key >> (8 * p)) & 255];
-    for (int p = 0; p < kPasses; ++p) {
-        int64_t* c = count[p];
-        if (std::count(c, c + 256, n) == 1) continue;  // every key has this digit
-        int64_t offset = 0;
-        for (int d = 0; d < 256; ++d) {
-            const int64_t k = c[d];
-            c[d] = offset;
-            offset += k;
-        }
-        for (int64_t i = 0; i < n; ++i) tmp[c[(a[i].key >> (8 * p)) & 255]++] = a[i];
-        std::swap(a, tmp);
-    }
-    return a;
-}
-
-// The same sort on every thread at once, for one long line: each pass, every thread counts
-// the digits of its own stretch, then scatters the stretch to positions ordered by (digit,
-// thread), which keeps the sort stable. Digits of 8 bits: with 11 (three passes for
-// 32-bit keys instead of four) the scatter to 2048 buckets measured slower here.
 template <class U, class P>
 U key_of(const Item<U, P>& e) {
     return e.key;
@@ -70,56 +36,218 @@ template <class U, class = std::enable_if_t<std::is_unsigned_v<U>>>
 U key_of(U key) {
     return key;
 }
-
-// E: an Item, or a bare key (a sort of values whose keys decode back to them).
 template <class E>
-E* radix_sort_threaded(E* a, E* tmp, int64_t n, int nt) {
-    using U = decltype(key_of(std::declval<E>()));
-    constexpr int kBits = 8, kBuckets = 1 << kBits;
-    constexpr int kPasses = ((int)sizeof(U) * 8 + kBits - 1) / kBits;
-    using Counts = std::array<int64_t, kBuckets>;
-    std::vector<Counts> count((size_t)nt);
-    for (int p = 0; p < kPasses; ++p) {
-        const int shift = kBits * p;
-        // Bounds and pointers in locals: the counters are int64_t, and a store through them
-        // could otherwise change n (the compiler would reload it and divide every element).
-        // Two interleaved counter sets: runs of one digit (the top digits of most data) would
-        // otherwise wait on the previous increment of the same counter every element.
-        parallel_tasks(nt, [&](int64_t t) {
-            std::unique_ptr<Counts[]> c(new Counts[2]());
-            const E* src = a;
-            const int64_t begin = t * n / nt, end = (t + 1) * n / nt;
-            int64_t i = begin;
-            for (; i + 2 <= end; i += 2) {
-                ++c[0][(key_of(src[i]) >> shift) & (kBuckets - 1)];
-                ++c[1][(key_of(src[i + 1]) >> shift) & (kBuckets - 1)];
-            }
-            for (; i < end; ++i) ++c[0][(key_of(src[i]) >> shift) & (kBuckets - 1)];
-            for (int d = 0; d < kBuckets; ++d) count[(size_t)t][d] = c[0][d] + c[1][d];
-        });
-        bool one_digit = false;  // every key has the same digit: nothing moves
-        int64_t offset = 0;
-        for (int d = 0; d < kBuckets && !one_digit; ++d) {
-            int64_t total = 0;
-            for (int t = 0; t < nt; ++t) total += count[(size_t)t][d];
-            one_digit = total == n;
-            for (int t = 0; t < nt; ++t) {
-                const int64_t k = count[(size_t)t][d];
-                count[(size_t)t][d] = offset;
-                offset += k;
-            }
-        }
-        if (one_digit) continue;
-        parallel_tasks(nt, [&](int64_t t) {
-            std::unique_ptr<Counts> c(new Counts(count[(size_t)t]));
-            const E* src = a;
-            E* dst = tmp;
-            const int64_t end = (t + 1) * n / nt;
-            for (int64_t i = t * n / nt; i < end; ++i) dst[(*c)[(key_of(src[i]) >> shift) & (kBuckets - 1)]++] = src[i];
-        });
-        std::swap(a, tmp);
+using KeyOf = decltype(key_of(std::declval<E>()));
+
+// Stable insertion sort by the whole key: for the short buckets the radix passes leave.
+template <class E>
+void insertion_sort(E* x, int64_t n) {
+    for (int64_t i = 1; i < n; ++i) {
+        const E v = x[i];
+        int64_t j = i;
+        for (; j > 0 && key_of(x[j - 1]) > key_of(v); --j) x[j] = x[j - 1];
+        x[j] = v;
     }
-    return a;
+}
+
+// Stable LSD radix sort of x[0, n) by key bits [0, bits) (the keys agree above them): the
+// fewest passes of at most kMaxDigitBits each (digits of 11 bits on a bucket that fills L2
+// measured faster than more passes of 8), all counted in one pass, digits that every key
+// shares skipped; returns the buffer that holds the result (x or scratch). n < 2^32 (the
+// kernel's limit on a line).
+template <class E>
+E* lsd_sort(E* x, E* scratch, int64_t n, int bits) {
+    constexpr int kShortRun = 48, kMaxDigitBits = 11, kMaxPasses = 8;
+    if (n <= kShortRun) {
+        insertion_sort(x, n);
+        return x;
+    }
+    const int max_digit = n >= (int64_t(1) << kMaxDigitBits) ? kMaxDigitBits : 8;
+    const int passes = (bits + max_digit - 1) / max_digit, width = (bits + passes - 1) / passes;
+    const int buckets = 1 << width;
+    const unsigned mask = (unsigned)buckets - 1;
+    std::array<std::vector<uint32_t>, kMaxPasses> count;
+    for (int p = 0; p < passes; ++p) count[(size_t)p].assign((size_t)buckets, 0);
+    for (int64_t i = 0; i < n; ++i) {
+        const auto key = key_of(x[i]);
+        for (int p = 0; p < passes; ++p) ++count[(size_t)p][(key >> (width * p)) & mask];
+    }
+    for (int p = 0; p < passes; ++p) {
+        uint32_t* c = count[(size_t)p].data();
+        if (std::count(c, c + buckets, (uint32_t)n) == 1) continue;  // every key has this digit
+        uint32_t offset = 0;
+        for (int d = 0; d < buckets; ++d) {
+            const uint32_t k = c[d];
+            c[d] = offset;
+            offset += k;
+        }
+        const int shift = width * p;
+        for (int64_t i = 0; i < n; ++i) scratch[c[(key_of(x[i]) >> shift) & mask]++] = x[i];
+        std::swap(x, scratch);
+    }
+    return x;
+}
+
+// Hands sorted[0, n) to emit in one piece per task.
+template <class E, class Emit>
+void emit_in_pieces(const E* sorted, int64_t n, int64_t first, int tasks, const Emit& emit) {
+    parallel_tasks(tasks, [&](int64_t t) {
+        const int64_t b = t * n / tasks, e = (t + 1) * n / tasks;
+        if (e > b) emit(sorted + b, first + b, e - b);
+    });
+}
+
+// Stable sort of a[0, n) by key bits [0, bits) (the keys agree above them); tmp is scratch of
+// n elements. One pass by the highest 8 or 11 bits in which the keys differ (found first, so
+// that floats of one sign and a few exponents still spread over many buckets), on every thread:
+// each thread counts its own stretch, then scatters it to positions ordered by (digit,
+// thread), which keeps the sort stable. Then each bucket is sorted by the bits below with an
+// LSD sort that runs in cache, buckets spread over the pool largest first; a bucket with
+// more than its share of the work is split again the same way. The sorted data goes to
+// emit(sorted, first, count) piece by piece, from any thread, in any order; first counts
+// from `first_index`, the position of a[0] in the caller's line.
+template <class E, class Emit>
+void msd_sort(E* a, E* tmp, int64_t n, int bits, int nt, int64_t first_index, const Emit& emit) {
+    using U = KeyOf<E>;
+    constexpr int kKeyBits = (int)sizeof(U) * 8;
+    const bool spread_buckets = nt > 1 && n >= kParallelCostly;
+    const int tasks = spread_buckets ? nt : 1;  // stretches of the passes over the whole range
+    if (!spread_buckets && n < (int64_t(1) << 16)) {  // fits in L2: the LSD sort alone
+        emit(lsd_sort(a, tmp, n, bits), first_index, n);
+        return;
+    }
+    // The bits in which the keys differ: the OR of the keys XOR their AND.
+    std::vector<U> ors((size_t)tasks, U(0)), ands((size_t)tasks, U(~U(0)));
+    parallel_tasks(tasks, [&](int64_t t) {
+        U o = 0, an = U(~U(0));
+        for (int64_t i = t * n / tasks, end = (t + 1) * n / tasks; i < end; ++i) {
+            o |= key_of(a[i]);
+            an &= key_of(a[i]);
+        }
+        ors[(size_t)t] = o;
+        ands[(size_t)t] = an;
+    });
+    U diff = 0, common = U(~U(0));
+    for (int t = 0; t < tasks; ++t) {
+        diff |= ors[(size_t)t];
+        common &= ands[(size_t)t];
+    }
+    diff = U(diff ^ common);
+    if (bits < kKeyBits) diff &= U((U(1) << bits) - 1);
+    if (diff == 0) {  // every key equal: the input order is the sorted order
+        emit_in_pieces(a, n, first_index, tasks, emit);
+        return;
+    }
+    // Digits of 11 bits are counted; on lines under 2^20 they are merged into 8-bit ones
+    // unless that leaves more than a sixth of the line in one bucket. Uniform (-1, 1) floats
+    // put 25% in one 8-bit bucket (two exponents of one sign); uniform [0, 1) 12.5%, where
+    // 8 bits measured faster at 1e6 (fewer, longer buckets).
+    const int top = 63 - __builtin_clzll((unsigned long long)diff);
+    int shift = std::max(0, top + 1 - 11);
+    int buckets = 1 << (top + 1 - shift);
+    unsigned digit_mask = (unsigned)buckets - 1;
+    std::vector<std::vector<int64_t>> count((size_t)tasks);
+    // Two interleaved counter sets: runs of one digit would otherwise wait on the previous
+    // increment of the same counter every element.
+    parallel_tasks(tasks, [&](int64_t t) {
+        std::vector<int64_t> c0((size_t)buckets), c1((size_t)buckets);
+        const E* src = a;
+        const int64_t end = (t + 1) * n / tasks;
+        int64_t i = t * n / tasks;
+        for (; i + 2 <= end; i += 2) {
+            ++c0[(key_of(src[i]) >> shift) & digit_mask];
+            ++c1[(key_of(src[i + 1]) >> shift) & digit_mask];
+        }
+        for (; i < end; ++i) ++c0[(key_of(src[i]) >> shift) & digit_mask];
+        for (int d = 0; d < buckets; ++d) c0[(size_t)d] += c1[(size_t)d];
+        count[(size_t)t] = std::move(c0);
+    });
+    if (n < (int64_t(1) << 20) && buckets > 256) {
+        const int group = buckets / 256;
+        std::vector<std::vector<int64_t>> merged((size_t)tasks, std::vector<int64_t>(256));
+        int64_t largest = 0;
+        for (int d = 0; d < 256; ++d) {
+            int64_t total = 0;
+            for (int t = 0; t < tasks; ++t) {
+                for (int j = 0; j < group; ++j) merged[(size_t)t][(size_t)d] += count[(size_t)t][(size_t)(d * group + j)];
+                total += merged[(size_t)t][(size_t)d];
+            }
+            largest = std::max(largest, total);
+        }
+        if (largest <= n / 6) {
+            count = std::move(merged);
+            shift += __builtin_ctz((unsigned)group);
+            buckets = 256;
+            digit_mask = 255;
+        }
+    }
+    std::vector<int64_t> bucket_start((size_t)buckets + 1);
+    int64_t offset = 0;
+    for (int d = 0; d < buckets; ++d) {
+        bucket_start[(size_t)d] = offset;
+        for (int t = 0; t < tasks; ++t) {
+            const int64_t k = count[(size_t)t][(size_t)d];
+            count[(size_t)t][(size_t)d] = offset;
+            offset += k;
+        }
+    }
+    bucket_start[(size_t)buckets] = n;
+    parallel_tasks(tasks, [&](int64_t t) {
+        int64_t* c = count[(size_t)t].data();
+        const E* src = a;
+        E* dst = tmp;
+        for (int64_t i = t * n / tasks, end = (t + 1) * n / tasks; i < end; ++i) dst[c[(key_of(src[i]) >> shift) & digit_mask]++] = src[i];
+    });
+    if (shift == 0) {  // the digit was every remaining bit
+        emit_in_pieces(tmp, n, first_index, tasks, emit);
+        return;
+    }
+    std::vector<int> order;
+    for (int d = 0; d < buckets; ++d)
+        if (bucket_start[(size_t)d + 1] > bucket_start[(size_t)d]) order.push_back(d);
+    auto size_of = [&](int d) { return bucket_start[(size_t)d + 1] - bucket_start[(size_t)d]; };
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return size_of(x) > size_of(y); });
+    size_t small = 0;
+    for (; small < order.size(); ++small) {
+        const int64_t size = size_of(order[small]), begin = bucket_start[(size_t)order[small]];
+        const bool big = size >= (int64_t(1) << 16) && (!spread_buckets || size > n / (2 * nt));
+        if (!big) break;
+        msd_sort(tmp + begin, a + begin, size, shift, nt, first_index + begin, emit);
+    }
+    auto sort_bucket = [&](int64_t i) {
+        const int d = order[small + (size_t)i];
+        const int64_t begin = bucket_start[(size_t)d];
+        emit(lsd_sort(tmp + begin, a + begin, size_of(d), shift), first_index + begin, size_of(d));
+    };
+    const int64_t rest = (int64_t)(order.size() - small);
+    if (spread_buckets) parallel_tasks(rest, sort_bucket);
+    else
+        for (int64_t i = 0; i < rest; ++i) sort_bucket(i);
+}
+
+// The sort key of an element's bits (see the top of the file) and back, XOR flip
+// (descending). Branch-free, so that the loops over a line vectorise.
+template <KeyKind K, class U>
+U encode_key(U bits, U inf_bits, U flip) {
+    constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
+    U key = bits;
+    if constexpr (K == kSigned) key = U(bits ^ sign);
+    if constexpr (K == kFloat) {
+        using S = std::make_signed_t<U>;  // magnitudes fit: signed compares, which SSE2 has
+        const S magnitude = S(bits & U(~sign));
+        key = U(bits ^ (U(U(0) - U(bits >> (sizeof(U) * 8 - 1))) | sign));  // negative: ~bits; else bits | sign
+        key = magnitude == 0 ? sign : key;                                     // -0.0 == +0.0
+        key = magnitude > S(inf_bits) ? U(~U(0)) : key;                        // NaN: after everything
+    }
+    return U(key ^ flip);
+}
+template <KeyKind K, class U>
+U decode_key(U stored, U flip) {
+    constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
+    const U key = U(stored ^ flip);
+    if constexpr (K == kSigned) return U(key ^ sign);
+    if constexpr (K == kFloat) return U(key ^ (U(U(key >> (sizeof(U) * 8 - 1)) - 1) | sign));  // key of x >= 0 has the sign bit
+    return key;
 }
 
 // sort (values) of one long line on every thread, sorting bare keys: half the memory
@@ -127,85 +255,93 @@ E* radix_sort_threaded(E* a, E* tmp, int64_t n, int nt) {
 // keys merge elements that compare equal: -0.0 with +0.0, and NaNs of any payload. When the
 // line holds such an element whose bits the decoded key would not give, the runs of those
 // two keys are rewritten with the original bits in input order, as a stable sort leaves them.
-template <class U>
-void sort_long_line_values(const U* src, int64_t sx, U* dst, int64_t so, int64_t n, bool descending, KeyKind kind, U inf_bits) {
+template <KeyKind K, class U>
+void sort_long_line_values(const U* src, int64_t sx, U* dst, int64_t so, int64_t n, bool descending, U inf_bits) {
     constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
     const U flip = descending ? U(~U(0)) : U(0);
-    auto encode = [&](U bits) {
-        const U key = kind == kUnsigned ? bits : kind == kSigned ? U(bits ^ sign) : float_key(bits, inf_bits);
-        return U(key ^ flip);
-    };
-    auto decode = [&](U stored) {
-        const U key = U(stored ^ flip);
-        return kind == kUnsigned ? key : kind == kSigned ? U(key ^ sign) : (key & sign) ? U(key & U(~sign)) : U(~key);
-    };
     Scratch<U> a(n), tmp(n);
     std::atomic<int64_t> odd{0};
     parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) {
         int64_t o = 0;
-        for (int64_t k = k0; k < k1; ++k) {
-            const U bits = src[k * sx], key = encode(bits);
-            a.data[k] = key;
-            o += decode(key) != bits;
-        }
+        U* keys = a.data;
+        if (sx == 1)
+            for (int64_t k = k0; k < k1; ++k) {
+                const U bits = src[k], key = encode_key<K>(bits, inf_bits, flip);
+                keys[k] = key;
+                o += decode_key<K>(key, flip) != bits;
+            }
+        else
+            for (int64_t k = k0; k < k1; ++k) {
+                const U bits = src[k * sx], key = encode_key<K>(bits, inf_bits, flip);
+                keys[k] = key;
+                o += decode_key<K>(key, flip) != bits;
+            }
         odd.fetch_add(o, std::memory_order_relaxed);
     });
-    const U* sorted = radix_sort_threaded(a.data, tmp.data, n, num_threads());
-    parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) {
-        for (int64_t k = k0; k < k1; ++k) dst[k * so] = decode(sorted[k]);
+    msd_sort(a.data, tmp.data, n, (int)sizeof(U) * 8, num_threads(), 0, [&](const U* sorted, int64_t first, int64_t count) {
+        if (so == 1)
+            for (int64_t k = 0; k < count; ++k) dst[first + k] = decode_key<K>(sorted[k], flip);
+        else
+            for (int64_t k = 0; k < count; ++k) dst[(first + k) * so] = decode_key<K>(sorted[k], flip);
     });
     if (odd.load() == 0) return;
     const U zero_key = U(sign ^ flip), nan_key = U(~U(0) ^ flip);
-    int64_t zero_at = std::lower_bound(sorted, sorted + n, zero_key) - sorted;
-    int64_t nan_at = std::lower_bound(sorted, sorted + n, nan_key) - sorted;
+    int64_t zero_at = 0, nan_at = 0;  // where the runs of those keys start: how many keys sort before
     for (int64_t k = 0; k < n; ++k) {
-        const U bits = src[k * sx], key = encode(bits);
+        const U key = encode_key<K>(src[k * sx], inf_bits, flip);
+        zero_at += key < zero_key;
+        nan_at += key < nan_key;
+    }
+    for (int64_t k = 0; k < n; ++k) {
+        const U bits = src[k * sx], key = encode_key<K>(bits, inf_bits, flip);
         if (key == zero_key) dst[zero_at++ * so] = bits;
         else if (key == nan_key) dst[nan_at++ * so] = bits;
     }
 }
 
-template <class U, bool Indices>
-void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending, KeyKind kind, U inf_bits) {
+template <KeyKind K, class U, bool Indices>
+void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending, U inf_bits) {
     using P = std::conditional_t<Indices, uint32_t, U>;
     const int64_t n = x.shape[axis], lines = numel(x) / n;
     const int64_t sx = x.strides[axis], so = out.strides[axis];
     const U* xb = (const U*)x.data + x.offset;
+    const U flip = descending ? U(~U(0)) : U(0);
     // Loads elements [k0, k1) of a line as keyed items, and stores sorted items back.
     auto load = [&](const U* src, Item<U, P>* a, int64_t k0, int64_t k1) {
         for (int64_t k = k0; k < k1; ++k) {
             const U bits = src[k * sx];
-            U key = kind == kUnsigned ? bits : kind == kSigned ? U(bits ^ U(U(1) << (sizeof(U) * 8 - 1))) : float_key(bits, inf_bits);
-            a[k].key = descending ? U(~key) : key;
+            a[k].key = encode_key<K>(bits, inf_bits, flip);
             a[k].payload = Indices ? P(k) : P(bits);
         }
     };
-    auto store = [&](int64_t oo, const Item<U, P>* sorted, int64_t k0, int64_t k1) {
+    // Stores count sorted items as elements [first, first + count) of a line.
+    auto store = [&](int64_t oo, const Item<U, P>* sorted, int64_t first, int64_t count) {
         if constexpr (Indices) {
-            int64_t* dst = (int64_t*)out.data + out.offset + oo;
-            for (int64_t k = k0; k < k1; ++k) dst[k * so] = (int64_t)sorted[k].payload;
+            int64_t* dst = (int64_t*)out.data + out.offset + oo + first * so;
+            for (int64_t k = 0; k < count; ++k) dst[k * so] = (int64_t)sorted[k].payload;
         } else {
-            U* dst = (U*)out.data + out.offset + oo;
-            for (int64_t k = k0; k < k1; ++k) dst[k * so] = sorted[k].payload;
+            U* dst = (U*)out.data + out.offset + oo + first * so;
+            for (int64_t k = 0; k < count; ++k) dst[k * so] = sorted[k].payload;
         }
     };
     const int nt = num_threads();
-    if (lines < nt && n >= kParallelCostly && nt > 1 && !Indices) {  // few long lines: each on every thread
+    const bool long_lines = n >= kParallelCostly && (lines < nt || lines == 1);  // each line on every thread
+    if (long_lines && !Indices) {
         for (int64_t line = 0; line < lines; ++line) {
             int64_t xo, oo;
             line_offsets(x, out, axis, line, xo, oo);
-            sort_long_line_values(xb + xo, sx, (U*)out.data + out.offset + oo, so, n, descending, kind, inf_bits);
+            sort_long_line_values<K>(xb + xo, sx, (U*)out.data + out.offset + oo, so, n, descending, inf_bits);
         }
         return;
     }
-    if (lines < nt && n >= kParallelCostly && nt > 1) {
+    if (long_lines) {
         Scratch<Item<U, P>> a(n), tmp(n);
         for (int64_t line = 0; line < lines; ++line) {
             int64_t xo, oo;
             line_offsets(x, out, axis, line, xo, oo);
             parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) { load(xb + xo, a.data, k0, k1); });
-            const Item<U, P>* sorted = radix_sort_threaded(a.data, tmp.data, n, nt);
-            parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) { store(oo, sorted, k0, k1); });
+            msd_sort(a.data, tmp.data, n, (int)sizeof(U) * 8, nt, 0,
+                     [&](const Item<U, P>* sorted, int64_t first, int64_t count) { store(oo, sorted, first, count); });
         }
         return;
     }
@@ -213,12 +349,12 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
         int64_t xo, oo;
         line_offsets(x, out, axis, line, xo, oo);
         load(xb + xo, a, 0, n);
-        store(oo, radix_sort(a, tmp, n), 0, n);
+        msd_sort(a, tmp, n, (int)sizeof(U) * 8, 1, 0, [&](const Item<U, P>* sorted, int64_t first, int64_t count) { store(oo, sorted, first, count); });
     };
     const int64_t tasks = std::min<int64_t>(lines, 4 * (int64_t)num_threads());
     auto run_task = [&](int64_t t) {
-        std::unique_ptr<Item<U, P>[]> a(new Item<U, P>[(size_t)n]), tmp(new Item<U, P>[(size_t)n]);
-        for (int64_t line = t * lines / tasks; line < (t + 1) * lines / tasks; ++line) sort_line(line, a.get(), tmp.get());
+        Scratch<Item<U, P>> a(n), tmp(n);
+        for (int64_t line = t * lines / tasks; line < (t + 1) * lines / tasks; ++line) sort_line(line, a.data, tmp.data);
     };
     if (numel(x) >= kParallelCostly && tasks > 1) parallel_tasks(tasks, run_task);
     else
@@ -234,17 +370,17 @@ ember_status_t sort_kernel(const ember_kernel_call_t* c) {
     if (axis < 0 || axis >= x.ndim || numel(x) == 0 || x.shape[axis] >= (int64_t(1) << 32) || (!Indices && out.dtype != x.dtype))
         return reference_on_slices(c, kAxisAttr);
     switch (x.dtype) {
-        case EMBER_BOOL: sort_lines<uint8_t, Indices>(x, out, axis, descending, kUnsigned, 0); return EMBER_OK;
-        case EMBER_FLOAT16: sort_lines<uint16_t, Indices>(x, out, axis, descending, kFloat, 0x7c00); return EMBER_OK;
-        case EMBER_BFLOAT16: sort_lines<uint16_t, Indices>(x, out, axis, descending, kFloat, 0x7f80); return EMBER_OK;
+        case EMBER_BOOL: sort_lines<kUnsigned, uint8_t, Indices>(x, out, axis, descending, 0); return EMBER_OK;
+        case EMBER_FLOAT16: sort_lines<kFloat, uint16_t, Indices>(x, out, axis, descending, 0x7c00); return EMBER_OK;
+        case EMBER_BFLOAT16: sort_lines<kFloat, uint16_t, Indices>(x, out, axis, descending, 0x7f80); return EMBER_OK;
         default: break;
     }
     const bool done = visit_real(x.dtype, [&](auto z) {
         using T = decltype(z);
         using U = std::conditional_t<sizeof(T) == 1, uint8_t, std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
-        const KeyKind kind = std::is_floating_point_v<T> ? kFloat : std::is_signed_v<T> ? kSigned : kUnsigned;
+        constexpr KeyKind kind = std::is_floating_point_v<T> ? kFloat : std::is_signed_v<T> ? kSigned : kUnsigned;
         const U inf_bits = std::is_floating_point_v<T> ? (sizeof(T) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull)) : U(0);
-        sort_lines<U, Indices>(x, out, axis, descending, kind, inf_bits);
+        sort_lines<kind, U, Indices>(x, out, axis, descending, inf_bits);
     });
     if (!done) return reference_on_slices(c, kAxisAttr);  // complex: lexicographic, NaN last
     return EMBER_OK;
