@@ -10,7 +10,8 @@
 #    1e6 elements vs np.load reading the entry
 #  - "py_savez_compressed_*": em.savez_compressed vs np.savez_compressed of the same array
 #  - "py_small_*": the Python cost of small everyday calls on a 10-element float32 array
-#    (x[2:5], x[3], x.reshape, em.zeros(10), em.asarray of a 3-element list) vs NumPy's
+#    (x[2:5], x[3], x.reshape, em.zeros(10), em.asarray of a 3-element list; and x[..., 1]
+#    of a (3, 4, 5) array) vs NumPy's
 #  - "py_searchsorted_1e6": 1e6 values into a sorted 1e4 sequence vs np.searchsorted
 # Uses EMBER_PYTHON (default: the venv of scripts/test-python.sh if present, else python3)
 # with the ember package installed; prints nothing (exit 0) when it cannot import ember.
@@ -79,13 +80,16 @@ if np is not None:
     n, reps = (5000, 3) if quick else (50000, 5)
     x = np.arange(10, dtype=np.float32)
     ex = em.asarray(x)
+    x3 = np.zeros((3, 4, 5), dtype=np.float32)
+    ex3 = em.asarray(x3)
     small = {"py_small_slice": (lambda: ex[2:5], lambda: x[2:5]),
              "py_small_getitem_int": (lambda: ex[3], lambda: x[3]),
+             "py_small_ellipsis": (lambda: ex3[..., 1], lambda: x3[..., 1]),
              "py_small_reshape": (lambda: em.reshape(ex, (2, 5)), lambda: x.reshape(2, 5)),
              "py_small_zeros": (lambda: em.zeros(10), lambda: np.zeros(10, dtype=np.float32)),
              "py_small_asarray_list": (lambda: em.asarray([1.0, 2.0, 3.0]), lambda: np.asarray([1.0, 2.0, 3.0]))}
     for case, (ours, theirs) in small.items():
-        emit(case, "10", em.get_backend(), "numpy", best(ours, n, reps), best(theirs, n, reps))
+        emit(case, "3x4x5" if case == "py_small_ellipsis" else "10", em.get_backend(), "numpy", best(ours, n, reps), best(theirs, n, reps))
     rng = np.random.default_rng(1)
     seq, vals = np.sort(rng.uniform(-1, 1, 10_000)).astype(np.float32), rng.uniform(-1, 1, 1_000_000).astype(np.float32)
     eseq, evals = em.asarray(seq), em.asarray(vals)

@@ -969,9 +969,124 @@ static PyObject* ember_py_fast_install_operators(PyObject* self, PyObject* const
     Py_XSETREF(ember_py_operator_fallback, args[2]);
     Py_RETURN_NONE;
 }
+/* x[key] in C for the common basic index: an int, a slice, or a tuple of ints, slices, one
+   Ellipsis and Nones, giving the view Python's __getitem__ gives (one ember_select, or one
+   ember_slice, one squeeze of the int axes and one expand_dims per None). Every other key,
+   and every key that would fail (out of range, a zero step, too many indices), goes to the
+   Python method, which raises its own messages. */
+#define EMBER_PY_FAST_INDEX_DIMS 16
+static PyObject* ember_py_getitem_fallback = NULL;
+static PyObject* ember_py_getitem_fast(PyObject* self, PyObject* key) {
+    ember_tensor_t* x = ember_py_is_array(self) ? ember_py_handle_of(self) : NULL;
+    ember_ctx_t* ctx = x ? ember_binding_ctx() : NULL;
+    int ndim = 0;
+    const int64_t* shape = NULL;
+    PyObject* const* items = &key;
+    Py_ssize_t nk = 1, n_index = 0, n_ellipsis = 0;
+    int64_t start[EMBER_PY_FAST_INDEX_DIMS], stop[EMBER_PY_FAST_INDEX_DIMS], step[EMBER_PY_FAST_INDEX_DIMS];
+    int64_t squeeze[EMBER_PY_FAST_INDEX_DIMS], new_axes[EMBER_PY_FAST_INDEX_DIMS];
+    int nsqueeze = 0, nnew = 0, dim = 0, out_dim = 0;
+    ember_tensor_t *view = NULL, *out = NULL;
+    ember_status_t st = EMBER_OK;
+    if (!ctx || ember_tensor_ndim(x, &ndim) != EMBER_OK || ember_tensor_shape(x, &shape) != EMBER_OK || ndim > EMBER_PY_FAST_INDEX_DIMS)
+        goto python;
+    if (PyTuple_CheckExact(key)) {
+        items = &PyTuple_GET_ITEM(key, 0);
+        nk = PyTuple_GET_SIZE(key);
+    } else if (!PyLong_CheckExact(key) && !PySlice_Check(key)) {
+        goto python;
+    }
+    if (nk > EMBER_PY_FAST_INDEX_DIMS) goto python;
+    for (Py_ssize_t k = 0; k < nk; ++k) {
+        if (items[k] == Py_Ellipsis) ++n_ellipsis;
+        else if (items[k] != Py_None) ++n_index;
+    }
+    if (n_ellipsis > 1 || n_index > ndim) goto python;
+    for (Py_ssize_t k = 0; k < nk; ++k) {
+        PyObject* item = items[k];
+        if (item == Py_None) {
+            new_axes[nnew++] = out_dim++;
+            continue;
+        }
+        if (item == Py_Ellipsis) {
+            for (Py_ssize_t j = 0; j < ndim - n_index; ++j, ++dim, ++out_dim) {
+                start[dim] = 0;
+                stop[dim] = shape[dim];
+                step[dim] = 1;
+            }
+            continue;
+        }
+        const int64_t n = shape[dim];
+        if (PyLong_CheckExact(item)) {
+            int overflow = 0;
+            long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
+            if (overflow || v < -n || v >= n) goto python;
+            start[dim] = v < 0 ? v + n : v;
+            stop[dim] = start[dim] + 1;
+            step[dim] = 1;
+            squeeze[nsqueeze++] = dim;
+        } else if (PySlice_Check(item)) {
+            Py_ssize_t a, b, c;
+            if (PySlice_Unpack(item, &a, &b, &c) < 0) {
+                PyErr_Clear();
+                goto python;
+            }
+            PySlice_AdjustIndices((Py_ssize_t)n, &a, &b, c);
+            start[dim] = a;
+            stop[dim] = c < 0 && b < 0 ? INT64_MAX : b; /* a negative step down to element 0 inclusive */
+            step[dim] = c;
+            ++out_dim;
+        } else {
+            goto python;
+        }
+        ++dim;
+    }
+    for (; dim < ndim; ++dim) {
+        start[dim] = 0;
+        stop[dim] = shape[dim];
+        step[dim] = 1;
+    }
+    if (nk == 1 && nsqueeze == 1) {
+        st = ember_select(ctx, x, 0, start[0], &out);
+    } else {
+        st = ember_slice(ctx, x, start, stop, step, ndim, &out);
+        if (st == EMBER_OK && nsqueeze) {
+            view = out;
+            st = ember_squeeze(ctx, view, squeeze, nsqueeze, &out);
+            ember_tensor_release(view);
+        }
+        for (int j = 0; st == EMBER_OK && j < nnew; ++j) {
+            view = out;
+            st = ember_expand_dims(ctx, view, new_axes[j], &out);
+            ember_tensor_release(view);
+        }
+    }
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    return ember_py_new_array(out);
+python:
+    return PyObject_CallFunctionObjArgs(ember_py_getitem_fallback, self, key, NULL);
+}
+static PyMethodDef ember_py_getitem_def = {"__getitem__", (PyCFunction)ember_py_getitem_fast, METH_O, NULL};
+/* install_getitem(cls, fallback): cls.__getitem__ becomes the C fast path above, which
+   hands the keys it does not take to fallback(self, key). */
+static PyObject* ember_py_fast_install_getitem(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyType_Check(args[0]) || !PyCallable_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "install_getitem(cls, fallback)");
+        return NULL;
+    }
+    PyObject* descr = PyDescr_NewMethod((PyTypeObject*)args[0], &ember_py_getitem_def);
+    if (!descr) return NULL;
+    int rc = PyObject_SetAttrString(args[0], "__getitem__", descr);
+    Py_DECREF(descr);
+    if (rc) return NULL;
+    Py_INCREF(args[1]);
+    Py_XSETREF(ember_py_getitem_fallback, args[1]);
+    Py_RETURN_NONE;
+}
 static PyMethodDef ember_py_fast_methods[] = {
     {"install_operators", (PyCFunction)(void (*)(void))ember_py_fast_install_operators, METH_FASTCALL,
      "install_operators(cls, [(name, op, variant), ...], fallback)"},
+    {"install_getitem", (PyCFunction)(void (*)(void))ember_py_fast_install_getitem, METH_FASTCALL, "install_getitem(cls, fallback)"},
     {"binop", (PyCFunction)(void (*)(void))ember_py_fast_binop, METH_FASTCALL, "binop(op, a, b) -> Array"},
     {"ibinop", (PyCFunction)(void (*)(void))ember_py_fast_ibinop, METH_FASTCALL, "ibinop(op, a, b) -> a"},
     {"unop", (PyCFunction)(void (*)(void))ember_py_fast_unop, METH_FASTCALL, "unop(op, x) -> Array"},

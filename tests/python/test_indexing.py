@@ -23,6 +23,45 @@ def test_basic_indexing(backend, key):
     np.testing.assert_array_equal(np.asarray(got), want)
 
 
+# Keys the C fast path of __getitem__ takes (ints, slices, tuples of them) or hands back
+# to Python: huge bounds, NumPy integers, bools, an int too big for int64.
+B = np.arange(10, dtype=np.float32)
+FAST_KEYS = [
+    3, -10, slice(2, 5), slice(None, None, -3), slice(8, None, -1), slice(-2**70, 2**70), slice(2**70, None, -2),
+    slice(np.int64(1), np.int32(9), np.int8(3)), np.int64(4), True, False, (slice(1, 4),), (-1,),
+]
+
+
+@pytest.mark.parametrize("key", FAST_KEYS, ids=[repr(k) for k in FAST_KEYS])
+def test_fast_getitem_keys(backend, key):
+    np.testing.assert_array_equal(np.asarray(em.asarray(B)[key]), B[key])
+
+
+def test_fast_getitem_is_installed_and_gives_views(backend):
+    assert type(em.Array.__getitem__).__name__ == "method_descriptor"
+    x = em.asarray(A.copy())
+    w = A.copy()
+    v = x[1, 1:4, ::-2]
+    v[...] = -1.0
+    w[1, 1:4, ::-2] = -1.0
+    np.testing.assert_array_equal(np.asarray(x), w)
+    with pytest.raises(IndexError, match="out of bounds for axis 0"):
+        em.asarray(B)[2**70]
+    with pytest.raises(IndexError, match="out of bounds for axis 1"):
+        x[0, -6]
+    with pytest.raises(ValueError, match="step cannot be zero"):
+        em.asarray(B)[1:3:0]
+    with pytest.raises(IndexError):
+        x[..., 0, ...]
+    s = np.float32(2.5)
+    for key in [(), Ellipsis, None, (None, Ellipsis, None)]:  # 0-d
+        got = em.asarray(s)[key]
+        assert got.shape == np.asarray(s)[key].shape
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(s)[key])
+    for key in [(None, Ellipsis, 0, None), (Ellipsis, None, slice(None, None, -1)), (None, None, 1, 2, 3)]:
+        np.testing.assert_array_equal(np.asarray(x[key]), w[key])
+
+
 ADV = [
     ([0, 2],), (np.array([2, 0, -1]),), (slice(None), [3, 1]), (slice(None), slice(None), [0, 4, 4]),
     ([0, 2], [1, 3]), ([[0], [2]], [1, 3]), (0, [1, 2], slice(None)), ([0, 1], slice(None), [2, 3]),

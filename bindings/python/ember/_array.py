@@ -458,6 +458,8 @@ class Array:
         for i in range(sh[0]):
             yield _wrap(_c.ember_select(h, 0, i))
 
+    # x[key]: install_getitem (below the class) puts a C fast path in front of this method
+    # for an int, a slice, or a tuple of ints and slices; it calls this one for the rest.
     def __getitem__(self, key):
         if type(key) is builtins.int:
             sh = _shape_of(self._h)
@@ -736,3 +738,4 @@ def _format(x, is_repr):
 
 _c.ember_py_register_array(Array)
 _c.install_operators(Array, _operator_specs(), _operator_fallback)
+_c.install_getitem(Array, Array.__getitem__)
