@@ -328,3 +328,27 @@ def test_stats_and_losses(backend):
     check(em.losses.log_cosh_loss(em.asarray(t), em.asarray(p)), np.mean(np.log(np.cosh(d))))
     check(em.losses.huber_loss(em.asarray(t), em.asarray(p), delta=0.2),
           np.mean(np.where(np.abs(d) <= 0.2, 0.5 * d * d, 0.2 * (np.abs(d) - 0.1))))
+
+
+def test_shapes_go_to_c_as_given(backend):
+    """reshape, the reshape method, zeros, ones and empty hand their shape straight to the
+    C typemap: an int, or a sequence of ints or __index__ objects, as NumPy takes them."""
+    x = em.asarray(np.arange(12, dtype=np.float32))
+    for shape in [(3, 4), [3, 4], (np.int64(3), np.int32(4)), (-1, 6), 12, np.int64(12)]:
+        want = np.arange(12, dtype=np.float32).reshape(shape)
+        np.testing.assert_array_equal(np.asarray(em.reshape(x, shape)), want)
+        np.testing.assert_array_equal(np.asarray(x.reshape(shape)), want)
+    assert x.reshape(2, 3, 2).shape == (2, 3, 2)
+    assert x.reshape(-1).shape == (12,)
+    for make in (em.zeros, em.ones, em.empty):
+        assert make(np.int64(3)).shape == (3,)
+        assert make([2, np.int32(3)]).shape == (2, 3)
+        assert make(()).shape == ()
+    np.testing.assert_array_equal(np.asarray(em.ones((2, 2), dtype=em.int32)), np.ones((2, 2), np.int32))
+    for bad in [(3.0, 4), "12", (3, None)]:
+        with pytest.raises(TypeError):
+            em.reshape(x, bad)
+        with pytest.raises(TypeError):
+            em.zeros(bad)
+    with pytest.raises(ValueError):
+        em.reshape(x, (5, 3))

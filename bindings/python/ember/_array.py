@@ -535,10 +535,9 @@ class Array:
         return _unop(U["copy"], self)
 
     def reshape(self, *shape):
-        from ._functions import reshape
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = tuple(shape[0])
-        return reshape(self, shape)
+            shape = shape[0]
+        return _wrap(_c.ember_reshape(self._h, shape))  # reshape(x, shape) with copy=None
 
     def flatten(self):
         return _unop(U["flatten"], self)

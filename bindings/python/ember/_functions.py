@@ -386,7 +386,7 @@ def unique_all(x, /):
 # ---------------------------------------------------------------- manipulation
 @_export
 def reshape(x, /, shape, *, copy=None):
-    shape = (int(shape),) if isinstance(shape, builtins.int) else tuple(int(s) for s in shape)
+    # shape goes to the C typemap as it is: an int or a sequence of ints (TypeError else)
     if copy is False:
         return _wrap(_c.ember_view(x._h, shape))
     r = _wrap(_c.ember_reshape(x._h, shape))
