@@ -254,11 +254,13 @@ TEST(CpuLarge, SortsMatchReferenceExactly) {
                              EMBER_UINT8, EMBER_UINT16, EMBER_UINT32, EMBER_UINT64, EMBER_BOOL}) {
         T x;
         EM_OK(ember_astype(cpu(), x32, dt, x.out()));
-        int64_t shape2[2] = {n / 7, 7}, shape3[3] = {7, n / 49, 7};
-        T m, m3;
+        int64_t shape2[2] = {n / 7, 7}, shape3[3] = {7, n / 49, 7}, shape200[2] = {n / 200, 200};
+        T m, m3, m200;
         EM_OK(ember_reshape(cpu(), x, shape2, 2, m.out()));
         EM_OK(ember_reshape(cpu(), x, shape3, 3, m3.out()));
-        for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"columns", m, 0}, {"rows", m, 1}, {"middle", m3, 1}}) {
+        EM_OK(ember_reshape(cpu(), x, shape200, 2, m200.out()));  // lines under 256: 6-bit digits
+        for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"columns", m, 0}, {"rows", m, 1}, {"middle", m3, 1},
+                                     {"rows of 200", m200, 1}}) {
             for (int desc : {0, 1}) {
                 const std::string name = std::string(ember_dtype_name(dt)) + " " + what + (desc ? " descending" : "");
                 T got, want, igot, iwant;

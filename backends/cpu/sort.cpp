@@ -52,28 +52,30 @@ void insertion_sort(E* x, int64_t n) {
 
 // Stable LSD radix sort of x[0, n) by key bits [0, bits) (the keys agree above them): the
 // fewest passes of at most 11 bits each from 2048 elements on (one pass fewer measured
-// faster than the bigger counts cost), of 8 below, all counted in one pass, digits that
-// every key shares skipped; returns the buffer that holds the result (x or scratch).
+// faster than the bigger counts cost), of 8 from 256, of 6 below (short lines, where
+// clearing and summing the counts costs more than a pass), all counted in one pass,
+// digits that every key shares skipped; returns the buffer that holds the result (x or scratch).
 // n < 2^32 (the kernel's limit on a line).
 template <class E>
 E* lsd_sort(E* x, E* scratch, int64_t n, int bits) {
-    constexpr int kShortRun = 48, kMaxDigitBits = 11, kMaxPasses = 8;
+    constexpr int kShortRun = 48, kMaxDigitBits = 11;
     if (n <= kShortRun) {
         insertion_sort(x, n);
         return x;
     }
-    const int max_digit = n >= (int64_t(1) << kMaxDigitBits) ? kMaxDigitBits : 8;
+    const int max_digit = n >= (int64_t(1) << kMaxDigitBits) ? kMaxDigitBits : n >= 256 ? 8 : 6;
     const int passes = (bits + max_digit - 1) / max_digit, width = (bits + passes - 1) / passes;
     const int buckets = 1 << width;
     const unsigned mask = (unsigned)buckets - 1;
-    std::array<std::vector<uint32_t>, kMaxPasses> count;
-    for (int p = 0; p < passes; ++p) count[(size_t)p].assign((size_t)buckets, 0);
+    // One counts buffer per thread, reused: short lines call this once per line.
+    thread_local std::vector<uint32_t> counts;
+    counts.assign((size_t)passes * (size_t)buckets, 0);
     for (int64_t i = 0; i < n; ++i) {
         const auto key = key_of(x[i]);
-        for (int p = 0; p < passes; ++p) ++count[(size_t)p][(key >> (width * p)) & mask];
+        for (int p = 0; p < passes; ++p) ++counts[(size_t)(p * buckets) + ((key >> (width * p)) & mask)];
     }
     for (int p = 0; p < passes; ++p) {
-        uint32_t* c = count[(size_t)p].data();
+        uint32_t* c = counts.data() + (size_t)p * (size_t)buckets;
         if (std::count(c, c + buckets, (uint32_t)n) == 1) continue;  // every key has this digit
         uint32_t offset = 0;
         for (int d = 0; d < buckets; ++d) {
