@@ -340,7 +340,7 @@ def test_shapes_go_to_c_as_given(backend):
         np.testing.assert_array_equal(np.asarray(x.reshape(shape)), want)
     assert x.reshape(2, 3, 2).shape == (2, 3, 2)
     assert x.reshape(-1).shape == (12,)
-    for make in (em.zeros, em.ones, em.empty):
+    for make in (em.zeros, em.ones, em.empty, lambda s: em.full(s, 1.5)):
         assert make(np.int64(3)).shape == (3,)
         assert make([2, np.int32(3)]).shape == (2, 3)
         assert make(()).shape == ()
@@ -350,5 +350,7 @@ def test_shapes_go_to_c_as_given(backend):
             em.reshape(x, bad)
         with pytest.raises(TypeError):
             em.zeros(bad)
+        with pytest.raises(TypeError):
+            em.full(bad, 1.0)
     with pytest.raises(ValueError):
         em.reshape(x, (5, 3))

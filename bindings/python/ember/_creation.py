@@ -16,12 +16,6 @@ def _code(dtype):
     return _DEFAULT if dtype is None else _dt.as_dtype(dtype).code
 
 
-def _shape_tuple(shape):
-    if isinstance(shape, builtins.int) or hasattr(shape, "__index__") and not hasattr(shape, "__len__"):
-        return (int(shape),)
-    return tuple(int(s) for s in shape)
-
-
 def _from_bytes(raw, dtype, shape):
     return _wrap(_c.ember_py_from_buffer(raw, dtype.code, tuple(shape)))
 
@@ -268,7 +262,7 @@ def ones(shape, *, dtype=None, device=None):
 def full(shape, fill_value, *, dtype=None, device=None):
     d = _fill_dtype(fill_value, dtype)
     with on_device(device):
-        t = _c.ember_empty(_shape_tuple(shape), d.code)
+        t = _c.ember_empty(shape, d.code)  # the typemap takes the shape as zeros() does
         _c.ember_assign(t, fill_value._h if isinstance(fill_value, Array) else _scalar_handle(fill_value))
         return _wrap(t)
 
