@@ -275,6 +275,50 @@ TEST(CpuLarge, SortsMatchReferenceExactly) {
     }
 }
 
+// sort.cpp's short lines go through the ISA's sorting network (simd_sortnet.hpp), which
+// pads each line to a power-of-two number of vectors, in pieces that are then merged:
+// lengths on both sides of every padding step, of every piece count (pieces of 128 to 512
+// keys, by ISA and key size) and of the radix sort's start, rows and strided columns, every
+// real dtype. Neither networks nor merges are stable: argsort must still give the stable order, and sort the signs
+// of zero and NaN payloads in input order. Run on every ISA variant by
+// CpuMath.EveryIsaVariantWithin4Ulp.
+TEST(CpuLarge, ShortLineSortsMatchReference) {
+    NEED_CPU();
+    const float nan1 = std::numeric_limits<float>::quiet_NaN(), nan2 = -std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const int lines = 6;
+    for (int64_t len : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257, 511, 512, 513,
+                        700, 1023, 1024, 1025, 1500, 2047, 2048, 2049}) {
+        const int64_t n = lines * len;
+        auto d = randf((size_t)n, -300, 300, 500 + (unsigned)len);
+        for (size_t i = 0; i < d.size(); i += 3) d[i] = std::round(d[i] / 50);  // many ties
+        auto with_specials = d;
+        for (size_t i = 1; i < d.size(); i += 5) with_specials[i] = i % 2 ? 0.0f : -0.0f;
+        for (size_t i = 2; i < d.size(); i += 11) with_specials[i] = i % 3 == 0 ? nan1 : i % 3 == 1 ? nan2 : (i % 2 ? inf : -inf);
+        T plain = tensor(cpu(), d, {n}, EMBER_FLOAT32), special = tensor(cpu(), with_specials, {n}, EMBER_FLOAT32);
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT8, EMBER_INT16, EMBER_INT32, EMBER_INT64,
+                                 EMBER_UINT8, EMBER_UINT16, EMBER_UINT32, EMBER_UINT64, EMBER_BOOL}) {
+            const bool is_float = dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64 || dt == EMBER_FLOAT16 || dt == EMBER_BFLOAT16;
+            T x, rows, cols;
+            EM_OK(ember_astype(cpu(), is_float ? special : plain, dt, x.out()));
+            const int64_t shape[2] = {lines, len};
+            EM_OK(ember_reshape(cpu(), x, shape, 2, rows.out()));
+            EM_OK(ember_transpose(cpu(), rows, cols.out()));  // (len, lines): lines along axis 0, stride `lines`
+            for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"rows", rows, 1}, {"columns", cols, 0}})
+                for (int desc : {0, 1}) {
+                    const std::string label = std::string(ember_dtype_name(dt)) + ", " + what + " of " + std::to_string(len) + (desc ? ", descending" : "");
+                    T got, want, igot, iwant;
+                    EM_OK(ember_sort(cpu(), v, axis, desc, got.out()));
+                    EM_OK(ember_sort(ref(), as_ref(v), axis, desc, want.out()));
+                    EXPECT_TRUE(raw_bytes(got) == raw_bytes(want)) << "sort " << label;
+                    EM_OK(ember_argsort(cpu(), v, axis, desc, igot.out()));
+                    EM_OK(ember_argsort(ref(), as_ref(v), axis, desc, iwant.out()));
+                    expect_identical(igot, iwant, "argsort " + label);
+                }
+        }
+    }
+}
+
 // sort.cpp's long lines: a pass by the top 8 bits in which the keys differ, then an LSD
 // sort per bucket (8- or 11-bit digits, insertion sort below 49 elements), a bucket with
 // more than its share split again. Each distribution steers it down another path:

@@ -54,6 +54,10 @@ typedef void (*ColFn)(const void* const* x, int nrows, int64_t n, void* acc);
 typedef void (*CvtFn)(const void* in, void* out, int64_t n);
 // Philox 4x32-10: the 4 * nblocks words of blocks first_block.. with counter word 2 = 0.
 typedef void (*PhiloxFn)(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nblocks);
+// Sorts n unsigned keys ascending in place with a sorting network (not stable), for short
+// lines: n <= network_sort_max (at most kNetworkSortBytes of keys, 64 vectors).
+constexpr int kNetworkSortBytes = 2048;
+typedef void (*NetworkSortFn)(void* keys, int64_t n);
 
 struct IsaTable {
     const char* name;
@@ -72,6 +76,8 @@ struct IsaTable {
     BinFn math2[M2_COUNT][2];
     CopyFn copy;
     PhiloxFn philox;
+    NetworkSortFn network_sort[2];  // [0] uint32 keys, [1] uint64
+    int64_t network_sort_max[2];
 };
 
 const IsaTable* isa_table_generic();

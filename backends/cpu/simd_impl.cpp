@@ -916,6 +916,7 @@ enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D
 
 #include "simd_mvec.hpp"
 #include "simd_philox.hpp"
+#include "simd_sortnet.hpp"
 
 
 // Integer (and bool, as bytes) to float: the plain conversion, as the reference's astype.
@@ -1016,6 +1017,10 @@ IsaTable build_table() {
     t.name = EMBER_STR(EMBER_ISA_NAME);
     t.copy = copy_bytes;
     t.philox = philox_words;
+    t.network_sort[0] = network_sort<uint32_t>;
+    t.network_sort[1] = network_sort<uint64_t>;
+    t.network_sort_max[0] = kNetworkSortMax<uint32_t>;
+    t.network_sort_max[1] = kNetworkSortMax<uint64_t>;
     t.vector_bytes = VB;
     fill_bin_all<OpAdd>(t, B_ADD, true);
     fill_bin_all<OpSub>(t, B_SUB, true);

@@ -252,14 +252,31 @@ U decode_key(U stored, U flip) {
     return key;
 }
 
-// sort (values) of one long line on every thread, sorting bare keys: half the memory
-// traffic of key + payload. A key decodes back to its element's bits except where float
-// keys merge elements that compare equal: -0.0 with +0.0, and NaNs of any payload. When the
+// After a sort of bare keys: a key decodes back to its element's bits except where float
+// keys merge elements that compare equal: -0.0 with +0.0, and NaNs of any payload. When a
 // line holds such an element whose bits the decoded key would not give, the runs of those
 // two keys are rewritten with the original bits in input order, as a stable sort leaves them.
 template <KeyKind K, class U>
-void sort_long_line_values(const U* src, int64_t sx, U* dst, int64_t so, int64_t n, bool descending, U inf_bits) {
+void restore_merged_runs(const U* src, int64_t sx, U* dst, int64_t so, int64_t n, U flip, U inf_bits) {
     constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
+    const U zero_key = U(sign ^ flip), nan_key = U(~U(0) ^ flip);
+    int64_t zero_at = 0, nan_at = 0;  // where the runs of those keys start: how many keys sort before
+    for (int64_t k = 0; k < n; ++k) {
+        const U key = encode_key<K>(src[k * sx], inf_bits, flip);
+        zero_at += key < zero_key;
+        nan_at += key < nan_key;
+    }
+    for (int64_t k = 0; k < n; ++k) {
+        const U bits = src[k * sx], key = encode_key<K>(bits, inf_bits, flip);
+        if (key == zero_key) dst[zero_at++ * so] = bits;
+        else if (key == nan_key) dst[nan_at++ * so] = bits;
+    }
+}
+
+// sort (values) of one long line on every thread, sorting bare keys: half the memory
+// traffic of key + payload; restore_merged_runs fixes what the bare keys lose.
+template <KeyKind K, class U>
+void sort_long_line_values(const U* src, int64_t sx, U* dst, int64_t so, int64_t n, bool descending, U inf_bits) {
     const U flip = descending ? U(~U(0)) : U(0);
     Scratch<U> a(n), tmp(n);
     std::atomic<int64_t> odd{0};
@@ -286,19 +303,87 @@ void sort_long_line_values(const U* src, int64_t sx, U* dst, int64_t so, int64_t
         else
             for (int64_t k = 0; k < count; ++k) dst[(first + k) * so] = decode_key<K>(sorted[k], flip);
     });
-    if (odd.load() == 0) return;
-    const U zero_key = U(sign ^ flip), nan_key = U(~U(0) ^ flip);
-    int64_t zero_at = 0, nan_at = 0;  // where the runs of those keys start: how many keys sort before
-    for (int64_t k = 0; k < n; ++k) {
-        const U key = encode_key<K>(src[k * sx], inf_bits, flip);
-        zero_at += key < zero_key;
-        nan_at += key < nan_key;
+    if (odd.load() != 0) restore_merged_runs<K>(src, sx, dst, so, n, flip, inf_bits);
+}
+
+// Merges x[0, nx) and y[0, ny), both sorted, into out; branch-free (the order of equal
+// keys is not kept: callers' keys are distinct or interchangeable).
+template <class Key>
+void merge_two(const Key* x, int64_t nx, const Key* y, int64_t ny, Key* out) {
+    int64_t i = 0, j = 0, k = 0;
+    while (i < nx && j < ny) {
+        const Key a = x[i], b = y[j];
+        const bool take_y = b < a;
+        out[k++] = take_y ? b : a;
+        i += !take_y;
+        j += take_y;
     }
-    for (int64_t k = 0; k < n; ++k) {
-        const U bits = src[k * sx], key = encode_key<K>(bits, inf_bits, flip);
-        if (key == zero_key) dst[zero_at++ * so] = bits;
-        else if (key == nan_key) dst[nan_at++ * so] = bits;
-    }
+    while (i < nx) out[k++] = x[i++];
+    while (j < ny) out[k++] = y[j++];
+}
+
+// A line may be this many networks long (merged after): up to there the merges measured
+// faster than the radix sort's passes.
+constexpr int kNetworksPerLine = 4;
+
+// Sorting many short lines: each line's keys are sorted in stack buffers, in pieces of the
+// ISA's sorting network's size (simd_sortnet.hpp), the pieces then merged. Neither is
+// stable, so argsort sorts (key << 32 | index), distinct keys whose order is the stable
+// one (keys of at most 32 bits); sort sorts bare keys and restores merged runs as above.
+template <KeyKind K, class U, bool Indices>
+void sort_short_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending, U inf_bits) {
+    using Key = std::conditional_t<Indices || sizeof(U) < 8, std::conditional_t<Indices, uint64_t, uint32_t>, uint64_t>;
+    static_assert(!Indices || sizeof(U) <= 4, "argsort packs the index below a key of at most 32 bits");
+    const int64_t n = x.shape[axis], lines = numel(x) / n;
+    const int64_t sx = x.strides[axis], so = out.strides[axis];
+    const U* xb = (const U*)x.data + x.offset;
+    const U flip = descending ? U(~U(0)) : U(0);
+    const NetworkSortFn network = g_isa->network_sort[sizeof(Key) == 8];
+    const int64_t piece = g_isa->network_sort_max[sizeof(Key) == 8];
+    auto sort_range = [&](int64_t first_line, int64_t end_line) {
+        constexpr int64_t kCapacity = kNetworksPerLine * kNetworkSortBytes / (int64_t)sizeof(Key);
+        alignas(64) Key buffer[2][kCapacity];
+        for (int64_t line = first_line; line < end_line; ++line) {
+            int64_t xo, oo;
+            line_offsets(x, out, axis, line, xo, oo);
+            const U* src = xb + xo;
+            Key* keys = buffer[0];
+            int64_t odd = 0;
+            for (int64_t k = 0; k < n; ++k) {
+                const U bits = src[k * sx], key = encode_key<K>(bits, inf_bits, flip);
+                if constexpr (Indices) keys[k] = (uint64_t)key << 32 | (uint64_t)k;
+                else {
+                    keys[k] = key;
+                    odd += decode_key<K>(key, flip) != bits;
+                }
+            }
+            for (int64_t b = 0; b < n; b += piece) network(keys + b, std::min(piece, n - b));
+            for (int64_t run = piece; run < n; run *= 2) {
+                Key* merged = keys == buffer[0] ? buffer[1] : buffer[0];
+                for (int64_t b = 0; b < n; b += 2 * run) {
+                    const int64_t mid = std::min(b + run, n), end = std::min(b + 2 * run, n);
+                    merge_two(keys + b, mid - b, keys + mid, end - mid, merged + b);
+                }
+                keys = merged;
+            }
+            if constexpr (Indices) {
+                int64_t* dst = (int64_t*)out.data + out.offset + oo;
+                for (int64_t k = 0; k < n; ++k) dst[k * so] = (int64_t)(keys[k] & 0xffffffffu);
+            } else {
+                U* dst = (U*)out.data + out.offset + oo;
+                for (int64_t k = 0; k < n; ++k) dst[k * so] = decode_key<K>(U(keys[k]), flip);
+                if (odd != 0) restore_merged_runs<K>(src, sx, dst, so, n, flip, inf_bits);
+            }
+        }
+    };
+    if (numel(x) >= kParallelCostly) parallel_range(lines, 0, 1, sort_range);
+    else sort_range(0, lines);
+}
+
+// The longest line sort_short_lines takes.
+template <class U, bool Indices>
+int64_t short_line_limit() {
+    return kNetworksPerLine * g_isa->network_sort_max[Indices || sizeof(U) == 8];
 }
 
 template <KeyKind K, class U, bool Indices>
@@ -326,6 +411,12 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
             for (int64_t k = 0; k < count; ++k) dst[k * so] = sorted[k].payload;
         }
     };
+    if constexpr (!Indices || sizeof(U) <= 4) {
+        if (n <= short_line_limit<U, Indices>()) {
+            sort_short_lines<K, U, Indices>(x, out, axis, descending, inf_bits);
+            return;
+        }
+    }
     const int nt = num_threads();
     const bool long_lines = n >= kParallelCostly && (lines < nt || lines == 1);  // each line on every thread
     if (long_lines && !Indices) {

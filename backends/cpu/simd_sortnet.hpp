@@ -1,0 +1,114 @@
+// Sorting networks for short lines of unsigned keys, in the vector width of the ISA this
+// copy of simd_impl.cpp is compiled for (included there, inside its anonymous namespace).
+//
+// A bitonic sorter in the form whose every comparator is ascending: for each block size
+// k = 2, 4, ..., m, element i is first compared with its mirror i ^ (k - 1) in the block,
+// then with i ^ j for j = k/4, ..., 1; the smaller key goes to the lower index. The m keys
+// (a power of two, padded with the largest key) sit in m / W vectors. Comparator pairs
+// that lie in two vectors are a lane-wise min/max (a mirror pair reverses one vector
+// first); pairs inside one vector are a lane permute, min, max and a lane select.
+// Keys are compared as signed integers (their sign bit flipped on the way in and out):
+// AVX2 and SSE2 have no unsigned 64-bit compare. The network is not stable; callers make the keys distinct (argsort packs the index in
+// the low bits) or restore what equal keys could reorder (sort.cpp).
+// Every step count is a template parameter, so the stages unroll into straight-line code.
+
+template <class T, int Xor>
+inline __attribute__((always_inline)) V<T> lanes_xor() {
+    V<T> idx;
+    for (int l = 0; l < W<T>; ++l) idx[l] = T(l ^ Xor);
+    return idx;
+}
+
+// Lane l meets lane l ^ Xor; lanes with bit Upper set keep the larger key.
+template <class T, int Xor, int Upper>
+inline __attribute__((always_inline)) V<T> exchange_in_vector(V<T> v) {
+    const V<T> partner = __builtin_shuffle(v, lanes_xor<T, Xor>());
+    const V<T> lo = v < partner ? v : partner, hi = v < partner ? partner : v;
+    V<T> upper;
+    for (int l = 0; l < W<T>; ++l) upper[l] = (l & Upper) ? T(~T(0)) : T(0);
+    return upper != 0 ? hi : lo;
+}
+
+template <class T, int N, int J>
+inline __attribute__((always_inline)) void half_cleaners(V<T>* v) {
+    if constexpr (J >= 1) {
+        if constexpr (J >= W<T>) {
+            constexpr int jv = J / W<T>;
+#pragma GCC unroll 64
+            for (int i = 0; i < N; ++i)
+                if (!(i & jv)) {
+                    const V<T> a = v[i], b = v[i + jv];
+                    v[i] = a < b ? a : b;
+                    v[i + jv] = a < b ? b : a;
+                }
+        } else {
+#pragma GCC unroll 64
+            for (int i = 0; i < N; ++i) v[i] = exchange_in_vector<T, J, J>(v[i]);
+        }
+        half_cleaners<T, N, J / 2>(v);
+    }
+}
+
+template <class T, int N, int K>
+inline __attribute__((always_inline)) void bitonic_stages(V<T>* v) {
+    if constexpr (K <= N * W<T>) {
+        if constexpr (K <= W<T>) {
+#pragma GCC unroll 64
+            for (int i = 0; i < N; ++i) v[i] = exchange_in_vector<T, K - 1, K / 2>(v[i]);
+        } else {
+            // The larger keys stay lane-reversed: the stages left sort any bitonic sequence,
+            // the steps across vectors do the same to every lane, and a reversed bitonic
+            // sequence is bitonic, so the reverse back would change nothing.
+            constexpr int kv = K / W<T>;
+            const V<T> reverse = lanes_xor<T, W<T> - 1>();
+#pragma GCC unroll 64
+            for (int i = 0; i < N; ++i)
+                if (!(i & (kv / 2))) {
+                    const int p = i ^ (kv - 1);
+                    const V<T> a = v[i], b = __builtin_shuffle(v[p], reverse);
+                    v[i] = a < b ? a : b;
+                    v[p] = a < b ? b : a;
+                }
+        }
+        half_cleaners<T, N, K / 4>(v);
+        bitonic_stages<T, N, K * 2>(v);
+    }
+}
+
+template <class T, int N>
+void network_sort_n(void* keys, int64_t n) {
+    using S = sint_of<T>;
+    V<S> v[N];
+    T* flat = (T*)(void*)v;
+    memcpy(flat, keys, (size_t)n * sizeof(T));
+    for (int64_t i = n; i < (int64_t)N * W<T>; ++i) flat[i] = T(~T(0));  // the largest key
+    const V<S> sign = splat<S>(S(T(1) << (sizeof(T) * 8 - 1)));
+#pragma GCC unroll 64
+    for (int i = 0; i < N; ++i) v[i] ^= sign;
+    bitonic_stages<S, N, 2>(v);
+#pragma GCC unroll 64
+    for (int i = 0; i < N; ++i) v[i] ^= sign;
+    memcpy(keys, flat, (size_t)n * sizeof(T));
+}
+
+constexpr int kMaxVectors = kNetworkSortBytes / VB < 64 ? kNetworkSortBytes / VB : 64;
+template <class T> constexpr int64_t kNetworkSortMax = (int64_t)kMaxVectors * W<T>;
+
+// Sorts the unsigned keys[0, n) ascending in place, n <= kNetworkSortMax<T>.
+template <class T>
+void network_sort(void* keys, int64_t n) {
+    static_assert(kMaxVectors >= 8 && kMaxVectors <= 64, "network size");
+    const int64_t vectors = (n + W<T> - 1) / W<T>;
+    void* k = keys;
+    if (vectors <= 1) network_sort_n<T, 1>(k, n);
+    else if (vectors <= 2) network_sort_n<T, 2>(k, n);
+    else if (vectors <= 4) network_sort_n<T, 4>(k, n);
+    else if (vectors <= 8) network_sort_n<T, 8>(k, n);
+    else if constexpr (kMaxVectors >= 16) {
+        if (vectors <= 16) network_sort_n<T, 16>(k, n);
+        else if constexpr (kMaxVectors >= 32) {
+            if (vectors <= 32) network_sort_n<T, 32>(k, n);
+            else if constexpr (kMaxVectors >= 64) network_sort_n<T, 64>(k, n);
+        }
+    }
+}
