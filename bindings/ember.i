@@ -877,6 +877,7 @@ static PyObject* ember_py_reduceop(int op, PyObject* x, PyObject* axes, int keep
 }
 %}
 
+%include "ember_from_nested.i"
 %{
 /* METH_FASTCALL entry points of the operator fast path (no argument tuple, no SWIG
    unpacking): _ember_c.binop(op, a, b), unop(op, x), ibinop(op, a, b). */
@@ -1090,6 +1091,7 @@ static PyMethodDef ember_py_fast_methods[] = {
     {"binop", (PyCFunction)(void (*)(void))ember_py_fast_binop, METH_FASTCALL, "binop(op, a, b) -> Array"},
     {"ibinop", (PyCFunction)(void (*)(void))ember_py_fast_ibinop, METH_FASTCALL, "ibinop(op, a, b) -> a"},
     {"unop", (PyCFunction)(void (*)(void))ember_py_fast_unop, METH_FASTCALL, "unop(op, x) -> Array"},
+    {"from_nested", (PyCFunction)(void (*)(void))ember_py_fast_from_nested, METH_FASTCALL, "from_nested(obj, dtype_code) -> Array or None"},
     {NULL, NULL, 0, NULL}
 };
 %}

@@ -163,6 +163,41 @@ def test_asarray_python_objects(backend):
     assert em.asarray(x, dtype=em.float64).dtype == em.float64
 
 
+def test_asarray_nested_lists_in_c_match_the_python_path(backend):
+    # asarray of nested lists and tuples runs in C (bindings/python/ember_from_nested.i) and
+    # hands what it declines to the Python path (_from_python): both give the same array
+    from ember import _creation
+    fast = em._ember_c.from_nested
+    assert fast([1, 2], -1) is not None and fast(((1.5,), [2]), em.float64.code) is not None
+    for declined in ([1j], [[1, 2], [3]], [], [[]], [np.float32(1)], [em.asarray(1.0)], [2 ** 64], [None], "ab"):
+        assert fast(declined, -1) is None, declined
+    assert fast([1, 2], em.complex64.code) is None
+    cases = [[1, 2, 3], [1.5, -2, True], [True, False], [[1, 2], [3, 4]], ((1, 2.5), [3, 4]), [[[1.0]]], (7,),
+             [2 ** 62, -2 ** 63], [2 ** 63], [2 ** 53 + 1], [10 ** 30], [1e300, -0.0], [float("nan"), -float("inf")],
+             [[True], [2]], [[1, 2], [3]], [[1, 2], 3], [1, [2]], [2 ** 64], [2 ** 64 - 1, 0.5], [1, "a"]]
+    dtypes = [None, em.float32, em.float64, em.float16, em.bfloat16, em.int8, em.int32, em.int64, em.uint8, em.uint64,
+              em.bool, em.complex64]
+    for obj in cases:
+        for dt in dtypes:
+            try:
+                want, error = _creation._from_python(obj, dt), None
+            except Exception as e:  # the same exception type must come out of asarray
+                want, error = None, type(e)
+            label = f"{obj!r} dtype={dt}"
+            if error is not None:
+                try:
+                    em.asarray(obj, dtype=dt)
+                except error:
+                    continue
+                pytest.fail(f"{label}: no {error.__name__}")
+            got = em.asarray(obj, dtype=dt)
+            assert (got.dtype, got.shape) == (want.dtype, want.shape), label
+            assert repr(got.tolist()) == repr(want.tolist()), label  # NaN and -0.0 by their repr
+    for name in em.backends():
+        with em.using_backend(name):
+            assert em.asarray([[1.0, 2.0]]).device.backend == name
+
+
 def test_devices_and_backends(backend):
     assert backend in em.backends()
     assert em.get_backend() == backend

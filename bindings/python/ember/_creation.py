@@ -76,7 +76,7 @@ def _from_python(obj, dtype):
             vals.append(c.imag)
         t = _from_bytes(_pyarray.array("d", vals).tobytes(), _dt.complex128, shape)
     elif d.kind in "iu" or (d.kind == "b" and all(isinstance(v, (builtins.bool, builtins.int)) for v in flat)):
-        if d.kind == "u" and any(v > (1 << 63) - 1 for v in flat):
+        if d.kind == "u" and not any(isinstance(v, builtins.float) for v in flat) and any(v > (1 << 63) - 1 for v in flat):
             t = _from_bytes(_pyarray.array("Q", flat).tobytes(), _dt.uint64, shape)
         else:
             for v in flat:
@@ -140,6 +140,11 @@ def wrap_numpy(a):
 
 def asarray(obj, /, *, dtype=None, device=None, copy=None):
     """Array API asarray. NumPy arrays are copied unless copy=False (zero-copy wrap)."""
+    if (type(obj) is list or type(obj) is tuple) and device is None and copy is not False:
+        # Nested lists of bools, ints and floats in C; None: the cases below decide.
+        t = _c.from_nested(obj, -1 if dtype is None else _dt.as_dtype(dtype).code)
+        if t is not None:
+            return t
     if type(obj) is Array or isinstance(obj, Array):
         x = obj
         dev = as_device(device)
