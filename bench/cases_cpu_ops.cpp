@@ -216,6 +216,17 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("argsort_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_argsort(c, x, 0, 0, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("sort_rows_f32/20000x100") || np.count("argsort_rows_f32/20000x100")) {
+        ember_tensor_t* x = random_tensor(c, {20000, 100}, -1, 1, 12);
+        add("sort_rows_f32", "20000x100", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 1, 0, r); }));
+        add("argsort_rows_f32", "20000x100", time_result(reps, [&](ember_tensor_t** r) { ember_argsort(c, x, 1, 0, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("sort_rows_f32/2000x1000")) {
+        ember_tensor_t* x = random_tensor(c, {2000, 1000}, -1, 1, 13);
+        add("sort_rows_f32", "2000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 1, 0, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("sort_i32_default/1e6")) {
         std::vector<int32_t> v(1000000);
         std::mt19937 rng(11);
