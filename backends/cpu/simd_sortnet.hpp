@@ -10,7 +10,8 @@
 // Keys are compared as signed integers (their sign bit flipped on the way in and out):
 // AVX2 and SSE2 have no unsigned 64-bit compare. The network is not stable; callers make the keys distinct (argsort packs the index in
 // the low bits) or restore what equal keys could reorder (sort.cpp).
-// Every step count is a template parameter, so the stages unroll into straight-line code.
+// Up to 16 vectors every step count is a template parameter, so the stages unroll into
+// straight-line code; larger networks run in memory (bitonic_stages_in_memory).
 
 template <class T, int Xor>
 inline __attribute__((always_inline)) V<T> lanes_xor() {
@@ -75,40 +76,111 @@ inline __attribute__((always_inline)) void bitonic_stages(V<T>* v) {
     }
 }
 
+// The steps inside one vector: the half-cleaners from stride J down, and a whole sort.
+template <class T, int J>
+inline __attribute__((always_inline)) V<T> half_in_vector(V<T> v) {
+    if constexpr (J >= 1) return half_in_vector<T, J / 2>(exchange_in_vector<T, J, J>(v));
+    else return v;
+}
+template <class T, int K>
+inline __attribute__((always_inline)) V<T> sort_in_vector(V<T> v) {
+    if constexpr (K <= W<T>) return sort_in_vector<T, K * 2>(half_in_vector<T, K / 4>(exchange_in_vector<T, K - 1, K / 2>(v)));
+    else return v;
+}
+template <class T, int J>
+inline __attribute__((always_inline)) void cross_in_block(V<T>* r) {
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i)
+        if (!(i & J)) {
+            const V<T> a = r[i], b = r[i + J];
+            r[i] = a < b ? a : b;
+            r[i + J] = a < b ? b : a;
+        }
+}
+// Eight vectors in registers: the steps across them from stride `top` (4, 2, 1 or 0
+// vectors) down, then the steps inside each vector.
+template <class T>
+inline __attribute__((always_inline)) void finish_block(V<T>* v, int top) {
+    V<T> r[8];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i) r[i] = v[i];
+    if (top >= 4) cross_in_block<T, 4>(r);
+    if (top >= 2) cross_in_block<T, 2>(r);
+    if (top >= 1) cross_in_block<T, 1>(r);
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i) v[i] = half_in_vector<T, W<T> / 2>(r[i]);
+}
+// Networks of 32 or 64 vectors (more than the registers hold) in memory, one pass over
+// the vectors per step across them; for strides under 8 vectors, blocks of 8 vectors
+// take their remaining steps in registers. Measured faster than the unrolled form from
+// 32 vectors on (which also took minutes to compile under the sanitizers).
+template <class T>
+void bitonic_stages_in_memory(V<T>* v, int nvec) {
+    for (int i = 0; i < nvec; ++i) v[i] = sort_in_vector<T, 2>(v[i]);
+    const V<T> reverse = lanes_xor<T, W<T> - 1>();
+    for (int kv = 2; kv <= nvec; kv *= 2) {
+        for (int i = 0; i < nvec; ++i)
+            if (!(i & (kv / 2))) {
+                const int p = i ^ (kv - 1);
+                const V<T> a = v[i], b = __builtin_shuffle(v[p], reverse);
+                v[i] = a < b ? a : b;
+                v[p] = a < b ? b : a;
+            }
+        int jv = kv / 4;
+        for (; jv >= 8; jv /= 2)
+            for (int i = 0; i < nvec; ++i)
+                if (!(i & jv)) {
+                    const V<T> a = v[i], b = v[i + jv];
+                    v[i] = a < b ? a : b;
+                    v[i + jv] = a < b ? b : a;
+                }
+        for (int b = 0; b < nvec; b += 8) finish_block<T>(v + b, jv);
+    }
+}
+// Loads keys[0, n) into `vectors` vectors (a power of two) padded with the largest key,
+// sorts them as signed integers (see the top) and stores them back.
 template <class T, int N>
-void network_sort_n(void* keys, int64_t n) {
+void network_sort_n(void* keys, int64_t n, int vectors) {
     using S = sint_of<T>;
     V<S> v[N];
     T* flat = (T*)(void*)v;
     memcpy(flat, keys, (size_t)n * sizeof(T));
-    for (int64_t i = n; i < (int64_t)N * W<T>; ++i) flat[i] = T(~T(0));  // the largest key
+    for (int64_t i = n; i < (int64_t)vectors * W<T>; ++i) flat[i] = T(~T(0));  // the largest key
     const V<S> sign = splat<S>(S(T(1) << (sizeof(T) * 8 - 1)));
-#pragma GCC unroll 64
-    for (int i = 0; i < N; ++i) v[i] ^= sign;
-    bitonic_stages<S, N, 2>(v);
-#pragma GCC unroll 64
-    for (int i = 0; i < N; ++i) v[i] ^= sign;
+    constexpr bool kUnrolled = N <= 16;
+    const int count = kUnrolled ? N : vectors;
+#pragma GCC unroll 16
+    for (int i = 0; i < count; ++i) v[i] ^= sign;
+    if constexpr (kUnrolled) bitonic_stages<S, N, 2>(v);
+    else bitonic_stages_in_memory<S>(v, vectors);
+#pragma GCC unroll 16
+    for (int i = 0; i < count; ++i) v[i] ^= sign;
     memcpy(keys, flat, (size_t)n * sizeof(T));
 }
 
 constexpr int kMaxVectors = kNetworkSortBytes / VB < 64 ? kNetworkSortBytes / VB : 64;
 template <class T> constexpr int64_t kNetworkSortMax = (int64_t)kMaxVectors * W<T>;
+#ifdef EMBER_SANITIZED
+// Instrumented, the unrolled networks took over 8 minutes to compile per ISA: sanitizer
+// builds sort every size in memory (the same comparators, at least 8 vectors).
+constexpr bool kUnrollNetworks = false;
+#else
+constexpr bool kUnrollNetworks = true;
+#endif
 
 // Sorts the unsigned keys[0, n) ascending in place, n <= kNetworkSortMax<T>.
 template <class T>
 void network_sort(void* keys, int64_t n) {
-    static_assert(kMaxVectors >= 8 && kMaxVectors <= 64, "network size");
+    static_assert(kMaxVectors >= 32 && kMaxVectors <= 64, "network size");
     const int64_t vectors = (n + W<T> - 1) / W<T>;
-    void* k = keys;
-    if (vectors <= 1) network_sort_n<T, 1>(k, n);
-    else if (vectors <= 2) network_sort_n<T, 2>(k, n);
-    else if (vectors <= 4) network_sort_n<T, 4>(k, n);
-    else if (vectors <= 8) network_sort_n<T, 8>(k, n);
-    else if constexpr (kMaxVectors >= 16) {
-        if (vectors <= 16) network_sort_n<T, 16>(k, n);
-        else if constexpr (kMaxVectors >= 32) {
-            if (vectors <= 32) network_sort_n<T, 32>(k, n);
-            else if constexpr (kMaxVectors >= 64) network_sort_n<T, 64>(k, n);
-        }
+    if constexpr (!kUnrollNetworks) {
+        network_sort_n<T, kMaxVectors>(keys, n, vectors <= 8 ? 8 : vectors <= 16 ? 16 : vectors <= 32 ? 32 : 64);
+        return;
     }
+    if (vectors <= 1) network_sort_n<T, 1>(keys, n, 1);
+    else if (vectors <= 2) network_sort_n<T, 2>(keys, n, 2);
+    else if (vectors <= 4) network_sort_n<T, 4>(keys, n, 4);
+    else if (vectors <= 8) network_sort_n<T, 8>(keys, n, 8);
+    else if (vectors <= 16) network_sort_n<T, 16>(keys, n, 16);
+    else network_sort_n<T, kMaxVectors>(keys, n, vectors <= 32 ? 32 : 64);
 }
