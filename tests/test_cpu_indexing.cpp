@@ -275,6 +275,18 @@ TEST(CpuLarge, SortsMatchReferenceExactly) {
     }
 }
 
+// sort bit for bit (signs of zero, NaN payloads) and argsort exactly, against the reference.
+static void expect_sorts_match_reference(const ember_tensor_t* v, int64_t axis, int desc, const std::string& what) {
+    const std::string label = what + (desc ? ", descending" : "");
+    T got, want, igot, iwant;
+    EM_OK(ember_sort(cpu(), v, axis, desc, got.out()));
+    EM_OK(ember_sort(ref(), as_ref(v), axis, desc, want.out()));
+    EXPECT_TRUE(raw_bytes(got) == raw_bytes(want)) << "sort " << label;
+    EM_OK(ember_argsort(cpu(), v, axis, desc, igot.out()));
+    EM_OK(ember_argsort(ref(), as_ref(v), axis, desc, iwant.out()));
+    expect_identical(igot, iwant, "argsort " + label);
+}
+
 // sort.cpp's short lines go through the ISA's sorting network (simd_sortnet.hpp), which
 // pads each line to a power-of-two number of vectors, in pieces that are then merged:
 // lengths on both sides of every padding step, of every piece count (pieces of 128 to 512
@@ -305,16 +317,8 @@ TEST(CpuLarge, ShortLineSortsMatchReference) {
             EM_OK(ember_reshape(cpu(), x, shape, 2, rows.out()));
             EM_OK(ember_transpose(cpu(), rows, cols.out()));  // (len, lines): lines along axis 0, stride `lines`
             for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"rows", rows, 1}, {"columns", cols, 0}})
-                for (int desc : {0, 1}) {
-                    const std::string label = std::string(ember_dtype_name(dt)) + ", " + what + " of " + std::to_string(len) + (desc ? ", descending" : "");
-                    T got, want, igot, iwant;
-                    EM_OK(ember_sort(cpu(), v, axis, desc, got.out()));
-                    EM_OK(ember_sort(ref(), as_ref(v), axis, desc, want.out()));
-                    EXPECT_TRUE(raw_bytes(got) == raw_bytes(want)) << "sort " << label;
-                    EM_OK(ember_argsort(cpu(), v, axis, desc, igot.out()));
-                    EM_OK(ember_argsort(ref(), as_ref(v), axis, desc, iwant.out()));
-                    expect_identical(igot, iwant, "argsort " + label);
-                }
+                for (int desc : {0, 1})
+                    expect_sorts_match_reference(v, axis, desc, std::string(ember_dtype_name(dt)) + ", " + what + " of " + std::to_string(len));
         }
     }
 }
@@ -356,16 +360,7 @@ TEST(CpuLarge, SortDistributionsMatchReference) {
             const int64_t shape2[2] = {2, n / 2};
             EM_OK(ember_reshape(cpu(), x, shape2, 2, rows.out()));
             for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"two rows", rows, 1}})
-                for (int desc : {0, 1}) {
-                    const std::string label = name + ", " + ember_dtype_name(dt) + ", " + what + (desc ? ", descending" : "");
-                    T got, want, igot, iwant;
-                    EM_OK(ember_sort(cpu(), v, axis, desc, got.out()));
-                    EM_OK(ember_sort(ref(), as_ref(v), axis, desc, want.out()));
-                    EXPECT_TRUE(raw_bytes(got) == raw_bytes(want)) << "sort " << label;
-                    EM_OK(ember_argsort(cpu(), v, axis, desc, igot.out()));
-                    EM_OK(ember_argsort(ref(), as_ref(v), axis, desc, iwant.out()));
-                    expect_identical(igot, iwant, "argsort " + label);
-                }
+                for (int desc : {0, 1}) expect_sorts_match_reference(v, axis, desc, name + ", " + ember_dtype_name(dt) + ", " + what);
         }
     }
 }
