@@ -20,6 +20,14 @@ inline __attribute__((always_inline)) V<T> lanes_xor() {
     return idx;
 }
 
+// lo, hi = the lane-wise min and max of lo and hi.
+template <class T>
+inline __attribute__((always_inline)) void order_pair(V<T>& lo, V<T>& hi) {
+    const V<T> a = lo, b = hi;
+    lo = a < b ? a : b;
+    hi = a < b ? b : a;
+}
+
 // Lane l meets lane l ^ Xor; lanes with bit Upper set keep the larger key.
 template <class T, int Xor, int Upper>
 inline __attribute__((always_inline)) V<T> exchange_in_vector(V<T> v) {
@@ -37,11 +45,7 @@ inline __attribute__((always_inline)) void half_cleaners(V<T>* v) {
             constexpr int jv = J / W<T>;
 #pragma GCC unroll 64
             for (int i = 0; i < N; ++i)
-                if (!(i & jv)) {
-                    const V<T> a = v[i], b = v[i + jv];
-                    v[i] = a < b ? a : b;
-                    v[i + jv] = a < b ? b : a;
-                }
+                if (!(i & jv)) order_pair<T>(v[i], v[i + jv]);
         } else {
 #pragma GCC unroll 64
             for (int i = 0; i < N; ++i) v[i] = exchange_in_vector<T, J, J>(v[i]);
@@ -66,9 +70,9 @@ inline __attribute__((always_inline)) void bitonic_stages(V<T>* v) {
             for (int i = 0; i < N; ++i)
                 if (!(i & (kv / 2))) {
                     const int p = i ^ (kv - 1);
-                    const V<T> a = v[i], b = __builtin_shuffle(v[p], reverse);
-                    v[i] = a < b ? a : b;
-                    v[p] = a < b ? b : a;
+                    V<T> mirrored = __builtin_shuffle(v[p], reverse);
+                    order_pair<T>(v[i], mirrored);
+                    v[p] = mirrored;
                 }
         }
         half_cleaners<T, N, K / 4>(v);
@@ -91,11 +95,7 @@ template <class T, int J>
 inline __attribute__((always_inline)) void cross_in_block(V<T>* r) {
 #pragma GCC unroll 8
     for (int i = 0; i < 8; ++i)
-        if (!(i & J)) {
-            const V<T> a = r[i], b = r[i + J];
-            r[i] = a < b ? a : b;
-            r[i + J] = a < b ? b : a;
-        }
+        if (!(i & J)) order_pair<T>(r[i], r[i + J]);
 }
 // Eight vectors in registers: the steps across them from stride `top` (4, 2, 1 or 0
 // vectors) down, then the steps inside each vector.
@@ -129,11 +129,7 @@ void bitonic_stages_in_memory(V<T>* v, int nvec) {
         int jv = kv / 4;
         for (; jv >= 8; jv /= 2)
             for (int i = 0; i < nvec; ++i)
-                if (!(i & jv)) {
-                    const V<T> a = v[i], b = v[i + jv];
-                    v[i] = a < b ? a : b;
-                    v[i + jv] = a < b ? b : a;
-                }
+                if (!(i & jv)) order_pair<T>(v[i], v[i + jv]);
         for (int b = 0; b < nvec; b += 8) finish_block<T>(v + b, jv);
     }
 }
