@@ -1,6 +1,7 @@
 // sort and argsort: a stable radix sort per line (one pass by the top digit, then an LSD
 // sort of each bucket in cache; msd_sort), which gives the reference's result (a stable
-// comparison sort) exactly.
+// comparison sort) exactly; lines of up to a few thousand keys go through sorting
+// networks instead (sort_short_lines), made exact as described there.
 // Each element becomes an unsigned key of its own width whose order is the reference's:
 // integers with the sign bit flipped; floats by sign and magnitude, with -0.0 and +0.0 given
 // one key (they compare equal) and every NaN the largest key (NaN sorts last). Descending
@@ -332,7 +333,7 @@ constexpr int kNetworksPerLine = 4;
 // one (keys of at most 32 bits); sort sorts bare keys and restores merged runs as above.
 template <KeyKind K, class U, bool Indices>
 void sort_short_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending, U inf_bits) {
-    using Key = std::conditional_t<Indices || sizeof(U) < 8, std::conditional_t<Indices, uint64_t, uint32_t>, uint64_t>;
+    using Key = std::conditional_t<Indices || sizeof(U) == 8, uint64_t, uint32_t>;
     static_assert(!Indices || sizeof(U) <= 4, "argsort packs the index below a key of at most 32 bits");
     const int64_t n = x.shape[axis], lines = numel(x) / n;
     const int64_t sx = x.strides[axis], so = out.strides[axis];
