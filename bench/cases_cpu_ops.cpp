@@ -222,6 +222,13 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("argsort_rows_f32", "20000x100", time_result(reps, [&](ember_tensor_t** r) { ember_argsort(c, x, 1, 0, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("argsort_rows_f64/20000x100")) {
+        ember_tensor_t* x32 = random_tensor(c, {20000, 100}, -1, 1, 14), *x = nullptr;
+        ember_astype(c, x32, EMBER_FLOAT64, &x);
+        add("argsort_rows_f64", "20000x100", time_result(reps, [&](ember_tensor_t** r) { ember_argsort(c, x, 1, 0, r); }));
+        ember_tensor_release(x);
+        ember_tensor_release(x32);
+    }
     if (np.count("sort_rows_f32/2000x1000")) {
         ember_tensor_t* x = random_tensor(c, {2000, 1000}, -1, 1, 13);
         add("sort_rows_f32", "2000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 1, 0, r); }));

@@ -323,6 +323,42 @@ TEST(CpuLarge, ShortLineSortsMatchReference) {
     }
 }
 
+// 64-bit argsort of short lines sorts by a 32-bit window of each key (its distance from
+// the line's smallest key, shifted until the largest distance fits) and then orders equal
+// windows by whole keys. Lines whose keys span under 2^32 (exact windows), just over it
+// (neighbouring keys share a window), and a full range with clusters of keys that differ
+// only in their low bits (long runs of equal windows, with duplicates), as int64, uint64
+// and float64 bits (NaNs with payloads among them), rows and columns, both directions.
+TEST(CpuLarge, ShortLine64BitArgsortWindows) {
+    NEED_CPU();
+    std::mt19937_64 rng(77);
+    const int lines = 4;
+    for (int64_t len : {2, 17, 100, 513, 1024, 1025}) {
+        const int64_t n = lines * len;
+        std::vector<std::pair<std::string, std::vector<uint64_t>>> cases(3);
+        cases[0].first = "span under 2^32";
+        cases[1].first = "span just over 2^32";
+        cases[2].first = "clusters over the full range";
+        const uint64_t bases[3] = {rng(), rng(), rng()};
+        for (int64_t i = 0; i < n; ++i) {
+            cases[0].second.push_back((uint64_t)(int64_t)(rng() % 2001) - 1000);
+            cases[1].second.push_back(i % 7 == 0 ? (uint64_t(1) << 32) + 1 - (i % 2) : rng() % 8);
+            cases[2].second.push_back(i % 5 == 0 ? rng() : bases[i % 3] + rng() % 64);
+        }
+        for (const auto& [name, bits] : cases) {
+            const int64_t shape[2] = {lines, len};
+            for (ember_dtype_t dt : {EMBER_INT64, EMBER_UINT64, EMBER_FLOAT64}) {
+                T rows, cols;
+                EM_OK(ember_tensor_from_data(cpu(), bits.data(), dt, shape, 2, rows.out()));
+                EM_OK(ember_transpose(cpu(), rows, cols.out()));
+                for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"rows", rows, 1}, {"columns", cols, 0}})
+                    for (int desc : {0, 1})
+                        expect_sorts_match_reference(v, axis, desc, std::string(ember_dtype_name(dt)) + ", " + name + ", " + what + " of " + std::to_string(len));
+            }
+        }
+    }
+}
+
 // sort.cpp's long lines: a pass by the top 8 bits in which the keys differ, then an LSD
 // sort per bucket (8- or 11-bit digits, insertion sort below 49 elements), a bucket with
 // more than its share split again. Each distribution steers it down another path:

@@ -327,35 +327,76 @@ void merge_two(const Key* x, int64_t nx, const Key* y, int64_t ny, Key* out) {
 // faster than the radix sort's passes.
 constexpr int kNetworksPerLine = 4;
 
+// After a sort by (window << 32 | index): each run of equal windows, in index order, sorted
+// stably by its whole keys, so that equal keys stay in index order.
+template <class U>
+void order_equal_windows(uint64_t* packed, int64_t n, const U* whole) {
+    auto less = [whole](uint64_t a, uint64_t b) { return whole[a & 0xffffffffu] < whole[b & 0xffffffffu]; };
+    for (int64_t first = 0; first < n;) {
+        int64_t end = first + 1;
+        while (end < n && packed[end] >> 32 == packed[first] >> 32) ++end;
+        if (end - first > 16) std::stable_sort(packed + first, packed + end, less);
+        else
+            for (int64_t i = first + 1; i < end; ++i) {
+                const uint64_t v = packed[i];
+                int64_t j = i;
+                for (; j > first && less(v, packed[j - 1]); --j) packed[j] = packed[j - 1];
+                packed[j] = v;
+            }
+        first = end;
+    }
+}
+
 // Sorting many short lines: each line's keys are sorted in stack buffers, in pieces of the
 // ISA's sorting network's size (simd_sortnet.hpp), the pieces then merged. Neither is
 // stable, so argsort sorts (key << 32 | index), distinct keys whose order is the stable
-// one (keys of at most 32 bits); sort sorts bare keys and restores merged runs as above.
+// one; sort sorts bare keys and restores merged runs as above. A 64-bit key does not fit
+// beside the index: argsort sorts by a 32-bit window of it instead, its distance from the
+// line's smallest key shifted right until the line's largest distance fits (exact when the
+// line spans less than 2^32 keys, as small integers do), then orders equal windows by
+// their whole keys (order_equal_windows).
 template <KeyKind K, class U, bool Indices>
 void sort_short_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending, U inf_bits) {
     using Key = std::conditional_t<Indices || sizeof(U) == 8, uint64_t, uint32_t>;
-    static_assert(!Indices || sizeof(U) <= 4, "argsort packs the index below a key of at most 32 bits");
+    constexpr bool kWindowed = Indices && sizeof(U) == 8;
     const int64_t n = x.shape[axis], lines = numel(x) / n;
     const int64_t sx = x.strides[axis], so = out.strides[axis];
     const U* xb = (const U*)x.data + x.offset;
     const U flip = descending ? U(~U(0)) : U(0);
     const NetworkSortFn network = g_isa->network_sort[sizeof(Key) == 8];
     const int64_t piece = g_isa->network_sort_max[sizeof(Key) == 8];
+    constexpr int64_t kCapacity = kNetworksPerLine * kNetworkSortBytes / (int64_t)sizeof(Key);
+    using Wholes = std::array<U, kWindowed ? kCapacity : 1>;
     auto sort_range = [&](int64_t first_line, int64_t end_line) {
-        constexpr int64_t kCapacity = kNetworksPerLine * kNetworkSortBytes / (int64_t)sizeof(Key);
         alignas(64) Key buffer[2][kCapacity];
+        alignas(64) Wholes wholes;
+        U* whole = wholes.data();
         for (int64_t line = first_line; line < end_line; ++line) {
             int64_t xo, oo;
             line_offsets(x, out, axis, line, xo, oo);
             const U* src = xb + xo;
             Key* keys = buffer[0];
             int64_t odd = 0;
-            for (int64_t k = 0; k < n; ++k) {
-                const U bits = src[k * sx], key = encode_key<K>(bits, inf_bits, flip);
-                if constexpr (Indices) keys[k] = (uint64_t)key << 32 | (uint64_t)k;
-                else {
-                    keys[k] = key;
-                    odd += decode_key<K>(key, flip) != bits;
+            int shift = 0;
+            if constexpr (kWindowed) {
+                U lo = ~U(0), hi = 0;
+                for (int64_t k = 0; k < n; ++k) {
+                    const U key = encode_key<K>(src[k * sx], inf_bits, flip);
+                    whole[k] = key;
+                    lo = key < lo ? key : lo;
+                    hi = key > hi ? key : hi;
+                }
+                const U span = hi - lo;
+                shift = span >> 32 ? 32 - __builtin_clzll(span) : 0;
+                for (int64_t k = 0; k < n; ++k) keys[k] = (uint64_t)((whole[k] - lo) >> shift) << 32 | (uint64_t)k;
+            } else {
+                for (int64_t k = 0; k < n; ++k) {
+                    const U bits = src[k * sx], key = encode_key<K>(bits, inf_bits, flip);
+                    if constexpr (Indices) keys[k] = (uint64_t)key << 32 | (uint64_t)k;
+                    else {
+                        keys[k] = key;
+                        odd += decode_key<K>(key, flip) != bits;
+                    }
                 }
             }
             for (int64_t b = 0; b < n; b += piece) network(keys + b, std::min(piece, n - b));
@@ -367,6 +408,8 @@ void sort_short_lines(const ember_view_t& x, const ember_view_t& out, int axis, 
                 }
                 keys = merged;
             }
+            if constexpr (kWindowed)
+                if (shift != 0) order_equal_windows(keys, n, whole);
             if constexpr (Indices) {
                 int64_t* dst = (int64_t*)out.data + out.offset + oo;
                 for (int64_t k = 0; k < n; ++k) dst[k * so] = (int64_t)(keys[k] & 0xffffffffu);
@@ -412,11 +455,9 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
             for (int64_t k = 0; k < count; ++k) dst[k * so] = sorted[k].payload;
         }
     };
-    if constexpr (!Indices || sizeof(U) <= 4) {
-        if (n <= short_line_limit<U, Indices>()) {
-            sort_short_lines<K, U, Indices>(x, out, axis, descending, inf_bits);
-            return;
-        }
+    if (n <= short_line_limit<U, Indices>()) {
+        sort_short_lines<K, U, Indices>(x, out, axis, descending, inf_bits);
+        return;
     }
     const int nt = num_threads();
     const bool long_lines = n >= kParallelCostly && (lines < nt || lines == 1);  // each line on every thread
