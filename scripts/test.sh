@@ -10,10 +10,10 @@
 #   5. the libFuzzer target over the file loaders for 60 s from the committed corpus,
 #   6. the Python binding: pip install into a fresh venv, then pytest against NumPy.
 #
-# Most test steps keep one core busy, so on a 2-core CI host the next build runs beside
-# them, niced: the sanitizer build beside ctest, and the Python step (its pip build and
-# pytest) beside the sanitizer, valgrind and fuzz steps. A background step writes to
-# build-logs/<step>.log, which is printed when it has been waited for.
+# The sanitizer, valgrind and fuzz steps keep one core busy, so on a 2-core CI host the
+# Python step (its pip build and pytest) runs beside them, niced. (ctest keeps both cores
+# busy: a build beside it made the two slower than one after the other.) A background step
+# writes to build-logs/<step>.log, which is printed when it has been waited for.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -42,7 +42,6 @@ sanitizer_build() {
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j"$jobs"
-in_background sanitizer_build sanitizer_build
 (cd build && ctest --output-on-failure)
 # install-deps.sh installed Lua and SWIG, so a skipped Lua case here is a defect, not a gap.
 # (grep without -q reads all of ctest's output: -q would stop early, and under pipefail
@@ -51,7 +50,7 @@ for t in lua5.4_binding lua5.3_binding; do
   (cd build && ctest -N | grep " $t\$" >/dev/null) || { echo "ctest case $t is missing" >&2; exit 1; }
 done
 
-wait_for sanitizer_build
+sanitizer_build
 in_background python bash scripts/test-python.sh
 asan_path="$PWD/build-asan/test-modules"
 [ -e build-asan/lib/ember/backends/ember-backend-cpu.so ] && asan_path="$asan_path:$PWD/build-asan/lib/ember/backends/ember-backend-cpu.so"
