@@ -16,6 +16,11 @@
 # and is reused by later runs and by the fresh-venv test (EMBER_PY_BUILD_DIR), so only the
 # first run compiles libember, the backends and the SWIG module (-j2 at most).
 #
+# EMBER_PY_PREBUILT=<an Ember build tree> packages that tree's libember and backend
+# modules instead of building them again (bindings/python/CMakeLists.txt); scripts/test.sh
+# passes its optimised build, which ctest has just tested. Unset: the full source build that
+# `pip install ./bindings/python` does.
+#
 # PyTorch: PyPI's torch wheel is the CUDA build (gigabytes) and the CPU index is not
 # reachable, so the venv has no torch. Debian's python3-torch 1.13 (CPU, built against
 # python3-numpy 1.24) is for /usr/bin/python3, CPython 3.11 like pyenv's, so the same
@@ -50,8 +55,19 @@ build_dir="$root/build-py/skbuild"
 mkdir -p "$build_dir"
 
 "$venv/bin/python" -m pip install -q numpy pytest
-echo "== pip install ./bindings/python (build tree: build-py/skbuild)"
-"$venv/bin/python" -m pip install -q "$root/bindings/python" --config-settings=build-dir="$build_dir"
+prebuilt="${EMBER_PY_PREBUILT:-}"
+if [ -n "$prebuilt" ]; then  # the full source build's CMake logic, configured (not built)
+  echo "== cmake configure of bindings/python as pip builds it from source"
+  configure_dir=$(mktemp -d "${TMPDIR:-/tmp}/ember-py-configure.XXXXXX")
+  cmake -S "$root/bindings/python" -B "$configure_dir" -DPython_EXECUTABLE="$venv/bin/python" >/dev/null \
+    || { echo "configuring bindings/python (source build) failed" >&2; exit 1; }
+  grep -q "ember-backend-cpu" "$configure_dir/Makefile" \
+    || { echo "the source build of bindings/python does not bundle the cpu backend" >&2; exit 1; }
+  rm -rf "$configure_dir"
+fi
+echo "== pip install ./bindings/python (build tree: build-py/skbuild${prebuilt:+; packaging the prebuilt $prebuilt})"
+"$venv/bin/python" -m pip install -q "$root/bindings/python" --config-settings=build-dir="$build_dir" \
+  --config-settings=cmake.define.EMBER_PY_PREBUILT="$prebuilt"
 
 echo "== pytest tests/python"
 cd "${TMPDIR:-/tmp}"
