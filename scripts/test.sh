@@ -10,8 +10,9 @@
 #   5. the libFuzzer target over the file loaders for 60 s from the committed corpus,
 #   6. the Python binding: pip install into a fresh venv, then pytest against NumPy.
 #
-# The sanitizer, valgrind and fuzz steps keep one core busy, so on a 2-core CI host the
-# Python step (its pip build and pytest) runs beside them, niced. (ctest keeps both cores
+# The runs under the sanitizers and valgrind keep one core busy, so on a 2-core CI host the
+# fuzz step (a clang build of libember, one job, then 60 s of fuzzing) and the Python step
+# run beside them, niced. (ctest keeps both cores
 # busy: a build beside it made the two slower than one after the other.) A background step
 # writes to build-logs/<step>.log, which is printed when it has been waited for.
 set -euo pipefail
@@ -56,6 +57,7 @@ sanitizer_build
 # about 10 minutes of CPU. test-python.sh still configures the full source build, so its
 # CMake logic stays covered.
 in_background python env EMBER_PY_PREBUILT="$PWD/build" bash scripts/test-python.sh
+in_background fuzz env JOBS=1 bash scripts/fuzz.sh 60
 asan_path="$PWD/build-asan/test-modules"
 [ -e build-asan/lib/ember/backends/ember-backend-cpu.so ] && asan_path="$asan_path:$PWD/build-asan/lib/ember/backends/ember-backend-cpu.so"
 (cd build-asan && EMBER_PLUGIN_SCAN=0 EMBER_BACKEND_PATH="$asan_path" EMBER_TEST_MODULE_DIR="$PWD/test-modules" \
@@ -77,6 +79,6 @@ fi
   valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
   --show-leak-kinds=definite,indirect -q ./bin/ember_tests --gtest_brief=1)
 bash scripts/check-io-interop.sh build
-bash scripts/fuzz.sh 60
+wait_for fuzz
 wait_for python
 echo "all tests passed"
