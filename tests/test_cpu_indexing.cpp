@@ -289,7 +289,7 @@ static void expect_sorts_match_reference(const ember_tensor_t* v, int64_t axis, 
 
 // sort.cpp's short lines go through the ISA's sorting network (simd_sortnet.hpp), which
 // pads each line to a power-of-two number of vectors, in pieces that are then merged:
-// lengths on both sides of every padding step, of every piece count (pieces of 128 to 512
+// lengths on both sides of every padding step, of every piece count (pieces of 128 to 1024
 // keys, by ISA and key size) and of the radix sort's start, rows and strided columns, every
 // real dtype. Neither networks nor merges are stable: argsort must still give the stable order, and sort the signs
 // of zero and NaN payloads in input order. Run on every ISA variant by

@@ -56,7 +56,7 @@ typedef void (*CvtFn)(const void* in, void* out, int64_t n);
 typedef void (*PhiloxFn)(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nblocks);
 // Sorts n unsigned keys ascending in place with a sorting network (not stable), for short
 // lines: n <= network_sort_max (at most kNetworkSortBytes of keys, 64 vectors).
-constexpr int kNetworkSortBytes = 2048;
+constexpr int kNetworkSortBytes = 4096;
 typedef void (*NetworkSortFn)(void* keys, int64_t n);
 
 struct IsaTable {

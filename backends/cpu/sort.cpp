@@ -326,6 +326,8 @@ void merge_two(const Key* x, int64_t nx, const Key* y, int64_t ny, Key* out) {
 // A line may be this many networks long (merged after): up to there the merges measured
 // faster than the radix sort's passes.
 constexpr int kNetworksPerLine = 4;
+// ... and at most this many bytes of keys (2048 32-bit keys).
+constexpr int64_t kShortLineBytes = 8192;
 
 // After a sort by (window << 32 | index): each run of equal windows, in index order, sorted
 // stably by its whole keys, so that equal keys stay in index order.
@@ -347,6 +349,40 @@ void order_equal_windows(uint64_t* packed, int64_t n, const U* whole) {
     }
 }
 
+// f(step) with step = stride, as a compile-time 1 when the stride is 1: the loops over a
+// contiguous line then vectorise.
+template <class F>
+inline void with_unit_stride_split(int64_t stride, const F& f) {
+    if (stride == 1) f(std::integral_constant<int64_t, 1>{});
+    else f(stride);
+}
+
+// A line's sort keys (with its indices in the low half for argsort) from its elements;
+// returns how many elements the keys alone would not give back (see restore_merged_runs).
+// Separate functions with local pointers, so that nothing in the loops can alias them and
+// they vectorise.
+template <KeyKind K, bool Indices, class U, class Key, class Step>
+int64_t encode_line(const U* __restrict src, Step step, int64_t n, Key* __restrict keys, U inf_bits, U flip) {
+    int64_t odd = 0;
+    for (int64_t k = 0; k < n; ++k) {
+        const U bits = src[k * step], key = encode_key<K>(bits, inf_bits, flip);
+        if constexpr (Indices) keys[k] = (uint64_t)key << 32 | (uint64_t)k;
+        else {
+            keys[k] = key;
+            odd += decode_key<K>(key, flip) != bits;
+        }
+    }
+    return odd;
+}
+template <KeyKind K, class U, class Key, class Step>
+void decode_line(const Key* __restrict keys, int64_t n, U* __restrict dst, Step step, U flip) {
+    for (int64_t k = 0; k < n; ++k) dst[k * step] = decode_key<K>(U(keys[k]), flip);
+}
+template <class Step>
+void write_indices(const uint64_t* __restrict keys, int64_t n, int64_t* __restrict dst, Step step) {
+    for (int64_t k = 0; k < n; ++k) dst[k * step] = (int64_t)(keys[k] & 0xffffffffu);
+}
+
 // Sorting many short lines: each line's keys are sorted in stack buffers, in pieces of the
 // ISA's sorting network's size (simd_sortnet.hpp), the pieces then merged. Neither is
 // stable, so argsort sorts (key << 32 | index), distinct keys whose order is the stable
@@ -365,7 +401,7 @@ void sort_short_lines(const ember_view_t& x, const ember_view_t& out, int axis, 
     const U flip = descending ? U(~U(0)) : U(0);
     const NetworkSortFn network = g_isa->network_sort[sizeof(Key) == 8];
     const int64_t piece = g_isa->network_sort_max[sizeof(Key) == 8];
-    constexpr int64_t kCapacity = kNetworksPerLine * kNetworkSortBytes / (int64_t)sizeof(Key);
+    constexpr int64_t kCapacity = kShortLineBytes / (int64_t)sizeof(Key);
     using Wholes = std::array<U, kWindowed ? kCapacity : 1>;
     auto sort_range = [&](int64_t first_line, int64_t end_line) {
         alignas(64) Key buffer[2][kCapacity];
@@ -390,14 +426,7 @@ void sort_short_lines(const ember_view_t& x, const ember_view_t& out, int axis, 
                 shift = span >> 32 ? 32 - __builtin_clzll(span) : 0;
                 for (int64_t k = 0; k < n; ++k) keys[k] = (uint64_t)((whole[k] - lo) >> shift) << 32 | (uint64_t)k;
             } else {
-                for (int64_t k = 0; k < n; ++k) {
-                    const U bits = src[k * sx], key = encode_key<K>(bits, inf_bits, flip);
-                    if constexpr (Indices) keys[k] = (uint64_t)key << 32 | (uint64_t)k;
-                    else {
-                        keys[k] = key;
-                        odd += decode_key<K>(key, flip) != bits;
-                    }
-                }
+                with_unit_stride_split(sx, [&](auto step) { odd = encode_line<K, Indices>(src, step, n, keys, inf_bits, flip); });
             }
             for (int64_t b = 0; b < n; b += piece) network(keys + b, std::min(piece, n - b));
             for (int64_t run = piece; run < n; run *= 2) {
@@ -412,10 +441,10 @@ void sort_short_lines(const ember_view_t& x, const ember_view_t& out, int axis, 
                 if (shift != 0) order_equal_windows(keys, n, whole);
             if constexpr (Indices) {
                 int64_t* dst = (int64_t*)out.data + out.offset + oo;
-                for (int64_t k = 0; k < n; ++k) dst[k * so] = (int64_t)(keys[k] & 0xffffffffu);
+                with_unit_stride_split(so, [&](auto step) { write_indices(keys, n, dst, step); });
             } else {
                 U* dst = (U*)out.data + out.offset + oo;
-                for (int64_t k = 0; k < n; ++k) dst[k * so] = decode_key<K>(U(keys[k]), flip);
+                with_unit_stride_split(so, [&](auto step) { decode_line<K>(keys, n, dst, step, flip); });
                 if (odd != 0) restore_merged_runs<K>(src, sx, dst, so, n, flip, inf_bits);
             }
         }
@@ -427,7 +456,8 @@ void sort_short_lines(const ember_view_t& x, const ember_view_t& out, int axis, 
 // The longest line sort_short_lines takes.
 template <class U, bool Indices>
 int64_t short_line_limit() {
-    return kNetworksPerLine * g_isa->network_sort_max[Indices || sizeof(U) == 8];
+    const int key_bytes = Indices || sizeof(U) == 8 ? 8 : 4;
+    return std::min<int64_t>(kShortLineBytes / key_bytes, kNetworksPerLine * g_isa->network_sort_max[key_bytes == 8]);
 }
 
 template <KeyKind K, class U, bool Indices>
