@@ -12,6 +12,9 @@
 //  - scaling: ns per element at 1e7 against 1e6 (ratio = 10 * t(1e6) / t(1e7); 1 is
 //    perfectly linear, the target is >= 1/1.3). copy_scaling_2t is the same ratio for the
 //    two-thread copy above: what a memory-bound op can reach at best.
+//  - read_2t / read_1t: this file's own read of every element of a 1e7-float32 array on two
+//    threads and on one; sum_f32_read_bandwidth is Ember's sum against read_2t. Together
+//    with NumPy's sum they bound the ratio a sum can reach against NumPy on this machine.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -412,41 +415,62 @@ void stream_copy(const float* src, float* dst, int64_t n) {
     std::memcpy(dst, src, (size_t)n * 4);
 #endif
 }
-double copy_bandwidth_2t(const float* src, float* dst, int64_t n, int reps) {
-    // A persistent helper thread (no thread start-up inside the timed region).
+// Best time of `work` over [0, n) split in two halves, one per thread: the second half
+// on a persistent helper thread (no thread start-up inside the timed region).
+template <class Work>
+double two_thread_time(int64_t n, int reps, const Work& work) {
     std::atomic<int> go{0}, done{0};
     std::atomic<bool> quit{false};
-    int streaming = 0;
     const int64_t h = (n / 2) & ~(int64_t)15;
-    auto copy = [&](int64_t b, int64_t e) {
-        if (streaming) stream_copy(src + b, dst + b, e - b);
-        else std::memcpy(dst + b, src + b, (size_t)(e - b) * 4);
-    };
     std::thread helper([&] {
         int seen = 0;
         while (!quit.load()) {
             int g = go.load(std::memory_order_acquire);
             if (g == seen) continue;
             seen = g;
-            copy(h, n);
+            work(h, n);
             done.store(g, std::memory_order_release);
         }
     });
-    double best = 1e300;
     int gen = 0;
-    for (streaming = 0; streaming < 2; ++streaming) {
-        double t = bench::best_of(reps, [&] {
-            ++gen;
-            go.store(gen, std::memory_order_release);
-            copy(0, h);
-            while (done.load(std::memory_order_acquire) != gen) {
-            }
-        });
-        if (t < best) best = t;
-    }
+    double t = bench::best_of(reps, [&] {
+        ++gen;
+        go.store(gen, std::memory_order_release);
+        work(0, h);
+        while (done.load(std::memory_order_acquire) != gen) {
+        }
+    });
     quit.store(true);
     helper.join();
-    return best;
+    return t;
+}
+double copy_bandwidth_2t(const float* src, float* dst, int64_t n, int reps) {
+    double by_memcpy = two_thread_time(n, reps, [&](int64_t b, int64_t e) { std::memcpy(dst + b, src + b, (size_t)(e - b) * 4); });
+    double by_streaming = two_thread_time(n, reps, [&](int64_t b, int64_t e) { stream_copy(src + b, dst + b, e - b); });
+    return std::min(by_memcpy, by_streaming);
+}
+
+// A plain read of every element: the float sum in 8 independent vector accumulators
+// (SSE2; wide enough to be limited by the memory, not the adds, here). The sink keeps the
+// compiler from dropping it.
+std::atomic<float> g_read_sink{0};
+void read_all(const float* x, int64_t n) {
+#if defined(__SSE2__)
+    __m128 acc[8];
+    for (auto& a : acc) a = _mm_setzero_ps();
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 8; ++k) acc[k] = _mm_add_ps(acc[k], _mm_loadu_ps(x + i + 4 * k));
+    for (int k = 1; k < 8; ++k) acc[0] = _mm_add_ps(acc[0], acc[k]);
+    float lanes[4];
+    _mm_storeu_ps(lanes, acc[0]);
+    float s = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+#else
+    float s = 0;
+    int64_t i = 0;
+#endif
+    for (; i < n; ++i) s += x[i];
+    g_read_sink.store(s, std::memory_order_relaxed);
 }
 
 void bandwidth(const bench::Options& opt, std::vector<bench::Result>& out) {
@@ -477,6 +501,16 @@ void bandwidth(const bench::Options& opt, std::vector<bench::Result>& out) {
     // since 1e6 float32 operands stay in the last-level cache and 1e7 do not.
     double tcopy6 = copy_bandwidth_2t(src.data(), dst.data(), n / 10, reps * 3);
     out.push_back({"copy_scaling_2t", "1e7", "cpu", "10x_time_at_1e6", tcopy, 10 * tcopy6});
+    // What bounds sum and mean: this bench's own read of every element, on two threads and on
+    // one. NumPy's sum runs on one thread, so sum's ratio against NumPy can exceed the
+    // second thread's gain (read_2t against read_1t) only as far as NumPy's one thread
+    // falls short of read_1t (numpy_baseline.py's sum_f32 against read_1t).
+    double tread2 = two_thread_time(n, reps, [&](int64_t b, int64_t e) { read_all(src.data() + b, e - b); });
+    double tread1 = bench::best_of(reps, [&] { read_all(src.data(), n); });
+    ember_tensor_t* x = random_tensor(ctx.c, {n}, -1, 1, 4);
+    out.push_back({"sum_f32_read_bandwidth", "1e7", "cpu", "read_2t", time_reduce(ctx.c, false, x, reps), tread2});
+    out.push_back({"read_2t", "1e7", "cpu", "read_1t", tread2, tread1});
+    ember_tensor_release(x);
 }
 bench::Register reg_bw("bandwidth", bandwidth);
 
