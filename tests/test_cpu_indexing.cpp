@@ -2,7 +2,9 @@
 // random_ops.cpp) against the reference backend, on inputs large enough to take the
 // threaded paths. Each of them promises the reference's results bit for bit, so every
 // comparison here is exact.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <random>
@@ -398,6 +400,46 @@ TEST(CpuLarge, SortDistributionsMatchReference) {
             for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"two rows", rows, 1}})
                 for (int desc : {0, 1}) expect_sorts_match_reference(v, axis, desc, name + ", " + ember_dtype_name(dt) + ", " + what);
         }
+    }
+}
+
+// sort.cpp's long lines of 32-bit keys, on an ISA with a vectorised quicksort
+// (simd_quicksort.hpp; AVX-512): partitions that leave a remainder of under one vector,
+// pivots that are the smallest key (runs of equal keys) or the largest possible key, inputs
+// already in order or reversed, and the cut into pieces for the pool; int32, uint32 and
+// float32 (which sorts -0.0/+0.0 and NaNs in input order), both directions, bit for bit
+// against the reference. Elsewhere the radix sort runs the same cases.
+TEST(CpuLarge, LongLineQuicksortPatterns) {
+    NEED_CPU();
+    std::mt19937 rng(4242);
+    for (int64_t n : {65537, 100003}) {
+        std::vector<std::pair<std::string, std::vector<uint32_t>>> cases;
+        auto add = [&](const std::string& name, auto gen) {
+            std::vector<uint32_t> v((size_t)n);
+            for (int64_t i = 0; i < n; ++i) v[(size_t)i] = gen(i);
+            cases.emplace_back(name + " of " + std::to_string(n), std::move(v));
+        };
+        add("full range", [&](int64_t) { return (uint32_t)rng(); });
+        add("ascending", [&](int64_t i) { return (uint32_t)i * 7u; });
+        add("descending", [&](int64_t i) { return (uint32_t)(n - i) * 3u; });
+        add("organ pipe", [&](int64_t i) { return (uint32_t)std::min(i, n - i); });
+        add("all equal", [&](int64_t) { return 12345u; });
+        add("all the largest key", [&](int64_t) { return ~0u; });
+        add("two values", [&](int64_t i) { return i % 3 ? 0u : ~0u; });
+        add("few values, one common", [&](int64_t) { return rng() % 10 < 8 ? 5u : (uint32_t)(rng() % 16); });
+        add("small floats and NaNs", [&](int64_t i) {
+            const float v[5] = {0.0f, -0.0f, 1.5f, -2.0f, std::numeric_limits<float>::quiet_NaN()};
+            float f = i % 7 == 0 ? v[rng() % 5] : (float)(rng() % 1000) / 8.0f - 60.0f;
+            uint32_t bits;
+            std::memcpy(&bits, &f, 4);
+            return bits;
+        });
+        for (const auto& [name, bits] : cases)
+            for (ember_dtype_t dt : {EMBER_INT32, EMBER_UINT32, EMBER_FLOAT32}) {
+                T x;
+                EM_OK(ember_tensor_from_data(cpu(), bits.data(), dt, &n, 1, x.out()));
+                for (int desc : {0, 1}) expect_sorts_match_reference(x, 0, desc, name + ", " + ember_dtype_name(dt));
+            }
     }
 }
 

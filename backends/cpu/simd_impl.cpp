@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <limits>
@@ -917,6 +918,7 @@ enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D
 #include "simd_mvec.hpp"
 #include "simd_philox.hpp"
 #include "simd_sortnet.hpp"
+#include "simd_quicksort.hpp"
 
 
 // Integer (and bool, as bytes) to float: the plain conversion, as the reference's astype.
@@ -1021,6 +1023,10 @@ IsaTable build_table() {
     t.network_sort[1] = network_sort<uint64_t>;
     t.network_sort_max[0] = kNetworkSortMax<uint32_t>;
     t.network_sort_max[1] = kNetworkSortMax<uint64_t>;
+#if defined(__AVX512F__)
+    t.quicksort_u32 = quicksort_u32;
+    t.quick_split_u32 = quick_split_u32;
+#endif
     t.vector_bytes = VB;
     fill_bin_all<OpAdd>(t, B_ADD, true);
     fill_bin_all<OpSub>(t, B_SUB, true);

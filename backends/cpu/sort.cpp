@@ -274,36 +274,93 @@ void restore_merged_runs(const U* src, int64_t sx, U* dst, int64_t so, int64_t n
     }
 }
 
+// f(step) with step = stride, as a compile-time 1 when the stride is 1: the loops over a
+// contiguous line then vectorise.
+template <class F>
+inline void with_unit_stride_split(int64_t stride, const F& f) {
+    if (stride == 1) f(std::integral_constant<int64_t, 1>{});
+    else f(stride);
+}
+
+// A line's sort keys (with its indices in the low half for argsort) from its elements;
+// returns how many elements the keys alone would not give back (see restore_merged_runs).
+// Separate functions with local pointers, so that nothing in the loops can alias them and
+// they vectorise.
+template <KeyKind K, bool Indices, class U, class Key, class Step>
+int64_t encode_line(const U* __restrict src, Step step, int64_t n, Key* __restrict keys, U inf_bits, U flip) {
+    int64_t odd = 0;
+    for (int64_t k = 0; k < n; ++k) {
+        const U bits = src[k * step], key = encode_key<K>(bits, inf_bits, flip);
+        if constexpr (Indices) keys[k] = (uint64_t)key << 32 | (uint64_t)k;
+        else {
+            keys[k] = key;
+            odd += decode_key<K>(key, flip) != bits;
+        }
+    }
+    return odd;
+}
+template <KeyKind K, class U, class Key, class Step>
+void decode_line(const Key* __restrict keys, int64_t n, U* __restrict dst, Step step, U flip) {
+    for (int64_t k = 0; k < n; ++k) dst[k * step] = decode_key<K>(U(keys[k]), flip);
+}
+// Sorts 32-bit keys[0, n) with the ISA's vectorised quicksort, if it has one (else returns
+// false): partition steps cut the line into pieces, the largest first, until every thread
+// has two to take; the pool then sorts the pieces, largest first.
+template <class U>
+bool quicksort_on_pool(U* keys, int64_t n) {
+    if constexpr (sizeof(U) != 4) return false;
+    else {
+        if (!g_isa->quicksort_u32) return false;
+        uint32_t* a = reinterpret_cast<uint32_t*>(keys);
+        struct Piece {
+            int64_t begin, size;
+            bool sorted;  // all keys equal
+        };
+        std::vector<Piece> pieces{{0, n, false}};
+        const int nt = num_threads();
+        while (nt > 1 && (int)pieces.size() < 2 * nt) {
+            auto largest = std::max_element(pieces.begin(), pieces.end(), [](const Piece& x, const Piece& y) {
+                return (x.sorted ? 0 : x.size) < (y.sorted ? 0 : y.size);
+            });
+            if (largest->sorted || largest->size < kParallelCostly) break;
+            const Piece p = *largest;
+            const int64_t k = g_isa->quick_split_u32(a + p.begin, p.size);
+            if (k == p.size) {
+                largest->sorted = true;
+                continue;
+            }
+            *largest = {p.begin, k, false};
+            pieces.push_back({p.begin + k, p.size - k, false});
+        }
+        std::sort(pieces.begin(), pieces.end(), [](const Piece& x, const Piece& y) { return x.size > y.size; });
+        parallel_tasks((int64_t)pieces.size(), [&](int64_t i) {
+            if (!pieces[(size_t)i].sorted) g_isa->quicksort_u32(a + pieces[(size_t)i].begin, pieces[(size_t)i].size);
+        });
+        return true;
+    }
+}
+
 // sort (values) of one long line on every thread, sorting bare keys: half the memory
 // traffic of key + payload; restore_merged_runs fixes what the bare keys lose.
 template <KeyKind K, class U>
 void sort_long_line_values(const U* src, int64_t sx, U* dst, int64_t so, int64_t n, bool descending, U inf_bits) {
     const U flip = descending ? U(~U(0)) : U(0);
-    Scratch<U> a(n), tmp(n);
+    Scratch<U> a(n);
     std::atomic<int64_t> odd{0};
     parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) {
-        int64_t o = 0;
-        U* keys = a.data;
-        if (sx == 1)
-            for (int64_t k = k0; k < k1; ++k) {
-                const U bits = src[k], key = encode_key<K>(bits, inf_bits, flip);
-                keys[k] = key;
-                o += decode_key<K>(key, flip) != bits;
-            }
-        else
-            for (int64_t k = k0; k < k1; ++k) {
-                const U bits = src[k * sx], key = encode_key<K>(bits, inf_bits, flip);
-                keys[k] = key;
-                o += decode_key<K>(key, flip) != bits;
-            }
-        odd.fetch_add(o, std::memory_order_relaxed);
+        with_unit_stride_split(sx, [&](auto step) {
+            odd.fetch_add(encode_line<K, false>(src + k0 * sx, step, k1 - k0, a.data + k0, inf_bits, flip), std::memory_order_relaxed);
+        });
     });
-    msd_sort(a.data, tmp.data, n, (int)sizeof(U) * 8, num_threads(), 0, [&](const U* sorted, int64_t first, int64_t count) {
-        if (so == 1)
-            for (int64_t k = 0; k < count; ++k) dst[first + k] = decode_key<K>(sorted[k], flip);
-        else
-            for (int64_t k = 0; k < count; ++k) dst[(first + k) * so] = decode_key<K>(sorted[k], flip);
-    });
+    auto emit = [&](const U* sorted, int64_t first, int64_t count) {
+        with_unit_stride_split(so, [&](auto step) { decode_line<K>(sorted, count, dst + first * so, step, flip); });
+    };
+    if (quicksort_on_pool(a.data, n)) {
+        parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) { emit(a.data + k0, k0, k1 - k0); });
+    } else {
+        Scratch<U> tmp(n);
+        msd_sort(a.data, tmp.data, n, (int)sizeof(U) * 8, num_threads(), 0, emit);
+    }
     if (odd.load() != 0) restore_merged_runs<K>(src, sx, dst, so, n, flip, inf_bits);
 }
 
@@ -349,35 +406,6 @@ void order_equal_windows(uint64_t* packed, int64_t n, const U* whole) {
     }
 }
 
-// f(step) with step = stride, as a compile-time 1 when the stride is 1: the loops over a
-// contiguous line then vectorise.
-template <class F>
-inline void with_unit_stride_split(int64_t stride, const F& f) {
-    if (stride == 1) f(std::integral_constant<int64_t, 1>{});
-    else f(stride);
-}
-
-// A line's sort keys (with its indices in the low half for argsort) from its elements;
-// returns how many elements the keys alone would not give back (see restore_merged_runs).
-// Separate functions with local pointers, so that nothing in the loops can alias them and
-// they vectorise.
-template <KeyKind K, bool Indices, class U, class Key, class Step>
-int64_t encode_line(const U* __restrict src, Step step, int64_t n, Key* __restrict keys, U inf_bits, U flip) {
-    int64_t odd = 0;
-    for (int64_t k = 0; k < n; ++k) {
-        const U bits = src[k * step], key = encode_key<K>(bits, inf_bits, flip);
-        if constexpr (Indices) keys[k] = (uint64_t)key << 32 | (uint64_t)k;
-        else {
-            keys[k] = key;
-            odd += decode_key<K>(key, flip) != bits;
-        }
-    }
-    return odd;
-}
-template <KeyKind K, class U, class Key, class Step>
-void decode_line(const Key* __restrict keys, int64_t n, U* __restrict dst, Step step, U flip) {
-    for (int64_t k = 0; k < n; ++k) dst[k * step] = decode_key<K>(U(keys[k]), flip);
-}
 template <class Step>
 void write_indices(const uint64_t* __restrict keys, int64_t n, int64_t* __restrict dst, Step step) {
     for (int64_t k = 0; k < n; ++k) dst[k * step] = (int64_t)(keys[k] & 0xffffffffu);
