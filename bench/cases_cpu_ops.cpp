@@ -247,6 +247,14 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sort_i32_default", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); }));
         ember_tensor_release(x);
     }
+    for (int64_t n : {1000000, 10000000}) {
+        if (!np.count("sort_f64_default/" + size_name(n))) continue;
+        ember_tensor_t *x32 = random_tensor(c, {n}, -1, 1, 15), *x = nullptr;
+        ember_astype(c, x32, EMBER_FLOAT64, &x);
+        add("sort_f64_default", size_name(n).c_str(), time_result(n > 1000000 ? std::min(reps, 5) : reps, [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); }));
+        ember_tensor_release(x);
+        ember_tensor_release(x32);
+    }
     if (np.count("sort_f32/1e7") || np.count("sort_f32_default/1e7")) {
         ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 10);
         const double t = time_result(std::min(reps, 5), [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); });

@@ -403,42 +403,54 @@ TEST(CpuLarge, SortDistributionsMatchReference) {
     }
 }
 
-// sort.cpp's long lines of 32-bit keys, on an ISA with a vectorised quicksort
-// (simd_quicksort.hpp; AVX-512): partitions that leave a remainder of under one vector,
+// sort.cpp's long lines of 32- and 64-bit keys, on an ISA with a vectorised quicksort
+// (simd_quicksort.hpp; AVX-512): partitions that leave a remainder of under one step,
 // pivots that are the smallest key (runs of equal keys) or the largest possible key, inputs
-// already in order or reversed, and the cut into pieces for the pool; int32, uint32 and
-// float32 (which sorts -0.0/+0.0 and NaNs in input order), both directions, bit for bit
+// already in order or reversed, and the cut into pieces for the pool; every 32- and 64-bit
+// dtype (floats sort -0.0/+0.0 and NaNs in input order), both directions, bit for bit
 // against the reference. Elsewhere the radix sort runs the same cases.
 TEST(CpuLarge, LongLineQuicksortPatterns) {
     NEED_CPU();
-    std::mt19937 rng(4242);
+    std::mt19937_64 rng(4242);
     for (int64_t n : {65537, 100003}) {
-        std::vector<std::pair<std::string, std::vector<uint32_t>>> cases;
-        auto add = [&](const std::string& name, auto gen) {
-            std::vector<uint32_t> v((size_t)n);
-            for (int64_t i = 0; i < n; ++i) v[(size_t)i] = gen(i);
-            cases.emplace_back(name + " of " + std::to_string(n), std::move(v));
+        struct Case {
+            std::string name;
+            std::vector<uint32_t> bits32;
+            std::vector<uint64_t> bits64;
         };
-        add("full range", [&](int64_t) { return (uint32_t)rng(); });
-        add("ascending", [&](int64_t i) { return (uint32_t)i * 7u; });
-        add("descending", [&](int64_t i) { return (uint32_t)(n - i) * 3u; });
-        add("organ pipe", [&](int64_t i) { return (uint32_t)std::min(i, n - i); });
-        add("all equal", [&](int64_t) { return 12345u; });
-        add("all the largest key", [&](int64_t) { return ~0u; });
-        add("two values", [&](int64_t i) { return i % 3 ? 0u : ~0u; });
-        add("few values, one common", [&](int64_t) { return rng() % 10 < 8 ? 5u : (uint32_t)(rng() % 16); });
-        add("small floats and NaNs", [&](int64_t i) {
+        std::vector<Case> cases;
+        // gen(i) gives the 64-bit keys; the 32-bit ones are their low halves.
+        auto add = [&](const std::string& name, auto gen) {
+            Case c{name + " of " + std::to_string(n), std::vector<uint32_t>((size_t)n), std::vector<uint64_t>((size_t)n)};
+            for (int64_t i = 0; i < n; ++i) {
+                c.bits64[(size_t)i] = gen(i);
+                c.bits32[(size_t)i] = (uint32_t)c.bits64[(size_t)i];
+            }
+            cases.push_back(std::move(c));
+        };
+        add("full range", [&](int64_t) { return (uint64_t)rng(); });
+        add("ascending", [&](int64_t i) { return (uint64_t)i * 7u; });
+        add("descending", [&](int64_t i) { return (uint64_t)(n - i) * 3u; });
+        add("organ pipe", [&](int64_t i) { return (uint64_t)std::min(i, n - i); });
+        add("all equal", [&](int64_t) { return (uint64_t)12345; });
+        add("all the largest key", [&](int64_t) { return ~(uint64_t)0; });
+        add("two values", [&](int64_t i) { return i % 3 ? (uint64_t)0 : ~(uint64_t)0; });
+        add("few values, one common", [&](int64_t) { return rng() % 10 < 8 ? (uint64_t)5 : (uint64_t)(rng() % 16); });
+        Case floats{"small floats and NaNs of " + std::to_string(n), std::vector<uint32_t>((size_t)n), std::vector<uint64_t>((size_t)n)};
+        for (int64_t i = 0; i < n; ++i) {
             const float v[5] = {0.0f, -0.0f, 1.5f, -2.0f, std::numeric_limits<float>::quiet_NaN()};
-            float f = i % 7 == 0 ? v[rng() % 5] : (float)(rng() % 1000) / 8.0f - 60.0f;
-            uint32_t bits;
-            std::memcpy(&bits, &f, 4);
-            return bits;
-        });
-        for (const auto& [name, bits] : cases)
-            for (ember_dtype_t dt : {EMBER_INT32, EMBER_UINT32, EMBER_FLOAT32}) {
+            const float f = i % 7 == 0 ? v[rng() % 5] : (float)(rng() % 1000) / 8.0f - 60.0f;
+            const double d = (i % 11 == 0 && f != f) ? -std::numeric_limits<double>::quiet_NaN() : (double)f;
+            std::memcpy(&floats.bits32[(size_t)i], &f, 4);
+            std::memcpy(&floats.bits64[(size_t)i], &d, 8);
+        }
+        cases.push_back(std::move(floats));
+        for (const Case& c : cases)
+            for (ember_dtype_t dt : {EMBER_INT32, EMBER_UINT32, EMBER_FLOAT32, EMBER_INT64, EMBER_UINT64, EMBER_FLOAT64}) {
+                const bool wide = dt == EMBER_INT64 || dt == EMBER_UINT64 || dt == EMBER_FLOAT64;
                 T x;
-                EM_OK(ember_tensor_from_data(cpu(), bits.data(), dt, &n, 1, x.out()));
-                for (int desc : {0, 1}) expect_sorts_match_reference(x, 0, desc, name + ", " + ember_dtype_name(dt));
+                EM_OK(ember_tensor_from_data(cpu(), wide ? (const void*)c.bits64.data() : (const void*)c.bits32.data(), dt, &n, 1, x.out()));
+                for (int desc : {0, 1}) expect_sorts_match_reference(x, 0, desc, c.name + ", " + ember_dtype_name(dt));
             }
     }
 }

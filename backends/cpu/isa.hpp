@@ -58,10 +58,10 @@ typedef void (*PhiloxFn)(uint64_t key, uint64_t first_block, uint32_t* out, int6
 // lines: n <= network_sort_max (at most kNetworkSortBytes of keys, 64 vectors).
 constexpr int kNetworkSortBytes = 4096;
 typedef void (*NetworkSortFn)(void* keys, int64_t n);
-// A vectorised quicksort of unsigned 32-bit keys (not stable), and one partition step of it
+// A vectorised quicksort of unsigned keys (not stable), and one partition step of it
 // (simd_quicksort.hpp); null on the ISAs that have none.
-typedef void (*QuicksortFn)(uint32_t* keys, int64_t n);
-typedef int64_t (*QuickSplitFn)(uint32_t* keys, int64_t n);
+typedef void (*QuicksortFn)(void* keys, int64_t n);
+typedef int64_t (*QuickSplitFn)(void* keys, int64_t n);
 
 struct IsaTable {
     const char* name;
@@ -82,8 +82,8 @@ struct IsaTable {
     PhiloxFn philox;
     NetworkSortFn network_sort[2];  // [0] uint32 keys, [1] uint64
     int64_t network_sort_max[2];
-    QuicksortFn quicksort_u32;
-    QuickSplitFn quick_split_u32;
+    QuicksortFn quicksort[2];  // [0] uint32 keys, [1] uint64
+    QuickSplitFn quick_split[2];
 };
 
 const IsaTable* isa_table_generic();

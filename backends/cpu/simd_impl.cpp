@@ -1024,8 +1024,10 @@ IsaTable build_table() {
     t.network_sort_max[0] = kNetworkSortMax<uint32_t>;
     t.network_sort_max[1] = kNetworkSortMax<uint64_t>;
 #if defined(__AVX512F__)
-    t.quicksort_u32 = quicksort_u32;
-    t.quick_split_u32 = quick_split_u32;
+    t.quicksort[0] = quicksort_keys<uint32_t>;
+    t.quicksort[1] = quicksort_keys<uint64_t>;
+    t.quick_split[0] = quick_split_keys<uint32_t>;
+    t.quick_split[1] = quick_split_keys<uint64_t>;
 #endif
     t.vector_bytes = VB;
     fill_bin_all<OpAdd>(t, B_ADD, true);

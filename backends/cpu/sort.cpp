@@ -303,15 +303,16 @@ template <KeyKind K, class U, class Key, class Step>
 void decode_line(const Key* __restrict keys, int64_t n, U* __restrict dst, Step step, U flip) {
     for (int64_t k = 0; k < n; ++k) dst[k * step] = decode_key<K>(U(keys[k]), flip);
 }
-// Sorts 32-bit keys[0, n) with the ISA's vectorised quicksort, if it has one (else returns
-// false): partition steps cut the line into pieces, the largest first, until every thread
-// has two to take; the pool then sorts the pieces, largest first.
+// Sorts 32- or 64-bit keys[0, n) with the ISA's vectorised quicksort, if it has one (else
+// returns false): partition steps cut the line into pieces, the largest first, until every
+// thread has two to take; the pool then sorts the pieces, largest first.
 template <class U>
 bool quicksort_on_pool(U* keys, int64_t n) {
-    if constexpr (sizeof(U) != 4) return false;
+    if constexpr (sizeof(U) != 4 && sizeof(U) != 8) return false;
     else {
-        if (!g_isa->quicksort_u32) return false;
-        uint32_t* a = reinterpret_cast<uint32_t*>(keys);
+        const QuicksortFn quicksort = g_isa->quicksort[sizeof(U) == 8];
+        const QuickSplitFn split = g_isa->quick_split[sizeof(U) == 8];
+        if (!quicksort) return false;
         struct Piece {
             int64_t begin, size;
             bool sorted;  // all keys equal
@@ -324,7 +325,7 @@ bool quicksort_on_pool(U* keys, int64_t n) {
             });
             if (largest->sorted || largest->size < kParallelCostly) break;
             const Piece p = *largest;
-            const int64_t k = g_isa->quick_split_u32(a + p.begin, p.size);
+            const int64_t k = split(keys + p.begin, p.size);
             if (k == p.size) {
                 largest->sorted = true;
                 continue;
@@ -334,7 +335,7 @@ bool quicksort_on_pool(U* keys, int64_t n) {
         }
         std::sort(pieces.begin(), pieces.end(), [](const Piece& x, const Piece& y) { return x.size > y.size; });
         parallel_tasks((int64_t)pieces.size(), [&](int64_t i) {
-            if (!pieces[(size_t)i].sorted) g_isa->quicksort_u32(a + pieces[(size_t)i].begin, pieces[(size_t)i].size);
+            if (!pieces[(size_t)i].sorted) quicksort(keys + pieces[(size_t)i].begin, pieces[(size_t)i].size);
         });
         return true;
     }
