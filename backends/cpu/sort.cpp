@@ -1,7 +1,10 @@
 // sort and argsort: a stable radix sort per line (one pass by the top digit, then an LSD
 // sort of each bucket in cache; msd_sort), which gives the reference's result (a stable
 // comparison sort) exactly; lines of up to a few thousand keys go through sorting
-// networks instead (sort_short_lines), made exact as described there.
+// networks instead (sort_short_lines), made exact as described there; on AVX-512 the
+// values of long lines go through a vectorised quicksort of bare keys instead
+// (quicksort_on_pool; values need no stability but that of -0.0/+0.0 and NaN payloads,
+// which restore_merged_runs gives back).
 // Each element becomes an unsigned key of its own width whose order is the reference's:
 // integers with the sign bit flipped; floats by sign and magnitude, with -0.0 and +0.0 given
 // one key (they compare equal) and every NaN the largest key (NaN sorts last). Descending
@@ -303,6 +306,7 @@ template <KeyKind K, class U, class Key, class Step>
 void decode_line(const Key* __restrict keys, int64_t n, U* __restrict dst, Step step, U flip) {
     for (int64_t k = 0; k < n; ++k) dst[k * step] = decode_key<K>(U(keys[k]), flip);
 }
+
 // Sorts 32- or 64-bit keys[0, n) with the ISA's vectorised quicksort, if it has one (else
 // returns false): partition steps cut the line into pieces, the largest first, until every
 // thread has two to take; the pool then sorts the pieces, largest first.
