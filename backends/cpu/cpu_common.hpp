@@ -15,7 +15,8 @@ namespace ember_cpu {
 extern const ember_host_api_t* g_host;
 extern const IsaTable* g_isa;
 // Outputs of at least this many bytes are written with non-temporal stores (half the
-// last-level cache: such an output would evict the inputs it is computed from anyway).
+// last-level cache, at most 16 MiB: such an output would evict the inputs it is computed
+// from anyway).
 extern int64_t g_stream_bytes;
 
 // What find_kernel hands the core alongside a native kernel: which op it is and the
