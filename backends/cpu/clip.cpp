@@ -69,7 +69,7 @@ ember_status_t clip_kernel(const ember_kernel_call_t* call) {
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
     if (!make_geometry(views, 2, g)) return EMBER_OK;
-    c.stream = g.size * (int64_t)c.sz >= g_stream_bytes ? kStream : 0;
+    c.stream = stream_flag(g.size * (int64_t)c.sz, o, {&x});
     const char* px = base_ptr(x);
     char* po = base_ptr(o);
     const int64_t sx = g.st[1][g.nd - 1];

@@ -155,7 +155,7 @@ ember_status_t binary_kernel(const ember_kernel_call_t* c) {
     const size_t isz = itemsize_of(a.dtype), osz = itemsize_of(o.dtype);
     const bool strided = inner > 1 && ((sa != 0 && sa != 1) || (sb != 0 && sb != 1));
     if (inner > 1 && (so != 1 || (strided && (staged || isz > 8)))) return reference_on_slices(c, kElementwise);
-    const int mode = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0) | (g.size * (int64_t)osz >= g_stream_bytes ? kStream : 0);
+    const int mode = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0) | stream_flag(g.size * (int64_t)osz, o, {&a, &b});
     char *pa = base_ptr(a), *pb = base_ptr(b), *po = base_ptr(o);
     if (strided) {
         char* const base[3] = {po, pa, pb};
@@ -276,7 +276,7 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     }
     if (fn && unit) {
         const size_t sz = itemsize_of(x.dtype);
-        const int flags = g.size * (int64_t)sz >= g_stream_bytes ? kStream : 0;
+        const int flags = stream_flag(g.size * (int64_t)sz, o, {&x});
         parallel_range(g.size, costly(code) ? kParallelCostly : kParallelCheap, costly(code) ? 1 << 12 : 1 << 14,
                        [&](int64_t begin, int64_t end) {
                            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
@@ -386,7 +386,7 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     char *px = base_ptr(x), *po = base_ptr(o);
     if (inner > 1 && so != 1) return reference_on_slices(c, kElementwise);
     if (x.dtype == o.dtype && (inner == 1 || sx == 1)) {  // copy runs
-        const int flags = g.size * (int64_t)osz >= g_stream_bytes ? kStream : 0;
+        const int flags = stream_flag(g.size * (int64_t)osz, o, {&x});
         parallel_range(g.size, kParallelCheap * 2, 1 << 15, [&](int64_t begin, int64_t end) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
                 g_isa->copy(px + off[1] * (int64_t)isz, po + off[0] * (int64_t)osz, len * (int64_t)isz, flags);
