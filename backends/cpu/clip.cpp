@@ -18,7 +18,6 @@ struct Clip {
     int slot;  // float16/bfloat16: through float32, else -1
     size_t sz;
     const void *lo, *hi;
-    int stream;  // kStream for outputs far larger than the caches
 };
 
 // out[0..n) = min(max(x[k * sx], lo), hi).
@@ -35,7 +34,9 @@ void clip_run(const Clip& c, const char* x, int64_t sx, char* out, int64_t n) {
         char* dst = out + i * (int64_t)c.sz;
         if (c.slot < 0) {
             c.max(src, c.lo, staged, m, 2);
-            c.min(staged, c.hi, dst, m, 2 | c.stream);
+            // Never streaming stores: each chunk's call would end in a store fence, and
+            // that made a 1e7 float32 clip 1.43 -> 1.88 ms.
+            c.min(staged, c.hi, dst, m, 2);
         } else {
             g_isa->cvt[c.slot][C_F32](src, wide, m);
             c.max(wide, c.lo, wide, m, 2);
@@ -69,7 +70,6 @@ ember_status_t clip_kernel(const ember_kernel_call_t* call) {
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
     if (!make_geometry(views, 2, g)) return EMBER_OK;
-    c.stream = stream_flag(g.size * (int64_t)c.sz, o, {&x});
     const char* px = base_ptr(x);
     char* po = base_ptr(o);
     const int64_t sx = g.st[1][g.nd - 1];
