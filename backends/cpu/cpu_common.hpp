@@ -16,7 +16,7 @@ namespace ember_cpu {
 extern const ember_host_api_t* g_host;
 extern const IsaTable* g_isa;
 // Outputs of at least this many bytes are written with non-temporal stores (half the
-// last-level cache, at most 16 MiB: such an output would evict the inputs it is computed
+// last-level cache, at most 64 MiB: such an output would evict the inputs it is computed
 // from anyway).
 extern int64_t g_stream_bytes;
 // kStream for an output of `bytes`, unless it is smaller than g_stream_bytes or written over
