@@ -34,8 +34,8 @@ void clip_run(const Clip& c, const char* x, int64_t sx, char* out, int64_t n) {
         char* dst = out + i * (int64_t)c.sz;
         if (c.slot < 0) {
             c.max(src, c.lo, staged, m, 2);
-            // Never streaming stores: each chunk's call would end in a store fence, and
-            // that made a 1e7 float32 clip 1.43 -> 1.88 ms.
+            // Never streaming stores: each chunk's call would end in a store fence (a 1e7
+            // float32 clip took 1.88 ms streamed, 1.43 ms through the cache).
             c.min(staged, c.hi, dst, m, 2);
         } else {
             g_isa->cvt[c.slot][C_F32](src, wide, m);

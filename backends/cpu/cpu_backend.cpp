@@ -116,10 +116,10 @@ ember_status_t init(const ember_host_api_t* host, void** state) {
         g_isa = choose_isa();
         int64_t l3 = last_level_cache_bytes();
         // At most 64 MiB. A cap of 16 MiB was tried on a VM that reports the socket's 480 MiB
-        // L3: a 1e7 float32 a + b alone got faster streamed (2.3-2.5 -> 2.0 ms), but ops that
-        // then wrote through the cache into buffers recycled from streamed results got slower
-        // (clip 1.6 -> 2.1 ms, astype 0.9 -> 1.6 ms in the bench's sequence): those buffers
-        // were no longer in the L3 (bench/RESULTS.md, "What changed on 2026-11-25").
+        // L3: a 1e7 float32 a + b alone got faster streamed (2.3-2.5 -> 2.0 ms), but clip,
+        // writing through the cache into buffers recycled from streamed results, took 2.5 ms
+        // instead of 1.6-2.0 ms in the bench's sequence, likely because those buffers were no
+        // longer in the L3 (bench/RESULTS.md, "What changed on 2026-11-25").
         if (l3 > 0) g_stream_bytes = std::min<int64_t>(int64_t(64) << 20, std::max<int64_t>(int64_t(4) << 20, l3 / 2));
         s->threads = configured_threads();
         // OpenBLAS runs its own threads during a GEMM; our pool sleeps meanwhile, so the two

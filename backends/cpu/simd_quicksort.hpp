@@ -103,9 +103,10 @@ T sample_pivot(const T* a, int64_t n) {
     return s[8];
 }
 
-// One partition of a[0, n), n >= 2 * kQuickUnroll vectors, around a sampled pivot; returns k, 0 < k <= n,
-// with every key of a[0, k) at most every key of a[k, n) (k = n: all keys equal). When the
-// pivot is the smallest key, the keys equal to it are split off instead (they are final).
+// One partition of a[0, n), n >= 2 * kQuickUnroll vectors, around a sampled pivot; returns
+// k, 0 < k <= n, with every key of a[0, k) at most every key of a[k, n) (k = n: all keys
+// equal). When the pivot is the smallest key, the keys equal to it are split off instead
+// (they are final).
 template <class T>
 int64_t quick_split(T* a, int64_t n) {
     const T pivot = sample_pivot(a, n);
