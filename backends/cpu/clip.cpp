@@ -16,6 +16,7 @@ constexpr int64_t kChunk = 2048;  // elements per step (16 KiB of float64)
 struct Clip {
     BinFn max, min;
     int slot;  // float16/bfloat16: through float32, else -1
+    int stream;  // kStream | kCallerFences for an output far larger than the caches, else 0
     size_t sz;
     const void *lo, *hi;
 };
@@ -34,9 +35,9 @@ void clip_run(const Clip& c, const char* x, int64_t sx, char* out, int64_t n) {
         char* dst = out + i * (int64_t)c.sz;
         if (c.slot < 0) {
             c.max(src, c.lo, staged, m, 2);
-            // Never streaming stores: each chunk's call would end in a store fence (a 1e7
-            // float32 clip took 1.88 ms streamed, 1.43 ms through the cache).
-            c.min(staged, c.hi, dst, m, 2);
+            // One store fence per run, not per chunk: a fence after every 2048 elements took
+            // a 1e7 float32 clip from 1.43 ms through the cache to 1.88 ms streamed.
+            c.min(staged, c.hi, dst, m, 2 | c.stream);
         } else {
             g_isa->cvt[c.slot][C_F32](src, wide, m);
             c.max(wide, c.lo, wide, m, 2);
@@ -44,6 +45,7 @@ void clip_run(const Clip& c, const char* x, int64_t sx, char* out, int64_t n) {
             g_isa->cvt[C_F32][c.slot](wide, dst, m);
         }
     }
+    if (c.stream) store_fence();
 }
 
 ember_status_t clip_kernel(const ember_kernel_call_t* call) {
@@ -73,6 +75,7 @@ ember_status_t clip_kernel(const ember_kernel_call_t* call) {
     const char* px = base_ptr(x);
     char* po = base_ptr(o);
     const int64_t sx = g.st[1][g.nd - 1];
+    c.stream = c.slot < 0 && stream_flag(g.size * (int64_t)c.sz, o, {&x}) ? kStream | kCallerFences : 0;
     parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
         walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
             clip_run(c, px + off[1] * (int64_t)c.sz, sx, po + off[0] * (int64_t)c.sz, len);

@@ -115,12 +115,19 @@ ember_status_t init(const ember_host_api_t* host, void** state) {
         s->alloc = new CachingAllocator(default_cache_limit());
         g_isa = choose_isa();
         int64_t l3 = last_level_cache_bytes();
-        // At most 64 MiB. A cap of 16 MiB was tried on a VM that reports the socket's 480 MiB
-        // L3: a 1e7 float32 a + b alone got faster streamed (2.3-2.5 -> 2.0 ms), but clip,
-        // writing through the cache into buffers recycled from streamed results, took 2.5 ms
-        // instead of 1.6-2.0 ms in the bench's sequence, likely because those buffers were no
-        // longer in the L3 (bench/RESULTS.md, "What changed on 2026-11-25").
-        if (l3 > 0) g_stream_bytes = std::min<int64_t>(int64_t(64) << 20, std::max<int64_t>(int64_t(4) << 20, l3 / 2));
+        // At most 16 MiB: on a VM that reports the socket's 480 MiB L3, 40 MB results written
+        // through the cache were slower in every 1e7 float32 op of the bench (a + b 2.48 ->
+        // 2.05 ms, clip 1.84 -> 1.44, astype to uint8 1.36 -> 1.00, tanh 1.85 -> 1.45; medians
+        // of 4 runs each, bench/RESULTS.md). That held only once every large writer streamed:
+        // while clip still wrote through the cache, it missed into buffers recycled from
+        // streamed results and the cap cost more than it gained.
+        if (l3 > 0) g_stream_bytes = std::min<int64_t>(int64_t(16) << 20, std::max<int64_t>(int64_t(4) << 20, l3 / 2));
+        // EMBER_CPU_STREAM_BYTES overrides it (0: stream every output that may).
+        if (const char* v = std::getenv("EMBER_CPU_STREAM_BYTES")) {
+            char* end = nullptr;
+            const long long b = std::strtoll(v, &end, 10);
+            if (end != v && *end == '\0' && b >= 0) g_stream_bytes = b;
+        }
         s->threads = configured_threads();
         // OpenBLAS runs its own threads during a GEMM; our pool sleeps meanwhile, so the two
         // never oversubscribe. Follow EMBER_NUM_THREADS in OpenBLAS too, unless the user

@@ -16,8 +16,8 @@ namespace ember_cpu {
 extern const ember_host_api_t* g_host;
 extern const IsaTable* g_isa;
 // Outputs of at least this many bytes are written with non-temporal stores (half the
-// last-level cache, at most 64 MiB: such an output would evict the inputs it is computed
-// from anyway).
+// last-level cache, at least 4 and at most 16 MiB, or EMBER_CPU_STREAM_BYTES): such an
+// output would evict the inputs it is computed from anyway.
 extern int64_t g_stream_bytes;
 // kStream for an output of `bytes`, unless it is smaller than g_stream_bytes or shares its
 // buffer with one of its inputs (a += b; a disjoint slice of the same buffer also counts,
@@ -28,6 +28,15 @@ inline int stream_flag(int64_t bytes, const ember_view_t& out, std::initializer_
     for (const ember_view_t* in : inputs)
         if (in->data == out.data) return 0;
     return kStream;
+}
+
+// Makes the streaming stores issued so far ordered before later stores (kCallerFences).
+inline void store_fence() {
+#if defined(__SSE__)
+    __builtin_ia32_sfence();
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
 }
 
 // What find_kernel hands the core alongside a native kernel: which op it is and the

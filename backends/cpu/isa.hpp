@@ -45,6 +45,9 @@ typedef void (*BinFn)(const void* a, const void* b, void* out, int64_t n, int mo
 typedef void (*UnFn)(const void* x, void* out, int64_t n, int flags);
 typedef void (*CopyFn)(const void* in, void* out, int64_t nbytes, int flags);
 constexpr int kStream = 4;
+// With kStream on a binary kernel: skip the closing store fence, the caller issues one
+// (store_fence) after its last call. For callers that stream one output in many short calls.
+constexpr int kCallerFences = 8;
 // *acc = op(*acc, x[0..n)). Sums are pairwise/blocked inside.
 typedef void (*RowFn)(const void* x, int64_t n, void* acc);
 // acc[j] = op(acc[j], x[0][j], ..., x[nrows - 1][j]) for j < n, rows folded in order;

@@ -184,7 +184,7 @@ BIN_CMP(OpGe, a >= b)
 #undef BIN_CMP
 
 template <class T, class Op, int MODE, bool NT>
-void bin_loop(const T* __restrict a, const T* __restrict b, void* __restrict out, int64_t n) {
+void bin_loop(const T* __restrict a, const T* __restrict b, void* __restrict out, int64_t n, bool fence) {
     using R = std::conditional_t<Op::boolean, uint8_t, T>;
     R* o = (R*)out;
     constexpr int w = W<T>;
@@ -218,7 +218,7 @@ void bin_loop(const T* __restrict a, const T* __restrict b, void* __restrict out
         V<T> x = (MODE & 1) ? sa : load(a + i), y = (MODE & 2) ? sb : load(b + i);
         store_vec(o + i, Op::template f<T>(x, y));
     }
-    if (NT) stream_fence();
+    if (NT && fence) stream_fence();
     if (i < n && n - i <= 2) {  // short tails (and 1-element ops): lane by lane
         for (; i < n; ++i) {
             V<T> x = splat<T>((MODE & 1) ? *a : a[i]), y = splat<T>((MODE & 2) ? *b : b[i]);
@@ -243,19 +243,20 @@ template <class T, class Op>
 void bin_fn(const void* a, const void* b, void* out, int64_t n, int mode) {
     const T* x = (const T*)a;
     const T* y = (const T*)b;
-    if ((mode & 4) && !Op::boolean) {
+    if ((mode & kStream) && !Op::boolean) {
+        const bool fence = !(mode & kCallerFences);
         switch (mode & 3) {
-            case 0: bin_loop<T, Op, 0, true>(x, y, out, n); return;
-            case 1: bin_loop<T, Op, 1, true>(x, y, out, n); return;
-            case 2: bin_loop<T, Op, 2, true>(x, y, out, n); return;
-            default: bin_loop<T, Op, 3, true>(x, y, out, n); return;
+            case 0: bin_loop<T, Op, 0, true>(x, y, out, n, fence); return;
+            case 1: bin_loop<T, Op, 1, true>(x, y, out, n, fence); return;
+            case 2: bin_loop<T, Op, 2, true>(x, y, out, n, fence); return;
+            default: bin_loop<T, Op, 3, true>(x, y, out, n, fence); return;
         }
     }
     switch (mode & 3) {
-        case 0: bin_loop<T, Op, 0, false>(x, y, out, n); break;
-        case 1: bin_loop<T, Op, 1, false>(x, y, out, n); break;
-        case 2: bin_loop<T, Op, 2, false>(x, y, out, n); break;
-        default: bin_loop<T, Op, 3, false>(x, y, out, n); break;
+        case 0: bin_loop<T, Op, 0, false>(x, y, out, n, false); break;
+        case 1: bin_loop<T, Op, 1, false>(x, y, out, n, false); break;
+        case 2: bin_loop<T, Op, 2, false>(x, y, out, n, false); break;
+        default: bin_loop<T, Op, 3, false>(x, y, out, n, false); break;
     }
 }
 
