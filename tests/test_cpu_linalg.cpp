@@ -191,11 +191,11 @@ std::pair<T, T> inputs(const Case& c, const std::vector<HM>& ms) {
 TEST(CpuLinalg, PrimitivesAreBoundNatively) {
     NEED_CPU();
     const char* binding = nullptr;
-    for (const char* op : {"lu_factor", "lu_solve", "cholesky", "qr", "svd", "eigh", "eig"}) {
+    for (const char* op : {"lu_factor", "lu_solve", "cholesky", "qr", "svd", "eigh", "eig", "solve", "inv"}) {
         EM_OK(ember_op_binding("cpu", op, &binding));
         EXPECT_STREQ(binding, "native") << op;
     }
-    for (const char* op : {"solve", "inv", "det", "slogdet", "lstsq", "pinv", "matrix_rank", "svdvals", "eigvalsh", "eigvals", "expm"}) {
+    for (const char* op : {"det", "slogdet", "lstsq", "pinv", "matrix_rank", "svdvals", "eigvalsh", "eigvals", "expm"}) {
         EM_OK(ember_op_binding("cpu", op, &binding));
         EXPECT_STREQ(binding, "composite") << op;
     }
@@ -698,6 +698,76 @@ TEST(CpuLinalg, SingularMatricesLikeTheReference) {
         T a4 = from_host(cpu(), sing[3], {3, 3}, dt), d4;
         EM_OK(ember_det(cpu(), a4, d4.out()));
         EXPECT_LE(std::abs(host(d4)[0]), 1e3 * eps_of(dt)) << dn;
+    }
+}
+
+// solve and inv have kernels of their own on cpu (backends/cpu/lapack_solve.cpp: getrf of
+// A^T, no transposing copies). Against the reference: every layout of A, batch axes of A
+// and B broadcast against each other, a vector b, a factorization shared by a broadcast A,
+// sizes past LAPACK's blocking; and the exact cases the composite keeps exact.
+TEST(CpuLinalg, SolveAndInvKernelsMatchReference) {
+    NEED_CPU();
+    for (ember_dtype_t dt : kDtypes) {
+        const bool cp = is_cplx(dt);
+        const std::string dn = ember_dtype_name(dt);
+        auto well_conditioned = [&](int64_t n) {  // dominant off the diagonal: pivoting swaps rows
+            HM a = random(n, n, cp);
+            for (int64_t j = 0; j < n; ++j) a(j, (j + 2) % n) += (double)n;
+            return a;
+        };
+        auto check = [&](const std::string& what, const std::function<ember_status_t(ember_ctx_t*, T&)>& f, double tol) {
+            T got, want;
+            ASSERT_EQ(f(cpu(), got), EMBER_OK) << dn << " " << what << ": " << ember_last_error();
+            ASSERT_EQ(f(ref(), want), EMBER_OK) << dn << " " << what << ": " << ember_last_error();
+            ASSERT_EQ(shape_of(got), shape_of(want)) << dn << " " << what;
+            EXPECT_LE(max_diff(host(got), host(want)), tol) << dn << " " << what;
+        };
+        const double tol = 200 * eps_of(dt);
+        for (Layout lay : kLayouts) {
+            std::vector<HM> as, bs;
+            for (int i = 0; i < 2; ++i) as.push_back(lay == BROADCAST && i ? as[0] : well_conditioned(6));
+            for (int i = 0; i < 3; ++i) bs.push_back(random(6, 2, cp));
+            const std::string ln = layout_name(lay);
+            // A (2, 1, 6, 6) against B (1, 3, 6, 2): X (2, 3, 6, 2).
+            check("solve, broadcast batches, A " + ln, [&](ember_ctx_t* ctx, T& x) {
+                T a0 = build(ctx, as, {2}, dt, lay), b0 = build(ctx, bs, {3}, dt, CONTIG), a, b;
+                const int64_t sa[4] = {2, 1, 6, 6}, sb[4] = {1, 3, 6, 2};
+                EXPECT_EQ(ember_reshape(ctx, a0, sa, 4, a.out()), EMBER_OK) << ember_last_error();
+                EXPECT_EQ(ember_reshape(ctx, b0, sb, 4, b.out()), EMBER_OK) << ember_last_error();
+                return ember_solve(ctx, a, b, x.out());
+            }, tol);
+            check("inv, A " + ln, [&](ember_ctx_t* ctx, T& x) { return ember_inv(ctx, build(ctx, as, {2}, dt, lay), x.out()); }, tol);
+        }
+        // One A for a batch of right-hand sides (factored once per chunk), and a vector b.
+        std::vector<HM> one = {well_conditioned(5)}, many;
+        for (int i = 0; i < 8; ++i) many.push_back(random(5, 3, cp));
+        check("solve, one A, 8 right-hand sides", [&](ember_ctx_t* ctx, T& x) {
+            return ember_solve(ctx, build(ctx, one, {}, dt, CONTIG), build(ctx, many, {8}, dt, FLIPPED), x.out());
+        }, tol);
+        const HM bv = random(5, 1, cp);
+        check("solve, vector b", [&](ember_ctx_t* ctx, T& x) {
+            T b = from_host(ctx, bv.v, {5}, dt);
+            return ember_solve(ctx, build(ctx, one, {}, dt, TRANSPOSED), b, x.out());
+        }, tol);
+        // Past LAPACK's block size (getrf's recursion, getri's blocked update).
+        std::vector<HM> big = {well_conditioned(150)}, bigb = {random(150, 4, cp)};
+        check("solve 150x150", [&](ember_ctx_t* ctx, T& x) {
+            return ember_solve(ctx, build(ctx, big, {}, dt, CONTIG), build(ctx, bigb, {}, dt, CONTIG), x.out());
+        }, tol);
+        check("inv 150x150", [&](ember_ctx_t* ctx, T& x) { return ember_inv(ctx, build(ctx, big, {}, dt, STRIDED), x.out()); }, tol);
+        // Exact: solve(c*I, c*I) is I, inv(c*I) is 1/c correctly rounded, a permutation's
+        // inverse is its transpose.
+        HM ci = heye(4), perm(4, 4);
+        for (int64_t j = 0; j < 4; ++j) ci(j, j) = 3.0, perm(j, (j + 1) % 4) = 1.0;
+        check("solve(3I, 3I)", [&](ember_ctx_t* ctx, T& x) {
+            T a = from_host(ctx, ci.v, {4, 4}, dt);
+            return ember_solve(ctx, a, a, x.out());
+        }, 0);
+        check("inv(3I)", [&](ember_ctx_t* ctx, T& x) { return ember_inv(ctx, from_host(ctx, ci.v, {4, 4}, dt), x.out()); }, 0);
+        check("inv(permutation)", [&](ember_ctx_t* ctx, T& x) { return ember_inv(ctx, from_host(ctx, perm.v, {4, 4}, dt), x.out()); }, 0);
+        T s, id = from_host(cpu(), heye(4).v, {4, 4}, dt);
+        EM_OK(ember_solve(cpu(), from_host(cpu(), ci.v, {4, 4}, dt), from_host(cpu(), ci.v, {4, 4}, dt), s.out()));
+        EXPECT_EQ(host(s), host(id)) << dn;
     }
 }
 

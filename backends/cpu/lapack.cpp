@@ -228,6 +228,8 @@ void add_lapack_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"svd", lapack::svd_kernel, 0, false});
     k.push_back({"eigh", lapack::eigh_kernel, 0, false});
     k.push_back({"eig", lapack::eig_kernel, 0, false});
+    k.push_back({"solve", lapack::solve_kernel, 0, true});
+    k.push_back({"inv", lapack::inv_kernel, 0, true});
 }
 
 }  // namespace ember_cpu

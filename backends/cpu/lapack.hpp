@@ -49,8 +49,11 @@ template <class T> constexpr bool is_cplx = !std::is_same_v<T, real_t<T>>;
     static lint getrs(lint n, lint nrhs, const T* a, lint lda, const lint* ipiv, T* b, lint ldb) {                            \
         return LAPACKE_##P##getrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, a, lda, ipiv, b, ldb);                                  \
     }                                                                                                                          \
-    static lint laswp(lint ncols, T* a, lint lda, lint k1, lint k2, const lint* ipiv) {                                       \
-        return LAPACKE_##P##laswp_work(LAPACK_COL_MAJOR, ncols, a, lda, k1, k2, ipiv, 1);                                      \
+    static lint laswp(lint ncols, T* a, lint lda, lint k1, lint k2, const lint* ipiv, lint incx = 1) {                        \
+        return LAPACKE_##P##laswp_work(LAPACK_COL_MAJOR, ncols, a, lda, k1, k2, ipiv, incx);                                   \
+    }                                                                                                                          \
+    static lint getri(lint n, T* a, lint lda, const lint* ipiv, T* work, lint lwork) {                                        \
+        return LAPACKE_##P##getri_work(LAPACK_COL_MAJOR, n, a, lda, ipiv, work, lwork);                                        \
     }                                                                                                                          \
     static lint trtrs(char uplo, char trans, char diag, lint n, lint nrhs, const T* a, lint lda, T* b, lint ldb) {            \
         return LAPACKE_##P##trtrs_work(LAPACK_COL_MAJOR, uplo, trans, diag, n, nrhs, a, lda, b, ldb);                          \
@@ -358,6 +361,9 @@ void phase_normalise(C* v, int64_t n) {
 ember_status_t svd_kernel(const ember_kernel_call_t* c);
 ember_status_t eigh_kernel(const ember_kernel_call_t* c);
 ember_status_t eig_kernel(const ember_kernel_call_t* c);
+// Kernels defined in lapack_solve.cpp.
+ember_status_t solve_kernel(const ember_kernel_call_t* c);
+ember_status_t inv_kernel(const ember_kernel_call_t* c);
 
 }  // namespace lapack
 }  // namespace ember_cpu

@@ -140,7 +140,30 @@ TRef lu_solve(ember_ctx* ctx, const ember_tensor* lu, const ember_tensor* pivots
     return x;
 }
 
+namespace {
+bool all_zero(const ember_tensor* info) {
+    std::vector<int64_t> v((size_t)info->size);
+    read_contiguous(info, v.data(), v.size() * sizeof(int64_t));
+    for (int64_t c : v)
+        if (c) return false;
+    return true;
+}
+}  // namespace
+
+// A backend's solve or inv kernel (COMPOSITE_KERNEL) sets info nonzero for each matrix it
+// did not solve (a zero pivot): the composite then runs for the whole call, so a singular
+// matrix gets the same error and message on every backend.
 TRef solve_matrix(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b) {
+    if (a->size && b->size && has_backend_kernel(ctx, OP_solve)) {
+        int64_t n = a->shape[a->ndim - 1], k = b->shape[b->ndim - 1];
+        Shape batch = broadcast_shapes(batch_of(a), batch_of(b));
+        TRef x = alloc_tensor(ctx, a->dtype, with(batch, {n, k}));
+        TRef info = op_full(ctx, batch, 0, EMBER_INT64);
+        int64_t s0[EMBER_MAX_DIMS], s1[EMBER_MAX_DIMS];
+        run_kernel(ctx, OP_solve, {broadcast_view(a, with(batch, {n, n}), s0), broadcast_view(b, shape_of(x.get()), s1)},
+                   {view_of(x.get()), view_of(info.get())});
+        if (all_zero(info.get())) return x;
+    }
     LU f = lu_factor(ctx, a);
     check_info(f.info.get(), batch_of(a), [](const std::string& where, int64_t code) {
         return format("%s is singular (pivot %lld is zero)", where.c_str(), (long long)(code - 1));
@@ -510,6 +533,15 @@ ENTRY(ember_inv, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** o
     need_square(x, "x");
     TRef a = to_compute(ctx, x);
     int64_t n = a->shape[a->ndim - 1];
+    if (a->size && has_backend_kernel(ctx, OP_inv)) {
+        TRef r = alloc_tensor(ctx, a->dtype, shape_of(a.get()));
+        TRef info = op_full(ctx, batch_of(a.get()), 0, EMBER_INT64);
+        run_kernel(ctx, OP_inv, {view_of(a.get())}, {view_of(r.get()), view_of(info.get())});
+        if (all_zero(info.get())) {
+            *out = r.release();
+            return;
+        }
+    }
     *out = solve_matrix(ctx, a.get(), eye_batch(ctx, {}, n, n, a->dtype).get()).release();
 })
 
