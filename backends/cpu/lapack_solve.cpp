@@ -65,7 +65,7 @@ ember_status_t solve_t(const ember_kernel_call_t* c) {
     return fail.status("solve");
 }
 
-// in: A (..., n, n). out: X (..., n, n) contiguous (the core allocates it), info int64 (...).
+// in: A (..., n, n). out: X (..., n, n), info int64 (...).
 template <class T>
 ember_status_t inv_t(const ember_kernel_call_t* c) {
     const ember_view_t &A = c->in[0], &X = c->out[0], &I = c->out[1];
@@ -82,21 +82,21 @@ ember_status_t inv_t(const ember_kernel_call_t* c) {
         lint piv = 1;
         if (Lapack<T>::getri((lint)n, &q, (lint)n, &piv, &q, -1) == 0) lwork = std::max(lwork, work_size(q));
     }
-    if (X.strides[nb] != n || X.strides[nb + 1] != 1) return g_host->fail(EMBER_ERR_INTERNAL, "cpu inv: the output must be contiguous");
     Failure fail;
     run_batch(bt.count, n, n, [&](int64_t b, int64_t e) {
-        Buffer<T> work(lwork);
+        // Not in place in X: LAPACK gets buffers with over-read slack (lapack.hpp, padded).
+        Buffer<T> m(n * n), work(lwork);
         std::vector<lint> ipiv((size_t)n);
         for (int64_t i = b; i < e; ++i) {
-            T* m = at<T>(X, bt.offset(X, i));  // factored and inverted in place
-            load_rm(A, bt.offset(A, i), n, n, m);
-            lint info = Lapack<T>::getrf((lint)n, (lint)n, m, (lint)n, ipiv.data());
+            load_rm(A, bt.offset(A, i), n, n, m.data());
+            lint info = Lapack<T>::getrf((lint)n, (lint)n, m.data(), (lint)n, ipiv.data());
             if (info < 0) fail.record("getrf", info);
             if (info == 0) {
-                info = Lapack<T>::getri((lint)n, m, (lint)n, ipiv.data(), work.data(), lwork);
+                info = Lapack<T>::getri((lint)n, m.data(), (lint)n, ipiv.data(), work.data(), lwork);
                 if (info < 0) fail.record("getri", info);
             }
             store_info(I, bt.offset(I, i), info != 0);
+            if (info == 0) store_rm(X, bt.offset(X, i), n, n, m.data());
         }
     });
     return fail.status("inv");
