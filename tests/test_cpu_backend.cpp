@@ -937,13 +937,13 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
     NEED_CHILD_PROCESSES();
     // ... and their streaming-store paths, the float64 libmvec functions, shifts,
     // conversions and half types (test_cpu_dtypes.cpp), vector Philox and the sorting
-    // networks (test_cpu_indexing.cpp).
+    // networks (test_cpu_indexing.cpp), the transposing copies around LAPACK (test_cpu_linalg.cpp).
     const char* filter =
         "CpuChild.UlpVariant:CpuLarge.StreamingStoresForHugeOutputs:CpuLarge.ShiftsAndConversionsMatchReferenceExactly:"
         "CpuLarge.HalfTypesThroughFloat32Kernels:CpuLarge.UnaryOpsAcrossThreadingThreshold:CpuMath.SpecialValues:"
         "CpuLarge.RandomMatchesReferenceExactly:CpuLarge.FloatToIntegerSaturatesAsReference:CpuLarge.LibmBinaryWithScalarOperand:"
         "CpuMath.RoundingAndClassificationExact:CpuLarge.CountNonzeroAllLayoutsAndDtypes:CpuLarge.ClipMatchesCompositeExactly:"
-        "CpuLarge.ShortLineSortsMatchReference:CpuLarge.ShortLine64BitArgsortWindows";
+        "CpuLarge.ShortLineSortsMatchReference:CpuLarge.ShortLine64BitArgsortWindows:CpuLinalg.MatricesLargerThanTheCopyBlocksRoundTrip";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }

@@ -920,6 +920,7 @@ enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D
 #include "simd_philox.hpp"
 #include "simd_sortnet.hpp"
 #include "simd_quicksort.hpp"
+#include "simd_transpose.hpp"
 
 
 // Integer (and bool, as bytes) to float: the plain conversion, as the reference's astype.
@@ -1019,6 +1020,7 @@ IsaTable build_table() {
     memset(&t, 0, sizeof t);
     t.name = EMBER_STR(EMBER_ISA_NAME);
     t.copy = copy_bytes;
+    t.transpose8 = transpose8;
     t.philox = philox_words;
     t.network_sort[0] = network_sort<uint32_t>;
     t.network_sort[1] = network_sort<uint64_t>;
