@@ -221,6 +221,14 @@ TEST(CpuBackend, ThreadCountFollowsEnvironment) {
     EXPECT_EQ(run_child("CpuChild.ThreeThreads", {{"EMBER_NUM_THREADS", "3"}}), 0);
 }
 
+// The linalg kernels split a batch over the pool only while OpenBLAS runs one thread
+// (run_batch in backends/cpu/lapack.hpp).
+TEST(CpuBackend, LinalgBatchesOnThePool) {
+    NEED_CPU();
+    NEED_CHILD_PROCESSES();
+    EXPECT_EQ(run_child("CpuLinalg.LargeBatchOfSmallMatricesUsesThePool", {{"OPENBLAS_NUM_THREADS", "1"}, {"EMBER_NUM_THREADS", "2"}}), 0);
+}
+
 // sort.cpp splits long lines by thread count: one thread takes the single-threaded passes
 // (and splits big buckets for cache, not balance), three threads uneven stretches.
 TEST(CpuBackend, SortsOnOneAndThreeThreads) {
@@ -806,9 +814,9 @@ TEST(CpuLarge, AstypeCopyAndAssign) {
     expect_close(dst, x, 0, 0, "assign");
 }
 
-// Outputs of 16 MiB or more are written with streaming stores, after a lane-by-lane head
-// that reaches vector alignment (inputs sliced by one element here); clip fences once per
-// run of chunks rather than once per call.
+// Outputs of at least the streaming threshold (half the L3, 4 to 16 MiB) are written with
+// streaming stores, after a lane-by-lane head that reaches vector alignment (inputs sliced
+// by one element here); clip fences once per run of chunks rather than once per call.
 TEST(CpuLarge, StreamingStoresForHugeOutputs) {
     NEED_CPU();
     const int64_t n = 9000007;  // 36 MB of float32

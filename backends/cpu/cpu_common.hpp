@@ -34,8 +34,6 @@ inline int stream_flag(int64_t bytes, const ember_view_t& out, std::initializer_
 inline void store_fence() {
 #if defined(__SSE__)
     __builtin_ia32_sfence();
-#else
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
 #endif
 }
 

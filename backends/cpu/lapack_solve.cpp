@@ -5,8 +5,11 @@
 //   inv(A) = inv(M)^T, and getri's inv(M) in column-major order is inv(A) in row-major order.
 // The composite (lu_factor + lu_solve) copies A into column-major order and the LU back:
 // two transposes, 90 us of a 540 us 256 x 256 float64 solve on the Intel host of series 12.
-// A zero pivot of M gives info = 1: the core then runs the composite, so a singular A gets
-// the reference's error and message (they name a pivot of A's own factorization).
+// An exact zero pivot of M's factorization gives info = 1, and the core runs the composite
+// for the whole call: its error and message name a pivot of A's own factorization. Exact
+// zeros depend on rounding, which differs between the two factorizations, so a matrix that
+// is singular in exact arithmetic may come out of one as singular and of the other with huge
+// finite values (as between any two LU codes).
 #include "lapack.hpp"
 
 namespace ember_cpu {

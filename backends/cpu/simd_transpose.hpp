@@ -42,8 +42,9 @@ inline __attribute__((always_inline)) void transpose_tile8(const uint64_t* s, in
 }
 
 // dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols. Strips of 8 rows
-// (one 64-byte line of each output column) across 64-column blocks, so every output line
-// is written whole before the next strip; edges element by element.
+// (64 bytes of each output column: one whole line where the columns are 64-byte aligned)
+// across 64-column blocks; edges element by element (memcpy: the elements are doubles or
+// complex floats, read here as 8 bytes).
 void transpose8(const void* src, int64_t ss, void* dst, int64_t ds, int64_t rows, int64_t cols) {
     constexpr int w = W<uint64_t>;
     constexpr int64_t kStrip = 8, kBlock = 64;
@@ -57,9 +58,9 @@ void transpose8(const void* src, int64_t ss, void* dst, int64_t ds, int64_t rows
             for (; c + w <= ce; c += w)
                 for (int64_t t = 0; t < kStrip; t += w) transpose_tile8(s + (r + t) * ss + c, ss, d + c * ds + r + t, ds);
             for (; c < ce; ++c)
-                for (int64_t i = r; i < r + kStrip; ++i) d[c * ds + i] = s[i * ss + c];
+                for (int64_t i = r; i < r + kStrip; ++i) memcpy(d + c * ds + i, s + i * ss + c, 8);
         }
         for (; r < rows; ++r)
-            for (int64_t c = c0; c < ce; ++c) d[c * ds + r] = s[r * ss + c];
+            for (int64_t c = c0; c < ce; ++c) memcpy(d + c * ds + r, s + r * ss + c, 8);
     }
 }

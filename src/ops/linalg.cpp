@@ -141,28 +141,45 @@ TRef lu_solve(ember_ctx* ctx, const ember_tensor* lu, const ember_tensor* pivots
 }
 
 namespace {
-bool all_zero(const ember_tensor* info) {
+// Whether a backend's solve or inv kernel (COMPOSITE_KERNEL) solved every matrix: it sets
+// info nonzero for each one it did not (an exact zero pivot of its own factorization, or a
+// size it cannot take). Then the composite runs for the whole call, and an input singular
+// for the composite gets its error and message; a debug log line says so.
+bool kernel_solved_all(const char* op, const ember_tensor* info) {
     std::vector<int64_t> v((size_t)info->size);
     read_contiguous(info, v.data(), v.size() * sizeof(int64_t));
-    for (int64_t c : v)
-        if (c) return false;
+    for (size_t i = 0; i < v.size(); ++i)
+        if (v[i]) {
+            log_message(EMBER_LOG_DEBUG, format("ember_%s: the backend's kernel left matrix %lld of the batch unsolved; running the composite", op,
+                                                (long long)i));
+            return false;
+        }
+    return true;
+}
+bool broadcastable(const Shape& a, const Shape& b) {
+    for (size_t i = 1; i <= std::min(a.size(), b.size()); ++i) {
+        int64_t x = a[a.size() - i], y = b[b.size() - i];
+        if (x != y && x != 1 && y != 1) return false;
+    }
     return true;
 }
 }  // namespace
 
-// A backend's solve or inv kernel (COMPOSITE_KERNEL) sets info nonzero for each matrix it
-// did not solve (a zero pivot): the composite then runs for the whole call, so a singular
-// matrix gets the same error and message on every backend.
 TRef solve_matrix(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b) {
-    if (a->size && b->size && has_backend_kernel(ctx, OP_solve)) {
-        int64_t n = a->shape[a->ndim - 1], k = b->shape[b->ndim - 1];
+    // The kernel factors each matrix of A once per run of batch elements that share it, so
+    // it takes A as one matrix or as A's own batch; other broadcasts (and shapes that do not
+    // broadcast, whose error comes after the composite's singularity check) stay composite.
+    if (a->size && b->size && has_backend_kernel(ctx, OP_solve) && broadcastable(batch_of(a), batch_of(b))) {
         Shape batch = broadcast_shapes(batch_of(a), batch_of(b));
-        TRef x = alloc_tensor(ctx, a->dtype, with(batch, {n, k}));
-        TRef info = op_full(ctx, batch, 0, EMBER_INT64);
-        int64_t s0[EMBER_MAX_DIMS], s1[EMBER_MAX_DIMS];
-        run_kernel(ctx, OP_solve, {broadcast_view(a, with(batch, {n, n}), s0), broadcast_view(b, shape_of(x.get()), s1)},
-                   {view_of(x.get()), view_of(info.get())});
-        if (all_zero(info.get())) return x;
+        if (numel(batch_of(a)) == 1 || batch_of(a) == batch) {
+            int64_t n = a->shape[a->ndim - 1], k = b->shape[b->ndim - 1];
+            TRef x = alloc_tensor(ctx, a->dtype, with(batch, {n, k}));
+            TRef info = alloc_tensor(ctx, EMBER_INT64, batch);
+            int64_t s0[EMBER_MAX_DIMS], s1[EMBER_MAX_DIMS];
+            run_kernel(ctx, OP_solve, {broadcast_view(a, with(batch, {n, n}), s0), broadcast_view(b, shape_of(x.get()), s1)},
+                       {view_of(x.get()), view_of(info.get())});
+            if (kernel_solved_all("solve", info.get())) return x;
+        }
     }
     LU f = lu_factor(ctx, a);
     check_info(f.info.get(), batch_of(a), [](const std::string& where, int64_t code) {
@@ -535,9 +552,9 @@ ENTRY(ember_inv, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** o
     int64_t n = a->shape[a->ndim - 1];
     if (a->size && has_backend_kernel(ctx, OP_inv)) {
         TRef r = alloc_tensor(ctx, a->dtype, shape_of(a.get()));
-        TRef info = op_full(ctx, batch_of(a.get()), 0, EMBER_INT64);
+        TRef info = alloc_tensor(ctx, EMBER_INT64, batch_of(a.get()));
         run_kernel(ctx, OP_inv, {view_of(a.get())}, {view_of(r.get()), view_of(info.get())});
-        if (all_zero(info.get())) {
+        if (kernel_solved_all("inv", info.get())) {
             *out = r.release();
             return;
         }
