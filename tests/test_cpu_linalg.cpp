@@ -253,7 +253,7 @@ TEST(CpuLinalg, LuFactorMatchesReference) {
 // blocks at both edges: a misplaced element breaks P L U = A or Q R = A.
 TEST(CpuLinalg, MatricesLargerThanTheCopyBlocksRoundTrip) {
     NEED_CPU();
-    for (ember_dtype_t dt : {EMBER_FLOAT64, EMBER_COMPLEX64})
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128})
         for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{131, 70}, {70, 131}})
             for (Layout lay : {CONTIG, TRANSPOSED, STRIDED, FLIPPED}) {
                 Case c{{}, m, n, lay, dt};

@@ -65,7 +65,7 @@ typedef void (*NetworkSortFn)(void* keys, int64_t n);
 // (simd_quicksort.hpp); null on the ISAs that have none.
 typedef void (*QuicksortFn)(void* keys, int64_t n);
 typedef int64_t (*QuickSplitFn)(void* keys, int64_t n);
-// dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols, 8-byte elements.
+// dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols.
 typedef void (*TransposeFn)(const void* src, int64_t src_step, void* dst, int64_t dst_step, int64_t rows, int64_t cols);
 
 struct IsaTable {
@@ -84,7 +84,7 @@ struct IsaTable {
     UnFn math[M_COUNT][2];
     BinFn math2[M2_COUNT][2];
     CopyFn copy;
-    TransposeFn transpose8;
+    TransposeFn transpose[2];  // [0] 4-byte elements, [1] 8-byte
     PhiloxFn philox;
     NetworkSortFn network_sort[2];  // [0] uint32 keys, [1] uint64
     int64_t network_sort_max[2];

@@ -208,17 +208,17 @@ inline T* at(const ember_view_t& v, int64_t off) {
 }
 
 // dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols: the transposing
-// copy between a row-major view and a column-major buffer. 8-byte elements take the ISA's
-// register transpose (simd_transpose.hpp); others go in 8 x 8 tiles through a local array,
-// so both sides are read and written a cache line at a time, inside 64 x 64 blocks that
-// keep the lines and pages one tile row touches resident. The generic strided loop this
+// copy between a row-major view and a column-major buffer. 4- and 8-byte elements take the
+// ISA's register transpose (simd_transpose.hpp); complex128 goes in 8 x 8 tiles through a
+// local array, so both sides are read and written a cache line at a time, inside 64 x 64
+// blocks that keep the lines and pages one tile row touches resident. The generic strided loop this
 // replaces took 3.3 ms for a 1024 x 1024 float64 matrix into a column-major buffer (every
 // store of a tile row landed in the same cache set); the tiles took 0.42 ms on the AMD
 // host of series 1-11, 1.2-1.8 ms on the Intel host of series 12.
 template <class T>
 void transpose_copy(T* dst, int64_t dst_step, const T* src, int64_t src_step, int64_t rows, int64_t cols) {
-    if constexpr (sizeof(T) == 8) {  // float64, complex64: tiles transposed in registers
-        g_isa->transpose8(src, src_step, dst, dst_step, rows, cols);
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {  // float32, float64, complex64: in registers
+        g_isa->transpose[sizeof(T) / 8](src, src_step, dst, dst_step, rows, cols);
         return;
     }
     constexpr int64_t B = 8, S = 64;

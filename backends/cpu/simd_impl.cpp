@@ -1020,7 +1020,8 @@ IsaTable build_table() {
     memset(&t, 0, sizeof t);
     t.name = EMBER_STR(EMBER_ISA_NAME);
     t.copy = copy_bytes;
-    t.transpose8 = transpose8;
+    t.transpose[0] = transpose_elems<uint32_t>;
+    t.transpose[1] = transpose_elems<uint64_t>;
     t.philox = philox_words;
     t.network_sort[0] = network_sort<uint32_t>;
     t.network_sort[1] = network_sort<uint64_t>;
