@@ -71,6 +71,12 @@ std::function<void()> ember_call(const std::string& op, ember_ctx_t* ctx, const 
             ember_solve(ctx, t.a, t.b, &x);
             release({x});
         };
+    if (op == "lu_factor")
+        return [=, &t] {
+            ember_tensor_t *lu = nullptr, *piv = nullptr;
+            ember_lu_factor(ctx, t.a, &lu, &piv);
+            release({lu, piv});
+        };
     if (op == "cholesky")
         return [=, &t] {
             ember_tensor_t* l = nullptr;
@@ -123,6 +129,13 @@ std::string raw_call(const std::string& op, const Data& d, std::function<void()>
         };
         return "LAPACKE_dgesv";
     }
+    if (op == "lu_factor") {  // Ember's kernel also transposes A in and the LU out
+        fn = [=, &d] {
+            std::memcpy(work->data(), d.a.data(), sizeof(double) * n * n);
+            LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, work->data(), n, ipiv->data());
+        };
+        return "LAPACKE_dgetrf";
+    }
     if (op == "cholesky") {
         fn = [=, &d] {
             std::memcpy(work->data(), d.spd.data(), sizeof(double) * n * n);
@@ -161,7 +174,7 @@ void lapack_cases(const bench::Options& opt, std::vector<bench::Result>& out) {
         const char* op;
         int n;
     };
-    std::vector<Item> items = {{"solve", 256}, {"solve", 1024}, {"cholesky", 256}, {"qr", 256}, {"svd", 256}, {"eigh", 256}};
+    std::vector<Item> items = {{"solve", 256}, {"solve", 1024}, {"lu_factor", 256}, {"lu_factor", 1024}, {"cholesky", 256}, {"qr", 256}, {"svd", 256}, {"eigh", 256}};
     for (const Item& it : items) {
         Data d = make_data(it.n);
         Tensors tc(cpu, d), tr(ref, d);
