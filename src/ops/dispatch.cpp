@@ -116,18 +116,23 @@ void run_kernel(ember_ctx* ctx, OpId op, std::initializer_list<ember_view_t> in,
     }
 }
 
+bool shapes_broadcast(const int64_t* a, int a_ndim, const int64_t* b, int b_ndim) {
+    for (int i = 1; i <= std::min(a_ndim, b_ndim); ++i) {
+        int64_t x = a[a_ndim - i], y = b[b_ndim - i];
+        if (x != y && x != 1 && y != 1) return false;
+    }
+    return true;
+}
+
 void broadcast_into(int64_t* shape, int& ndim, const int64_t* other, int other_ndim) {
     const int n = std::max(ndim, other_ndim), pad = n - ndim, opad = n - other_ndim;
     if (n > EMBER_MAX_DIMS) raise(EMBER_ERR_SHAPE, "broadcasting gives %d dimensions (at most %d)", n, EMBER_MAX_DIMS);
+    if (!shapes_broadcast(shape, ndim, other, other_ndim))
+        raise(EMBER_ERR_SHAPE, "shapes %s and %s cannot be broadcast together", shape_str(shape, ndim).c_str(),
+              shape_str(other, other_ndim).c_str());
     if (pad) {
         std::memmove(shape + pad, shape, sizeof(int64_t) * ndim);
         std::fill(shape, shape + pad, int64_t(1));
-    }
-    for (int i = opad; i < n; ++i) {
-        int64_t d = other[i - opad];
-        if (d != shape[i] && d != 1 && shape[i] != 1)
-            raise(EMBER_ERR_SHAPE, "shapes %s and %s cannot be broadcast together", shape_str(shape + pad, ndim).c_str(),
-                  shape_str(other, other_ndim).c_str());
     }
     for (int i = opad; i < n; ++i)
         if (shape[i] == 1) shape[i] = other[i - opad];

@@ -45,6 +45,10 @@ inline ember_attrs_t attrs_i(int64_t a, int64_t b = 0) {
 }
 
 // Broadcasting.
+bool shapes_broadcast(const int64_t* a, int a_ndim, const int64_t* b, int b_ndim);  // never raises
+inline bool shapes_broadcast(const Shape& a, const Shape& b) {
+    return shapes_broadcast(a.data(), (int)a.size(), b.data(), (int)b.size());
+}
 Shape broadcast_shapes(const Shape& a, const Shape& b);
 // shape (ndim entries) broadcast with other, in place: no heap traffic for the elementwise path.
 void broadcast_into(int64_t* shape, int& ndim, const int64_t* other, int other_ndim);

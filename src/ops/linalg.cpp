@@ -156,20 +156,13 @@ bool kernel_solved_all(const char* op, const ember_tensor* info) {
         }
     return true;
 }
-bool broadcastable(const Shape& a, const Shape& b) {
-    for (size_t i = 1; i <= std::min(a.size(), b.size()); ++i) {
-        int64_t x = a[a.size() - i], y = b[b.size() - i];
-        if (x != y && x != 1 && y != 1) return false;
-    }
-    return true;
-}
 }  // namespace
 
-TRef solve_matrix(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b) {
+TRef solve_matrix(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, bool try_kernel) {
     // The kernel factors each matrix of A once per run of batch elements that share it, so
     // it takes A as one matrix or as A's own batch; other broadcasts (and shapes that do not
     // broadcast, whose error comes after the composite's singularity check) stay composite.
-    if (a->size && b->size && has_backend_kernel(ctx, OP_solve) && broadcastable(batch_of(a), batch_of(b))) {
+    if (try_kernel && a->size && b->size && has_backend_kernel(ctx, OP_solve) && shapes_broadcast(batch_of(a), batch_of(b))) {
         Shape batch = broadcast_shapes(batch_of(a), batch_of(b));
         if (numel(batch_of(a)) == 1 || batch_of(a) == batch) {
             int64_t n = a->shape[a->ndim - 1], k = b->shape[b->ndim - 1];
@@ -550,7 +543,8 @@ ENTRY(ember_inv, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** o
     need_square(x, "x");
     TRef a = to_compute(ctx, x);
     int64_t n = a->shape[a->ndim - 1];
-    if (a->size && has_backend_kernel(ctx, OP_inv)) {
+    const bool use_kernel = a->size && has_backend_kernel(ctx, OP_inv);
+    if (use_kernel) {
         TRef r = alloc_tensor(ctx, a->dtype, shape_of(a.get()));
         TRef info = alloc_tensor(ctx, EMBER_INT64, batch_of(a.get()));
         run_kernel(ctx, OP_inv, {view_of(a.get())}, {view_of(r.get()), view_of(info.get())});
@@ -559,7 +553,8 @@ ENTRY(ember_inv, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** o
             return;
         }
     }
-    *out = solve_matrix(ctx, a.get(), eye_batch(ctx, {}, n, n, a->dtype).get()).release();
+    // After the inv kernel, the solve kernel would factor the same matrices the same way.
+    *out = solve_matrix(ctx, a.get(), eye_batch(ctx, {}, n, n, a->dtype).get(), !use_kernel).release();
 })
 
 ENTRY(ember_det, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), {

@@ -43,7 +43,8 @@ LU lu_factor(ember_ctx* ctx, const ember_tensor* a);
 // a (..., n, n); b (..., n, k) in the same dtype; batch axes broadcast. No singularity check.
 TRef lu_solve(ember_ctx* ctx, const ember_tensor* lu, const ember_tensor* pivots, const ember_tensor* b);
 // Solve with a singularity check (A in a compute dtype, B a matrix of the same dtype).
-TRef solve_matrix(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b);
+// try_kernel false skips the backend's solve kernel (the caller's own kernel just failed).
+TRef solve_matrix(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, bool try_kernel = true);
 struct SVD {
     TRef u, s, vh;
 };
