@@ -229,6 +229,17 @@ TEST(CpuBackend, LinalgBatchesOnThePool) {
     EXPECT_EQ(run_child("CpuLinalg.LargeBatchOfSmallMatricesUsesThePool", {{"OPENBLAS_NUM_THREADS", "1"}, {"EMBER_NUM_THREADS", "2"}}), 0);
 }
 
+// The transposing copies around LAPACK write matrices of at least EMBER_CPU_STREAM_BYTES
+// with streaming stores where the destination's columns are vector-aligned (lapack.hpp);
+// 0 makes every such copy stream, in the AVX-512 (where the machine has it) and AVX2 code.
+TEST(CpuBackend, StreamingTransposesRoundTrip) {
+    NEED_CPU();
+    NEED_CHILD_PROCESSES();
+    const char* filter = "CpuLinalg.MatricesLargerThanTheCopyBlocksRoundTrip";
+    EXPECT_EQ(run_child(filter, {{"EMBER_CPU_STREAM_BYTES", "0"}}), 0);
+    EXPECT_EQ(run_child(filter, {{"EMBER_CPU_STREAM_BYTES", "0"}, {"EMBER_CPU_ISA", "avx2"}}), 0);
+}
+
 // sort.cpp splits long lines by thread count: one thread takes the single-threaded passes
 // (and splits big buckets for cache, not balance), three threads uneven stretches.
 TEST(CpuBackend, SortsOnOneAndThreeThreads) {

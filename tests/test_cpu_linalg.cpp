@@ -250,11 +250,13 @@ TEST(CpuLinalg, LuFactorMatchesReference) {
 
 // Matrices larger than the blocks of the transposing copies between views and LAPACK's
 // column-major buffers (8 x 8 tiles in 64 x 64 blocks, lapack.hpp), with partial tiles and
-// blocks at both edges: a misplaced element breaks P L U = A or Q R = A.
+// blocks at both edges: a misplaced element breaks P L U = A or Q R = A. 144 x 80 has
+// 64-byte aligned columns both ways, which the streaming copies need
+// (CpuBackend.StreamingTransposesRoundTrip runs this with every copy streaming).
 TEST(CpuLinalg, MatricesLargerThanTheCopyBlocksRoundTrip) {
     NEED_CPU();
     for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128})
-        for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{131, 70}, {70, 131}})
+        for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{131, 70}, {70, 131}, {144, 80}, {80, 144}})
             for (Layout lay : {CONTIG, TRANSPOSED, STRIDED, FLIPPED}) {
                 Case c{{}, m, n, lay, dt};
                 auto ms = gen(c, random);

@@ -66,7 +66,7 @@ typedef void (*NetworkSortFn)(void* keys, int64_t n);
 typedef void (*QuicksortFn)(void* keys, int64_t n);
 typedef int64_t (*QuickSplitFn)(void* keys, int64_t n);
 // dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols.
-typedef void (*TransposeFn)(const void* src, int64_t src_step, void* dst, int64_t dst_step, int64_t rows, int64_t cols);
+typedef void (*TransposeFn)(const void* src, int64_t src_step, void* dst, int64_t dst_step, int64_t rows, int64_t cols, bool stream);
 
 struct IsaTable {
     const char* name;

@@ -145,12 +145,7 @@ ember_status_t cholesky_t(const ember_kernel_call_t* c) {
                     info = (lint)(j + 1);
                     break;
                 }
-            for (int64_t j = 0; j < n; ++j) {  // the triangle potrf did not compute is 0
-                T* col = a.data() + j * n;
-                if (uplo_m == 'U') std::fill(col + j + 1, col + n, T(0));
-                else std::fill(col, col + j, T(0));
-            }
-            store_rm(L, bt.offset(L, i), n, n, a.data());
+            store_rm_triangle(L, bt.offset(L, i), n, a.data(), !upper);  // the other triangle as 0
             store_info(I, bt.offset(I, i), info);
         }
     });

@@ -218,7 +218,7 @@ inline T* at(const ember_view_t& v, int64_t off) {
 template <class T>
 void transpose_copy(T* dst, int64_t dst_step, const T* src, int64_t src_step, int64_t rows, int64_t cols) {
     if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {  // float32, float64, complex64: in registers
-        g_isa->transpose[sizeof(T) / 8](src, src_step, dst, dst_step, rows, cols);
+        g_isa->transpose[sizeof(T) / 8](src, src_step, dst, dst_step, rows, cols, rows * cols * (int64_t)sizeof(T) >= g_stream_bytes);
         return;
     }
     constexpr int64_t B = 8, S = 64;
@@ -284,6 +284,26 @@ inline void load_rm(const ember_view_t& v, int64_t off, int64_t m, int64_t n, T*
 template <class T>
 inline void store_rm(const ember_view_t& v, int64_t off, int64_t m, int64_t n, const T* src) {
     copy2d(at<T>(v, off), v.strides[v.ndim - 2], v.strides[v.ndim - 1], src, n, 1, m, n);
+}
+// A triangular factor held row-major in src (n x n) into the trailing matrix of view v at
+// off: the lower (or upper) triangle copied and the rest written as 0 in the same pass, so
+// the other triangle of src is neither zeroed nor read.
+template <class T>
+inline void store_rm_triangle(const ember_view_t& v, int64_t off, int64_t n, const T* src, bool lower) {
+    T* dst = at<T>(v, off);
+    const int64_t rs = v.strides[v.ndim - 2], cs = v.strides[v.ndim - 1];
+    for (int64_t r = 0; r < n; ++r) {
+        const int64_t lo = lower ? 0 : r, hi = lower ? r + 1 : n;
+        T* row = dst + r * rs;
+        const T* from = src + r * n;
+        if (cs == 1) {
+            std::fill(row, row + lo, T(0));
+            std::memcpy(row + lo, from + lo, (size_t)(hi - lo) * sizeof(T));
+            std::fill(row + hi, row + n, T(0));
+        } else {
+            for (int64_t c = 0; c < n; ++c) row[c * cs] = c >= lo && c < hi ? from[c] : T(0);
+        }
+    }
 }
 // A column-major m x n buffer into the trailing matrix of view v at off.
 template <class T>

@@ -32,37 +32,55 @@ inline __attribute__((always_inline)) void transpose_stage(V<U>* r) {
     }
 }
 
-// d[c * ds + r] = s[r * ss + c] for r, c < W.
-template <class U>
+// d[c * ds + r] = s[r * ss + c] for r, c < W; Stream: d and ds vector-aligned.
+template <class U, bool Stream>
 inline __attribute__((always_inline)) void transpose_tile(const U* s, int64_t ss, U* d, int64_t ds) {
     constexpr int w = W<U>;
     V<U> r[w];
     for (int i = 0; i < w; ++i) r[i] = load(s + i * ss);
     transpose_stage<U, 1>(r);
-    for (int j = 0; j < w; ++j) store_vec(d + j * ds, r[j]);
+    for (int j = 0; j < w; ++j) {
+        if constexpr (Stream) stream_vec(d + j * ds, r[j]);
+        else store_vec(d + j * ds, r[j]);
+    }
 }
 
 // dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols. Strips of 64 bytes
 // of each output column (one whole line where the columns are 64-byte aligned) across
 // 64-column blocks; edges element by element (memcpy: the elements are floats, doubles or
 // complex floats, read here as unsigned integers of their size).
-template <class U>
-void transpose_elems(const void* src, int64_t ss, void* dst, int64_t ds, int64_t rows, int64_t cols) {
+template <class U, bool Stream>
+void transpose_blocks(const U* s, int64_t ss, U* d, int64_t ds, int64_t rows, int64_t cols) {
     constexpr int w = W<U>;
     constexpr int64_t kStrip = 64 / (int64_t)sizeof(U), kBlock = 64;
-    const U* s = (const U*)src;
-    U* d = (U*)dst;
     for (int64_t c0 = 0; c0 < cols; c0 += kBlock) {
         const int64_t ce = std::min(cols, c0 + kBlock);
         int64_t r = 0;
         for (; r + kStrip <= rows; r += kStrip) {
             int64_t c = c0;
             for (; c + w <= ce; c += w)
-                for (int64_t t = 0; t < kStrip; t += w) transpose_tile<U>(s + (r + t) * ss + c, ss, d + c * ds + r + t, ds);
+                for (int64_t t = 0; t < kStrip; t += w) transpose_tile<U, Stream>(s + (r + t) * ss + c, ss, d + c * ds + r + t, ds);
             for (; c < ce; ++c)
                 for (int64_t i = r; i < r + kStrip; ++i) memcpy(d + c * ds + i, s + i * ss + c, sizeof(U));
         }
         for (; r < rows; ++r)
             for (int64_t c = c0; c < ce; ++c) memcpy(d + c * ds + r, s + r * ss + c, sizeof(U));
+    }
+}
+
+// stream: the caller asks for streaming stores (a matrix too large to stay in the caches).
+// Each output column is written in 64 streams of scattered whole vectors, which the caches
+// serve badly: each store first reads its line, and the hardware prefetchers follow few of
+// the streams. Streaming stores skip that read; they need the columns vector-aligned.
+template <class U>
+void transpose_elems(const void* src, int64_t ss, void* dst, int64_t ds, int64_t rows, int64_t cols, bool stream) {
+    const U* s = (const U*)src;
+    U* d = (U*)dst;
+    constexpr size_t kVec = sizeof(V<U>);
+    if (stream && (uintptr_t)d % kVec == 0 && (ds * sizeof(U)) % kVec == 0) {
+        transpose_blocks<U, true>(s, ss, d, ds, rows, cols);
+        stream_fence();
+    } else {
+        transpose_blocks<U, false>(s, ss, d, ds, rows, cols);
     }
 }
