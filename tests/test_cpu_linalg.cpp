@@ -249,7 +249,7 @@ TEST(CpuLinalg, LuFactorMatchesReference) {
 }
 
 // Matrices larger than the blocks of the transposing copies between views and LAPACK's
-// column-major buffers (8 x 8 tiles in 64 x 64 blocks, lapack.hpp), with partial tiles and
+// column-major buffers (register tiles in 64-column blocks, simd_transpose.hpp), with partial tiles and
 // blocks at both edges: a misplaced element breaks P L U = A or Q R = A. 144 x 80 has
 // 64-byte aligned columns both ways, which the streaming copies need
 // (CpuBackend.StreamingTransposesRoundTrip runs this with every copy streaming).

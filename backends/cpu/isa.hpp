@@ -84,7 +84,7 @@ struct IsaTable {
     UnFn math[M_COUNT][2];
     BinFn math2[M2_COUNT][2];
     CopyFn copy;
-    TransposeFn transpose[2];  // [0] 4-byte elements, [1] 8-byte
+    TransposeFn transpose[3];  // [0] 4-byte elements, [1] 8-byte, [2] 16-byte
     PhiloxFn philox;
     NetworkSortFn network_sort[2];  // [0] uint32 keys, [1] uint64
     int64_t network_sort_max[2];

@@ -208,39 +208,17 @@ inline T* at(const ember_view_t& v, int64_t off) {
 }
 
 // dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols: the transposing
-// copy between a row-major view and a column-major buffer. 4- and 8-byte elements take the
-// ISA's register transpose (simd_transpose.hpp); complex128 goes in 8 x 8 tiles through a
-// local array, so both sides are read and written a cache line at a time, inside 64 x 64
-// blocks that keep the lines and pages one tile row touches resident. The generic strided loop this
-// replaces took 3.3 ms for a 1024 x 1024 float64 matrix into a column-major buffer (every
-// store of a tile row landed in the same cache set); the tiles took 0.42 ms on the AMD
-// host of series 1-11, 1.2-1.8 ms on the Intel host of series 12.
+// copy between a row-major view and a column-major buffer, in registers
+// (simd_transpose.hpp), with streaming stores for matrices of at least g_stream_bytes.
+// The generic strided loop this replaced took 3.3 ms for a 1024 x 1024 float64 matrix
+// into a column-major buffer (every store of a tile row landed in the same cache set);
+// 8 x 8 tiles through a local array then took 0.42 ms on the AMD host of series 1-11,
+// 1.2-1.8 ms on the Intel host of series 12.
 template <class T>
 void transpose_copy(T* dst, int64_t dst_step, const T* src, int64_t src_step, int64_t rows, int64_t cols) {
-    if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {  // float32, float64, complex64: in registers
-        g_isa->transpose[sizeof(T) / 8](src, src_step, dst, dst_step, rows, cols, rows * cols * (int64_t)sizeof(T) >= g_stream_bytes);
-        return;
-    }
-    constexpr int64_t B = 8, S = 64;
-    for (int64_t r0 = 0; r0 < rows; r0 += S)
-        for (int64_t c0 = 0; c0 < cols; c0 += S) {
-            const int64_t re = std::min(rows, r0 + S), ce = std::min(cols, c0 + S);
-            int64_t r = r0;
-            for (; r + B <= re; r += B) {
-                int64_t c = c0;
-                for (; c + B <= ce; c += B) {
-                    T tile[B][B];
-                    for (int i = 0; i < B; ++i)
-                        for (int j = 0; j < B; ++j) tile[j][i] = src[(r + i) * src_step + c + j];
-                    for (int j = 0; j < B; ++j)
-                        for (int i = 0; i < B; ++i) dst[(c + j) * dst_step + r + i] = tile[j][i];
-                }
-                for (int64_t i = r; i < r + B; ++i)
-                    for (int64_t j = c; j < ce; ++j) dst[j * dst_step + i] = src[i * src_step + j];
-            }
-            for (int64_t i = r; i < re; ++i)
-                for (int64_t j = c0; j < ce; ++j) dst[j * dst_step + i] = src[i * src_step + j];
-        }
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "float32, float64, complex64 or complex128");
+    constexpr int kind = sizeof(T) == 4 ? 0 : sizeof(T) == 8 ? 1 : 2;
+    g_isa->transpose[kind](src, src_step, dst, dst_step, rows, cols, rows * cols * (int64_t)sizeof(T) >= g_stream_bytes);
 }
 
 // dst(i, j) = src(i, j) for an m x n matrix, both with element strides (rows, columns).

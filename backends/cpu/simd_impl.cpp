@@ -1020,8 +1020,9 @@ IsaTable build_table() {
     memset(&t, 0, sizeof t);
     t.name = EMBER_STR(EMBER_ISA_NAME);
     t.copy = copy_bytes;
-    t.transpose[0] = transpose_elems<uint32_t>;
-    t.transpose[1] = transpose_elems<uint64_t>;
+    t.transpose[0] = transpose_elems<4>;
+    t.transpose[1] = transpose_elems<8>;
+    t.transpose[2] = transpose_elems<16>;
     t.philox = philox_words;
     t.network_sort[0] = network_sort<uint32_t>;
     t.network_sort[1] = network_sort<uint64_t>;

@@ -1,14 +1,16 @@
-// Transposing copy of 4- and 8-byte elements (float32; float64, complex64) in the vector
-// width of the ISA this copy of simd_impl.cpp is compiled for (included there, inside its
-// anonymous namespace): the column-major copies of row-major matrices around LAPACK
-// (lapack.hpp).
+// Transposing copy of 4-, 8- and 16-byte elements (float32; float64, complex64; complex128)
+// in the vector width of the ISA this copy of simd_impl.cpp is compiled for (included
+// there, inside its anonymous namespace): the column-major copies of row-major matrices
+// around LAPACK (lapack.hpp).
 //
-// A tile of W x W elements (W lanes of U, the element's unsigned type) is transposed in
-// registers in log2(W) stages: at stage b (1, 2, ..., W/2) rows i and i + b (i & b == 0)
-// become lo = lanes l of row i, or of row i + b shifted up by b where l & b, and
-// hi = lanes l + b of row i, or lanes l of row i + b where l & b;
-// after the last stage row j holds column j. The scalar tile loop this replaces ran a
-// 256 x 256 float64 copy at 23 GB/s through the L2 on the Intel host of series 12.
+// An element is E lanes of U (uint32_t or uint64_t; E = 2 for complex128), so a vector
+// holds R = W / E elements and a tile of R x R elements is transposed in registers in
+// log2(R) stages: at stage b (E, 2E, ..., W/2 lanes; rows d = b / E apart) rows i and
+// i + d (i & d == 0) become lo = lanes l of row i, or of row i + d shifted up by b where
+// l & b, and hi = lanes l + b of row i, or lanes l of row i + d where l & b; the lanes of
+// one element move together. After the last stage row j holds column j. The scalar tile
+// loop this replaces ran a 256 x 256 float64 copy at 23 GB/s through the L2 on the Intel
+// host of series 12.
 
 template <class U, int B, bool Hi>
 inline __attribute__((always_inline)) V<U> stage_mask() {
@@ -18,53 +20,56 @@ inline __attribute__((always_inline)) V<U> stage_mask() {
     return m;
 }
 
-template <class U, int B>
+template <class U, int E, int B>
 inline __attribute__((always_inline)) void transpose_stage(V<U>* r) {
-    constexpr int w = W<U>;
+    constexpr int w = W<U>, d = B / E;
     if constexpr (B < w) {
-        for (int i = 0; i < w; ++i)
-            if (!(i & B)) {
-                const V<U> x = r[i], y = r[i + B];
+        for (int i = 0; i < w / E; ++i)
+            if (!(i & d)) {
+                const V<U> x = r[i], y = r[i + d];
                 r[i] = __builtin_shuffle(x, y, stage_mask<U, B, false>());
-                r[i + B] = __builtin_shuffle(x, y, stage_mask<U, B, true>());
+                r[i + d] = __builtin_shuffle(x, y, stage_mask<U, B, true>());
             }
-        transpose_stage<U, B * 2>(r);
+        transpose_stage<U, E, B * 2>(r);
     }
 }
 
-// d[c * ds + r] = s[r * ss + c] for r, c < W; Stream: d and ds vector-aligned.
-template <class U, bool Stream>
+// d[c * ds + r] = s[r * ss + c] for r, c < W / E elements (s, d, ss, ds in lanes of U);
+// Stream: d and ds vector-aligned.
+template <class U, int E, bool Stream>
 inline __attribute__((always_inline)) void transpose_tile(const U* s, int64_t ss, U* d, int64_t ds) {
-    constexpr int w = W<U>;
-    V<U> r[w];
-    for (int i = 0; i < w; ++i) r[i] = load(s + i * ss);
-    transpose_stage<U, 1>(r);
-    for (int j = 0; j < w; ++j) {
+    constexpr int rows = W<U> / E;
+    V<U> r[rows];
+    for (int i = 0; i < rows; ++i) r[i] = load(s + i * ss);
+    transpose_stage<U, E, E>(r);
+    for (int j = 0; j < rows; ++j) {
         if constexpr (Stream) stream_vec(d + j * ds, r[j]);
         else store_vec(d + j * ds, r[j]);
     }
 }
 
-// dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols. Strips of 64 bytes
-// of each output column (one whole line where the columns are 64-byte aligned) across
-// 64-column blocks; edges element by element (memcpy: the elements are floats, doubles or
-// complex floats, read here as unsigned integers of their size).
-template <class U, bool Stream>
+// dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols (elements of E
+// lanes of U). Strips of 64 bytes of each output column (one whole line where the columns
+// are 64-byte aligned) across 64-column blocks; edges element by element (memcpy: the
+// elements are floats, doubles or complex numbers, moved here as unsigned integers).
+template <class U, int E, bool Stream>
 void transpose_blocks(const U* s, int64_t ss, U* d, int64_t ds, int64_t rows, int64_t cols) {
-    constexpr int w = W<U>;
-    constexpr int64_t kStrip = 64 / (int64_t)sizeof(U), kBlock = 64;
+    constexpr int t = W<U> / E;
+    constexpr int64_t kStrip = 64 / (int64_t)(E * sizeof(U)), kBlock = 64;
+    constexpr size_t kElem = E * sizeof(U);
     for (int64_t c0 = 0; c0 < cols; c0 += kBlock) {
         const int64_t ce = std::min(cols, c0 + kBlock);
         int64_t r = 0;
         for (; r + kStrip <= rows; r += kStrip) {
             int64_t c = c0;
-            for (; c + w <= ce; c += w)
-                for (int64_t t = 0; t < kStrip; t += w) transpose_tile<U, Stream>(s + (r + t) * ss + c, ss, d + c * ds + r + t, ds);
+            for (; c + t <= ce; c += t)
+                for (int64_t k = 0; k < kStrip; k += t)
+                    transpose_tile<U, E, Stream>(s + ((r + k) * ss + c) * E, ss * E, d + (c * ds + r + k) * E, ds * E);
             for (; c < ce; ++c)
-                for (int64_t i = r; i < r + kStrip; ++i) memcpy(d + c * ds + i, s + i * ss + c, sizeof(U));
+                for (int64_t i = r; i < r + kStrip; ++i) memcpy(d + (c * ds + i) * E, s + (i * ss + c) * E, kElem);
         }
         for (; r < rows; ++r)
-            for (int64_t c = c0; c < ce; ++c) memcpy(d + c * ds + r, s + r * ss + c, sizeof(U));
+            for (int64_t c = c0; c < ce; ++c) memcpy(d + (c * ds + r) * E, s + (r * ss + c) * E, kElem);
     }
 }
 
@@ -72,15 +77,17 @@ void transpose_blocks(const U* s, int64_t ss, U* d, int64_t ds, int64_t rows, in
 // Each output column is written in 64 streams of scattered whole vectors, which the caches
 // serve badly: each store first reads its line, and the hardware prefetchers follow few of
 // the streams. Streaming stores skip that read; they need the columns vector-aligned.
-template <class U>
+template <int Bytes>
 void transpose_elems(const void* src, int64_t ss, void* dst, int64_t ds, int64_t rows, int64_t cols, bool stream) {
+    using U = std::conditional_t<Bytes == 4, uint32_t, uint64_t>;
+    constexpr int E = Bytes / (int)sizeof(U);
     const U* s = (const U*)src;
     U* d = (U*)dst;
     constexpr size_t kVec = sizeof(V<U>);
-    if (stream && (uintptr_t)d % kVec == 0 && (ds * sizeof(U)) % kVec == 0) {
-        transpose_blocks<U, true>(s, ss, d, ds, rows, cols);
+    if (stream && (uintptr_t)d % kVec == 0 && (ds * Bytes) % kVec == 0) {
+        transpose_blocks<U, E, true>(s, ss, d, ds, rows, cols);
         stream_fence();
     } else {
-        transpose_blocks<U, false>(s, ss, d, ds, rows, cols);
+        transpose_blocks<U, E, false>(s, ss, d, ds, rows, cols);
     }
 }
