@@ -107,6 +107,12 @@ std::function<void()> ember_call(const std::string& op, ember_ctx_t* ctx, const 
             ember_det(ctx, t.a, &d);
             release({d});
         };
+    if (op == "lstsq")  // every output, as np.linalg.lstsq returns them
+        return [=, &t] {
+            ember_tensor_t *x = nullptr, *res = nullptr, *rank = nullptr, *s = nullptr;
+            ember_lstsq(ctx, t.a, t.b, -1, &x, &res, &rank, &s);
+            release({x, res, rank, s});
+        };
     return [=, &t] {  // eigh
         ember_tensor_t *w = nullptr, *v = nullptr;
         ember_eigh(ctx, t.sym, 0, &w, &v);
@@ -135,6 +141,15 @@ std::string raw_call(const std::string& op, const Data& d, std::function<void()>
             LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, work->data(), n, ipiv->data());
         };
         return "LAPACKE_dgetrf";
+    }
+    if (op == "lstsq") {  // Ember's default cutoff: eps * max(m, n)
+        fn = [=, &d] {
+            std::memcpy(work->data(), d.a.data(), sizeof(double) * n * n);
+            std::memcpy(vec->data(), d.b.data(), sizeof(double) * n);
+            lapack_int rank = 0;
+            LAPACKE_dgelsd(LAPACK_COL_MAJOR, n, n, 1, work->data(), n, vec->data(), n, work2->data(), 2.220446049250313e-16 * n, &rank);
+        };
+        return "LAPACKE_dgelsd";
     }
     if (op == "cholesky") {
         fn = [=, &d] {
@@ -175,7 +190,7 @@ void lapack_cases(const bench::Options& opt, std::vector<bench::Result>& out) {
         int n;
     };
     std::vector<Item> items = {{"solve", 256}, {"solve", 1024}, {"lu_factor", 256}, {"lu_factor", 1024},
-                               {"lu_factor", 2048}, {"cholesky", 256}, {"cholesky", 1024}, {"qr", 256}, {"svd", 256}, {"eigh", 256}};
+                               {"lu_factor", 2048}, {"cholesky", 256}, {"cholesky", 1024}, {"qr", 256}, {"svd", 256}, {"eigh", 256}, {"lstsq", 256}};
     for (const Item& it : items) {
         Data d = make_data(it.n);
         Tensors tc(cpu, d), tr(ref, d);
@@ -202,7 +217,7 @@ void numpy_linalg_cases(const bench::Options& opt, std::vector<bench::Result>& o
     if (np.empty()) return;
     ember_ctx_t* cpu = nullptr;
     if (ember_ctx_create_on("cpu", 0, &cpu) != EMBER_OK) return;
-    for (const char* op : {"solve", "inv", "det", "cholesky", "qr", "svd", "eigh"})
+    for (const char* op : {"solve", "inv", "det", "cholesky", "qr", "svd", "eigh", "lstsq"})
         for (int n : {256, 1024}) {
             std::string name = std::string(op) + "_f64", size = std::to_string(n);
             if (!np.count(name + "/" + size)) continue;

@@ -462,7 +462,8 @@ struct EnvGuard {
 };
 
 TEST(Selection, EnvThenConfigThenAuto) {
-    std::string cfg = ::testing::TempDir() + "ember-test-config.json";
+    // One file per process: CTest runs this suite in several processes at once.
+    std::string cfg = ::testing::TempDir() + "ember-test-config-" + std::to_string(getpid()) + ".json";
     std::remove(cfg.c_str());
     EnvGuard c("EMBER_CONFIG", cfg.c_str());
     ember_ctx_t* ctx;

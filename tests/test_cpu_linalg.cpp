@@ -191,11 +191,11 @@ std::pair<T, T> inputs(const Case& c, const std::vector<HM>& ms) {
 TEST(CpuLinalg, PrimitivesAreBoundNatively) {
     NEED_CPU();
     const char* binding = nullptr;
-    for (const char* op : {"lu_factor", "lu_solve", "cholesky", "qr", "svd", "eigh", "eig", "solve", "inv"}) {
+    for (const char* op : {"lu_factor", "lu_solve", "cholesky", "qr", "svd", "eigh", "eig", "solve", "inv", "lstsq"}) {
         EM_OK(ember_op_binding("cpu", op, &binding));
         EXPECT_STREQ(binding, "native") << op;
     }
-    for (const char* op : {"det", "slogdet", "lstsq", "pinv", "matrix_rank", "svdvals", "eigvalsh", "eigvals", "expm"}) {
+    for (const char* op : {"det", "slogdet", "pinv", "matrix_rank", "svdvals", "eigvalsh", "eigvals", "expm"}) {
         EM_OK(ember_op_binding("cpu", op, &binding));
         EXPECT_STREQ(binding, "composite") << op;
     }
@@ -808,6 +808,87 @@ TEST(CpuLinalg, SolveAndInvKernelsSolveRegularMatricesThemselves) {
     EXPECT_EQ(ember_inv(cpu(), sing, z.out()), EMBER_ERR_LINALG);
     EXPECT_EQ(fallbacks(), 1u);  // inv's kernel failed: the solve kernel is not tried after it
     ember_set_log_callback(nullptr, nullptr, EMBER_LOG_WARN);
+}
+
+// lstsq has a kernel of its own on cpu (gelsd, backends/cpu/lapack_solve.cpp) where A
+// holds the whole batch. Against the reference's composite (one-sided Jacobi SVD): tall,
+// wide and square A in every layout but broadcast, B broadcast over A's batch, a vector b,
+// rank-deficient A (the minimum-norm solution), cutoffs that drop known singular values;
+// X, residuals, rank (exactly) and the singular values. A broadcast over B's batch runs
+// the composite on both.
+TEST(CpuLinalg, LstsqKernelMatchesReference) {
+    NEED_CPU();
+    std::vector<std::string> log;
+    ember_set_log_callback([](ember_log_level_t, const char* m, void* ud) { static_cast<std::vector<std::string>*>(ud)->push_back(m); }, &log,
+                           EMBER_LOG_DEBUG);
+    for (ember_dtype_t dt : kDtypes) {
+        const bool cp = is_cplx(dt);
+        const std::string dn = ember_dtype_name(dt);
+        const double tol = 500 * eps_of(dt);
+        auto check = [&](const std::string& what, T a_cpu, T b_cpu, T a_ref, T b_ref, double rcond) {
+            T x[2], res[2], rank[2], sv[2];
+            ASSERT_EQ(ember_lstsq(cpu(), a_cpu, b_cpu, rcond, x[0].out(), res[0].out(), rank[0].out(), sv[0].out()), EMBER_OK)
+                << dn << " " << what << ": " << ember_last_error();
+            ASSERT_EQ(ember_lstsq(ref(), a_ref, b_ref, rcond, x[1].out(), res[1].out(), rank[1].out(), sv[1].out()), EMBER_OK)
+                << dn << " " << what << ": " << ember_last_error();
+            EXPECT_EQ(host(rank[0]), host(rank[1])) << dn << " " << what;
+            const char* names[3] = {"x", "residuals", "singular values"};
+            T* outs[3] = {x, res, sv};
+            for (int o = 0; o < 3; ++o) {
+                ASSERT_EQ(shape_of(outs[o][0]), shape_of(outs[o][1])) << dn << " " << what << " " << names[o];
+                double scale = 1;
+                for (const cd& v : host(outs[o][1])) scale = std::max(scale, std::abs(v));
+                EXPECT_LE(max_diff(host(outs[o][0]), host(outs[o][1])), tol * scale) << dn << " " << what << " " << names[o];
+            }
+        };
+        auto both = [&](const std::string& what, const std::vector<HM>& as, std::vector<int64_t> ab, Layout lay, const std::vector<HM>& bs,
+                         std::vector<int64_t> bb, double rcond = -1) {
+            check(what + ", A " + layout_name(lay), build(cpu(), as, ab, dt, lay), build(cpu(), bs, bb, dt, CONTIG), build(ref(), as, ab, dt, lay),
+                  build(ref(), bs, bb, dt, CONTIG), rcond);
+        };
+        // Well conditioned (a dominant diagonal): the bounds need no condition number.
+        auto conditioned = [&](int64_t r, int64_t c) {
+            HM a = random(r, c, cp);
+            for (int64_t j = 0; j < std::min(r, c); ++j) a(j, j) += (double)std::max(r, c);
+            return a;
+        };
+        auto randoms = [&](int count, int64_t r, int64_t c) {
+            std::vector<HM> v;
+            for (int i = 0; i < count; ++i) v.push_back(random(r, c, cp));
+            return v;
+        };
+        auto matrices = [&](int count, int64_t r, int64_t c) {
+            std::vector<HM> v;
+            for (int i = 0; i < count; ++i) v.push_back(conditioned(r, c));
+            return v;
+        };
+        for (Layout lay : {CONTIG, TRANSPOSED, STRIDED, FLIPPED}) {
+            both("tall 9x4, B broadcast", matrices(6, 9, 4), {2, 3}, lay, randoms(3, 9, 2), {3});
+            both("wide 4x9", matrices(3, 4, 9), {3}, lay, randoms(3, 4, 2), {3});
+            both("square 6x6", matrices(2, 6, 6), {2}, lay, randoms(2, 6, 3), {2});
+        }
+        // Rank 3 of 7 x 5 (residuals empty: not every matrix has full rank); a 3 x 40 B.
+        std::vector<HM> low;
+        for (int i = 0; i < 2; ++i) low.push_back(hmul(conditioned(7, 3), conditioned(3, 5)));
+        both("rank-deficient 7x5", low, {2}, CONTIG, randoms(2, 7, 40), {2});
+        // Singular values 4, 2, 1, 0.5 (U, V permutations): rcond 0.3 keeps two, 0.6 one,
+        // 0 all four.
+        HM d(6, 4);
+        const double sd[4] = {1, 4, 0.5, 2};
+        for (int64_t j = 0; j < 4; ++j) d((j + 3) % 6, j) = sd[j];
+        for (double rc : {0.3, 0.6, 0.0}) both("cutoff " + std::to_string(rc), {d}, {}, CONTIG, randoms(1, 6, 2), {}, rc);
+        T x1, rk1;
+        EM_OK(ember_lstsq(cpu(), from_host(cpu(), d.v, {6, 4}, dt), from_host(cpu(), random(6, 1, cp).v, {6}, dt), 0.3, x1.out(), nullptr,
+                          rk1.out(), nullptr));
+        EXPECT_EQ(host(rk1)[0], cd(2)) << dn;
+        EXPECT_EQ(shape_of(x1), (std::vector<int64_t>{4})) << dn << " vector b";
+        // A (2, 1, 5, 3) against B (4, 5, 2): the composite on both.
+        const std::vector<HM> as = matrices(2, 5, 3), bs = randoms(4, 5, 2);
+        check("A broadcast over B's batch", build(cpu(), as, {2, 1}, dt, CONTIG), build(cpu(), bs, {4}, dt, CONTIG), build(ref(), as, {2, 1}, dt, CONTIG),
+              build(ref(), bs, {4}, dt, CONTIG), -1);
+    }
+    ember_set_log_callback(nullptr, nullptr, EMBER_LOG_WARN);
+    for (const std::string& m : log) EXPECT_EQ(m.find("lstsq"), std::string::npos) << m;  // no fallback
 }
 
 TEST(CpuLinalg, NotPositiveDefiniteLikeTheReference) {

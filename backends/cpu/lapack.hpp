@@ -77,6 +77,10 @@ template <> struct Lapack<float> {
                       lint liwork) {
         return LAPACKE_ssyevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork);
     }
+    static lint gelsd(lint m, lint n, lint nrhs, float* a, lint lda, float* b, lint ldb, float* s, float rcond, lint* rank, float* work,
+                      lint lwork, float*, lint* iwork) {
+        return LAPACKE_sgelsd_work(LAPACK_COL_MAJOR, m, n, nrhs, a, lda, b, ldb, s, rcond, rank, work, lwork, iwork);
+    }
     static lint geev(char jobvr, lint n, float* a, lint lda, float* wr, float* wi, float* vr, lint ldvr, float* work, lint lwork) {
         return LAPACKE_sgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, wr, wi, nullptr, 1, vr, ldvr, work, lwork);
     }
@@ -90,6 +94,10 @@ template <> struct Lapack<double> {
     static lint syevd(char jobz, char uplo, lint n, double* a, lint lda, double* w, double* work, lint lwork, double*, lint,
                       lint* iwork, lint liwork) {
         return LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork);
+    }
+    static lint gelsd(lint m, lint n, lint nrhs, double* a, lint lda, double* b, lint ldb, double* s, double rcond, lint* rank, double* work,
+                      lint lwork, double*, lint* iwork) {
+        return LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, m, n, nrhs, a, lda, b, ldb, s, rcond, rank, work, lwork, iwork);
     }
     static lint geev(char jobvr, lint n, double* a, lint lda, double* wr, double* wi, double* vr, lint ldvr, double* work,
                      lint lwork) {
@@ -106,6 +114,10 @@ template <> struct Lapack<c64> {
                       lint* iwork, lint liwork) {
         return LAPACKE_cheevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, rwork, lrwork, iwork, liwork);
     }
+    static lint gelsd(lint m, lint n, lint nrhs, c64* a, lint lda, c64* b, lint ldb, float* s, float rcond, lint* rank, c64* work,
+                      lint lwork, float* rwork, lint* iwork) {
+        return LAPACKE_cgelsd_work(LAPACK_COL_MAJOR, m, n, nrhs, a, lda, b, ldb, s, rcond, rank, work, lwork, rwork, iwork);
+    }
     static lint geev(char jobvr, lint n, c64* a, lint lda, c64* w, c64* vr, lint ldvr, c64* work, lint lwork, float* rwork) {
         return LAPACKE_cgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, w, nullptr, 1, vr, ldvr, work, lwork, rwork);
     }
@@ -119,6 +131,10 @@ template <> struct Lapack<c128> {
     static lint syevd(char jobz, char uplo, lint n, c128* a, lint lda, double* w, c128* work, lint lwork, double* rwork, lint lrwork,
                       lint* iwork, lint liwork) {
         return LAPACKE_zheevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, rwork, lrwork, iwork, liwork);
+    }
+    static lint gelsd(lint m, lint n, lint nrhs, c128* a, lint lda, c128* b, lint ldb, double* s, double rcond, lint* rank, c128* work,
+                      lint lwork, double* rwork, lint* iwork) {
+        return LAPACKE_zgelsd_work(LAPACK_COL_MAJOR, m, n, nrhs, a, lda, b, ldb, s, rcond, rank, work, lwork, rwork, iwork);
     }
     static lint geev(char jobvr, lint n, c128* a, lint lda, c128* w, c128* vr, lint ldvr, c128* work, lint lwork, double* rwork) {
         return LAPACKE_zgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, w, nullptr, 1, vr, ldvr, work, lwork, rwork);
@@ -368,6 +384,7 @@ ember_status_t eig_kernel(const ember_kernel_call_t* c);
 // Kernels defined in lapack_solve.cpp.
 ember_status_t solve_kernel(const ember_kernel_call_t* c);
 ember_status_t inv_kernel(const ember_kernel_call_t* c);
+ember_status_t lstsq_kernel(const ember_kernel_call_t* c);
 
 }  // namespace lapack
 }  // namespace ember_cpu

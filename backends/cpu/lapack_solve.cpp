@@ -1,5 +1,5 @@
-// solve and inv under the COMPOSITE_KERNEL convention of docs/backend-guide.md, with no
-// transposing copy of A. A row-major n x n matrix read as a column-major buffer is
+// solve, inv and lstsq under the COMPOSITE_KERNEL convention of docs/backend-guide.md.
+// solve and inv make no transposing copy of A. A row-major n x n matrix read as a column-major buffer is
 // M = A^T, and getrf factors M = P L U, so A = U^T L^T P^T:
 //   A X = B:  U^T Y = B,  L^T Z = Y,  X = P Z   (what getrs does with trans = 'T');
 //   inv(A) = inv(M)^T, and getri's inv(M) in column-major order is inv(A) in row-major order.
@@ -105,6 +105,58 @@ ember_status_t inv_t(const ember_kernel_call_t* c) {
     return fail.status("inv");
 }
 
+// in: A (..., m, n), B (..., m, k), batch axes as X's (stride 0 where B is broadcast);
+// attrs f[0]: rcond >= 0 (singular values at most rcond * s_max count as zero).
+// out: X (..., n, k), S (..., min(m, n)) in the real dtype, rank int64 (...), info int64
+// (...): nonzero where gelsd's SVD did not converge (the core then runs the composite).
+// gelsd reduces A to bidiagonal form and solves there by divide and conquer, applying the
+// transformations to B, so it never forms U and V^H as the composite (svd, then two
+// matmuls) does.
+template <class T>
+ember_status_t lstsq_t(const ember_kernel_call_t* c) {
+    using R = real_t<T>;
+    const ember_view_t &A = c->in[0], &B = c->in[1], &X = c->out[0], &S = c->out[1], &K = c->out[2], &I = c->out[3];
+    const int nb = X.ndim - 2;
+    const int64_t m = A.shape[nb], n = A.shape[nb + 1], k = X.shape[nb + 1], ld = std::max(m, n), mn = std::min(m, n);
+    Batch bt(X, nb);
+    if (!fits({m, n, k, m * n, ld * k})) {
+        for (int64_t i = 0; i < bt.count; ++i) store_info(I, bt.offset(I, i), 1);
+        return EMBER_OK;
+    }
+    const R rcond = (R)c->attrs->f[0];
+    lint lwork = 1, lrwork = 1, liwork = 1;
+    {
+        T q = T(0);
+        R rq[2] = {R(0), R(0)};
+        lint iq[2] = {0, 0}, rank = 0;
+        if (Lapack<T>::gelsd((lint)m, (lint)n, (lint)k, &q, (lint)m, &q, (lint)ld, rq, rcond, &rank, &q, -1, rq, iq) == 0) {
+            lwork = std::max(lwork, work_size(q));
+            lrwork = std::max(lrwork, work_size(rq[0]));
+            liwork = std::max(liwork, iq[0]);
+        }
+    }
+    Failure fail;
+    run_batch(bt.count, m, n, [&](int64_t b, int64_t e) {
+        Buffer<T> a(m * n), x(ld * k), work(lwork);
+        Buffer<R> s(mn), rwork(is_cplx<T> ? lrwork : 1);
+        std::vector<lint> iwork((size_t)liwork);
+        for (int64_t i = b; i < e; ++i) {
+            load_cm(A, bt.offset(A, i), m, n, a.data(), m);
+            load_cm(B, bt.offset(B, i), m, k, x.data(), ld);
+            lint rank = 0;
+            lint info = Lapack<T>::gelsd((lint)m, (lint)n, (lint)k, a.data(), (lint)m, x.data(), (lint)ld, s.data(), rcond, &rank,
+                                         work.data(), lwork, rwork.data(), iwork.data());
+            if (info < 0) fail.record("gelsd", info);
+            store_info(I, bt.offset(I, i), info != 0);
+            if (info != 0) continue;
+            store_cm(X, bt.offset(X, i), n, k, x.data(), ld);
+            store_vec<R>(S, bt.offset(S, i), mn, s.data());
+            store_info(K, bt.offset(K, i), rank);
+        }
+    });
+    return fail.status("lstsq");
+}
+
 }  // namespace
 
 ember_status_t solve_kernel(const ember_kernel_call_t* c) {
@@ -113,6 +165,10 @@ ember_status_t solve_kernel(const ember_kernel_call_t* c) {
 }
 ember_status_t inv_kernel(const ember_kernel_call_t* c) {
     return visit(c, c->in[0].dtype, [&](auto z) { return inv_t<decltype(z)>(c); });
+}
+ember_status_t lstsq_kernel(const ember_kernel_call_t* c) {
+    if (c->in[1].dtype != c->in[0].dtype) return g_host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "cpu lstsq: a and b of different dtypes");
+    return visit(c, c->in[0].dtype, [&](auto z) { return lstsq_t<decltype(z)>(c); });
 }
 
 }  // namespace lapack

@@ -581,6 +581,54 @@ ENTRY(ember_slogdet, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t
     *logabsdet = r.logabs.release();
 })
 
+namespace {
+struct LstsqParts {
+    TRef x, s, rank;
+};
+
+// X = V diag(1/s_i where s_i > rcond * s_max, else 0) U^H B.
+LstsqParts lstsq_by_svd(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, double rcond) {
+    SVD f = la::svd(ctx, a, false, true);
+    TRef keep;  // bool (..., k): singular values above the cutoff
+    if (f.s->shape[f.s->ndim - 1] > 0) {
+        TRef cutoff = bin(ctx, OP_multiply, max_last(ctx, f.s.get(), true), weak_f64(ctx, rcond));
+        keep = bin(ctx, OP_greater, f.s, cutoff);
+    } else {
+        keep = op_full(ctx, shape_of(f.s.get()), 0, EMBER_BOOL);
+    }
+    TRef sinv = op_where(ctx, keep.get(), un(ctx, OP_reciprocal, f.s).get(), weak_f64(ctx, 0).get());
+    TRef UhB = op_matmul(ctx, mh(ctx, f.u.get()).get(), b);
+    TRef scaled = bin(ctx, OP_multiply, op_expand_dims(sinv.get(), -1), UhB);
+    LstsqParts r;
+    r.x = op_matmul(ctx, mh(ctx, f.vh.get()).get(), scaled.get());
+    r.rank = sum_axes(ctx, keep.get(), {-1}, false);
+    r.s = std::move(f.s);
+    return r;
+}
+
+// The backend's lstsq kernel (COMPOSITE_KERNEL), where A holds the whole batch (a kernel
+// call per matrix of A; a broadcast A runs the composite, which factors it once). Empty
+// parts where there is none, or it left a matrix unsolved.
+LstsqParts lstsq_by_kernel(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, double rcond) {
+    if (!a->size || !b->size || !has_backend_kernel(ctx, OP_lstsq) || !shapes_broadcast(batch_of(a), batch_of(b))) return {};
+    Shape batch = broadcast_shapes(batch_of(a), batch_of(b));
+    if (batch_of(a) != batch) return {};
+    const int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1], k = b->shape[b->ndim - 1];
+    LstsqParts r;
+    r.x = alloc_tensor(ctx, a->dtype, with(batch, {n, k}));
+    r.s = alloc_tensor(ctx, real_dtype_of(a->dtype), with(batch, {std::min(m, n)}));
+    r.rank = alloc_tensor(ctx, EMBER_INT64, batch);
+    TRef info = alloc_tensor(ctx, EMBER_INT64, batch);
+    int64_t sb[EMBER_MAX_DIMS];
+    ember_attrs_t at{};
+    at.f[0] = rcond;
+    run_kernel(ctx, OP_lstsq, {view_of(a), broadcast_view(b, with(batch, {m, k}), sb)},
+               {view_of(r.x.get()), view_of(r.s.get()), view_of(r.rank.get()), view_of(info.get())}, at);
+    if (!kernel_solved_all("lstsq", info.get())) return {};
+    return r;
+}
+}  // namespace
+
 ENTRY(ember_lstsq, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_tensor_t* b, double rcond, ember_tensor_t** x,
                     ember_tensor_t** residuals, ember_tensor_t** rank, ember_tensor_t** sv), {
     check_ctx(ctx);
@@ -594,19 +642,9 @@ ENTRY(ember_lstsq, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_tens
     TRef B = rhs_matrix(ctx, b, m, "a");
     B = cast_if(ctx, B.get(), dt);
     if (!(rcond >= 0)) rcond = eps_of(dt) * (double)std::max(m, n);
-    SVD f = la::svd(ctx, A.get(), false, true);
-    TRef keep;  // bool (..., k): singular values above the cutoff
-    if (f.s->shape[f.s->ndim - 1] > 0) {
-        TRef cutoff = bin(ctx, OP_multiply, max_last(ctx, f.s.get(), true), weak_f64(ctx, rcond));
-        keep = bin(ctx, OP_greater, f.s, cutoff);
-    } else {
-        keep = op_full(ctx, shape_of(f.s.get()), 0, EMBER_BOOL);
-    }
-    TRef sinv = op_where(ctx, keep.get(), un(ctx, OP_reciprocal, f.s).get(), weak_f64(ctx, 0).get());
-    TRef UhB = op_matmul(ctx, mh(ctx, f.u.get()).get(), B.get());
-    TRef scaled = bin(ctx, OP_multiply, op_expand_dims(sinv.get(), -1), UhB);
-    TRef X = op_matmul(ctx, mh(ctx, f.vh.get()).get(), scaled.get());
-    TRef rk = sum_axes(ctx, keep.get(), {-1}, false);
+    LstsqParts p = lstsq_by_kernel(ctx, A.get(), B.get(), rcond);
+    if (!p.x) p = lstsq_by_svd(ctx, A.get(), B.get(), rcond);
+    TRef X = std::move(p.x), rk = std::move(p.rank);
     TRef res;
     if (residuals) {
         bool full_rank = m > n;
@@ -625,7 +663,7 @@ ENTRY(ember_lstsq, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_tens
     *x = (b->ndim == 1 ? drop_last(ctx, X.get()) : X).release();
     if (residuals) *residuals = res.release();
     if (rank) *rank = rk.release();
-    if (sv) *sv = f.s.release();
+    if (sv) *sv = p.s.release();
 })
 
 ENTRY(ember_pinv, (ember_ctx_t * ctx, const ember_tensor_t* x, double atol, double rtol, ember_tensor_t** out), {
