@@ -953,6 +953,24 @@ TEST(CpuLinalg, NonFiniteInputToIterativeFactorizations) {
             }
             return st;
         }, EMBER_OK, "", "eigh lower");
+        // lstsq's kernel (gelsd) leaves non-finite input to the composite: A's NaN is an
+        // error, B's gives NaN in X's column (and nothing on stderr from LAPACK's checks).
+        const std::vector<cd> tall = {1, 2, 3, 4, 5, 7}, b = {1, 2, 3, 4, 5, 6};
+        std::vector<cd> tall_nan = tall, b_inf = b;
+        tall_nan[3] = NAN;
+        b_inf[2] = INFINITY;
+        same_outcome([&](ember_ctx_t* ctx) {
+            T a = from_host(ctx, tall_nan, {3, 2}, dt), bb = from_host(ctx, b, {3, 2}, dt), x;
+            return ember_lstsq(ctx, a, bb, -1, x.out(), nullptr, nullptr, nullptr);
+        }, EMBER_ERR_LINALG, "ember_lstsq: the matrix contains NaN or infinity", "lstsq, NaN in A");
+        T x[2];
+        for (int i = 0; i < 2; ++i) {
+            ember_ctx_t* ctx = i ? ref() : cpu();
+            EM_OK(ember_lstsq(ctx, from_host(ctx, tall, {3, 2}, dt), from_host(ctx, b_inf, {3, 2}, dt), -1, x[i].out(), nullptr, nullptr, nullptr));
+            std::vector<cd> h = host(x[i]);
+            EXPECT_TRUE(std::isfinite(h[1].real()) && std::isfinite(h[3].real())) << dt << " column without the infinity";
+            EXPECT_FALSE(std::isfinite(h[0].real()) && std::isfinite(h[2].real())) << dt << " column with it";
+        }
     }
 }
 

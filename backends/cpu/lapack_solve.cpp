@@ -105,10 +105,19 @@ ember_status_t inv_t(const ember_kernel_call_t* c) {
     return fail.status("inv");
 }
 
+template <class T>
+bool all_finite(const T* p, int64_t count) {
+    for (int64_t i = 0; i < count; ++i)
+        if (!std::isfinite(std::real(p[i])) || !std::isfinite(std::imag(p[i]))) return false;
+    return true;
+}
+
 // in: A (..., m, n), B (..., m, k), batch axes as X's (stride 0 where B is broadcast);
 // attrs f[0]: rcond >= 0 (singular values at most rcond * s_max count as zero).
 // out: X (..., n, k), S (..., min(m, n)) in the real dtype, rank int64 (...), info int64
-// (...): nonzero where gelsd's SVD did not converge (the core then runs the composite).
+// (...): nonzero where gelsd's SVD did not converge or A or B is not finite (the core then
+// runs the composite, which gives A's NaN its error and B's NaN its results; gelsd's
+// scaling would reject either as an illegal argument, and print that to stderr).
 // gelsd reduces A to bidiagonal form and solves there by divide and conquer, applying the
 // transformations to B, so it never forms U and V^H as the composite (svd, then two
 // matmuls) does.
@@ -143,6 +152,12 @@ ember_status_t lstsq_t(const ember_kernel_call_t* c) {
         for (int64_t i = b; i < e; ++i) {
             load_cm(A, bt.offset(A, i), m, n, a.data(), m);
             load_cm(B, bt.offset(B, i), m, k, x.data(), ld);
+            bool finite = all_finite(a.data(), m * n);
+            for (int64_t j = 0; finite && j < k; ++j) finite = all_finite(x.data() + j * ld, m);
+            if (!finite) {
+                store_info(I, bt.offset(I, i), 1);
+                continue;
+            }
             lint rank = 0;
             lint info = Lapack<T>::gelsd((lint)m, (lint)n, (lint)k, a.data(), (lint)m, x.data(), (lint)ld, s.data(), rcond, &rank,
                                          work.data(), lwork, rwork.data(), iwork.data());
