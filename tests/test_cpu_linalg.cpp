@@ -877,6 +877,24 @@ TEST(CpuLinalg, LstsqKernelMatchesReference) {
         const double sd[4] = {1, 4, 0.5, 2};
         for (int64_t j = 0; j < 4; ++j) d((j + 3) % 6, j) = sd[j];
         for (double rc : {0.3, 0.6, 0.0}) both("cutoff " + std::to_string(rc), {d}, {}, CONTIG, randoms(1, 6, 2), {}, rc);
+        // gelsd reads a cutoff of 0 or >= 1 as eps: those run the composite. rcond 0 keeps
+        // a singular value of 1e-20 (rank 2), 1 and 2 keep none (rank 0, X = 0).
+        HM tiny(3, 2);
+        tiny(0, 0) = 1;
+        tiny(1, 1) = 1e-20;
+        const HM tb = random(3, 1, cp);
+        for (auto [rc, want] : std::vector<std::pair<double, int>>{{0.0, 2}, {1.0, 0}, {2.0, 0}}) {
+            T x, rk;
+            EM_OK(ember_lstsq(cpu(), from_host(cpu(), tiny.v, {3, 2}, dt), from_host(cpu(), tb.v, {3, 1}, dt), rc, x.out(), nullptr, rk.out(), nullptr));
+            EXPECT_EQ(host(rk)[0], cd(want)) << dn << " rcond " << rc;
+            if (want == 0) {
+                EXPECT_EQ(host(x), std::vector<cd>(2, cd(0))) << dn << " rcond " << rc;
+            }
+        }
+        // Past gelsd's small-matrix path (min(m, n) > 25: divide and conquer, with its
+        // integer and real workspaces), tall and wide.
+        both("tall 60x40", matrices(1, 60, 40), {}, CONTIG, randoms(1, 60, 3), {});
+        both("wide 40x60", matrices(1, 40, 60), {}, TRANSPOSED, randoms(1, 40, 3), {});
         T x1, rk1;
         EM_OK(ember_lstsq(cpu(), from_host(cpu(), d.v, {6, 4}, dt), from_host(cpu(), random(6, 1, cp).v, {6}, dt), 0.3, x1.out(), nullptr,
                           rk1.out(), nullptr));
@@ -886,9 +904,26 @@ TEST(CpuLinalg, LstsqKernelMatchesReference) {
         const std::vector<HM> as = matrices(2, 5, 3), bs = randoms(4, 5, 2);
         check("A broadcast over B's batch", build(cpu(), as, {2, 1}, dt, CONTIG), build(cpu(), bs, {4}, dt, CONTIG), build(ref(), as, {2, 1}, dt, CONTIG),
               build(ref(), bs, {4}, dt, CONTIG), -1);
+        // One B of the batch with an infinity: the whole call runs the composite (logged),
+        // so the other matrices' X are the composite's too.
+        std::vector<HM> bad = randoms(3, 5, 2);
+        const std::vector<HM> three = matrices(3, 5, 3);  // A with the whole batch: the kernel's case
+        bad[1](2, 1) = cd(INFINITY);
+        T xs[2];
+        for (int i = 0; i < 2; ++i) {
+            ember_ctx_t* ctx = i ? ref() : cpu();
+            EM_OK(ember_lstsq(ctx, build(ctx, three, {3}, dt, CONTIG), build(ctx, bad, {3}, dt, CONTIG), -1, xs[i].out(), nullptr, nullptr, nullptr));
+        }
+        auto hx = host(xs[0]), hr = host(xs[1]);
+        for (size_t j = 0; j < hx.size(); ++j)
+            if (std::isfinite(hr[j].real())) {
+                EXPECT_LE(std::abs(hx[j] - hr[j]), tol * 10) << dn << " element " << j;
+            }
     }
     ember_set_log_callback(nullptr, nullptr, EMBER_LOG_WARN);
-    for (const std::string& m : log) EXPECT_EQ(m.find("lstsq"), std::string::npos) << m;  // no fallback
+    size_t fallbacks = 0;
+    for (const std::string& m : log) fallbacks += m.find("ember_lstsq: the backend's kernel left matrix 1 ") != std::string::npos;
+    EXPECT_EQ(fallbacks, 4u) << "one per dtype: the infinity in B (rcond outside (0, 1) never calls the kernel)";
 }
 
 TEST(CpuLinalg, NotPositiveDefiniteLikeTheReference) {
@@ -1239,6 +1274,10 @@ TEST(CpuLinalg, LargeBatchOfSmallMatricesUsesThePool) {
         EM_OK(ember_cholesky(cpu(), a, 1, l.out()));
         EM_OK(ember_cholesky(ref(), ar, 1, lr.out()));
         EXPECT_LE(max_diff(host(l), host(lr)), tol);
+        T lx, lxr;
+        EM_OK(ember_lstsq(cpu(), a, a, -1, lx.out(), nullptr, nullptr, nullptr));
+        EM_OK(ember_lstsq(ref(), ar, ar, -1, lxr.out(), nullptr, nullptr, nullptr));
+        EXPECT_LE(max_diff(host(lx), host(lxr)), tol * 10);
         EM_OK(ember_eigvalsh(cpu(), a, 1, w.out()));
         EM_OK(ember_eigvalsh(ref(), ar, 1, wr.out()));
         EXPECT_LE(max_diff(host(w), host(wr)), tol * 10);

@@ -113,7 +113,8 @@ bool all_finite(const T* p, int64_t count) {
 }
 
 // in: A (..., m, n), B (..., m, k), batch axes as X's (stride 0 where B is broadcast);
-// attrs f[0]: rcond >= 0 (singular values at most rcond * s_max count as zero).
+// attrs f[0]: rcond in (0, 1) (singular values at most rcond * s_max count as zero;
+// gelsd would replace any other value with eps, so the core keeps those composite).
 // out: X (..., n, k), S (..., min(m, n)) in the real dtype, rank int64 (...), info int64
 // (...): nonzero where gelsd's SVD did not converge or A or B is not finite (the core then
 // runs the composite, which gives A's NaN its error and B's NaN its results; gelsd's
@@ -128,11 +129,11 @@ ember_status_t lstsq_t(const ember_kernel_call_t* c) {
     const int nb = X.ndim - 2;
     const int64_t m = A.shape[nb], n = A.shape[nb + 1], k = X.shape[nb + 1], ld = std::max(m, n), mn = std::min(m, n);
     Batch bt(X, nb);
-    if (!fits({m, n, k, m * n, ld * k})) {
+    const R rcond = (R)c->attrs->f[0];
+    if (!fits({m, n, k, m * n, ld * k}) || !(rcond > 0 && rcond < 1)) {  // float32 may round rcond to 0 or 1
         for (int64_t i = 0; i < bt.count; ++i) store_info(I, bt.offset(I, i), 1);
         return EMBER_OK;
     }
-    const R rcond = (R)c->attrs->f[0];
     lint lwork = 1, lrwork = 1, liwork = 1;
     {
         T q = T(0);

@@ -607,9 +607,11 @@ LstsqParts lstsq_by_svd(ember_ctx* ctx, const ember_tensor* a, const ember_tenso
 }
 
 // The backend's lstsq kernel (COMPOSITE_KERNEL), where A holds the whole batch (a kernel
-// call per matrix of A; a broadcast A runs the composite, which factors it once). Empty
-// parts where there is none, or it left a matrix unsolved.
+// call per matrix of A; a broadcast A runs the composite, which factors it once) and
+// 0 < rcond < 1 (LAPACK's gelsd reads any other cutoff as eps). Empty parts where there is
+// none, or it left a matrix unsolved.
 LstsqParts lstsq_by_kernel(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, double rcond) {
+    if (!(rcond > 0 && rcond < 1)) return {};
     if (!a->size || !b->size || !has_backend_kernel(ctx, OP_lstsq) || !shapes_broadcast(batch_of(a), batch_of(b))) return {};
     Shape batch = broadcast_shapes(batch_of(a), batch_of(b));
     if (batch_of(a) != batch) return {};
