@@ -39,6 +39,32 @@ void one_size(ember_ctx_t* ctx, int n, int reps, const char* name, ember_dtype_t
     ember_tensor_release(tb);
 }
 
+// float16/bfloat16 operands (the same values as float32) against raw SGEMM on the float32
+// values: what the conversions around Ember's SGEMM cost (OpenBLAS in Debian has no
+// half-precision GEMM).
+void one_size_half(ember_ctx_t* ctx, int n, int reps, const char* name, ember_dtype_t dt, std::vector<bench::Result>& out) {
+    std::vector<float> a((size_t)n * n), b((size_t)n * n), c((size_t)n * n);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-1, 1);
+    for (auto& x : a) x = u(rng);
+    for (auto& x : b) x = u(rng);
+    int64_t shape[2] = {n, n};
+    ember_tensor_t *fa, *fb, *ta, *tb, *tc;
+    ember_tensor_from_data(ctx, a.data(), EMBER_FLOAT32, shape, 2, &fa);
+    ember_tensor_from_data(ctx, b.data(), EMBER_FLOAT32, shape, 2, &fb);
+    ember_astype(ctx, fa, dt, &ta);
+    ember_astype(ctx, fb, dt, &tb);
+    double te = bench::best_of(reps, [&] {
+        ember_matmul(ctx, ta, tb, &tc);
+        ember_tensor_release(tc);
+    });
+    double tb_ = bench::best_of(reps, [&] {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+    });
+    out.push_back({name, std::to_string(n), "cpu", "cblas_sgemm_f32", te, tb_});
+    for (ember_tensor_t* t : {fa, fb, ta, tb}) ember_tensor_release(t);
+}
+
 void matmul(const bench::Options& opt, std::vector<bench::Result>& out) {
     ember_ctx_t* ctx;
     if (ember_ctx_create_on("cpu", 0, &ctx) != EMBER_OK) return;  // backend not available
@@ -47,6 +73,10 @@ void matmul(const bench::Options& opt, std::vector<bench::Result>& out) {
         int reps = n <= 512 ? (opt.quick ? 5 : 20) : (opt.quick ? 3 : 5);
         one_size<float>(ctx, n, reps, "matmul_f32", EMBER_FLOAT32, out);
         one_size<double>(ctx, n, reps, "matmul_f64", EMBER_FLOAT64, out);
+        if (n == 256 || n == 1024) {
+            one_size_half(ctx, n, reps, "matmul_bf16", EMBER_BFLOAT16, out);
+            one_size_half(ctx, n, reps, "matmul_f16", EMBER_FLOAT16, out);
+        }
     }
     ember_ctx_release(ctx);
 }

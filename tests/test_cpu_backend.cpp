@@ -754,12 +754,18 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
         EM_OK(ember_matrix_transpose(cpu(), bt, btt.out()));
         int64_t st[3] = {0, 0, 0}, sp[3] = {EMBER_SLICE_END, EMBER_SLICE_END, EMBER_SLICE_END}, step[3] = {1, 2, 1};
         EM_OK(ember_slice(cpu(), a, st, sp, step, 3, astep.out()));  // every other row
+        // Every other column of a (no unit stride: packed) against every other row of b.
+        T acol, brow;
+        int64_t colstep[3] = {1, 1, 2}, rowstep[2] = {2, 1};
+        EM_OK(ember_slice(cpu(), a, st, sp, colstep, 3, acol.out()));
+        EM_OK(ember_slice(cpu(), b, st, sp, rowstep, 2, brow.out()));
         double tol = dt == EMBER_FLOAT16 ? 4e-3 : dt == EMBER_BFLOAT16 ? 3e-2 : dt == EMBER_FLOAT32 || dt == EMBER_COMPLEX64 ? 2e-5 : 1e-12;
         struct {
             const char* layout;
             const ember_tensor_t *x, *y;
         } cases[] = {{"batched", a, b},         {"a-transposed-view", att, b}, {"b-transposed-view", a, btt},
-                     {"both-transposed", att, btt}, {"a^T-b^T", bt, at},       {"stepped-rows", astep, b}};
+                     {"both-transposed", att, btt}, {"a^T-b^T", bt, at},       {"stepped-rows", astep, b},
+                     {"stepped-columns", acol, brow}};
         for (auto& c : cases) {
             std::string what = std::string("matmul ") + ember_dtype_name(dt) + " " + c.layout;
             T got, want;
@@ -769,11 +775,20 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
         }
     }
     // Vector operands and a broadcast batch.
-    T v = tensor(cpu(), randf(45, -1, 1, 43), {45}, EMBER_FLOAT64), m = tensor(cpu(), randf(3 * 45 * 7, -1, 1, 44), {3, 45, 7}, EMBER_FLOAT64);
-    T got, want;
-    EM_OK(ember_matmul(cpu(), v, m, got.out()));
-    EM_OK(ember_matmul(ref(), as_ref(v), as_ref(m), want.out()));
-    expect_close(got, want, 1e-12, 1e-12, "vector @ batch");
+    for (ember_dtype_t dt : {EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        const double tol = dt == EMBER_FLOAT16 ? 4e-3 : dt == EMBER_BFLOAT16 ? 3e-2 : 1e-12;
+        T v0 = tensor(cpu(), randf(45, -1, 1, 43), {45}, EMBER_FLOAT64), m0 = tensor(cpu(), randf(3 * 45 * 7, -1, 1, 44), {3, 45, 7}, EMBER_FLOAT64);
+        T v, m, mt, got, want;
+        EM_OK(ember_astype(cpu(), v0, dt, v.out()));
+        EM_OK(ember_astype(cpu(), m0, dt, m.out()));
+        EM_OK(ember_matmul(cpu(), v, m, got.out()));
+        EM_OK(ember_matmul(ref(), as_ref(v), as_ref(m), want.out()));
+        expect_close(got, want, tol, tol, std::string("vector @ batch ") + ember_dtype_name(dt));
+        EM_OK(ember_matrix_transpose(cpu(), m, mt.out()));  // (3, 7, 45) view
+        EM_OK(ember_matmul(cpu(), mt, v, got.out()));
+        EM_OK(ember_matmul(ref(), as_ref(mt), as_ref(v), want.out()));
+        expect_close(got, want, tol, tol, std::string("transposed batch @ vector ") + ember_dtype_name(dt));
+    }
 
     // One output row or column goes to GEMV, a single output to DOT, with every operand
     // layout BLAS takes: contiguous, transposed views, stepped vectors.
