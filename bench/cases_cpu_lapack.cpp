@@ -113,6 +113,12 @@ std::function<void()> ember_call(const std::string& op, ember_ctx_t* ctx, const 
             ember_lstsq(ctx, t.a, t.b, -1, &x, &res, &rank, &s);
             release({x, res, rank, s});
         };
+    if (op == "lstsq_many")  // n right-hand sides: the composite (svd and two matmuls)
+        return [=, &t] {
+            ember_tensor_t *x = nullptr, *res = nullptr, *rank = nullptr, *s = nullptr;
+            ember_lstsq(ctx, t.a, t.sym, -1, &x, &res, &rank, &s);
+            release({x, res, rank, s});
+        };
     return [=, &t] {  // eigh
         ember_tensor_t *w = nullptr, *v = nullptr;
         ember_eigh(ctx, t.sym, 0, &w, &v);
@@ -148,6 +154,16 @@ std::string raw_call(const std::string& op, const Data& d, std::function<void()>
             std::memcpy(vec->data(), d.b.data(), sizeof(double) * n);
             lapack_int rank = 0;
             LAPACKE_dgelsd(LAPACK_COL_MAJOR, n, n, 1, work->data(), n, vec->data(), n, work2->data(), 2.220446049250313e-16 * n, &rank);
+        };
+        return "LAPACKE_dgelsd";
+    }
+    if (op == "lstsq_many") {
+        auto rhs = std::make_shared<std::vector<double>>((size_t)n * n);
+        fn = [=, &d] {
+            std::memcpy(work->data(), d.a.data(), sizeof(double) * n * n);
+            std::memcpy(rhs->data(), d.sym.data(), sizeof(double) * n * n);
+            lapack_int rank = 0;
+            LAPACKE_dgelsd(LAPACK_COL_MAJOR, n, n, n, work->data(), n, rhs->data(), n, vec->data(), 2.220446049250313e-16 * n, &rank);
         };
         return "LAPACKE_dgelsd";
     }
@@ -190,7 +206,8 @@ void lapack_cases(const bench::Options& opt, std::vector<bench::Result>& out) {
         int n;
     };
     std::vector<Item> items = {{"solve", 256}, {"solve", 1024}, {"lu_factor", 256}, {"lu_factor", 1024},
-                               {"lu_factor", 2048}, {"cholesky", 256}, {"cholesky", 1024}, {"qr", 256}, {"svd", 256}, {"eigh", 256}, {"lstsq", 256}};
+                               {"lu_factor", 2048}, {"cholesky", 256}, {"cholesky", 1024}, {"qr", 256}, {"svd", 256}, {"eigh", 256}, {"lstsq", 256},
+                               {"lstsq_many", 256}};
     for (const Item& it : items) {
         Data d = make_data(it.n);
         Tensors tc(cpu, d), tr(ref, d);
@@ -217,7 +234,7 @@ void numpy_linalg_cases(const bench::Options& opt, std::vector<bench::Result>& o
     if (np.empty()) return;
     ember_ctx_t* cpu = nullptr;
     if (ember_ctx_create_on("cpu", 0, &cpu) != EMBER_OK) return;
-    for (const char* op : {"solve", "inv", "det", "cholesky", "qr", "svd", "eigh", "lstsq"})
+    for (const char* op : {"solve", "inv", "det", "cholesky", "qr", "svd", "eigh", "lstsq", "lstsq_many"})
         for (int n : {256, 1024}) {
             std::string name = std::string(op) + "_f64", size = std::to_string(n);
             if (!np.count(name + "/" + size)) continue;

@@ -56,7 +56,7 @@ Index and random cases (INDEX_CASES, their own shapes):
 Linear algebra (LINALG_CASES, float64 n x n; Ember's side: bench/cases_cpu_lapack.cpp):
   solve_f64 np.linalg.solve(a, b) with b a vector; inv_f64, det_f64, cholesky_f64, qr_f64
   (reduced), svd_f64 (full_matrices=False, with U and Vh), eigh_f64 (with the eigenvectors),
-  lstsq_f64 (np.linalg.lstsq(a, b, rcond=None) with b a vector)
+  lstsq_f64 (np.linalg.lstsq(a, b, rcond=None) with b a vector), lstsq_many_f64 (b n x n)
 """
 import argparse
 import json
@@ -172,9 +172,11 @@ LINALG_CASES = {
     "svd_f64": (lambda r, n: (general(r, n),), lambda a: np.linalg.svd(a, full_matrices=False)),
     "eigh_f64": (lambda r, n: (symmetric(r, n),), np.linalg.eigh),
     "lstsq_f64": (lambda r, n: (general(r, n), r.uniform(-1, 1, n)), lambda a, b: np.linalg.lstsq(a, b, rcond=None)),
+    "lstsq_many_f64": (lambda r, n: (general(r, n), symmetric(r, n)), lambda a, b: np.linalg.lstsq(a, b, rcond=None)),
 }
 LINALG_SIZES = {"solve_f64": (256, 1024), "inv_f64": (256, 1024), "det_f64": (256, 1024), "cholesky_f64": (256, 1024),
-                "qr_f64": (256,), "svd_f64": (256,), "eigh_f64": (256,), "lstsq_f64": (256,)}
+                "qr_f64": (256,), "svd_f64": (256,), "eigh_f64": (256,), "lstsq_f64": (256,),
+                "lstsq_many_f64": (256,)}
 
 
 def main():

@@ -814,7 +814,8 @@ TEST(CpuLinalg, SolveAndInvKernelsSolveRegularMatricesThemselves) {
 // holds the whole batch. Against the reference's composite (one-sided Jacobi SVD): tall,
 // wide and square A in every layout but broadcast, B broadcast over A's batch, a vector b,
 // rank-deficient A (the minimum-norm solution), cutoffs that drop known singular values;
-// X, residuals, rank (exactly) and the singular values. A broadcast over B's batch runs
+// X, residuals, rank (exactly) and the singular values. One A for B's batch runs the
+// kernel once on B's batch folded into columns; A broadcast over part of B's batch runs
 // the composite on both.
 TEST(CpuLinalg, LstsqKernelMatchesReference) {
     NEED_CPU();
@@ -865,18 +866,20 @@ TEST(CpuLinalg, LstsqKernelMatchesReference) {
         for (Layout lay : {CONTIG, TRANSPOSED, STRIDED, FLIPPED}) {
             both("tall 9x4, B broadcast", matrices(6, 9, 4), {2, 3}, lay, randoms(3, 9, 2), {3});
             both("wide 4x9", matrices(3, 4, 9), {3}, lay, randoms(3, 4, 2), {3});
-            both("square 6x6", matrices(2, 6, 6), {2}, lay, randoms(2, 6, 3), {2});
+            both("square 8x8", matrices(2, 8, 8), {2}, lay, randoms(2, 8, 2), {2});
         }
-        // Rank 3 of 7 x 5 (residuals empty: not every matrix has full rank); a 3 x 40 B.
+        // Rank 3 of 7 x 5 (residuals empty: not every matrix has full rank), with one
+        // right-hand side (the kernel) and with 40 (the composite: many right-hand sides).
         std::vector<HM> low;
         for (int i = 0; i < 2; ++i) low.push_back(hmul(conditioned(7, 3), conditioned(3, 5)));
-        both("rank-deficient 7x5", low, {2}, CONTIG, randoms(2, 7, 40), {2});
+        both("rank-deficient 7x5", low, {2}, CONTIG, randoms(2, 7, 1), {2});
+        both("rank-deficient 7x5, 40 right-hand sides", low, {2}, CONTIG, randoms(2, 7, 40), {2});
         // Singular values 4, 2, 1, 0.5 (U, V permutations): rcond 0.3 keeps two, 0.6 one,
         // 0 all four.
         HM d(6, 4);
         const double sd[4] = {1, 4, 0.5, 2};
         for (int64_t j = 0; j < 4; ++j) d((j + 3) % 6, j) = sd[j];
-        for (double rc : {0.3, 0.6, 0.0}) both("cutoff " + std::to_string(rc), {d}, {}, CONTIG, randoms(1, 6, 2), {}, rc);
+        for (double rc : {0.3, 0.6, 0.0}) both("cutoff " + std::to_string(rc), {d}, {}, CONTIG, randoms(1, 6, 1), {}, rc);
         // gelsd reads a cutoff of 0 or >= 1 as eps: those run the composite. rcond 0 keeps
         // a singular value of 1e-20 (rank 2), 1 and 2 keep none (rank 0, X = 0).
         HM tiny(3, 2);
@@ -904,11 +907,23 @@ TEST(CpuLinalg, LstsqKernelMatchesReference) {
         const std::vector<HM> as = matrices(2, 5, 3), bs = randoms(4, 5, 2);
         check("A broadcast over B's batch", build(cpu(), as, {2, 1}, dt, CONTIG), build(cpu(), bs, {4}, dt, CONTIG), build(ref(), as, {2, 1}, dt, CONTIG),
               build(ref(), bs, {4}, dt, CONTIG), -1);
+        // One A (no batch axes, or all of size 1) for B's batch: B's batch moves into its
+        // columns (12 of them) and the kernel factors A once.
+        const std::vector<HM> a1 = matrices(1, 50, 24), b6 = randoms(6, 50, 2);
+        for (Layout lay : {CONTIG, FLIPPED}) {
+            check(std::string("one A for a (2, 3) batch of B ") + layout_name(lay), build(cpu(), a1, {}, dt, CONTIG), build(cpu(), b6, {2, 3}, dt, lay),
+                  build(ref(), a1, {}, dt, CONTIG), build(ref(), b6, {2, 3}, dt, lay), -1);
+            check(std::string("A (1, 1) for B (2, 3), A ") + layout_name(lay), build(cpu(), a1, {1, 1}, dt, lay), build(cpu(), b6, {2, 3}, dt, CONTIG),
+                  build(ref(), a1, {1, 1}, dt, lay), build(ref(), b6, {2, 3}, dt, CONTIG), 0.5);
+        }
+        const std::vector<HM> wide = matrices(1, 12, 30), b3 = randoms(3, 12, 1);
+        check("one wide A for B (3, 4, 1)", build(cpu(), wide, {}, dt, TRANSPOSED), build(cpu(), b3, {3}, dt, CONTIG),
+              build(ref(), wide, {}, dt, TRANSPOSED), build(ref(), b3, {3}, dt, CONTIG), -1);
         // One B of the batch with an infinity: the whole call runs the composite (logged),
         // so the other matrices' X are the composite's too.
-        std::vector<HM> bad = randoms(3, 5, 2);
-        const std::vector<HM> three = matrices(3, 5, 3);  // A with the whole batch: the kernel's case
-        bad[1](2, 1) = cd(INFINITY);
+        std::vector<HM> bad = randoms(3, 12, 1);
+        const std::vector<HM> three = matrices(3, 12, 6);  // A with the whole batch: the kernel's case
+        bad[1](2, 0) = cd(INFINITY);
         T xs[2];
         for (int i = 0; i < 2; ++i) {
             ember_ctx_t* ctx = i ? ref() : cpu();
@@ -919,11 +934,32 @@ TEST(CpuLinalg, LstsqKernelMatchesReference) {
             if (std::isfinite(hr[j].real())) {
                 EXPECT_LE(std::abs(hx[j] - hr[j]), tol * 10) << dn << " element " << j;
             }
+        // The same B with one A: the kernel sees one (12, 3) B with the infinity, leaves its
+        // only matrix unsolved (logged as matrix 0), and the composite runs.
+        for (int i = 0; i < 2; ++i) {
+            ember_ctx_t* ctx = i ? ref() : cpu();
+            EM_OK(ember_lstsq(ctx, build(ctx, {three[0]}, {}, dt, CONTIG), build(ctx, bad, {3}, dt, CONTIG), -1, xs[i].out(), nullptr, nullptr,
+                              nullptr));
+            if (i == 0) hx = host(xs[0]);
+        }
+        hr = host(xs[1]);
+        for (size_t j = 0; j < hx.size(); ++j)
+            if (std::isfinite(hr[j].real())) {
+                EXPECT_LE(std::abs(hx[j] - hr[j]), tol * 10) << dn << " one A, element " << j;
+            }
+        // Four right-hand sides per matrix of A (12 x 6) are many: the composite, with no
+        // kernel call to leave matrix 1 unsolved (the log counts below).
+        std::vector<HM> bad4 = randoms(3, 12, 4);
+        bad4[1](2, 3) = cd(INFINITY);
+        T many;
+        EM_OK(ember_lstsq(cpu(), build(cpu(), three, {3}, dt, CONTIG), build(cpu(), bad4, {3}, dt, CONTIG), -1, many.out(), nullptr, nullptr, nullptr));
     }
     ember_set_log_callback(nullptr, nullptr, EMBER_LOG_WARN);
-    size_t fallbacks = 0;
-    for (const std::string& m : log) fallbacks += m.find("ember_lstsq: the backend's kernel left matrix 1 ") != std::string::npos;
-    EXPECT_EQ(fallbacks, 4u) << "one per dtype: the infinity in B (rcond outside (0, 1) never calls the kernel)";
+    size_t fallbacks[2] = {0, 0};
+    for (const std::string& m : log)
+        for (int i = 0; i < 2; ++i) fallbacks[i] += m.find("ember_lstsq: the backend's kernel left matrix " + std::to_string(i) + " ") != std::string::npos;
+    EXPECT_EQ(fallbacks[1], 4u) << "one per dtype: the infinity in B (rcond outside (0, 1) and many right-hand sides never call the kernel)";
+    EXPECT_EQ(fallbacks[0], 4u) << "one per dtype: the infinity in the folded B of one A";
 }
 
 TEST(CpuLinalg, NotPositiveDefiniteLikeTheReference) {
