@@ -43,9 +43,10 @@ Data make_data(int n) {
 }
 
 struct Tensors {
-    ember_tensor_t *a = nullptr, *spd = nullptr, *sym = nullptr, *b = nullptr;
+    ember_tensor_t *a = nullptr, *spd = nullptr, *sym = nullptr, *b = nullptr, *wide = nullptr;
     Tensors(ember_ctx_t* ctx, const Data& d) {
-        int64_t sq[2] = {d.n, d.n}, v[1] = {d.n};
+        int64_t sq[2] = {d.n, d.n}, v[1] = {d.n}, w[2] = {d.n / 4, d.n};
+        ember_tensor_from_data(ctx, d.a.data(), EMBER_FLOAT64, w, 2, &wide);  // a's first n/4 rows
         ember_tensor_from_data(ctx, d.a.data(), EMBER_FLOAT64, sq, 2, &a);
         ember_tensor_from_data(ctx, d.spd.data(), EMBER_FLOAT64, sq, 2, &spd);
         ember_tensor_from_data(ctx, d.sym.data(), EMBER_FLOAT64, sq, 2, &sym);
@@ -56,6 +57,7 @@ struct Tensors {
         ember_tensor_release(spd);
         ember_tensor_release(sym);
         ember_tensor_release(b);
+        ember_tensor_release(wide);
     }
 };
 
@@ -93,6 +95,12 @@ std::function<void()> ember_call(const std::string& op, ember_ctx_t* ctx, const 
         return [=, &t] {
             ember_tensor_t *u = nullptr, *s = nullptr, *vh = nullptr;
             ember_svd(ctx, t.a, 0, &u, &s, &vh);
+            release({u, s, vh});
+        };
+    if (op == "svd_wide")  // A (n/4, n)
+        return [=, &t] {
+            ember_tensor_t *u = nullptr, *s = nullptr, *vh = nullptr;
+            ember_svd(ctx, t.wide, 0, &u, &s, &vh);
             release({u, s, vh});
         };
     if (op == "inv")
@@ -190,6 +198,14 @@ std::string raw_call(const std::string& op, const Data& d, std::function<void()>
         };
         return "LAPACKE_dgesdd";
     }
+    if (op == "svd_wide") {  // the row-major (n/4) x n matrix as a C user holds it
+        auto vt = std::make_shared<std::vector<double>>((size_t)n * n);
+        fn = [=, &d] {
+            std::memcpy(work->data(), d.a.data(), sizeof(double) * n * (n / 4));
+            LAPACKE_dgesdd(LAPACK_ROW_MAJOR, 'S', n / 4, n, work->data(), n, vec->data(), work2->data(), n / 4, vt->data(), n);
+        };
+        return "LAPACKE_dgesdd_row_major";
+    }
     fn = [=, &d] {
         std::memcpy(work->data(), d.sym.data(), sizeof(double) * n * n);
         LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', n, work->data(), n, vec->data());
@@ -204,10 +220,11 @@ void lapack_cases(const bench::Options& opt, std::vector<bench::Result>& out) {
     struct Item {
         const char* op;
         int n;
+        bool time_reference = true;  // the portable kernels take seconds past these sizes
     };
     std::vector<Item> items = {{"solve", 256}, {"solve", 1024}, {"lu_factor", 256}, {"lu_factor", 1024},
                                {"lu_factor", 2048}, {"cholesky", 256}, {"cholesky", 1024}, {"qr", 256}, {"svd", 256}, {"eigh", 256}, {"lstsq", 256},
-                               {"lstsq_many", 256}};
+                               {"lstsq_many", 256}, {"svd_wide", 1024, false}};
     for (const Item& it : items) {
         Data d = make_data(it.n);
         Tensors tc(cpu, d), tr(ref, d);
@@ -219,7 +236,7 @@ void lapack_cases(const bench::Options& opt, std::vector<bench::Result>& out) {
         out.push_back({name, size, "cpu", base, te, bench::best_of(reps, raw)});
         // The portable kernels are 10-1000x slower: one or two timed runs are plenty, and
         // none past 1024 (seconds each).
-        if (it.n <= 1024)
+        if (it.n <= 1024 && it.time_reference)
             out.push_back({name, size, "cpu", "reference", te, bench::best_of(opt.quick ? 1 : 2, ember_call(it.op, ref, tr))});
     }
     ember_ctx_release(ref);
@@ -234,7 +251,7 @@ void numpy_linalg_cases(const bench::Options& opt, std::vector<bench::Result>& o
     if (np.empty()) return;
     ember_ctx_t* cpu = nullptr;
     if (ember_ctx_create_on("cpu", 0, &cpu) != EMBER_OK) return;
-    for (const char* op : {"solve", "inv", "det", "cholesky", "qr", "svd", "eigh", "lstsq", "lstsq_many"})
+    for (const char* op : {"solve", "inv", "det", "cholesky", "qr", "svd", "eigh", "lstsq", "lstsq_many", "svd_wide"})
         for (int n : {256, 1024}) {
             std::string name = std::string(op) + "_f64", size = std::to_string(n);
             if (!np.count(name + "/" + size)) continue;

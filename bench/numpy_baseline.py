@@ -56,7 +56,8 @@ Index and random cases (INDEX_CASES, their own shapes):
 Linear algebra (LINALG_CASES, float64 n x n; Ember's side: bench/cases_cpu_lapack.cpp):
   solve_f64 np.linalg.solve(a, b) with b a vector; inv_f64, det_f64, cholesky_f64, qr_f64
   (reduced), svd_f64 (full_matrices=False, with U and Vh), eigh_f64 (with the eigenvectors),
-  lstsq_f64 (np.linalg.lstsq(a, b, rcond=None) with b a vector), lstsq_many_f64 (b n x n)
+  lstsq_f64 (np.linalg.lstsq(a, b, rcond=None) with b a vector), lstsq_many_f64 (b n x n),
+  svd_wide_f64 (reduced, with U and Vh, of an n/4 x n matrix)
 """
 import argparse
 import json
@@ -173,10 +174,11 @@ LINALG_CASES = {
     "eigh_f64": (lambda r, n: (symmetric(r, n),), np.linalg.eigh),
     "lstsq_f64": (lambda r, n: (general(r, n), r.uniform(-1, 1, n)), lambda a, b: np.linalg.lstsq(a, b, rcond=None)),
     "lstsq_many_f64": (lambda r, n: (general(r, n), symmetric(r, n)), lambda a, b: np.linalg.lstsq(a, b, rcond=None)),
+    "svd_wide_f64": (lambda r, n: (general(r, n)[: n // 4],), lambda a: np.linalg.svd(a, full_matrices=False)),
 }
 LINALG_SIZES = {"solve_f64": (256, 1024), "inv_f64": (256, 1024), "det_f64": (256, 1024), "cholesky_f64": (256, 1024),
                 "qr_f64": (256,), "svd_f64": (256,), "eigh_f64": (256,), "lstsq_f64": (256,),
-                "lstsq_many_f64": (256,)}
+                "lstsq_many_f64": (256,), "svd_wide_f64": (1024,)}
 
 
 def main():

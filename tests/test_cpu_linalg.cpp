@@ -283,6 +283,24 @@ TEST(CpuLinalg, MatricesLargerThanTheCopyBlocksRoundTrip) {
                 EM_OK(ember_qr(cpu(), a, EMBER_QR_COMPLETE, q.out(), r.out()));
                 EXPECT_LE(diff(hmul(mats(q)[0], mats(r)[0]), ms[0]), tol) << c.name();
                 EXPECT_LE(orth_err(mats(q)[0]), 50 * (double)m * eps_of(dt)) << c.name();
+                // svd gives LAPACK a wide A as its transpose (gesdd's divide and conquer here).
+                for (int full : {0, 1}) {
+                    T u, s, vh;
+                    EM_OK(ember_svd(cpu(), a, full, u.out(), s.out(), vh.out()));
+                    ASSERT_EQ(shape_of(u), (std::vector<int64_t>{m, full ? m : k})) << c.name();
+                    ASSERT_EQ(shape_of(vh), (std::vector<int64_t>{full ? n : k, n})) << c.name();
+                    HM U = mats(u)[0], V = mats(vh)[0], S(U.c, V.r);
+                    auto sv = vecs(s)[0];
+                    for (int64_t j = 0; j < k; ++j) {
+                        S(j, j) = sv[(size_t)j];
+                        if (j) {
+                            EXPECT_GE(sv[(size_t)j - 1].real(), sv[(size_t)j].real()) << c.name();
+                        }
+                    }
+                    EXPECT_LE(diff(hmul(hmul(U, S), V), ms[0]), tol) << c.name() << " full " << full;
+                    EXPECT_LE(orth_err(U), 50 * (double)m * eps_of(dt)) << c.name() << " full " << full;
+                    EXPECT_LE(orth_err(hadj(V)), 50 * (double)n * eps_of(dt)) << c.name() << " full " << full;
+                }
             }
 }
 
