@@ -16,6 +16,7 @@
 //    threads and on one; sum_f32_read_bandwidth is Ember's sum against read_2t. Together
 //    with NumPy's sum they bound the ratio a sum can reach against NumPy on this machine.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -295,6 +296,13 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         ember_astype(c, a32, EMBER_INT32, &a);
         add("matmul_i32", "512x512", time_result(std::min(reps, 5), [&](ember_tensor_t** r) { ember_matmul(c, a, a, r); }));
         for (ember_tensor_t* t : {a32, a}) ember_tensor_release(t);
+    }
+    for (auto [bt, m, k] : std::vector<std::array<int64_t, 3>>{{1024, 16, 16}, {256, 16, 128}, {64, 256, 64}}) {
+        const std::string size = std::to_string(bt) + "x" + std::to_string(m) + "x" + std::to_string(k);
+        if (!np.count("matmul_batched_f32/" + size)) continue;
+        ember_tensor_t *a = random_tensor(c, {bt, m, k}, -1, 1, 22), *b = random_tensor(c, {k, k}, -1, 1, 23);
+        add("matmul_batched_f32", size.c_str(), time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, a, b, r); }));
+        for (ember_tensor_t* t : {a, b}) ember_tensor_release(t);
     }
     if (np.count("sum_bool/1e7")) {
         ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 18), *zero = nullptr, *b = nullptr;

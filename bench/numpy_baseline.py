@@ -37,6 +37,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   dot_f32            x @ x of two 1e6-vectors (one vector, with itself)
   add_transposed_f32 x.T + y of (1000, 1000) arrays
   matmul_i32         a @ a of a (512, 512) int32 array (NumPy has no BLAS for integers either)
+  matmul_batched_f32 a @ b of a (B, m, k) and a (k, k) array; sizes BxMxK: 1024x16x16, 256x16x128, 64x256x64
   fft_c64            np.fft.fft(x) along the last axis of a (1024, 1024) complex64 array
   sum_bool           (x > 0).sum() of 1e7 values, the comparison made outside the timing (int64 result)
   count_nonzero_f32  np.count_nonzero(x) of 1e7 values, half zeros
@@ -132,6 +133,12 @@ INDEX_CASES = {
     "add_transposed_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32), r.uniform(-1, 1, (1000, 1000)).astype(np.float32)),
                            lambda x, y: x.T + y),
     "matmul_i32": ("512x512", lambda r: (r.integers(-100, 100, (512, 512)).astype(np.int32),), lambda a: a @ a),
+    "matmul_batched_f32": ("1024x16x16", lambda r: (r.uniform(-1, 1, (1024, 16, 16)).astype(np.float32), r.uniform(-1, 1, (16, 16)).astype(np.float32)),
+                           lambda a, b: a @ b),
+    "matmul_batched_f32@256x16x128": ("256x16x128", lambda r: (r.uniform(-1, 1, (256, 16, 128)).astype(np.float32),
+                                                               r.uniform(-1, 1, (128, 128)).astype(np.float32)), lambda a, b: a @ b),
+    "matmul_batched_f32@64x256x64": ("64x256x64", lambda r: (r.uniform(-1, 1, (64, 256, 64)).astype(np.float32),
+                                                             r.uniform(-1, 1, (64, 64)).astype(np.float32)), lambda a, b: a @ b),
     "fft_c64": ("1024x1024", lambda r: ((r.uniform(-1, 1, (1024, 1024)) + 1j * r.uniform(-1, 1, (1024, 1024))).astype(np.complex64),),
                 lambda x: np.fft.fft(x, axis=-1)),
     "sum_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32) > 0,), lambda b: b.sum()),

@@ -765,7 +765,7 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
             const ember_tensor_t *x, *y;
         } cases[] = {{"batched", a, b},         {"a-transposed-view", att, b}, {"b-transposed-view", a, btt},
                      {"both-transposed", att, btt}, {"a^T-b^T", bt, at},       {"stepped-rows", astep, b},
-                     {"stepped-columns", acol, brow}};
+                     {"stepped-columns", acol, brow}, {"both-batched", a, at}};
         for (auto& c : cases) {
             std::string what = std::string("matmul ") + ember_dtype_name(dt) + " " + c.layout;
             T got, want;
@@ -773,6 +773,18 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
             EM_OK(ember_matmul(ref(), as_ref(c.x), as_ref(c.y), want.out()));
             expect_close(got, want, tol, tol, what);
         }
+    }
+    // A batch large enough to fold into M (one GEMM of 600 rows; batch_folds_into_m), with a
+    // size-1 batch axis between.
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_COMPLEX128, EMBER_BFLOAT16}) {
+        T a0 = tensor(cpu(), randf(3 * 200 * 96, -1, 1, 47), {3, 1, 200, 96}, EMBER_FLOAT32), b0 = tensor(cpu(), randf(96 * 600, -1, 1, 48), {96, 600}, EMBER_FLOAT32);
+        T a, b, got, want;
+        EM_OK(ember_astype(cpu(), a0, dt, a.out()));
+        EM_OK(ember_astype(cpu(), b0, dt, b.out()));
+        EM_OK(ember_matmul(cpu(), a, b, got.out()));
+        EM_OK(ember_matmul(ref(), as_ref(a), as_ref(b), want.out()));
+        const double tol = dt == EMBER_BFLOAT16 ? 3e-2 : dt == EMBER_FLOAT32 ? 2e-5 : 1e-12;
+        expect_close(got, want, tol, tol, std::string("folded batch ") + ember_dtype_name(dt));
     }
     // Vector operands and a broadcast batch.
     for (ember_dtype_t dt : {EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
