@@ -312,6 +312,11 @@ inline void store_vec(const ember_view_t& v, int64_t off, int64_t n, const S* sr
     for (int64_t i = 0; i < n; ++i) p[i * s] = (D)src[i];
 }
 inline void store_info(const ember_view_t& v, int64_t off, int64_t info) { *at<int64_t>(v, off) = info; }
+// Every matrix of the batch left to the core's composite (info 1; the COMPOSITE_KERNEL
+// convention of docs/backend-guide.md).
+inline void mark_unsolved(const ember_view_t& info, const Batch& bt) {
+    for (int64_t i = 0; i < bt.count; ++i) store_info(info, bt.offset(info, i), 1);
+}
 
 // ------------------------------------------------------------------ running a batch
 // A negative LAPACK info (an invalid argument: a bug here) seen by any task; reported by

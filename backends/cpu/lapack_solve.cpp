@@ -28,7 +28,7 @@ ember_status_t solve_t(const ember_kernel_call_t* c) {
     const int64_t n = X.shape[nb], k = X.shape[nb + 1];
     Batch bt(X, nb);
     if (!fits({n, k, n * n, n * k})) {
-        for (int64_t i = 0; i < bt.count; ++i) store_info(I, bt.offset(I, i), 1);
+        mark_unsolved(I, bt);
         return EMBER_OK;
     }
     Failure fail;
@@ -76,7 +76,7 @@ ember_status_t inv_t(const ember_kernel_call_t* c) {
     const int64_t n = X.shape[nb];
     Batch bt(X, nb);
     if (!fits({n, n * n})) {
-        for (int64_t i = 0; i < bt.count; ++i) store_info(I, bt.offset(I, i), 1);
+        mark_unsolved(I, bt);
         return EMBER_OK;
     }
     lint lwork = 1;
@@ -131,7 +131,7 @@ ember_status_t lstsq_t(const ember_kernel_call_t* c) {
     Batch bt(X, nb);
     const R rcond = (R)c->attrs->f[0];
     if (!fits({m, n, k, m * n, ld * k}) || !(rcond > 0 && rcond < 1)) {  // float32 may round rcond to 0 or 1
-        for (int64_t i = 0; i < bt.count; ++i) store_info(I, bt.offset(I, i), 1);
+        mark_unsolved(I, bt);
         return EMBER_OK;
     }
     lint lwork = 1, lrwork = 1, liwork = 1;
