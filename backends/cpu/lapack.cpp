@@ -5,6 +5,8 @@
 // core's checks and messages are the same on both backends.
 #include "lapack.hpp"
 
+#include <cblas.h>
+
 namespace ember_cpu {
 namespace lapack {
 namespace {
@@ -50,6 +52,35 @@ ember_status_t lu_factor_t(const ember_kernel_call_t* c) {
 // plus n^2/2 + n*k divisions. LU is loaded row-major, i.e. LAPACK sees M = LU^T (a plain
 // copy for the row-major LU that lu_factor returns): L = (strict upper of M)^T and
 // U' = (strict lower of M, columns divided by d)^T, solved with trans = 'T'.
+// sum of a[i] * b[i] (unconjugated for complex): BLAS's vector kernels.
+inline float dot(int64_t n, const float* a, const float* b) { return cblas_sdot((int)n, a, 1, b, 1); }
+inline double dot(int64_t n, const double* a, const double* b) { return cblas_ddot((int)n, a, 1, b, 1); }
+inline c64 dot(int64_t n, const c64* a, const c64* b) {
+    c64 r;
+    cblas_cdotu_sub((int)n, a, 1, b, 1, &r);
+    return r;
+}
+inline c128 dot(int64_t n, const c128* a, const c128* b) {
+    c128 r;
+    cblas_zdotu_sub((int)n, a, 1, b, 1, &r);
+    return r;
+}
+
+// One right-hand side with LU's rows contiguous: forward and back substitution by row dot
+// products straight from the view, reading LU once as getrs does, U's diagonal divided out
+// exactly. The general path below copies LU and divides U's strict upper part by the
+// diagonal first: float64 2048 x 2048 with one right-hand side took 5.6 ms there against
+// 3.0 for raw getrs.
+template <class T>
+void lu_solve_vector(const T* lu, int64_t rs, const int64_t* piv, int64_t ps, int64_t n, T* x) {
+    for (int64_t j = 0; j < n; ++j) std::swap(x[j], x[piv[j * ps]]);
+    for (int64_t r = 1; r < n; ++r) x[r] -= dot(r, lu + r * rs, x);
+    for (int64_t r = n - 1; r >= 0; --r) {
+        const T* row = lu + r * rs;
+        x[r] = (x[r] - dot(n - 1 - r, row + r + 1, x + r + 1)) / row[r];
+    }
+}
+
 template <class T>
 ember_status_t lu_solve_t(const ember_kernel_call_t* c) {
     const ember_view_t &LUv = c->in[0], &P = c->in[1], &B = c->in[2], &X = c->out[0];
@@ -65,6 +96,18 @@ ember_status_t lu_solve_t(const ember_kernel_call_t* c) {
                 return g_host->fail(EMBER_ERR_INDEX, "pivot %lld of matrix %lld of the batch is out of range [0, %lld)", (long long)p,
                                     (long long)i, (long long)n);
         }
+    }
+    if (k == 1 && LUv.strides[nb + 1] == 1 && n <= INT_MAX) {
+        run_batch(bt.count, n, n, [&](int64_t b, int64_t e) {
+            Buffer<T> x(n);
+            for (int64_t i = b; i < e; ++i) {
+                load_cm(B, bt.offset(B, i), n, 1, x.data(), n);
+                lu_solve_vector(at<const T>(LUv, bt.offset(LUv, i)), LUv.strides[nb], at<const int64_t>(P, bt.offset(P, i)), P.strides[nb], n,
+                                x.data());
+                store_cm(X, bt.offset(X, i), n, 1, x.data(), n);
+            }
+        });
+        return EMBER_OK;
     }
     Failure fail;
     run_batch(bt.count, n, n + k, [&](int64_t b, int64_t e) {
