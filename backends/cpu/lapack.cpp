@@ -41,17 +41,6 @@ ember_status_t lu_factor_t(const ember_kernel_call_t* c) {
     return fail.status("lu_factor");
 }
 
-// in: LU (..., n, n), pivots int64 (..., n), B (..., n, k), batch axes broadcast (LU and the
-// pivots often with stride 0). out: X (..., n, k). An out-of-range pivot is EMBER_ERR_INDEX
-// with the reference kernel's message (the first one in batch order).
-//
-// Not getrs: OpenBLAS's triangular solves multiply by the reciprocal of U's diagonal, so
-// even solve(c*I, c*I) is off by an ulp (and expm(0) is not exactly I). U = D*U' with
-// D = diag(U): X = U'^-1 (D^-1 (L^-1 P B)), the two triangular solves with unit diagonals
-// (laswp + trtrs) and D^-1 applied by division, as the reference does: the flops of getrs
-// plus n^2/2 + n*k divisions. LU is loaded row-major, i.e. LAPACK sees M = LU^T (a plain
-// copy for the row-major LU that lu_factor returns): L = (strict upper of M)^T and
-// U' = (strict lower of M, columns divided by d)^T, solved with trans = 'T'.
 // sum of a[i] * b[i] (unconjugated for complex): BLAS's vector kernels.
 inline float dot(int64_t n, const float* a, const float* b) { return cblas_sdot((int)n, a, 1, b, 1); }
 inline double dot(int64_t n, const double* a, const double* b) { return cblas_ddot((int)n, a, 1, b, 1); }
@@ -81,6 +70,17 @@ void lu_solve_vector(const T* lu, int64_t rs, const int64_t* piv, int64_t ps, in
     }
 }
 
+// in: LU (..., n, n), pivots int64 (..., n), B (..., n, k), batch axes broadcast (LU and the
+// pivots often with stride 0). out: X (..., n, k). An out-of-range pivot is EMBER_ERR_INDEX
+// with the reference kernel's message (the first one in batch order).
+//
+// Not getrs: OpenBLAS's triangular solves multiply by the reciprocal of U's diagonal, so
+// even solve(c*I, c*I) is off by an ulp (and expm(0) is not exactly I). U = D*U' with
+// D = diag(U): X = U'^-1 (D^-1 (L^-1 P B)), the two triangular solves with unit diagonals
+// (laswp + trtrs) and D^-1 applied by division, as the reference does: the flops of getrs
+// plus n^2/2 + n*k divisions. LU is loaded row-major, i.e. LAPACK sees M = LU^T (a plain
+// copy for the row-major LU that lu_factor returns): L = (strict upper of M)^T and
+// U' = (strict lower of M, columns divided by d)^T, solved with trans = 'T'.
 template <class T>
 ember_status_t lu_solve_t(const ember_kernel_call_t* c) {
     const ember_view_t &LUv = c->in[0], &P = c->in[1], &B = c->in[2], &X = c->out[0];
