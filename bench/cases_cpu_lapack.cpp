@@ -44,13 +44,15 @@ Data make_data(int n) {
 
 struct Tensors {
     ember_tensor_t *a = nullptr, *spd = nullptr, *sym = nullptr, *b = nullptr, *wide = nullptr;
-    Tensors(ember_ctx_t* ctx, const Data& d) {
+    ember_tensor_t *lu = nullptr, *pivots = nullptr;  // lu_factor(a), made once for lu_solve, which times the solve alone
+    Tensors(ember_ctx_t* ctx, const Data& d, const std::string& op) {
         int64_t sq[2] = {d.n, d.n}, v[1] = {d.n}, w[2] = {d.n / 4, d.n};
         ember_tensor_from_data(ctx, d.a.data(), EMBER_FLOAT64, w, 2, &wide);  // a's first n/4 rows
         ember_tensor_from_data(ctx, d.a.data(), EMBER_FLOAT64, sq, 2, &a);
         ember_tensor_from_data(ctx, d.spd.data(), EMBER_FLOAT64, sq, 2, &spd);
         ember_tensor_from_data(ctx, d.sym.data(), EMBER_FLOAT64, sq, 2, &sym);
         ember_tensor_from_data(ctx, d.b.data(), EMBER_FLOAT64, v, 1, &b);
+        if (op == "lu_solve") ember_lu_factor(ctx, a, &lu, &pivots);
     }
     ~Tensors() {
         ember_tensor_release(a);
@@ -58,6 +60,8 @@ struct Tensors {
         ember_tensor_release(sym);
         ember_tensor_release(b);
         ember_tensor_release(wide);
+        ember_tensor_release(lu);
+        ember_tensor_release(pivots);
     }
 };
 
@@ -78,6 +82,12 @@ std::function<void()> ember_call(const std::string& op, ember_ctx_t* ctx, const 
             ember_tensor_t *lu = nullptr, *piv = nullptr;
             ember_lu_factor(ctx, t.a, &lu, &piv);
             release({lu, piv});
+        };
+    if (op == "lu_solve")  // one right-hand side
+        return [=, &t] {
+            ember_tensor_t* x = nullptr;
+            ember_lu_solve(ctx, t.lu, t.pivots, t.b, &x);
+            release({x});
         };
     if (op == "cholesky")
         return [=, &t] {
@@ -156,6 +166,17 @@ std::string raw_call(const std::string& op, const Data& d, std::function<void()>
         };
         return "LAPACKE_dgetrf";
     }
+    if (op == "lu_solve") {
+        // Factored once, like Ember's: the buffer holds row-major A, which column-major
+        // LAPACK reads as A^T, so 'T' solves A x = b with no transposition.
+        std::memcpy(work->data(), d.a.data(), sizeof(double) * n * n);
+        LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, work->data(), n, ipiv->data());
+        fn = [=, &d] {
+            std::memcpy(vec->data(), d.b.data(), sizeof(double) * n);
+            LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'T', n, 1, work->data(), n, ipiv->data(), vec->data(), n);
+        };
+        return "LAPACKE_dgetrs";
+    }
     if (op == "lstsq") {  // Ember's default cutoff: eps * max(m, n)
         fn = [=, &d] {
             std::memcpy(work->data(), d.a.data(), sizeof(double) * n * n);
@@ -223,11 +244,11 @@ void lapack_cases(const bench::Options& opt, std::vector<bench::Result>& out) {
         bool time_reference = true;  // the portable kernels take seconds past these sizes
     };
     std::vector<Item> items = {{"solve", 256}, {"solve", 1024}, {"lu_factor", 256}, {"lu_factor", 1024},
-                               {"lu_factor", 2048}, {"cholesky", 256}, {"cholesky", 1024}, {"qr", 256}, {"svd", 256}, {"eigh", 256}, {"lstsq", 256},
+                               {"lu_factor", 2048}, {"lu_solve", 256}, {"lu_solve", 2048}, {"cholesky", 256}, {"cholesky", 1024}, {"qr", 256}, {"svd", 256}, {"eigh", 256}, {"lstsq", 256},
                                {"lstsq_many", 256}, {"svd_wide", 1024, false}};
     for (const Item& it : items) {
         Data d = make_data(it.n);
-        Tensors tc(cpu, d), tr(ref, d);
+        Tensors tc(cpu, d, it.op), tr(ref, d, it.op);
         std::string name = std::string(it.op) + "_f64", size = std::to_string(it.n);
         int reps = it.n >= 1024 ? (opt.quick ? 2 : 5) : (opt.quick ? 5 : 20);
         double te = bench::best_of(reps, ember_call(it.op, cpu, tc));
@@ -256,7 +277,7 @@ void numpy_linalg_cases(const bench::Options& opt, std::vector<bench::Result>& o
             std::string name = std::string(op) + "_f64", size = std::to_string(n);
             if (!np.count(name + "/" + size)) continue;
             Data d = make_data(n);
-            Tensors t(cpu, d);
+            Tensors t(cpu, d, op);
             int reps = n >= 1024 ? (opt.quick ? 2 : 5) : (opt.quick ? 5 : 20);
             out.push_back({name, size, "cpu", "numpy", bench::best_of(reps, ember_call(op, cpu, t)), np[name + "/" + size]});
         }

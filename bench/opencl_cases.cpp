@@ -57,6 +57,24 @@ bool backend_available(const char* want) {
     return false;
 }
 
+// Watches the status of timed Ember calls: a failing op (a kernel the device compiler
+// rejected, say) returns at once, and its time would read as a win.
+struct StatusWatch {
+    bool failed = false;
+    std::string message;
+    void operator()(ember_status_t st) {
+        if (st != EMBER_OK && !failed) {
+            failed = true;
+            message = ember_last_error();
+        }
+    }
+    // True when every call succeeded; else says so on stderr (the case then has no result).
+    bool ok(const std::string& name) const {
+        if (failed) std::fprintf(stderr, "%s: an Ember call failed, no result: %s\n", name.c_str(), message.c_str());
+        return !failed;
+    }
+};
+
 struct Tensor {
     ember_tensor_t* t = nullptr;
     ~Tensor() { ember_tensor_release(t); }
@@ -92,6 +110,7 @@ void matmul(const bench::Options& opt, std::vector<bench::Result>& out) {
         a.t = tensor(ctx, ha, {n, n});
         b.t = tensor(ctx, hb, {n, n});
         int reps = opt.quick ? 2 : (n >= 2048 ? 3 : n >= 1024 ? 5 : 8);
+        StatusWatch watch;
         // raw CLBlast on the same device queue, with its own buffers
         cl_int err;
         size_t bytes = (size_t)(n * n) * sizeof(float);
@@ -106,8 +125,8 @@ void matmul(const bench::Options& opt, std::vector<bench::Result>& out) {
             reps,
             [&] {
                 ember_tensor_t* c = nullptr;
-                ember_matmul(ctx, a.t, b.t, &c);
-                ember_synchronize(ctx);
+                watch(ember_matmul(ctx, a.t, b.t, &c));
+                watch(ember_synchronize(ctx));
                 ember_tensor_release(c);
             },
             [&] {
@@ -119,7 +138,8 @@ void matmul(const bench::Options& opt, std::vector<bench::Result>& out) {
         clReleaseMemObject(A);
         clReleaseMemObject(B);
         clReleaseMemObject(C);
-        out.push_back({"opencl_matmul_f32", std::to_string(n), "opencl", "clblast_sgemm", te, tb});
+        if (watch.ok("opencl_matmul_f32 " + std::to_string(n)))
+            out.push_back({"opencl_matmul_f32", std::to_string(n), "opencl", "clblast_sgemm", te, tb});
     }
     ember_ctx_release(ctx);
 }
@@ -204,12 +224,13 @@ void add_large(const bench::Options& opt, std::vector<bench::Result>& out) {
     launch_shape(dev, n, &ch, &global, &local);
     cl_long nn = n;
     double te, tb;
+    StatusWatch watch;
     paired(
         reps,
         [&] {
             ember_tensor_t* c = nullptr;
-            ember_add(ctx, a.t, b.t, &c);
-            ember_synchronize(ctx);
+            watch(ember_add(ctx, a.t, b.t, &c));
+            watch(ember_synchronize(ctx));
             ember_tensor_release(c);
         },
         [&] {
@@ -225,7 +246,7 @@ void add_large(const bench::Options& opt, std::vector<bench::Result>& out) {
     clReleaseMemObject(A);
     clReleaseMemObject(B);
     clReleaseMemObject(C);
-    out.push_back({"opencl_add_f32", "1e7", "opencl", "raw_opencl_kernel", te, tb});
+    if (watch.ok("opencl_add_f32")) out.push_back({"opencl_add_f32", "1e7", "opencl", "raw_opencl_kernel", te, tb});
     ember_ctx_release(ctx);
 }
 
@@ -258,14 +279,15 @@ void tiny(const bench::Options& opt, std::vector<bench::Result>& out) {
     for (int batch : {1, 100}) {
         const int n = opt.quick ? 2000 : 20000;
         double te, tb;
+        StatusWatch watch;
         paired(
             opt.quick ? 3 : 5,
             [&] {
                 for (int i = 0; i < n; ++i) {
                     ember_tensor_t* c = nullptr;
-                    ember_add(ctx, a.t, a.t, &c);
+                    watch(ember_add(ctx, a.t, a.t, &c));
                     ember_tensor_release(c);
-                    if ((i + 1) % batch == 0) ember_synchronize(ctx);
+                    if ((i + 1) % batch == 0) watch(ember_synchronize(ctx));
                 }
             },
             [&] {
@@ -280,8 +302,8 @@ void tiny(const bench::Options& opt, std::vector<bench::Result>& out) {
                 }
             },
             &te, &tb);
-        out.push_back({batch == 1 ? "opencl_tiny_add_sync_each" : "opencl_tiny_add_sync_per_100", "1", "opencl",
-                       "raw_enqueue_and_finish", te / n, tb / n});
+        const char* name = batch == 1 ? "opencl_tiny_add_sync_each" : "opencl_tiny_add_sync_per_100";
+        if (watch.ok(name)) out.push_back({name, "1", "opencl", "raw_enqueue_and_finish", te / n, tb / n});
     }
     clReleaseMemObject(A);
     clReleaseMemObject(C);
@@ -391,23 +413,25 @@ void vs_cpu(const bench::Options& opt, std::vector<bench::Result>& out) {
         std::vector<int64_t> shape = mm ? std::vector<int64_t>{c.n, c.n} : std::vector<int64_t>{c.n};
         double t[2];
         ember_ctx_t* ctxs[2] = {cl, host};
+        StatusWatch watch;
         for (int k = 0; k < 2; ++k) {
             Tensor a;
             a.t = tensor(ctxs[k], h, shape);
             t[k] = bench::best_of(opt.quick ? 2 : 3, [&] {
                 ember_tensor_t* r = nullptr;
                 switch (c.op) {
-                    case 0: ember_add(ctxs[k], a.t, a.t, &r); break;
-                    case 1: ember_exp(ctxs[k], a.t, &r); break;
-                    case 2: ember_sum(ctxs[k], a.t, nullptr, 0, 0, &r); break;
-                    default: ember_matmul(ctxs[k], a.t, a.t, &r);
+                    case 0: watch(ember_add(ctxs[k], a.t, a.t, &r)); break;
+                    case 1: watch(ember_exp(ctxs[k], a.t, &r)); break;
+                    case 2: watch(ember_sum(ctxs[k], a.t, nullptr, 0, 0, &r)); break;
+                    default: watch(ember_matmul(ctxs[k], a.t, a.t, &r));
                 }
-                ember_synchronize(ctxs[k]);
+                watch(ember_synchronize(ctxs[k]));
                 ember_tensor_release(r);
             });
         }
         std::string size = mm ? std::to_string(c.n) : (c.n == 1000000 ? "1e6" : "1e7");
-        out.push_back({std::string("opencl_vs_") + other + "_" + c.name, size, "opencl", std::string(other) + "_backend", t[0], t[1]});
+        std::string name = std::string("opencl_vs_") + other + "_" + c.name;
+        if (watch.ok(name + " " + size)) out.push_back({name, size, "opencl", std::string(other) + "_backend", t[0], t[1]});
     }
     ember_ctx_release(cl);
     ember_ctx_release(host);

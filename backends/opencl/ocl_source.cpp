@@ -56,6 +56,56 @@ std::string sub(std::string t, std::initializer_list<std::pair<const char*, std:
     return t;
 }
 
+// The loop templates behind EW_LOOP(g, body) and OUT_LOOP(g, body) in kernel sources. A
+// body holds commas, so a plain macro would need __VA_ARGS__, which OpenCL C 1.2 lacks
+// (PoCL accepts it; NVIDIA's compiler does not). One line each: a use inside a #define
+// stays one logical line.
+//
+// EW_LOOP: elementwise over geometry G; p0..p3 are the element offsets of operands 0..3.
+const char* kEwLoop =
+    "{ const long ch_ = (G).ch, n_ = (G).n; "
+    "if ((G).nd <= 1) { "
+    "const long s0 = (G).st[0][0], s1 = (G).st[1][0], s2 = (G).st[2][0], s3 = (G).st[3][0]; "
+    "const long o0 = (G).off[0], o1 = (G).off[1], o2 = (G).off[2], o3 = (G).off[3]; "
+    "RANGE(i, n_, ch_) { const long p0 = o0 + i * s0, p1 = o1 + i * s1, p2 = o2 + i * s2, p3 = o3 + i * s3; "
+    "(void)p1; (void)p2; (void)p3; BODY; } "
+    "} else { const int nd_ = (G).nd; "
+    "RANGE(i, n_, ch_) { long r_ = i, p0 = (G).off[0], p1 = (G).off[1], p2 = (G).off[2], p3 = (G).off[3]; "
+    "for (int d_ = nd_ - 1; d_ >= 0; --d_) { const long s_ = (G).shape[d_]; const long x_ = r_ % s_; r_ /= s_; "
+    "p0 += x_ * (G).st[0][d_]; p1 += x_ * (G).st[1][d_]; p2 += x_ * (G).st[2][d_]; p3 += x_ * (G).st[3][d_]; } "
+    "(void)p1; (void)p2; (void)p3; BODY; } } }";
+// OUT_LOOP: per output of reduction geometry G; j, pi (input base), po (output offset).
+const char* kOutLoop =
+    "{ const long ch_ = (G).ch; "
+    "RANGE(j, (G).n_out, ch_) { long r_ = j, pi = (G).off_in, po = (G).off_out; "
+    "for (int d_ = (G).nd_out - 1; d_ >= 0; --d_) { const long s_ = (G).oshape[d_]; const long x_ = r_ % s_; r_ /= s_; "
+    "pi += x_ * (G).ost_in[d_]; po += x_ * (G).ost_out[d_]; } "
+    "BODY; } }";
+
+// Replaces each NAME(g, body) in src by its template, with G and BODY substituted.
+std::string expand_loop(const std::string& src, const std::string& name, const char* tmpl) {
+    std::string out;
+    const std::string open = name + "(";
+    size_t at = 0;
+    for (size_t p = src.find(open); p != std::string::npos; p = src.find(open, at)) {
+        out.append(src, at, p - at);
+        size_t q = p + open.size(), comma = std::string::npos;
+        for (int depth = 1; depth > 0; ++q) {
+            const char c = src.at(q);  // throws on an unbalanced use: a generator bug, caught by every test
+            if (c == '(') ++depth;
+            else if (c == ')') --depth;
+            else if (c == ',' && depth == 1 && comma == std::string::npos) comma = q;
+        }
+        const std::string g = src.substr(p + open.size(), comma - p - open.size());
+        const std::string body = src.substr(comma + 1, q - 1 - comma - 1);
+        out += sub(sub(tmpl, {{"(G)", "(" + g + ")"}}), {{"BODY", body}});
+        at = q;
+    }
+    return out.append(src, at, std::string::npos);
+}
+
+std::string expand_loops(const std::string& src) { return expand_loop(expand_loop(src, "EW_LOOP", kEwLoop), "OUT_LOOP", kOutLoop); }
+
 // ------------------------------------------------------------------ prelude (every program)
 const char* kPrelude = R"CLC(
 #pragma OPENCL FP_CONTRACT OFF
@@ -72,29 +122,8 @@ typedef struct { long n_out, n_in, ch; int nd_out, nd_in; long oshape[EMB_MAXD],
 #define RANGE(I, N, CH) for (long b_ = (long)get_global_id(0) * (CH); b_ < (N); b_ += (long)get_global_size(0) * (CH)) \
     for (long I = b_, e_ = min((long)(N), b_ + (CH)); I < e_; ++I)
 
-/* Elementwise loop over g: p0..p3 are the element offsets of operands 0..3. */
-#define EW_LOOP(g, ...) { \
-    const long ch_ = (g).ch, n_ = (g).n; \
-    if ((g).nd <= 1) { \
-        const long s0 = (g).st[0][0], s1 = (g).st[1][0], s2 = (g).st[2][0], s3 = (g).st[3][0]; \
-        const long o0 = (g).off[0], o1 = (g).off[1], o2 = (g).off[2], o3 = (g).off[3]; \
-        RANGE(i, n_, ch_) { const long p0 = o0 + i * s0, p1 = o1 + i * s1, p2 = o2 + i * s2, p3 = o3 + i * s3; \
-            (void)p1; (void)p2; (void)p3; __VA_ARGS__; } \
-    } else { \
-        const int nd_ = (g).nd; \
-        RANGE(i, n_, ch_) { long r_ = i, p0 = (g).off[0], p1 = (g).off[1], p2 = (g).off[2], p3 = (g).off[3]; \
-            for (int d_ = nd_ - 1; d_ >= 0; --d_) { const long s_ = (g).shape[d_]; const long x_ = r_ % s_; r_ /= s_; \
-                p0 += x_ * (g).st[0][d_]; p1 += x_ * (g).st[1][d_]; p2 += x_ * (g).st[2][d_]; p3 += x_ * (g).st[3][d_]; } \
-            (void)p1; (void)p2; (void)p3; __VA_ARGS__; } \
-    } }
-
-/* Per-output loop of a reduction geometry: j, pi (input base), po (output offset). */
-#define OUT_LOOP(g, ...) { \
-    const long ch_ = (g).ch; \
-    RANGE(j, (g).n_out, ch_) { long r_ = j, pi = (g).off_in, po = (g).off_out; \
-        for (int d_ = (g).nd_out - 1; d_ >= 0; --d_) { const long s_ = (g).oshape[d_]; const long x_ = r_ % s_; r_ /= s_; \
-            pi += x_ * (g).ost_in[d_]; po += x_ * (g).ost_out[d_]; } \
-        __VA_ARGS__; } }
+/* The generator expands each EW_LOOP and OUT_LOOP use before the source is compiled
+   (expand_loops in ocl_source.cpp): OpenCL C 1.2 has no variadic macros. */
 
 /* Offset of the k-th reduced element (C order over the reduced dims) from base pi. */
 inline long inner_off(const rgeo* g, long pi, long k) {
@@ -562,7 +591,10 @@ std::string convert_expr(int from, int to, const std::string& v, bool dbl) {
         return "(" + std::string(T.stor) + ")((" + rt + ")" + via + ", (" + rt + ")0)";
     }
     if (T.kind == KB) return "(uchar)((" + x + ") != 0)";
-    if ((T.kind == KI || T.kind == KU) && F.kind == KF) return "convert_" + std::string(T.stor) + "_sat(" + x + ")";
+    // The spec's saturating conversion maps NaN to 0, but NVIDIA's convert_long_sat(NaN)
+    // returns LONG_MIN: the NaN case is spelled out.
+    if ((T.kind == KI || T.kind == KU) && F.kind == KF)
+        return "(isnan(" + x + ") ? (" + T.stor + ")0 : convert_" + std::string(T.stor) + "_sat(" + x + "))";
     if (T.half) return store_expr(T, "(float)(" + x + ")");
     return "(" + std::string(T.stor) + ")(" + x + ")";
 }
@@ -1062,7 +1094,7 @@ std::string program_source(int prog, bool fp64) {
     if (prog < PROG_MISC) s += dtype_program(prog / G_COUNT, prog % G_COUNT, fp64);
     else if (prog == PROG_MISC) s += kMiscProgram;
     else s += soft64_program();
-    return s;
+    return expand_loops(s);
 }
 
 bool program_has_kernels(int prog, bool fp64) {
