@@ -786,6 +786,26 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
         const double tol = dt == EMBER_BFLOAT16 ? 3e-2 : dt == EMBER_FLOAT32 ? 2e-5 : 1e-12;
         expect_close(got, want, tol, tol, std::string("folded batch ") + ember_dtype_name(dt));
     }
+    // Batches of small products, which split across the pool (batch_chunks): a's columns
+    // stepped (packed per piece), and a batch of row-vector products (GEMV).
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_COMPLEX128, EMBER_BFLOAT16}) {
+        const double tol = dt == EMBER_BFLOAT16 ? 3e-2 : dt == EMBER_FLOAT32 ? 2e-5 : 1e-12;
+        T a0 = tensor(cpu(), randf(600 * 12 * 20, -1, 1, 49), {600, 12, 20}, EMBER_FLOAT32), b0 = tensor(cpu(), randf(600 * 10 * 9, -1, 1, 50), {600, 10, 9}, EMBER_FLOAT32);
+        T v0 = tensor(cpu(), randf(400 * 64, -1, 1, 51), {400, 1, 64}, EMBER_FLOAT32), w0 = tensor(cpu(), randf(400 * 64 * 32, -1, 1, 52), {400, 64, 32}, EMBER_FLOAT32);
+        T a, b, v, w, astep, got, want;
+        EM_OK(ember_astype(cpu(), a0, dt, a.out()));
+        EM_OK(ember_astype(cpu(), b0, dt, b.out()));
+        EM_OK(ember_astype(cpu(), v0, dt, v.out()));
+        EM_OK(ember_astype(cpu(), w0, dt, w.out()));
+        int64_t st[3] = {0, 0, 0}, sp[3] = {EMBER_SLICE_END, EMBER_SLICE_END, EMBER_SLICE_END}, colstep[3] = {1, 1, 2};
+        EM_OK(ember_slice(cpu(), a, st, sp, colstep, 3, astep.out()));  // (600, 12, 10)
+        EM_OK(ember_matmul(cpu(), astep, b, got.out()));
+        EM_OK(ember_matmul(ref(), as_ref(astep), as_ref(b), want.out()));
+        expect_close(got, want, tol, tol, std::string("batch of small products ") + ember_dtype_name(dt));
+        EM_OK(ember_matmul(cpu(), v, w, got.out()));
+        EM_OK(ember_matmul(ref(), as_ref(v), as_ref(w), want.out()));
+        expect_close(got, want, tol, tol, std::string("batch of row-vector products ") + ember_dtype_name(dt));
+    }
     // Vector operands and a broadcast batch.
     for (ember_dtype_t dt : {EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
         const double tol = dt == EMBER_FLOAT16 ? 4e-3 : dt == EMBER_BFLOAT16 ? 3e-2 : 1e-12;

@@ -5,14 +5,17 @@
 // A strided operand is handed to BLAS as it is whenever BLAS can express it: row-major
 // with a leading dimension (unit column stride) or transposed (unit row stride). Only
 // views BLAS cannot describe (negative, zero or two non-unit strides) are packed first.
-// Batch dims (already broadcast by the core) loop over GEMM calls; when b is shared by the
-// whole batch and a's batch rows are evenly spaced, the batch folds into one tall GEMM.
+// Batch dims (already broadcast by the core) loop over GEMM calls, split across the pool
+// where OpenBLAS runs each call on one thread; when b is shared by the whole batch and a's
+// batch rows are evenly spaced, the batch folds into one tall GEMM where that pays.
 #include <cblas.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <complex>
 #include <cstring>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -176,6 +179,40 @@ bool batch_folds_into_m(const ember_view_t& a, const ember_view_t& b, const embe
     return batch * m <= INT_MAX && ars >= k && ars <= INT_MAX;
 }
 
+// How many pieces of the pool a batch of separate m x k @ k x n products runs in. OpenBLAS
+// runs a GEMM of m*n*k <= 64^3 (its SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD) and a
+// GEMV of fewer than 9216 elements on the calling thread, and every call there when it has
+// one thread: such a batch can spread over the pool without competing with OpenBLAS's
+// threads. Each product is computed as before, so the result does not change.
+int64_t batch_chunks(int64_t batch, int64_t m, int64_t n, int64_t k) {
+    const int nt = num_threads();
+    if (batch < 2 || nt <= 1) return 1;
+    const bool blas_alone = (m == 1 || n == 1) ? k * std::max(m, n) < 9216 : m * n * k <= 262144;
+    if (!blas_alone && openblas_get_num_threads() > 1) return 1;
+    // A call costs ~0.1 us plus ~1 ns per 16 MACs here, and waking a sleeping pool ~10 us:
+    // a batch splits from ~16 us of work (170 products of 16 x 16 x 16).
+    const double work = (double)batch * ((double)m * (double)n * (double)k + 2048.0);
+    if (work < (double)(1 << 20)) return 1;
+    return std::min<int64_t>(batch, nt);
+}
+
+// Runs body(begin, end) on `chunks` even pieces of [0, batch) across the pool. Packing
+// scratch is allocated inside the pieces: an allocation failure in a worker is carried
+// back and rethrown on the calling thread, where the core reports it as out of memory (an
+// exception leaving a pool worker would end the process).
+template <class F>
+void batch_pieces(int64_t batch, int64_t chunks, F&& body) {
+    std::atomic<bool> out_of_memory{false};
+    parallel_tasks(chunks, [&](int64_t t) {
+        try {
+            body(t * batch / chunks, (t + 1) * batch / chunks);
+        } catch (const std::bad_alloc&) {
+            out_of_memory = true;
+        }
+    });
+    if (out_of_memory) throw std::bad_alloc();
+}
+
 ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) {
     const int nd = o.ndim, nb = nd - 2;
     const int64_t m = o.shape[nd - 2], n = o.shape[nd - 1], k = a.shape[nd - 1];
@@ -194,14 +231,16 @@ ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const e
         gemm(dt, Mat{pa, CblasNoTrans, ars}, B, po, ldc, batch * m, n, k);
         return EMBER_OK;
     }
-    std::vector<char> sa, sb;
-    for (int64_t i = 0; i < batch; ++i) {
-        int64_t off[3];
-        batch_offsets(i, nb, a, b, o, off);
-        Mat A = operand(pa + off[0] * (int64_t)sz, m, k, ars, acs, sz, sa);
-        Mat B = operand(pb + off[1] * (int64_t)sz, k, n, brs, bcs, sz, sb);
-        gemm(dt, A, B, po + off[2] * (int64_t)sz, ldc, m, n, k);
-    }
+    batch_pieces(batch, batch_chunks(batch, m, n, k), [&](int64_t begin, int64_t end) {
+        std::vector<char> sa, sb;
+        for (int64_t i = begin; i < end; ++i) {
+            int64_t off[3];
+            batch_offsets(i, nb, a, b, o, off);
+            Mat A = operand(pa + off[0] * (int64_t)sz, m, k, ars, acs, sz, sa);
+            Mat B = operand(pb + off[1] * (int64_t)sz, k, n, brs, bcs, sz, sb);
+            gemm(dt, A, B, po + off[2] * (int64_t)sz, ldc, m, n, k);
+        }
+    });
     return EMBER_OK;
 }
 
@@ -248,25 +287,27 @@ ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const e
         m *= batch;
         batch = 1;
     }
-    Scratch<uint16_t> tmp(std::max({m * k, k * n}));
-    Scratch<float> fa(m * k), fb(k * n), fc(m * n);
     const char *pa = base_ptr(a), *pb = base_ptr(b);
     char* po = base_ptr(o);
     const int64_t ors = o.strides[nd - 2];
-    Mat A{}, B{};
-    int64_t last_a = 0, last_b = 0;  // an operand broadcast over the batch converts once
-    for (int64_t i = 0; i < batch; ++i) {
-        int64_t off[3];
-        batch_offsets(i, nb, a, b, o, off);
-        if (i == 0 || off[0] != last_a) A = half_operand(to32, pa + off[0] * 2, m, k, a.strides[nd - 2], a.strides[nd - 1], tmp.data, fa.data);
-        if (i == 0 || off[1] != last_b) B = half_operand(to32, pb + off[1] * 2, k, n, b.strides[nd - 2], b.strides[nd - 1], tmp.data, fb.data);
-        last_a = off[0];
-        last_b = off[1];
-        cblas_sgemm(CblasRowMajor, A.tr, B.tr, (int)m, (int)n, (int)k, 1.0f, (const float*)A.p, (int)A.ld, (const float*)B.p, (int)B.ld,
-                    0.0f, fc.data, (int)n);
-        char* dst = po + off[2] * 2;  // unit column stride (or one column): row by row
-        each_line(m, n, [&](int64_t r) { from32(fc.data + r * n, dst + r * ors * 2, n); });
-    }
+    batch_pieces(batch, batch_chunks(batch, m, n, k), [&](int64_t begin, int64_t end) {
+        Scratch<uint16_t> tmp(std::max({m * k, k * n}));
+        Scratch<float> fa(m * k), fb(k * n), fc(m * n);
+        Mat A{}, B{};
+        int64_t last_a = 0, last_b = 0;  // an operand broadcast over the batch converts once
+        for (int64_t i = begin; i < end; ++i) {
+            int64_t off[3];
+            batch_offsets(i, nb, a, b, o, off);
+            if (i == begin || off[0] != last_a) A = half_operand(to32, pa + off[0] * 2, m, k, a.strides[nd - 2], a.strides[nd - 1], tmp.data, fa.data);
+            if (i == begin || off[1] != last_b) B = half_operand(to32, pb + off[1] * 2, k, n, b.strides[nd - 2], b.strides[nd - 1], tmp.data, fb.data);
+            last_a = off[0];
+            last_b = off[1];
+            cblas_sgemm(CblasRowMajor, A.tr, B.tr, (int)m, (int)n, (int)k, 1.0f, (const float*)A.p, (int)A.ld, (const float*)B.p, (int)B.ld,
+                        0.0f, fc.data, (int)n);
+            char* dst = po + off[2] * 2;  // unit column stride (or one column): row by row
+            each_line(m, n, [&](int64_t r) { from32(fc.data + r * n, dst + r * ors * 2, n); });
+        }
+    });
     return EMBER_OK;
 }
 
