@@ -217,6 +217,11 @@ TEST(CpuBackend, ThreadCountFollowsEnvironment) {
     EM_OK(ember_ctx_device_info(cpu(), 0, &info));
     if (const char* s = std::getenv("EMBER_NUM_THREADS")) EXPECT_EQ(info.compute_units, std::atoi(s));
     else EXPECT_GE(info.compute_units, 1);
+    // The driver names the kernel ISA and OpenBLAS's core type (which GEMM kernels run).
+    const std::string driver = info.driver, core = "OpenBLAS core ";
+    EXPECT_NE(driver.find(" kernels, "), std::string::npos) << driver;
+    ASSERT_NE(driver.find(core), std::string::npos) << driver;
+    EXPECT_GT(driver.size(), driver.find(core) + core.size()) << "no core name: " << driver;
     NEED_CHILD_PROCESSES();
     EXPECT_EQ(run_child("CpuChild.ThreeThreads", {{"EMBER_NUM_THREADS", "3"}}), 0);
 }

@@ -179,7 +179,9 @@ ember_status_t device_info(void* state, int device, ember_device_info_t* info) {
     auto* s = static_cast<State*>(state);
     std::snprintf(info->name, sizeof info->name, "%s", s->cpu_name.c_str());
     std::snprintf(info->vendor, sizeof info->vendor, "Ember");
-    std::snprintf(info->driver, sizeof info->driver, "%s kernels, OpenBLAS", g_isa->name);
+    // OpenBLAS's core type shows which GEMM kernels run: an OpenBLAS older than the processor
+    // may not recognise it and fall back to slow generic ones (OPENBLAS_CORETYPE overrides).
+    std::snprintf(info->driver, sizeof info->driver, "%s kernels, OpenBLAS core %s", g_isa->name, openblas_get_corename());
     info->type = EMBER_DEVICE_CPU;
     info->compute_units = s->threads;
     info->memory_bytes = phys_bytes();

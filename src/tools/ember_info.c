@@ -113,6 +113,8 @@ int main(int argc, char** argv) {
             if (json) {
                 printf("%s{\"index\": %d, \"name\": ", d ? ", " : "", d);
                 json_string(info.name);
+                printf(", \"driver\": ");
+                json_string(info.driver);
                 printf(", \"type\": \"%s\", \"memory_bytes\": %llu, \"compute_units\": %d, \"fp64\": %s, \"fp16\": %s}", device_type(info.type),
                        (unsigned long long)info.memory_bytes, info.compute_units, info.supports_fp64 ? "true" : "false",
                        info.supports_fp16 ? "true" : "false");
@@ -120,6 +122,7 @@ int main(int argc, char** argv) {
                 printf("             device %d: %s [%s, %d compute units, %llu MiB, fp64 %s, fp16 %s]\n", d, info.name, device_type(info.type),
                        info.compute_units, (unsigned long long)(info.memory_bytes >> 20), info.supports_fp64 ? "yes" : "no",
                        info.supports_fp16 ? "yes" : "no");
+                if (info.driver[0]) printf("                       driver: %s\n", info.driver);
             }
         }
         if (json) printf("], \"ops\": {");
