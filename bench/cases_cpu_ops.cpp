@@ -304,6 +304,21 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("matmul_batched_f32", size.c_str(), time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, a, b, r); }));
         for (ember_tensor_t* t : {a, b}) ember_tensor_release(t);
     }
+    for (auto [bt, n, k] : std::vector<std::array<int64_t, 3>>{{4096, 8, 1}, {4096, 8, 8}, {512, 32, 32}}) {
+        const std::string size = std::to_string(bt) + "x" + std::to_string(n) + "x" + std::to_string(k);
+        if (!np.count("solve_batched_f64/" + size)) continue;
+        std::mt19937 rng(24);
+        std::uniform_real_distribution<double> u(-1, 1);
+        std::vector<double> av((size_t)(bt * n * n)), bv((size_t)(bt * n * k));
+        for (int64_t i = 0; i < bt * n * n; ++i) av[(size_t)i] = u(rng) + ((i % (n * n)) % (n + 1) == 0 ? (double)n : 0.0);  // + n I
+        for (auto& x : bv) x = u(rng);
+        const int64_t sa[3] = {bt, n, n}, sb[3] = {bt, n, k};
+        ember_tensor_t *a = nullptr, *b = nullptr;
+        ember_tensor_from_data(c, av.data(), EMBER_FLOAT64, sa, 3, &a);
+        ember_tensor_from_data(c, bv.data(), EMBER_FLOAT64, sb, 3, &b);
+        add("solve_batched_f64", size.c_str(), time_result(reps, [&](ember_tensor_t** r) { ember_solve(c, a, b, r); }));
+        for (ember_tensor_t* t : {a, b}) ember_tensor_release(t);
+    }
     if (np.count("sum_bool/1e7")) {
         ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 18), *zero = nullptr, *b = nullptr;
         ember_full(c, nullptr, 0, 0, EMBER_FLOAT32, &zero);

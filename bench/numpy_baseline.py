@@ -38,6 +38,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   add_transposed_f32 x.T + y of (1000, 1000) arrays
   matmul_i32         a @ a of a (512, 512) int32 array (NumPy has no BLAS for integers either)
   matmul_batched_f32 a @ b of a (B, m, k) and a (k, k) array; sizes BxMxK: 1024x16x16, 256x16x128, 64x256x64
+  solve_batched_f64  np.linalg.solve(a, b) of B well-conditioned n x n matrices and B (n, k) right-hand sides;
+                     sizes BxNxK: 4096x8x1, 4096x8x8, 512x32x32
   fft_c64            np.fft.fft(x) along the last axis of a (1024, 1024) complex64 array
   sum_bool           (x > 0).sum() of 1e7 values, the comparison made outside the timing (int64 result)
   count_nonzero_f32  np.count_nonzero(x) of 1e7 values, half zeros
@@ -139,6 +141,12 @@ INDEX_CASES = {
                                                                r.uniform(-1, 1, (128, 128)).astype(np.float32)), lambda a, b: a @ b),
     "matmul_batched_f32@64x256x64": ("64x256x64", lambda r: (r.uniform(-1, 1, (64, 256, 64)).astype(np.float32),
                                                              r.uniform(-1, 1, (64, 64)).astype(np.float32)), lambda a, b: a @ b),
+    "solve_batched_f64": ("4096x8x1", lambda r: (r.uniform(-1, 1, (4096, 8, 8)) + 8 * np.eye(8), r.uniform(-1, 1, (4096, 8, 1))),
+                          np.linalg.solve),
+    "solve_batched_f64@4096x8x8": ("4096x8x8", lambda r: (r.uniform(-1, 1, (4096, 8, 8)) + 8 * np.eye(8), r.uniform(-1, 1, (4096, 8, 8))),
+                                   np.linalg.solve),
+    "solve_batched_f64@512x32x32": ("512x32x32", lambda r: (r.uniform(-1, 1, (512, 32, 32)) + 32 * np.eye(32),
+                                                           r.uniform(-1, 1, (512, 32, 32))), np.linalg.solve),
     "fft_c64": ("1024x1024", lambda r: ((r.uniform(-1, 1, (1024, 1024)) + 1j * r.uniform(-1, 1, (1024, 1024))).astype(np.complex64),),
                 lambda x: np.fft.fft(x, axis=-1)),
     "sum_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32) > 0,), lambda b: b.sum()),

@@ -1,5 +1,5 @@
-// The cpu backend's linalg primitives over LAPACKE: lu_factor (getrf), lu_solve (laswp +
-// trtrs), cholesky (potrf), qr (geqrf + orgqr/ungqr) here; svd (gesdd), eigh
+// The cpu backend's linalg primitives over LAPACKE: lu_factor (getrf), lu_solve (row swaps +
+// trsm), cholesky (potrf), qr (geqrf + orgqr/ungqr) here; svd (gesdd), eigh
 // (syevd/heevd) and eig (geev) in lapack_eig.cpp. The in/out views, attrs and info outputs follow the kernel
 // convention of docs/numerics-linalg.md exactly (the reference kernels' behaviour), so the
 // core's checks and messages are the same on both backends.
@@ -77,7 +77,7 @@ void lu_solve_vector(const T* lu, int64_t rs, const int64_t* piv, int64_t ps, in
 // Not getrs: OpenBLAS's triangular solves multiply by the reciprocal of U's diagonal, so
 // even solve(c*I, c*I) is off by an ulp (and expm(0) is not exactly I). U = D*U' with
 // D = diag(U): X = U'^-1 (D^-1 (L^-1 P B)), the two triangular solves with unit diagonals
-// (laswp + trtrs) and D^-1 applied by division, as the reference does: the flops of getrs
+// (row swaps + trsm) and D^-1 applied by division, as the reference does: the flops of getrs
 // plus n^2/2 + n*k divisions. LU is loaded row-major, i.e. LAPACK sees M = LU^T (a plain
 // copy for the row-major LU that lu_factor returns): L = (strict upper of M)^T and
 // U' = (strict lower of M, columns divided by d)^T, solved with trans = 'T'.
@@ -130,14 +130,11 @@ ember_status_t lu_solve_t(const ember_kernel_call_t* c) {
                 last_p = po;
             }
             load_cm(B, bt.offset(B, i), n, k, x.data(), n);
-            lint info = Lapack<T>::laswp((lint)k, x.data(), (lint)n, 1, (lint)n, ipiv.data());
-            if (info < 0) fail.record("laswp", info);
-            info = Lapack<T>::trtrs('U', 'T', 'U', (lint)n, (lint)k, lu.data(), (lint)n, x.data(), (lint)n);
-            if (info < 0) fail.record("trtrs", info);
+            swap_rows(x.data(), n, k, n, ipiv.data(), false);
+            unit_triangle_solve_t('U', n, k, lu.data(), n, x.data(), n);
             for (int64_t col = 0; col < k; ++col)
                 for (int64_t r = 0; r < n; ++r) x[(size_t)(r + col * n)] /= d[(size_t)r];
-            info = Lapack<T>::trtrs('L', 'T', 'U', (lint)n, (lint)k, lu.data(), (lint)n, x.data(), (lint)n);
-            if (info < 0) fail.record("trtrs", info);
+            unit_triangle_solve_t('L', n, k, lu.data(), n, x.data(), n);
             store_cm(X, bt.offset(X, i), n, k, x.data(), n);
         }
     });

@@ -24,10 +24,9 @@
 #define lapack_complex_float std::complex<float>
 #define lapack_complex_double std::complex<double>
 #include <lapacke.h>
+#include <cblas.h>
 
 #include "cpu_common.hpp"
-
-extern "C" int openblas_get_num_threads(void);  // cblas.h (OpenBLAS); not included here
 
 namespace ember_cpu {
 namespace lapack {
@@ -46,17 +45,8 @@ template <class T> constexpr bool is_cplx = !std::is_same_v<T, real_t<T>>;
 // ignored there.
 #define EMBER_LAPACK_COMMON(P, T, R, ORGQR)                                                                                    \
     static lint getrf(lint m, lint n, T* a, lint lda, lint* ipiv) { return LAPACKE_##P##getrf_work(LAPACK_COL_MAJOR, m, n, a, lda, ipiv); } \
-    static lint getrs(lint n, lint nrhs, const T* a, lint lda, const lint* ipiv, T* b, lint ldb) {                            \
-        return LAPACKE_##P##getrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, a, lda, ipiv, b, ldb);                                  \
-    }                                                                                                                          \
-    static lint laswp(lint ncols, T* a, lint lda, lint k1, lint k2, const lint* ipiv, lint incx = 1) {                        \
-        return LAPACKE_##P##laswp_work(LAPACK_COL_MAJOR, ncols, a, lda, k1, k2, ipiv, incx);                                   \
-    }                                                                                                                          \
     static lint getri(lint n, T* a, lint lda, const lint* ipiv, T* work, lint lwork) {                                        \
         return LAPACKE_##P##getri_work(LAPACK_COL_MAJOR, n, a, lda, ipiv, work, lwork);                                        \
-    }                                                                                                                          \
-    static lint trtrs(char uplo, char trans, char diag, lint n, lint nrhs, const T* a, lint lda, T* b, lint ldb) {            \
-        return LAPACKE_##P##trtrs_work(LAPACK_COL_MAJOR, uplo, trans, diag, n, nrhs, a, lda, b, ldb);                          \
     }                                                                                                                          \
     static lint potrf(char uplo, lint n, T* a, lint lda) { return LAPACKE_##P##potrf_work(LAPACK_COL_MAJOR, uplo, n, a, lda); } \
     static lint geqrf(lint m, lint n, T* a, lint lda, T* tau, T* work, lint lwork) {                                          \
@@ -318,6 +308,47 @@ inline void mark_unsolved(const ember_view_t& info, const Batch& bt) {
     for (int64_t i = 0; i < bt.count; ++i) store_info(info, bt.offset(info, i), 1);
 }
 
+// B := op(A)^-1 B for the n x n column-major triangle of A (uplo 'U' or 'L') with a unit
+// diagonal, op(A) = A^T, B n x k (columns ldb apart). BLAS trsm, not LAPACK trtrs: OpenBLAS
+// 0.3.21 runs trtrs on its threads whatever the size (0.86 against 0.15 us for 4 x 4 on 2
+// threads), trsm only from its own size threshold.
+template <class T>
+void unit_triangle_solve_t(char uplo, int64_t n, int64_t k, const T* a, int64_t lda, T* b, int64_t ldb) {
+    if (n == 0 || k == 0) return;
+    const CBLAS_UPLO ul = uplo == 'U' ? CblasUpper : CblasLower;
+    const int in = (int)n, ik = (int)k, ia = (int)lda, ib = (int)ldb;
+    if (k == 1) {  // trsv: trsm's blocking costs 6% of a 256 solve with one right-hand side
+        if constexpr (std::is_same_v<T, float>) cblas_strsv(CblasColMajor, ul, CblasTrans, CblasUnit, in, a, ia, b, 1);
+        else if constexpr (std::is_same_v<T, double>) cblas_dtrsv(CblasColMajor, ul, CblasTrans, CblasUnit, in, a, ia, b, 1);
+        else if constexpr (std::is_same_v<T, c64>) cblas_ctrsv(CblasColMajor, ul, CblasTrans, CblasUnit, in, a, ia, b, 1);
+        else cblas_ztrsv(CblasColMajor, ul, CblasTrans, CblasUnit, in, a, ia, b, 1);
+        return;
+    }
+    if constexpr (std::is_same_v<T, float>) cblas_strsm(CblasColMajor, CblasLeft, ul, CblasTrans, CblasUnit, in, ik, 1.0f, a, ia, b, ib);
+    else if constexpr (std::is_same_v<T, double>) cblas_dtrsm(CblasColMajor, CblasLeft, ul, CblasTrans, CblasUnit, in, ik, 1.0, a, ia, b, ib);
+    else {
+        const T one(1);
+        if constexpr (std::is_same_v<T, c64>) cblas_ctrsm(CblasColMajor, CblasLeft, ul, CblasTrans, CblasUnit, in, ik, &one, a, ia, b, ib);
+        else cblas_ztrsm(CblasColMajor, CblasLeft, ul, CblasTrans, CblasUnit, in, ik, &one, a, ia, b, ib);
+    }
+}
+
+// The row interchanges of getrf's ipiv (1-based: row i with row ipiv[i] - 1, i = 0..n-1)
+// applied to the n x k column-major matrix x (columns ld apart), in order, or in reverse
+// order for the inverse permutation: LAPACK's laswp, which OpenBLAS 0.3.21 runs on its
+// threads whatever the size (0.76 against 0.02 us for a 4 x 4 matrix on 2 threads, and a
+// batch of tiny solves took 3.5x its single-threaded time).
+template <class T>
+void swap_rows(T* x, int64_t n, int64_t k, int64_t ld, const lint* ipiv, bool reverse) {
+    for (int64_t c = 0; c < k; ++c) {
+        T* col = x + c * ld;
+        for (int64_t s = 0; s < n; ++s) {
+            const int64_t i = reverse ? n - 1 - s : s, p = (int64_t)ipiv[i] - 1;
+            if (p != i) std::swap(col[i], col[p]);
+        }
+    }
+}
+
 // ------------------------------------------------------------------ running a batch
 // A negative LAPACK info (an invalid argument: a bug here) seen by any task; reported by
 // the calling thread after the batch (host->fail records a per-thread message).
@@ -339,7 +370,7 @@ struct Failure {
 // pool when the batch has several and OpenBLAS itself runs single-threaded
 // (OPENBLAS_NUM_THREADS=1, or EMBER_NUM_THREADS=1 followed by the backend). With OpenBLAS
 // threads the batch runs in order: OpenBLAS threads even small level-2/3 calls inside
-// syevd, trtrs, ..., and its threads and the pool's workers then compete for the same cores
+// syevd, ..., and its threads and the pool's workers then compete for the same cores
 // (measured 5-10x slower on 2 cores). The user's OpenBLAS setting is never changed.
 constexpr int64_t kSmallMatrix = 96;
 

@@ -54,14 +54,11 @@ ember_status_t solve_t(const ember_kernel_call_t* c) {
             store_info(I, bt.offset(I, i), singular != 0);
             if (singular) continue;
             load_cm(B, bt.offset(B, i), n, k, x.data(), n);
-            lint info = Lapack<T>::trtrs('U', 'T', 'U', (lint)n, (lint)k, m.data(), (lint)n, x.data(), (lint)n);
-            if (info < 0) fail.record("trtrs", info);
+            unit_triangle_solve_t('U', n, k, m.data(), n, x.data(), n);
             for (int64_t col = 0; col < k; ++col)
                 for (int64_t r = 0; r < n; ++r) x[(size_t)(r + col * n)] /= d[(size_t)r];
-            info = Lapack<T>::trtrs('L', 'T', 'U', (lint)n, (lint)k, m.data(), (lint)n, x.data(), (lint)n);
-            if (info < 0) fail.record("trtrs", info);
-            info = Lapack<T>::laswp((lint)k, x.data(), (lint)n, 1, (lint)n, ipiv.data(), -1);
-            if (info < 0) fail.record("laswp", info);
+            unit_triangle_solve_t('L', n, k, m.data(), n, x.data(), n);
+            swap_rows(x.data(), n, k, n, ipiv.data(), true);
             store_cm(X, bt.offset(X, i), n, k, x.data(), n);
         }
     });
