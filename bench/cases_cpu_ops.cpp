@@ -25,6 +25,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -318,6 +319,22 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         ember_tensor_from_data(c, bv.data(), EMBER_FLOAT64, sb, 3, &b);
         add("solve_batched_f64", size.c_str(), time_result(reps, [&](ember_tensor_t** r) { ember_solve(c, a, b, r); }));
         for (ember_tensor_t* t : {a, b}) ember_tensor_release(t);
+    }
+    for (auto [name, bt, n] : std::vector<std::tuple<const char*, int64_t, int64_t>>{
+             {"svd_batched_f64", 1024, 16}, {"qr_batched_f64", 1024, 16}, {"eig_batched_f64", 256, 32}}) {
+        const std::string op = name, size = std::to_string(bt) + "x" + std::to_string(n);
+        if (!np.count(op + "/" + size)) continue;
+        ember_tensor_t *a32 = random_tensor(c, {bt, n, n}, -1, 1, 25), *a = nullptr;
+        ember_astype(c, a32, EMBER_FLOAT64, &a);
+        add(name, size.c_str(), time_result(reps, [&](ember_tensor_t** r) {
+            ember_tensor_t *x = nullptr, *y = nullptr;  // every output, as NumPy returns them
+            if (op == "svd_batched_f64") ember_svd(c, a, 0, r, &x, &y);
+            else if (op == "qr_batched_f64") ember_qr(c, a, EMBER_QR_REDUCED, r, &x);
+            else ember_eig(c, a, r, &x);
+            ember_tensor_release(x);
+            ember_tensor_release(y);
+        }));
+        for (ember_tensor_t* t : {a32, a}) ember_tensor_release(t);
     }
     if (np.count("sum_bool/1e7")) {
         ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 18), *zero = nullptr, *b = nullptr;

@@ -234,7 +234,7 @@ ember_status_t qr_t(const ember_kernel_call_t* c) {
             if (info < 0) fail.record(is_cplx<T> ? "ungqr" : "orgqr", info);
             store_cm(c->out[0], bt.offset(c->out[0], i), m, kq, a.data(), m);
         }
-    });
+    }, kBlasAloneMatrix);
     return fail.status("qr");
 }
 

@@ -373,14 +373,22 @@ struct Failure {
 // syevd, ..., and its threads and the pool's workers then compete for the same cores
 // (measured 5-10x slower on 2 cores). The user's OpenBLAS setting is never changed.
 constexpr int64_t kSmallMatrix = 96;
+// Drivers whose every BLAS call OpenBLAS runs on the calling thread up to this size, even
+// with its own threads (gesdd, geqrf + orgqr, geev, gelsd: the same time per matrix on 1 or
+// 2 OpenBLAS threads at 8-32, unlike syevd, whose sytrd took 6x at 16, and unlike gesdd
+// from 48): their batches use the pool whatever OpenBLAS's thread count. Callers say so
+// with `blas_alone_to`.
+constexpr int64_t kBlasAloneMatrix = 32;
 
 // Runs body(begin, end) over batch elements [0, count), in parallel chunks when that pays.
+// blas_alone_to: the size up to which the kernel's LAPACK driver keeps OpenBLAS on one
+// thread (kBlasAloneMatrix for the drivers above; 0: unknown).
 template <class F>
-void run_batch(int64_t count, int64_t rows, int64_t cols, F&& body) {
+void run_batch(int64_t count, int64_t rows, int64_t cols, F&& body, int64_t blas_alone_to = 0) {
     int nt = num_threads();
     int64_t dim = std::max(rows, cols);
     double work = (double)count * (double)rows * (double)cols * (double)std::min(rows, cols);
-    if (count < 2 || nt <= 1 || dim > kSmallMatrix || work < 65536.0 || openblas_get_num_threads() > 1) {
+    if (count < 2 || nt <= 1 || dim > kSmallMatrix || work < 65536.0 || (dim > blas_alone_to && openblas_get_num_threads() > 1)) {
         body((int64_t)0, count);
         return;
     }

@@ -166,7 +166,7 @@ ember_status_t lstsq_t(const ember_kernel_call_t* c) {
             store_vec<R>(S, bt.offset(S, i), mn, s.data());
             store_info(K, bt.offset(K, i), rank);
         }
-    });
+    }, kBlasAloneMatrix);
     return fail.status("lstsq");
 }
 
