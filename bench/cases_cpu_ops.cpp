@@ -305,20 +305,37 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("matmul_batched_f32", size.c_str(), time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, a, b, r); }));
         for (ember_tensor_t* t : {a, b}) ember_tensor_release(t);
     }
+    // bt float64 n x n matrices of uniform(-1, 1) values plus n I (diagonally dominant: well
+    // conditioned, and positive definite as the lower triangle of a symmetric matrix).
+    auto dominant_matrices = [&](int64_t bt, int64_t n) {
+        std::mt19937 rng(24);
+        std::uniform_real_distribution<double> u(-1, 1);
+        std::vector<double> av((size_t)(bt * n * n));
+        for (int64_t i = 0; i < bt * n * n; ++i) av[(size_t)i] = u(rng) + ((i % (n * n)) % (n + 1) == 0 ? (double)n : 0.0);
+        const int64_t sa[3] = {bt, n, n};
+        ember_tensor_t* a = nullptr;
+        ember_tensor_from_data(c, av.data(), EMBER_FLOAT64, sa, 3, &a);
+        return a;
+    };
     for (auto [bt, n, k] : std::vector<std::array<int64_t, 3>>{{4096, 8, 1}, {4096, 8, 8}, {512, 32, 32}}) {
         const std::string size = std::to_string(bt) + "x" + std::to_string(n) + "x" + std::to_string(k);
         if (!np.count("solve_batched_f64/" + size)) continue;
-        std::mt19937 rng(24);
-        std::uniform_real_distribution<double> u(-1, 1);
-        std::vector<double> av((size_t)(bt * n * n)), bv((size_t)(bt * n * k));
-        for (int64_t i = 0; i < bt * n * n; ++i) av[(size_t)i] = u(rng) + ((i % (n * n)) % (n + 1) == 0 ? (double)n : 0.0);  // + n I
-        for (auto& x : bv) x = u(rng);
-        const int64_t sa[3] = {bt, n, n}, sb[3] = {bt, n, k};
-        ember_tensor_t *a = nullptr, *b = nullptr;
-        ember_tensor_from_data(c, av.data(), EMBER_FLOAT64, sa, 3, &a);
-        ember_tensor_from_data(c, bv.data(), EMBER_FLOAT64, sb, 3, &b);
+        ember_tensor_t *a = dominant_matrices(bt, n), *b32 = random_tensor(c, {bt, n, k}, -1, 1, 24), *b = nullptr;
+        ember_astype(c, b32, EMBER_FLOAT64, &b);
         add("solve_batched_f64", size.c_str(), time_result(reps, [&](ember_tensor_t** r) { ember_solve(c, a, b, r); }));
-        for (ember_tensor_t* t : {a, b}) ember_tensor_release(t);
+        for (ember_tensor_t* t : {a, b32, b}) ember_tensor_release(t);
+    }
+    for (auto [name, bt, n] : std::vector<std::tuple<const char*, int64_t, int64_t>>{
+             {"inv_batched_f64", 512, 32}, {"det_batched_f64", 512, 32}, {"cholesky_batched_f64", 512, 32}}) {
+        const std::string op = name, size = std::to_string(bt) + "x" + std::to_string(n);
+        if (!np.count(op + "/" + size)) continue;
+        ember_tensor_t* a = dominant_matrices(bt, n);
+        add(name, size.c_str(), time_result(reps, [&](ember_tensor_t** r) {
+            if (op == "inv_batched_f64") ember_inv(c, a, r);
+            else if (op == "det_batched_f64") ember_det(c, a, r);
+            else ember_cholesky(c, a, 0, r);
+        }));
+        ember_tensor_release(a);
     }
     for (auto [name, bt, n] : std::vector<std::tuple<const char*, int64_t, int64_t>>{
              {"svd_batched_f64", 1024, 16}, {"qr_batched_f64", 1024, 16}, {"eig_batched_f64", 256, 32}}) {

@@ -40,6 +40,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   matmul_batched_f32 a @ b of a (B, m, k) and a (k, k) array; sizes BxMxK: 1024x16x16, 256x16x128, 64x256x64
   solve_batched_f64  np.linalg.solve(a, b) of B well-conditioned n x n matrices and B (n, k) right-hand sides;
                      sizes BxNxK: 4096x8x1, 4096x8x8, 512x32x32
+  inv_batched_f64, det_batched_f64, cholesky_batched_f64
+                     np.linalg.inv / det / cholesky of 512 32 x 32 matrices, uniform(-1, 1) + 32 I
   svd_batched_f64    np.linalg.svd(a, full_matrices=False) of 1024 16 x 16 matrices
   qr_batched_f64     np.linalg.qr(a) of 1024 16 x 16 matrices
   eig_batched_f64    np.linalg.eig(a) of 256 32 x 32 matrices
@@ -150,6 +152,9 @@ INDEX_CASES = {
                                    np.linalg.solve),
     "solve_batched_f64@512x32x32": ("512x32x32", lambda r: (r.uniform(-1, 1, (512, 32, 32)) + 32 * np.eye(32),
                                                            r.uniform(-1, 1, (512, 32, 32))), np.linalg.solve),
+    "inv_batched_f64": ("512x32", lambda r: (r.uniform(-1, 1, (512, 32, 32)) + 32 * np.eye(32),), np.linalg.inv),
+    "det_batched_f64": ("512x32", lambda r: (r.uniform(-1, 1, (512, 32, 32)) + 32 * np.eye(32),), np.linalg.det),
+    "cholesky_batched_f64": ("512x32", lambda r: (r.uniform(-1, 1, (512, 32, 32)) + 32 * np.eye(32),), np.linalg.cholesky),
     "svd_batched_f64": ("1024x16", lambda r: (r.uniform(-1, 1, (1024, 16, 16)),), lambda a: np.linalg.svd(a, full_matrices=False)),
     "qr_batched_f64": ("1024x16", lambda r: (r.uniform(-1, 1, (1024, 16, 16)),), np.linalg.qr),
     "eig_batched_f64": ("256x32", lambda r: (r.uniform(-1, 1, (256, 32, 32)),), np.linalg.eig),

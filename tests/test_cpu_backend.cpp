@@ -226,8 +226,9 @@ TEST(CpuBackend, ThreadCountFollowsEnvironment) {
     EXPECT_EQ(run_child("CpuChild.ThreeThreads", {{"EMBER_NUM_THREADS", "3"}}), 0);
 }
 
-// The linalg kernels split a batch over the pool only while OpenBLAS runs one thread
-// (run_batch in backends/cpu/lapack.hpp).
+// The linalg kernels split a batch over the pool whenever OpenBLAS runs one thread, and with
+// OpenBLAS threads only up to each driver's size (PoolRule in backends/cpu/lapack.hpp): the
+// test runs here with one OpenBLAS thread and in the parent process with OpenBLAS's default.
 TEST(CpuBackend, LinalgBatchesOnThePool) {
     NEED_CPU();
     NEED_CHILD_PROCESSES();

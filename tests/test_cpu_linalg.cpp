@@ -1332,9 +1332,10 @@ TEST(CpuLinalg, ConcurrentCallsFromSeveralThreads) {
 
 TEST(CpuLinalg, LargeBatchOfSmallMatricesUsesThePool) {
     NEED_CPU();
-    // 64 matrices of 12x12: enough work for the batch to be split over the thread pool.
+    // 64 matrices of 24x24: enough work, per matrix and in all, for every kernel's batch to
+    // be split over the thread pool (PoolRule in backends/cpu/lapack.hpp).
     for (ember_dtype_t dt : {EMBER_FLOAT64, EMBER_COMPLEX64}) {
-        Case c{{8, 8}, 12, 12, STRIDED, dt};
+        Case c{{8, 8}, 24, 24, STRIDED, dt};
         auto ms = gen(c, [](int64_t m, int64_t, bool cp) { return spd(m, cp); });
         auto [a, ar] = inputs(c, ms);
         double tol = 2000 * eps_of(dt);
@@ -1343,13 +1344,27 @@ TEST(CpuLinalg, LargeBatchOfSmallMatricesUsesThePool) {
         EM_OK(ember_inv(ref(), ar, xr.out()));
         EXPECT_LE(max_diff(host(x), host(xr)), tol);
         // One A (a broadcast batch: each chunk of the pool factors it once) against 64 B.
-        Case cb{{8, 8}, 12, 12, BROADCAST, dt};
+        Case cb{{8, 8}, 24, 24, BROADCAST, dt};
         auto mb = gen(cb, [](int64_t m, int64_t, bool cp) { return spd(m, cp); });
         auto [ab, abr] = inputs(cb, mb);
         T sx, sxr;
         EM_OK(ember_solve(cpu(), ab, a, sx.out()));
         EM_OK(ember_solve(ref(), abr, ar, sxr.out()));
         EXPECT_LE(max_diff(host(sx), host(sxr)), tol);
+        // 48 right-hand sides: a task on the pool solves them in blocks of columns small
+        // enough that OpenBLAS keeps trsm on its thread (2 blocks for float64, 3 complex).
+        Case cr{{8, 8}, 24, 48, STRIDED, dt};
+        auto [rhs, rhsr] = inputs(cr, gen(cr, random));
+        T mx, mxr, lu, piv, lur, pivr, ux, uxr;
+        EM_OK(ember_solve(cpu(), a, rhs, mx.out()));
+        EM_OK(ember_solve(ref(), ar, rhsr, mxr.out()));
+        EXPECT_LE(max_diff(host(mx), host(mxr)), tol * 10);
+        EM_OK(ember_lu_factor(cpu(), a, lu.out(), piv.out()));
+        EM_OK(ember_lu_factor(ref(), ar, lur.out(), pivr.out()));
+        EXPECT_LE(max_diff(host(lu), host(lur)), tol);
+        EM_OK(ember_lu_solve(cpu(), lu, piv, rhs, ux.out()));
+        EM_OK(ember_lu_solve(ref(), lur, pivr, rhsr, uxr.out()));
+        EXPECT_LE(max_diff(host(ux), host(uxr)), tol * 10);
         EM_OK(ember_cholesky(cpu(), a, 1, l.out()));
         EM_OK(ember_cholesky(ref(), ar, 1, lr.out()));
         EXPECT_LE(max_diff(host(l), host(lr)), tol);

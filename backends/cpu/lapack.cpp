@@ -37,7 +37,7 @@ ember_status_t lu_factor_t(const ember_kernel_call_t* c) {
             for (int64_t j = 0; j < k; ++j) piv[j * P.strides[nb]] = (int64_t)ipiv[(size_t)j] - 1;
             store_info(I, bt.offset(I, i), info);
         }
-    });
+    }, kGetrfRule);
     return fail.status("lu_factor");
 }
 
@@ -106,9 +106,10 @@ ember_status_t lu_solve_t(const ember_kernel_call_t* c) {
                                 x.data());
                 store_cm(X, bt.offset(X, i), n, 1, x.data(), n);
             }
-        });
+        }, kGetrfRule);
         return EMBER_OK;
     }
+    const bool pooled = batch_on_pool(bt.count, n, n + k, kGetrfRule);
     run_batch(bt.count, n, n + k, [&](int64_t b, int64_t e) {
         Buffer<T> lu(n * n), x(n * k);
         std::vector<T> d((size_t)n);
@@ -130,13 +131,13 @@ ember_status_t lu_solve_t(const ember_kernel_call_t* c) {
             }
             load_cm(B, bt.offset(B, i), n, k, x.data(), n);
             swap_rows(x.data(), n, k, n, ipiv.data(), false);
-            unit_triangle_solve_t('U', n, k, lu.data(), n, x.data(), n);
+            unit_triangle_solve_t('U', n, k, lu.data(), n, x.data(), n, pooled);
             for (int64_t col = 0; col < k; ++col)
                 for (int64_t r = 0; r < n; ++r) x[(size_t)(r + col * n)] /= d[(size_t)r];
-            unit_triangle_solve_t('L', n, k, lu.data(), n, x.data(), n);
+            unit_triangle_solve_t('L', n, k, lu.data(), n, x.data(), n, pooled);
             store_cm(X, bt.offset(X, i), n, k, x.data(), n);
         }
-    });
+    }, kGetrfRule);
     return EMBER_OK;
 }
 
@@ -187,7 +188,7 @@ ember_status_t cholesky_t(const ember_kernel_call_t* c) {
             store_rm_triangle(L, bt.offset(L, i), n, a.data(), !upper);  // the other triangle as 0
             store_info(I, bt.offset(I, i), info);
         }
-    });
+    }, kPotrfRule);
     return fail.status("cholesky");
 }
 
@@ -233,7 +234,7 @@ ember_status_t qr_t(const ember_kernel_call_t* c) {
             if (info < 0) fail.record(is_cplx<T> ? "ungqr" : "orgqr", info);
             store_cm(c->out[0], bt.offset(c->out[0], i), m, kq, a.data(), m);
         }
-    }, kBlasAloneMatrix);
+    }, kQrEigRule<T>);
     return fail.status("qr");
 }
 

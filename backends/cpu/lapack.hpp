@@ -308,15 +308,20 @@ inline void mark_unsolved(const ember_view_t& info, const Batch& bt) {
     for (int64_t i = 0; i < bt.count; ++i) store_info(info, bt.offset(info, i), 1);
 }
 
+// OpenBLAS 0.3.21 runs trsm on its threads once rows * right-hand sides * (2 for complex)
+// reach this, and never below it (measured as for the PoolRule sizes below).
+constexpr int64_t kAloneTrsmValues = 1024;
+
 // B := op(A)^-1 B for the n x n column-major triangle of A (uplo 'U' or 'L') with a unit
 // diagonal, op(A) = A^T, B n x k (columns ldb apart). BLAS trsm, not LAPACK trtrs: OpenBLAS
 // 0.3.21 runs trtrs on its threads whatever the size (0.86 against 0.15 us for 4 x 4 on 2
-// threads), trsm only from its own size threshold.
+// threads), trsm only from its own size threshold. blas_alone (a task of a batch on the
+// pool): B in blocks of columns small enough that OpenBLAS keeps trsm on this thread.
 template <class T>
-void unit_triangle_solve_t(char uplo, int64_t n, int64_t k, const T* a, int64_t lda, T* b, int64_t ldb) {
+void unit_triangle_solve_t(char uplo, int64_t n, int64_t k, const T* a, int64_t lda, T* b, int64_t ldb, bool blas_alone) {
     if (n == 0 || k == 0) return;
     const CBLAS_UPLO ul = uplo == 'U' ? CblasUpper : CblasLower;
-    const int in = (int)n, ik = (int)k, ia = (int)lda, ib = (int)ldb;
+    const int in = (int)n, ia = (int)lda, ib = (int)ldb;
     if (k == 1) {  // trsv: trsm's blocking costs 6% of a 256 solve with one right-hand side
         if constexpr (std::is_same_v<T, float>) cblas_strsv(CblasColMajor, ul, CblasTrans, CblasUnit, in, a, ia, b, 1);
         else if constexpr (std::is_same_v<T, double>) cblas_dtrsv(CblasColMajor, ul, CblasTrans, CblasUnit, in, a, ia, b, 1);
@@ -324,12 +329,18 @@ void unit_triangle_solve_t(char uplo, int64_t n, int64_t k, const T* a, int64_t 
         else cblas_ztrsv(CblasColMajor, ul, CblasTrans, CblasUnit, in, a, ia, b, 1);
         return;
     }
-    if constexpr (std::is_same_v<T, float>) cblas_strsm(CblasColMajor, CblasLeft, ul, CblasTrans, CblasUnit, in, ik, 1.0f, a, ia, b, ib);
-    else if constexpr (std::is_same_v<T, double>) cblas_dtrsm(CblasColMajor, CblasLeft, ul, CblasTrans, CblasUnit, in, ik, 1.0, a, ia, b, ib);
-    else {
-        const T one(1);
-        if constexpr (std::is_same_v<T, c64>) cblas_ctrsm(CblasColMajor, CblasLeft, ul, CblasTrans, CblasUnit, in, ik, &one, a, ia, b, ib);
-        else cblas_ztrsm(CblasColMajor, CblasLeft, ul, CblasTrans, CblasUnit, in, ik, &one, a, ia, b, ib);
+    const int64_t values_per_column = n * (is_cplx<T> ? 2 : 1);
+    const int64_t block = blas_alone ? std::max<int64_t>(1, (kAloneTrsmValues - 1) / values_per_column) : k;
+    for (int64_t c0 = 0; c0 < k; c0 += block) {
+        const int ik = (int)std::min(block, k - c0);
+        T* bc = b + c0 * ldb;
+        if constexpr (std::is_same_v<T, float>) cblas_strsm(CblasColMajor, CblasLeft, ul, CblasTrans, CblasUnit, in, ik, 1.0f, a, ia, bc, ib);
+        else if constexpr (std::is_same_v<T, double>) cblas_dtrsm(CblasColMajor, CblasLeft, ul, CblasTrans, CblasUnit, in, ik, 1.0, a, ia, bc, ib);
+        else {
+            const T one(1);
+            if constexpr (std::is_same_v<T, c64>) cblas_ctrsm(CblasColMajor, CblasLeft, ul, CblasTrans, CblasUnit, in, ik, &one, a, ia, bc, ib);
+            else cblas_ztrsm(CblasColMajor, CblasLeft, ul, CblasTrans, CblasUnit, in, ik, &one, a, ia, bc, ib);
+        }
     }
 }
 
@@ -367,32 +378,51 @@ struct Failure {
 };
 
 // Matrices at most this large (rows and columns) are factored one per task on the thread
-// pool when the batch has several and OpenBLAS itself runs single-threaded
-// (OPENBLAS_NUM_THREADS=1, or EMBER_NUM_THREADS=1 followed by the backend). With OpenBLAS
-// threads the batch runs in order: OpenBLAS threads even small level-2/3 calls inside
-// syevd, ..., and its threads and the pool's workers then compete for the same cores
-// (measured 5-10x slower on 2 cores). The user's OpenBLAS setting is never changed.
+// pool when the batch has several. The user's OpenBLAS setting is never changed, so each
+// kernel says when its LAPACK driver leaves the cores to the pool (PoolRule).
 constexpr int64_t kSmallMatrix = 96;
-// Drivers whose every BLAS call OpenBLAS runs on the calling thread up to this size, even
-// with its own threads (gesdd, geqrf + orgqr, geev, gelsd: the same time per matrix on 1 or
-// 2 OpenBLAS threads at 8-32, unlike syevd, whose sytrd took 6x at 16, and unlike gesdd
-// from 48): their batches use the pool whatever OpenBLAS's thread count. Callers say so
-// with `blas_alone_to`.
-constexpr int64_t kBlasAloneMatrix = 32;
+
+// blas_alone_to: the size up to which OpenBLAS runs the kernel's driver on the calling
+// thread even with threads of its own. Above it, with OpenBLAS threads, the batch runs in
+// order: OpenBLAS's threads and the pool's workers would compete for the same cores
+// (measured 5-10x slower on 2 cores).
+// min_matrix_work: the least rows * cols * min(rows, cols) per matrix for the pool. Several
+// threads calling OpenBLAS at once on tiny matrices contend inside OpenBLAS (on a buffer
+// lock, we guess): raw 8 x 8 getrf, trsm and potrf on 2 threads took 0.55-0.67x the time
+// per call of 1 thread, 16 x 16 getrf and trsm 1.3-1.4x, potrf 0.8x at 16 and 1.1x at 24.
+struct PoolRule {
+    int64_t blas_alone_to = 0;
+    double min_matrix_work = 0;
+};
+// The sizes were measured on OpenBLAS 0.3.21 by the CPU time OpenBLAS's other threads took
+// while the caller ran the driver, OPENBLAS_NUM_THREADS=2: zero up to these sizes, as much
+// as the caller's above them (bench/openblas_threads.cpp prints the table,
+// docs/numerics-linalg.md has it).
+constexpr PoolRule kGetrfRule{96, 4096};  // getrf, trsv; trsm in column blocks (below)
+constexpr PoolRule kGetriRule{64, 4096};  // getrf + getri: getri threads from 72
+constexpr PoolRule kPotrfRule{56, 8192};  // potrf threads from 64
+constexpr PoolRule kSvdRule{32, 0};       // gesdd and gelsd thread from 40
+template <class T>                        // geqrf + orgqr and geev: real to 88, complex to 32-48
+constexpr PoolRule kQrEigRule{is_cplx<T> ? 32 : 64, 0};
+// syevd threads from 8: eigh keeps the default rule.
+
+// Whether run_batch spreads this batch over the pool.
+inline bool batch_on_pool(int64_t count, int64_t rows, int64_t cols, PoolRule rule) {
+    const int64_t dim = std::max(rows, cols);
+    const double per_matrix = (double)rows * (double)cols * (double)std::min(rows, cols);
+    return count >= 2 && num_threads() > 1 && dim <= kSmallMatrix && per_matrix >= rule.min_matrix_work &&
+           per_matrix * (double)count >= 65536.0 && (dim <= rule.blas_alone_to || openblas_get_num_threads() <= 1);
+}
 
 // Runs body(begin, end) over batch elements [0, count), in parallel chunks when that pays.
-// blas_alone_to: the size up to which the kernel's LAPACK driver keeps OpenBLAS on one
-// thread (kBlasAloneMatrix for the drivers above; 0: unknown).
 template <class F>
-void run_batch(int64_t count, int64_t rows, int64_t cols, F&& body, int64_t blas_alone_to = 0) {
-    int nt = num_threads();
-    int64_t dim = std::max(rows, cols);
-    double work = (double)count * (double)rows * (double)cols * (double)std::min(rows, cols);
-    if (count < 2 || nt <= 1 || dim > kSmallMatrix || work < 65536.0 || (dim > blas_alone_to && openblas_get_num_threads() > 1)) {
+void run_batch(int64_t count, int64_t rows, int64_t cols, F&& body, PoolRule rule = {}) {
+    if (!batch_on_pool(count, rows, cols, rule)) {
         body((int64_t)0, count);
         return;
     }
-    int64_t chunks = std::min<int64_t>(count, (int64_t)nt * 4);
+    const int64_t nt = num_threads();
+    int64_t chunks = std::min<int64_t>(count, nt * 4);
     int64_t step = (count + chunks - 1) / chunks;
     chunks = (count + step - 1) / step;
     parallel_tasks(chunks, [&](int64_t t) {

@@ -72,7 +72,7 @@ ember_status_t svd_t(const ember_kernel_call_t* c) {
             }
             store_info(I, bt.offset(I, i), info);
         }
-    }, kBlasAloneMatrix);
+    }, kSvdRule);
     return fail.status("svd");
 }
 
@@ -215,7 +215,7 @@ ember_status_t eig_t(const ember_kernel_call_t* c) {
             }
             store_info(I, bt.offset(I, i), info);
         }
-    }, kBlasAloneMatrix);
+    }, kQrEigRule<T>);
     return fail.status("eig");
 }
 

@@ -32,6 +32,7 @@ ember_status_t solve_t(const ember_kernel_call_t* c) {
         return EMBER_OK;
     }
     Failure fail;
+    const bool pooled = batch_on_pool(bt.count, n, n + k, kGetrfRule);
     run_batch(bt.count, n, n + k, [&](int64_t b, int64_t e) {
         Buffer<T> m(n * n), x(n * k);
         std::vector<T> d((size_t)n);
@@ -54,14 +55,14 @@ ember_status_t solve_t(const ember_kernel_call_t* c) {
             store_info(I, bt.offset(I, i), singular != 0);
             if (singular) continue;
             load_cm(B, bt.offset(B, i), n, k, x.data(), n);
-            unit_triangle_solve_t('U', n, k, m.data(), n, x.data(), n);
+            unit_triangle_solve_t('U', n, k, m.data(), n, x.data(), n, pooled);
             for (int64_t col = 0; col < k; ++col)
                 for (int64_t r = 0; r < n; ++r) x[(size_t)(r + col * n)] /= d[(size_t)r];
-            unit_triangle_solve_t('L', n, k, m.data(), n, x.data(), n);
+            unit_triangle_solve_t('L', n, k, m.data(), n, x.data(), n, pooled);
             swap_rows(x.data(), n, k, n, ipiv.data(), true);
             store_cm(X, bt.offset(X, i), n, k, x.data(), n);
         }
-    });
+    }, kGetrfRule);
     return fail.status("solve");
 }
 
@@ -98,7 +99,7 @@ ember_status_t inv_t(const ember_kernel_call_t* c) {
             store_info(I, bt.offset(I, i), info != 0);
             if (info == 0) store_rm(X, bt.offset(X, i), n, n, m.data());
         }
-    });
+    }, kGetriRule);
     return fail.status("inv");
 }
 
@@ -166,7 +167,7 @@ ember_status_t lstsq_t(const ember_kernel_call_t* c) {
             store_vec<R>(S, bt.offset(S, i), mn, s.data());
             store_info(K, bt.offset(K, i), rank);
         }
-    }, kBlasAloneMatrix);
+    }, kSvdRule);
     return fail.status("lstsq");
 }
 
