@@ -47,11 +47,23 @@ void complete_basis(Mat<S>& q, std::vector<bool> missing) {
     }
 }
 
-// One-sided Jacobi on the columns of w (p x q, p >= q): w <- w*J, v <- v*J until the
-// columns are orthogonal. Returns false if it did not converge.
+// One-sided Jacobi on the columns of w (p x q, p >= q): w <- w*J, v <- v*J until every
+// pair of columns is orthogonal to within p * eps (the cosine of their angle) or one of the
+// two is negligible. Returns false if it did not converge. Both bounds stop a rotation that
+// rounding would repeat forever:
+// - p * eps is the rounding error of a length-p dot product: with eps alone, a 4 x 4 matrix
+//   stalled at a cosine of 1.06 eps, rotating one pair every sweep;
+// - a column of norm <= eps^2 * ||w|| (the remainder of a rank-deficient matrix's column
+//   after its dependence has been rotated out) keeps a cosine near 1 with the column it
+//   came from and shrinks each sweep into the subnormals instead of converging: 3 x 3
+//   matrices of small integers with two equal rows failed that way.
 template <class S>
 bool jacobi_columns(Mat<S>& w, Mat<S>* v) {
     int64_t p = w.rows, q = w.cols;
+    const double tolerance = kEps * (double)p;
+    double fro2 = 0;
+    for (const S& x : w.a) fro2 += abs2(x);
+    const double negligible = kEps * kEps * kEps * kEps * fro2;  // a squared column norm
     for (int sweep = 0; sweep < 80; ++sweep) {
         bool rotated = false;
         for (int64_t i = 0; i < q; ++i)
@@ -64,7 +76,7 @@ bool jacobi_columns(Mat<S>& w, Mat<S>* v) {
                     gamma += conj_of(w(r, i)) * w(r, j);
                 }
                 double g = std::abs(gamma);
-                if (g == 0 || g <= kEps * std::sqrt(alpha) * std::sqrt(beta)) continue;
+                if (g == 0 || g <= tolerance * std::sqrt(alpha) * std::sqrt(beta) || std::min(alpha, beta) <= negligible) continue;
                 rotated = true;
                 double zeta = (beta - alpha) / (2 * g);
                 double t = (zeta >= 0 ? 1.0 : -1.0) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
