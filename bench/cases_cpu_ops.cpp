@@ -317,7 +317,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         ember_tensor_from_data(c, av.data(), EMBER_FLOAT64, sa, 3, &a);
         return a;
     };
-    for (auto [bt, n, k] : std::vector<std::array<int64_t, 3>>{{4096, 8, 1}, {4096, 8, 8}, {512, 32, 32}}) {
+    for (auto [bt, n, k] : std::vector<std::array<int64_t, 3>>{{100000, 3, 1}, {4096, 8, 1}, {4096, 8, 8}, {512, 32, 32}}) {
         const std::string size = std::to_string(bt) + "x" + std::to_string(n) + "x" + std::to_string(k);
         if (!np.count("solve_batched_f64/" + size)) continue;
         ember_tensor_t *a = dominant_matrices(bt, n), *b32 = random_tensor(c, {bt, n, k}, -1, 1, 24), *b = nullptr;
@@ -326,6 +326,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         for (ember_tensor_t* t : {a, b32, b}) ember_tensor_release(t);
     }
     for (auto [name, bt, n] : std::vector<std::tuple<const char*, int64_t, int64_t>>{
+             {"inv_batched_f64", 100000, 3}, {"det_batched_f64", 100000, 3}, {"cholesky_batched_f64", 100000, 3},
              {"inv_batched_f64", 512, 32}, {"det_batched_f64", 512, 32}, {"cholesky_batched_f64", 512, 32}}) {
         const std::string op = name, size = std::to_string(bt) + "x" + std::to_string(n);
         if (!np.count(op + "/" + size)) continue;

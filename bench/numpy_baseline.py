@@ -39,9 +39,10 @@ Index and random cases (INDEX_CASES, their own shapes):
   matmul_i32         a @ a of a (512, 512) int32 array (NumPy has no BLAS for integers either)
   matmul_batched_f32 a @ b of a (B, m, k) and a (k, k) array; sizes BxMxK: 1024x16x16, 256x16x128, 64x256x64
   solve_batched_f64  np.linalg.solve(a, b) of B well-conditioned n x n matrices and B (n, k) right-hand sides;
-                     sizes BxNxK: 4096x8x1, 4096x8x8, 512x32x32
+                     sizes BxNxK: 100000x3x1, 4096x8x1, 4096x8x8, 512x32x32
   inv_batched_f64, det_batched_f64, cholesky_batched_f64
-                     np.linalg.inv / det / cholesky of 512 32 x 32 matrices, uniform(-1, 1) + 32 I
+                     np.linalg.inv / det / cholesky of B n x n matrices, uniform(-1, 1) + n I;
+                     sizes BxN: 100000x3, 512x32
   svd_batched_f64    np.linalg.svd(a, full_matrices=False) of 1024 16 x 16 matrices
   qr_batched_f64     np.linalg.qr(a) of 1024 16 x 16 matrices
   eig_batched_f64    np.linalg.eig(a) of 256 32 x 32 matrices
@@ -146,14 +147,19 @@ INDEX_CASES = {
                                                                r.uniform(-1, 1, (128, 128)).astype(np.float32)), lambda a, b: a @ b),
     "matmul_batched_f32@64x256x64": ("64x256x64", lambda r: (r.uniform(-1, 1, (64, 256, 64)).astype(np.float32),
                                                              r.uniform(-1, 1, (64, 64)).astype(np.float32)), lambda a, b: a @ b),
+    "solve_batched_f64@100000x3x1": ("100000x3x1", lambda r: (r.uniform(-1, 1, (100000, 3, 3)) + 3 * np.eye(3), r.uniform(-1, 1, (100000, 3, 1))),
+                                     np.linalg.solve),
     "solve_batched_f64": ("4096x8x1", lambda r: (r.uniform(-1, 1, (4096, 8, 8)) + 8 * np.eye(8), r.uniform(-1, 1, (4096, 8, 1))),
                           np.linalg.solve),
     "solve_batched_f64@4096x8x8": ("4096x8x8", lambda r: (r.uniform(-1, 1, (4096, 8, 8)) + 8 * np.eye(8), r.uniform(-1, 1, (4096, 8, 8))),
                                    np.linalg.solve),
     "solve_batched_f64@512x32x32": ("512x32x32", lambda r: (r.uniform(-1, 1, (512, 32, 32)) + 32 * np.eye(32),
                                                            r.uniform(-1, 1, (512, 32, 32))), np.linalg.solve),
+    "inv_batched_f64@100000x3": ("100000x3", lambda r: (r.uniform(-1, 1, (100000, 3, 3)) + 3 * np.eye(3),), np.linalg.inv),
     "inv_batched_f64": ("512x32", lambda r: (r.uniform(-1, 1, (512, 32, 32)) + 32 * np.eye(32),), np.linalg.inv),
+    "det_batched_f64@100000x3": ("100000x3", lambda r: (r.uniform(-1, 1, (100000, 3, 3)) + 3 * np.eye(3),), np.linalg.det),
     "det_batched_f64": ("512x32", lambda r: (r.uniform(-1, 1, (512, 32, 32)) + 32 * np.eye(32),), np.linalg.det),
+    "cholesky_batched_f64@100000x3": ("100000x3", lambda r: (r.uniform(-1, 1, (100000, 3, 3)) + 3 * np.eye(3),), np.linalg.cholesky),
     "cholesky_batched_f64": ("512x32", lambda r: (r.uniform(-1, 1, (512, 32, 32)) + 32 * np.eye(32),), np.linalg.cholesky),
     "svd_batched_f64": ("1024x16", lambda r: (r.uniform(-1, 1, (1024, 16, 16)),), lambda a: np.linalg.svd(a, full_matrices=False)),
     "qr_batched_f64": ("1024x16", lambda r: (r.uniform(-1, 1, (1024, 16, 16)),), np.linalg.qr),

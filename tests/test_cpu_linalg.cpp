@@ -204,7 +204,9 @@ TEST(CpuLinalg, PrimitivesAreBoundNatively) {
 // ---------------------------------------------------------------- against the reference
 
 const std::vector<std::pair<int64_t, int64_t>> kSquare = {{1, 1}, {2, 2}, {5, 5}, {12, 12}};
-const std::vector<std::pair<int64_t, int64_t>> kRect = {{1, 1}, {5, 5}, {7, 4}, {4, 7}, {1, 3}, {3, 1}};
+// Up to 8 x 8 the cpu backend factors with loops of its own (tiny_lapack.hpp), above with
+// LAPACK: both sides of that line.
+const std::vector<std::pair<int64_t, int64_t>> kRect = {{1, 1}, {5, 5}, {7, 4}, {4, 7}, {1, 3}, {3, 1}, {12, 9}, {9, 12}};
 
 TEST(CpuLinalg, LuFactorMatchesReference) {
     NEED_CPU();
@@ -809,18 +811,22 @@ TEST(CpuLinalg, SolveAndInvKernelsMatchReference) {
         // Exact: solve(D, D) is I (41 and 49 are the smallest c with c * fl(1/c) != 1 in
         // float32 and float64: a solve by reciprocals misses there), inv(3I) is 1/3
         // correctly rounded, a permutation's inverse is its transpose.
-        HM dd = heye(4), ci = heye(4), perm(4, 4);
-        const double diag[4] = {41, 49, 55, 103};
-        for (int64_t j = 0; j < 4; ++j) dd(j, j) = diag[j], ci(j, j) = 3.0, perm(j, (j + 1) % 4) = 1.0;
-        check("solve(D, D)", [&](ember_ctx_t* ctx, T& x) {
-            T a = from_host(ctx, dd.v, {4, 4}, dt);
-            return ember_solve(ctx, a, a, x.out());
-        }, 0);
-        check("inv(3I)", [&](ember_ctx_t* ctx, T& x) { return ember_inv(ctx, from_host(ctx, ci.v, {4, 4}, dt), x.out()); }, 0);
-        check("inv(permutation)", [&](ember_ctx_t* ctx, T& x) { return ember_inv(ctx, from_host(ctx, perm.v, {4, 4}, dt), x.out()); }, 0);
-        T s, id = from_host(cpu(), heye(4).v, {4, 4}, dt);
-        EM_OK(ember_solve(cpu(), from_host(cpu(), dd.v, {4, 4}, dt), from_host(cpu(), dd.v, {4, 4}, dt), s.out()));
-        EXPECT_EQ(host(s), host(id)) << dn;
+        // Sizes 4 (the cpu backend's own loops) and 12 (LAPACK).
+        for (int64_t n : {4, 12}) {
+            HM dd = heye(n), ci = heye(n), perm(n, n);
+            const double diag[4] = {41, 49, 55, 103};
+            for (int64_t j = 0; j < n; ++j) dd(j, j) = diag[j % 4], ci(j, j) = 3.0, perm(j, (j + 1) % n) = 1.0;
+            const std::string sz = " " + std::to_string(n);
+            check("solve(D, D)" + sz, [&](ember_ctx_t* ctx, T& x) {
+                T a = from_host(ctx, dd.v, {n, n}, dt);
+                return ember_solve(ctx, a, a, x.out());
+            }, 0);
+            check("inv(3I)" + sz, [&](ember_ctx_t* ctx, T& x) { return ember_inv(ctx, from_host(ctx, ci.v, {n, n}, dt), x.out()); }, 0);
+            check("inv(permutation)" + sz, [&](ember_ctx_t* ctx, T& x) { return ember_inv(ctx, from_host(ctx, perm.v, {n, n}, dt), x.out()); }, 0);
+            T s, id = from_host(cpu(), heye(n).v, {n, n}, dt);
+            EM_OK(ember_solve(cpu(), from_host(cpu(), dd.v, {n, n}, dt), from_host(cpu(), dd.v, {n, n}, dt), s.out()));
+            EXPECT_EQ(host(s), host(id)) << dn << sz;
+        }
     }
 }
 

@@ -27,7 +27,7 @@ ember_status_t lu_factor_t(const ember_kernel_call_t* c) {
         std::vector<lint> ipiv((size_t)std::max<int64_t>(k, 1));
         for (int64_t i = b; i < e; ++i) {
             load_cm(A, bt.offset(A, i), m, n, a.data(), m);
-            lint info = Lapack<T>::getrf((lint)m, (lint)n, a.data(), (lint)m, ipiv.data());
+            lint info = factor_lu(m, n, a.data(), m, ipiv.data());
             if (info < 0) {
                 fail.record("getrf", info);
                 info = 0;
@@ -37,7 +37,7 @@ ember_status_t lu_factor_t(const ember_kernel_call_t* c) {
             for (int64_t j = 0; j < k; ++j) piv[j * P.strides[nb]] = (int64_t)ipiv[(size_t)j] - 1;
             store_info(I, bt.offset(I, i), info);
         }
-    }, kGetrfRule);
+    }, rule_for(std::max(m, n), kGetrfRule));
     return fail.status("lu_factor");
 }
 
@@ -106,10 +106,11 @@ ember_status_t lu_solve_t(const ember_kernel_call_t* c) {
                                 x.data());
                 store_cm(X, bt.offset(X, i), n, 1, x.data(), n);
             }
-        }, kGetrfRule);
+        }, rule_for(n, kGetrfRule));
         return EMBER_OK;
     }
-    const bool pooled = batch_on_pool(bt.count, n, n + k, kGetrfRule);
+    const PoolRule rule = rule_for(n, kGetrfRule);
+    const bool pooled = batch_on_pool(bt.count, n, n + k, rule);
     run_batch(bt.count, n, n + k, [&](int64_t b, int64_t e) {
         Buffer<T> lu(n * n), x(n * k);
         std::vector<T> d((size_t)n);
@@ -137,7 +138,7 @@ ember_status_t lu_solve_t(const ember_kernel_call_t* c) {
             unit_triangle_solve_t('L', n, k, lu.data(), n, x.data(), n, pooled);
             store_cm(X, bt.offset(X, i), n, k, x.data(), n);
         }
-    }, kGetrfRule);
+    }, rule);
     return EMBER_OK;
 }
 
@@ -171,7 +172,7 @@ ember_status_t cholesky_t(const ember_kernel_call_t* c) {
         for (int64_t i = b; i < e; ++i) {
             load_rm(A, bt.offset(A, i), n, n, a.data());
             real_diagonal(a.data(), n);
-            lint info = Lapack<T>::potrf(uplo_m, (lint)n, a.data(), (lint)n);
+            lint info = factor_cholesky(uplo_m, n, a.data(), n);
             if (info < 0) {
                 fail.record("potrf", info);
                 info = 0;
@@ -188,7 +189,7 @@ ember_status_t cholesky_t(const ember_kernel_call_t* c) {
             store_rm_triangle(L, bt.offset(L, i), n, a.data(), !upper);  // the other triangle as 0
             store_info(I, bt.offset(I, i), info);
         }
-    }, kPotrfRule);
+    }, rule_for(n, kPotrfRule));
     return fail.status("cholesky");
 }
 

@@ -39,6 +39,13 @@ template <class T> struct real_of { using type = T; };
 template <class R> struct real_of<std::complex<R>> { using type = R; };
 template <class T> using real_t = typename real_of<T>::type;
 template <class T> constexpr bool is_cplx = !std::is_same_v<T, real_t<T>>;
+}  // namespace lapack
+}  // namespace ember_cpu
+
+#include "tiny_lapack.hpp"
+
+namespace ember_cpu {
+namespace lapack {
 
 // ------------------------------------------------------------------ typed LAPACKE calls
 // One uniform signature per routine; arguments a real routine does not take (rwork) are
@@ -320,6 +327,7 @@ constexpr int64_t kAloneTrsmValues = 1024;
 template <class T>
 void unit_triangle_solve_t(char uplo, int64_t n, int64_t k, const T* a, int64_t lda, T* b, int64_t ldb, bool blas_alone) {
     if (n == 0 || k == 0) return;
+    if (n <= kTinyMatrix) return tiny_unit_triangle_solve_t(uplo, n, k, a, lda, b, ldb);
     const CBLAS_UPLO ul = uplo == 'U' ? CblasUpper : CblasLower;
     const int in = (int)n, ia = (int)lda, ib = (int)ldb;
     if (k == 1) {  // trsv: trsm's blocking costs 6% of a 256 solve with one right-hand side
@@ -405,6 +413,22 @@ constexpr PoolRule kSvdRule{32, 0};       // gesdd and gelsd thread from 40
 template <class T>                        // geqrf + orgqr and geev: real to 88, complex to 32-48
 constexpr PoolRule kQrEigRule{is_cplx<T> ? 32 : 64, 0};
 // syevd threads from 8: eigh keeps the default rule.
+constexpr PoolRule kNoBlasRule{kSmallMatrix, 0};  // tiny matrices: our own loops (tiny_lapack.hpp)
+constexpr PoolRule rule_for(int64_t n, PoolRule blas_rule) {
+    return n <= kTinyMatrix ? kNoBlasRule : blas_rule;
+}
+
+// getrf and potrf, by our own loops for a tiny matrix.
+template <class T>
+lint factor_lu(int64_t m, int64_t n, T* a, int64_t lda, lint* ipiv) {
+    if (std::max(m, n) <= kTinyMatrix) return tiny_getrf(m, n, a, lda, ipiv);
+    return Lapack<T>::getrf((lint)m, (lint)n, a, (lint)lda, ipiv);
+}
+template <class T>
+lint factor_cholesky(char uplo, int64_t n, T* a, int64_t lda) {
+    if (n <= kTinyMatrix) return tiny_potrf(uplo, n, a, lda);
+    return Lapack<T>::potrf(uplo, (lint)n, a, (lint)lda);
+}
 
 // Whether run_batch spreads this batch over the pool.
 inline bool batch_on_pool(int64_t count, int64_t rows, int64_t cols, PoolRule rule) {

@@ -32,7 +32,8 @@ ember_status_t solve_t(const ember_kernel_call_t* c) {
         return EMBER_OK;
     }
     Failure fail;
-    const bool pooled = batch_on_pool(bt.count, n, n + k, kGetrfRule);
+    const PoolRule rule = rule_for(n, kGetrfRule);
+    const bool pooled = batch_on_pool(bt.count, n, n + k, rule);
     run_batch(bt.count, n, n + k, [&](int64_t b, int64_t e) {
         Buffer<T> m(n * n), x(n * k);
         std::vector<T> d((size_t)n);
@@ -43,7 +44,7 @@ ember_status_t solve_t(const ember_kernel_call_t* c) {
             const int64_t ao = bt.offset(A, i);
             if (ao != last_a) {  // a broadcast A is factored once per chunk
                 load_rm(A, ao, n, n, m.data());
-                singular = Lapack<T>::getrf((lint)n, (lint)n, m.data(), (lint)n, ipiv.data());
+                singular = factor_lu(n, n, m.data(), n, ipiv.data());
                 if (singular < 0) fail.record("getrf", singular);
                 if (singular == 0) {
                     for (int64_t r = 0; r < n; ++r) d[(size_t)r] = m[(size_t)(r + r * n)];
@@ -62,7 +63,7 @@ ember_status_t solve_t(const ember_kernel_call_t* c) {
             swap_rows(x.data(), n, k, n, ipiv.data(), true);
             store_cm(X, bt.offset(X, i), n, k, x.data(), n);
         }
-    }, kGetrfRule);
+    }, rule);
     return fail.status("solve");
 }
 
@@ -84,22 +85,29 @@ ember_status_t inv_t(const ember_kernel_call_t* c) {
         if (Lapack<T>::getri((lint)n, &q, (lint)n, &piv, &q, -1) == 0) lwork = std::max(lwork, work_size(q));
     }
     Failure fail;
+    const bool tiny = n <= kTinyMatrix;
     run_batch(bt.count, n, n, [&](int64_t b, int64_t e) {
         // Not in place in X: LAPACK gets buffers with over-read slack (lapack.hpp, padded).
-        Buffer<T> m(n * n), work(lwork);
+        Buffer<T> m(n * n), work(tiny ? n * n : lwork);
         std::vector<lint> ipiv((size_t)n);
         for (int64_t i = b; i < e; ++i) {
             load_rm(A, bt.offset(A, i), n, n, m.data());
-            lint info = Lapack<T>::getrf((lint)n, (lint)n, m.data(), (lint)n, ipiv.data());
+            lint info = factor_lu(n, n, m.data(), n, ipiv.data());
             if (info < 0) fail.record("getrf", info);
-            if (info == 0) {
+            T* inverse = m.data();
+            if (info == 0 && tiny) {  // getri's inv(M), as M^-1 I
+                std::fill(work.begin(), work.end(), T(0));
+                for (int64_t d = 0; d < n; ++d) work[(size_t)(d + d * n)] = T(1);
+                tiny_getrs(n, m.data(), n, ipiv.data(), work.data(), n, n);
+                inverse = work.data();
+            } else if (info == 0) {
                 info = Lapack<T>::getri((lint)n, m.data(), (lint)n, ipiv.data(), work.data(), lwork);
                 if (info < 0) fail.record("getri", info);
             }
             store_info(I, bt.offset(I, i), info != 0);
-            if (info == 0) store_rm(X, bt.offset(X, i), n, n, m.data());
+            if (info == 0) store_rm(X, bt.offset(X, i), n, n, inverse);
         }
-    }, kGetriRule);
+    }, rule_for(n, kGetriRule));
     return fail.status("inv");
 }
 
