@@ -203,10 +203,10 @@ TEST(CpuLinalg, PrimitivesAreBoundNatively) {
 
 // ---------------------------------------------------------------- against the reference
 
-const std::vector<std::pair<int64_t, int64_t>> kSquare = {{1, 1}, {2, 2}, {5, 5}, {12, 12}};
-// Up to 8 x 8 the cpu backend factors with loops of its own (tiny_lapack.hpp), above with
+const std::vector<std::pair<int64_t, int64_t>> kSquare = {{1, 1}, {2, 2}, {5, 5}, {12, 12}, {20, 20}};
+// Up to 16 x 16 the cpu backend factors with loops of its own (tiny_lapack.hpp), above with
 // LAPACK: both sides of that line.
-const std::vector<std::pair<int64_t, int64_t>> kRect = {{1, 1}, {5, 5}, {7, 4}, {4, 7}, {1, 3}, {3, 1}, {12, 9}, {9, 12}};
+const std::vector<std::pair<int64_t, int64_t>> kRect = {{1, 1}, {5, 5}, {7, 4}, {4, 7}, {1, 3}, {3, 1}, {20, 17}, {17, 20}};
 
 TEST(CpuLinalg, LuFactorMatchesReference) {
     NEED_CPU();
@@ -811,8 +811,8 @@ TEST(CpuLinalg, SolveAndInvKernelsMatchReference) {
         // Exact: solve(D, D) is I (41 and 49 are the smallest c with c * fl(1/c) != 1 in
         // float32 and float64: a solve by reciprocals misses there), inv(3I) is 1/3
         // correctly rounded, a permutation's inverse is its transpose.
-        // Sizes 4 (the cpu backend's own loops) and 12 (LAPACK).
-        for (int64_t n : {4, 12}) {
+        // Sizes 4 (the cpu backend's own loops) and 20 (LAPACK).
+        for (int64_t n : {4, 20}) {
             HM dd = heye(n), ci = heye(n), perm(n, n);
             const double diag[4] = {41, 49, 55, 103};
             for (int64_t j = 0; j < n; ++j) dd(j, j) = diag[j % 4], ci(j, j) = 3.0, perm(j, (j + 1) % n) = 1.0;
@@ -1391,6 +1391,22 @@ TEST(CpuLinalg, LargeBatchOfSmallMatricesUsesThePool) {
         EM_OK(ember_eigvals(ref(), ar, er.out()));
         auto es = vecs(e), ers = vecs(er);
         for (size_t i = 0; i < es.size(); ++i) EXPECT_LE(match_error(es[i], ers[i]), tol * 10);
+        // 2048 matrices of 4 x 4: the cpu backend's own loops (tiny_lapack.hpp) on the pool.
+        Case ct{{32, 64}, 4, 4, STRIDED, dt};
+        auto [t, tr] = inputs(ct, gen(ct, [](int64_t m, int64_t, bool cp) { return spd(m, cp); }));
+        T ti, tir, ts, tsr, tc, tcr, tl, tp, tlr, tpr;
+        EM_OK(ember_inv(cpu(), t, ti.out()));
+        EM_OK(ember_inv(ref(), tr, tir.out()));
+        EXPECT_LE(max_diff(host(ti), host(tir)), tol);
+        EM_OK(ember_solve(cpu(), t, t, ts.out()));
+        EM_OK(ember_solve(ref(), tr, tr, tsr.out()));
+        EXPECT_LE(max_diff(host(ts), host(tsr)), tol);
+        EM_OK(ember_cholesky(cpu(), t, 0, tc.out()));
+        EM_OK(ember_cholesky(ref(), tr, 0, tcr.out()));
+        EXPECT_LE(max_diff(host(tc), host(tcr)), tol);
+        EM_OK(ember_lu_factor(cpu(), t, tl.out(), tp.out()));
+        EM_OK(ember_lu_factor(ref(), tr, tlr.out(), tpr.out()));
+        if (!is_cplx(dt)) EXPECT_EQ(host(tp), host(tpr));
     }
 }
 

@@ -17,7 +17,7 @@
 namespace ember_cpu {
 namespace lapack {
 
-constexpr int64_t kTinyMatrix = 8;
+constexpr int64_t kTinyMatrix = 16;
 
 // The magnitude i?amax compares: |x|, or |re| + |im| for complex x.
 template <class T>
