@@ -339,7 +339,8 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         ember_tensor_release(a);
     }
     for (auto [name, bt, n] : std::vector<std::tuple<const char*, int64_t, int64_t>>{
-             {"svd_batched_f64", 1024, 16}, {"qr_batched_f64", 1024, 16}, {"eig_batched_f64", 256, 32}}) {
+             {"svd_batched_f64", 1024, 16}, {"qr_batched_f64", 1024, 16}, {"eig_batched_f64", 256, 32},
+             {"svd_batched_f64", 100000, 3}, {"eigh_batched_f64", 100000, 3}}) {
         const std::string op = name, size = std::to_string(bt) + "x" + std::to_string(n);
         if (!np.count(op + "/" + size)) continue;
         ember_tensor_t *a32 = random_tensor(c, {bt, n, n}, -1, 1, 25), *a = nullptr;
@@ -348,6 +349,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
             ember_tensor_t *x = nullptr, *y = nullptr;  // every output, as NumPy returns them
             if (op == "svd_batched_f64") ember_svd(c, a, 0, r, &x, &y);
             else if (op == "qr_batched_f64") ember_qr(c, a, EMBER_QR_REDUCED, r, &x);
+            else if (op == "eigh_batched_f64") ember_eigh(c, a, 0, r, &x);  // the lower triangle, as NumPy
             else ember_eig(c, a, r, &x);
             ember_tensor_release(x);
             ember_tensor_release(y);

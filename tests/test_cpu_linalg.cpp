@@ -1407,6 +1407,19 @@ TEST(CpuLinalg, LargeBatchOfSmallMatricesUsesThePool) {
         EM_OK(ember_lu_factor(cpu(), t, tl.out(), tp.out()));
         EM_OK(ember_lu_factor(ref(), tr, tlr.out(), tpr.out()));
         if (!is_cplx(dt)) EXPECT_EQ(host(tp), host(tpr));
+        // ... and the reference's Jacobi svd and eigh on slices of the batch (lapack.hpp,
+        // reference_on_batch): the same results as the reference on the whole.
+        T tu, tsv, tvh, tsvr, tw, tv, twr, tvr, tud, tsvd, tvhd;
+        EM_OK(ember_svd(cpu(), t, 0, tu.out(), tsv.out(), tvh.out()));
+        EM_OK(ember_svdvals(ref(), tr, tsvr.out()));
+        EXPECT_EQ(host(tsv), host(tsvr));
+        EM_OK(ember_svd(ref(), tr, 0, tud.out(), tsvd.out(), tvhd.out()));
+        EXPECT_EQ(host(tu), host(tud));
+        EXPECT_EQ(host(tvh), host(tvhd));
+        EM_OK(ember_eigh(cpu(), t, 1, tw.out(), tv.out()));
+        EM_OK(ember_eigh(ref(), tr, 1, twr.out(), tvr.out()));
+        EXPECT_EQ(host(tw), host(twr));
+        EXPECT_EQ(host(tv), host(tvr));
     }
 }
 

@@ -455,6 +455,50 @@ void run_batch(int64_t count, int64_t rows, int64_t cols, F&& body, PoolRule rul
     });
 }
 
+// Up to this size (rows and columns) svd and eigh run the reference's Jacobi kernels, on
+// slices of the batch across the pool: per matrix they beat gesdd 2-3x from 3 x 3 to 8 x 8,
+// and syevd, which OpenBLAS threads from 8 x 8 (so its batches run in order), at 3 x 3 (C
+// timing program, docs/numerics-linalg.md). The reference computes in float64 and returns
+// vectors with its own phase convention (docs/numerics-linalg.md).
+constexpr int64_t kJacobiMatrix = 8;
+
+// The reference kernel of c (one matrix argument: every input and output view has the nb
+// batch dims first, with the same extents) on slices of its largest batch dim across the
+// pool; on this thread when the batch is too small to share.
+inline ember_status_t reference_on_batch(const ember_kernel_call_t* c, int nb, int64_t rows, int64_t cols) {
+    const ember_view_t& first = c->out[0];
+    int split = -1;
+    int64_t count = 1;
+    for (int d = 0; d < nb; ++d) {
+        count *= first.shape[d];
+        if (split < 0 || first.shape[d] > first.shape[split]) split = d;
+    }
+    if (split < 0 || first.shape[split] < 2 || num_threads() <= 1 ||
+        (double)count * (double)rows * (double)cols * (double)std::min(rows, cols) < 65536.0)
+        return delegate(c);
+    const int n_in = c->n_in, n_out = c->n_out;
+    std::atomic<int> failed{0};
+    parallel_range(first.shape[split], 2, 1, [&](int64_t begin, int64_t end) {
+        std::vector<ember_view_t> in(c->in, c->in + n_in), out(c->out, c->out + n_out);
+        std::vector<int64_t> shapes((size_t)(n_in + n_out) * EMBER_MAX_DIMS);
+        int64_t* shape = shapes.data();
+        for (std::vector<ember_view_t>* v : {&in, &out})
+            for (ember_view_t& view : *v) {
+                std::copy(view.shape, view.shape + view.ndim, shape);
+                shape[split] = end - begin;
+                view.offset += begin * view.strides[split];
+                view.shape = shape;
+                shape += EMBER_MAX_DIMS;
+            }
+        ember_kernel_call_t call = *c;
+        call.in = in.data();
+        call.out = out.data();
+        if (delegate(&call) != EMBER_OK) failed.store(1);
+    });
+    // A failure is reported by the reference on the whole, on this thread, with its message.
+    return failed.load() ? delegate(c) : EMBER_OK;
+}
+
 // Rescales column j of a column-major complex n x n matrix so that its largest component
 // (the first of equal magnitude) is real and positive, as the reference kernel does.
 template <class C>
