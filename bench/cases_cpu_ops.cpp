@@ -340,7 +340,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
     }
     for (auto [name, bt, n] : std::vector<std::tuple<const char*, int64_t, int64_t>>{
              {"svd_batched_f64", 1024, 16}, {"qr_batched_f64", 1024, 16}, {"eig_batched_f64", 256, 32},
-             {"svd_batched_f64", 100000, 3}, {"eigh_batched_f64", 100000, 3}}) {
+             {"svd_batched_f64", 100000, 3}, {"eigh_batched_f64", 100000, 3}, {"qr_batched_f64", 100000, 3}}) {
         const std::string op = name, size = std::to_string(bt) + "x" + std::to_string(n);
         if (!np.count(op + "/" + size)) continue;
         ember_tensor_t *a32 = random_tensor(c, {bt, n, n}, -1, 1, 25), *a = nullptr;

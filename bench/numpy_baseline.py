@@ -45,7 +45,7 @@ Index and random cases (INDEX_CASES, their own shapes):
                      sizes BxN: 100000x3, 512x32
   svd_batched_f64    np.linalg.svd(a, full_matrices=False) of 1024 16 x 16 and 100000 3 x 3 matrices
   eigh_batched_f64   np.linalg.eigh(a) (the lower triangle) of 100000 3 x 3 matrices
-  qr_batched_f64     np.linalg.qr(a) of 1024 16 x 16 matrices
+  qr_batched_f64     np.linalg.qr(a) of 1024 16 x 16 and 100000 3 x 3 matrices
   eig_batched_f64    np.linalg.eig(a) of 256 32 x 32 matrices
   fft_c64            np.fft.fft(x) along the last axis of a (1024, 1024) complex64 array
   sum_bool           (x > 0).sum() of 1e7 values, the comparison made outside the timing (int64 result)
@@ -166,6 +166,7 @@ INDEX_CASES = {
     "svd_batched_f64@100000x3": ("100000x3", lambda r: (r.uniform(-1, 1, (100000, 3, 3)),), lambda a: np.linalg.svd(a, full_matrices=False)),
     "eigh_batched_f64": ("100000x3", lambda r: (r.uniform(-1, 1, (100000, 3, 3)),), np.linalg.eigh),
     "qr_batched_f64": ("1024x16", lambda r: (r.uniform(-1, 1, (1024, 16, 16)),), np.linalg.qr),
+    "qr_batched_f64@100000x3": ("100000x3", lambda r: (r.uniform(-1, 1, (100000, 3, 3)),), np.linalg.qr),
     "eig_batched_f64": ("256x32", lambda r: (r.uniform(-1, 1, (256, 32, 32)),), np.linalg.eig),
     "fft_c64": ("1024x1024", lambda r: ((r.uniform(-1, 1, (1024, 1024)) + 1j * r.uniform(-1, 1, (1024, 1024))).astype(np.complex64),),
                 lambda x: np.fft.fft(x, axis=-1)),

@@ -1407,9 +1407,13 @@ TEST(CpuLinalg, LargeBatchOfSmallMatricesUsesThePool) {
         EM_OK(ember_lu_factor(cpu(), t, tl.out(), tp.out()));
         EM_OK(ember_lu_factor(ref(), tr, tlr.out(), tpr.out()));
         if (!is_cplx(dt)) EXPECT_EQ(host(tp), host(tpr));
-        // ... and the reference's Jacobi svd and eigh on slices of the batch (lapack.hpp,
+        // ... and the reference's svd, eigh and qr on slices of the batch (lapack.hpp,
         // reference_on_batch): the same results as the reference on the whole.
-        T tu, tsv, tvh, tsvr, tw, tv, twr, tvr, tud, tsvd, tvhd;
+        T tu, tsv, tvh, tsvr, tw, tv, twr, tvr, tud, tsvd, tvhd, tq, tr2, tqr, tr2r;
+        EM_OK(ember_qr(cpu(), t, EMBER_QR_COMPLETE, tq.out(), tr2.out()));
+        EM_OK(ember_qr(ref(), tr, EMBER_QR_COMPLETE, tqr.out(), tr2r.out()));
+        EXPECT_EQ(host(tq), host(tqr));
+        EXPECT_EQ(host(tr2), host(tr2r));
         EM_OK(ember_svd(cpu(), t, 0, tu.out(), tsv.out(), tvh.out()));
         EM_OK(ember_svdvals(ref(), tr, tsvr.out()));
         EXPECT_EQ(host(tsv), host(tsvr));

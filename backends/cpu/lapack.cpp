@@ -207,6 +207,7 @@ ember_status_t qr_t(const ember_kernel_call_t* c) {
     const int64_t rrows = R.shape[nb];  // k, or m for the complete mode
     const int64_t cols = want_q ? std::max(n, kq) : n;
     if (!fits({m, n, m * cols})) return delegate(c);
+    if (std::max(m, n) <= kReferenceMatrix) return reference_on_batch(c, nb, m, n);
     Batch bt(R, nb);
     // Workspace sizes depend only on the shape: one query for the whole batch.
     lint lwork = 1;

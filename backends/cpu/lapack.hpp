@@ -455,12 +455,13 @@ void run_batch(int64_t count, int64_t rows, int64_t cols, F&& body, PoolRule rul
     });
 }
 
-// Up to this size (rows and columns) svd and eigh run the reference's Jacobi kernels, on
-// slices of the batch across the pool: per matrix they beat gesdd 2-3x from 3 x 3 to 8 x 8,
-// and syevd, which OpenBLAS threads from 8 x 8 (so its batches run in order), at 3 x 3 (C
-// timing program, docs/numerics-linalg.md). The reference computes in float64 and returns
+// Up to this size (rows and columns) svd, eigh and qr run the reference's kernels (Jacobi,
+// Householder), on slices of the batch across the pool: per matrix they beat gesdd 2-3x
+// from 3 x 3 to 8 x 8, geqrf + orgqr 2x to 6 x 6 and 1.2x at 8 x 8, and syevd, which
+// OpenBLAS threads from 8 x 8 (so its batches run in order), at 3 x 3 (C timing program,
+// docs/numerics-linalg.md). The reference computes in float64 and returns svd and eigh
 // vectors with its own phase convention (docs/numerics-linalg.md).
-constexpr int64_t kJacobiMatrix = 8;
+constexpr int64_t kReferenceMatrix = 8;
 
 // The reference kernel of c (one matrix argument: every input and output view has the nb
 // batch dims first, with the same extents) on slices of its largest batch dim across the

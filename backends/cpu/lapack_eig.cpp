@@ -26,7 +26,7 @@ ember_status_t svd_t(const ember_kernel_call_t* c) {
     const int nb = A.ndim - 2;
     const int64_t m = A.shape[nb], n = A.shape[nb + 1], k = std::min(m, n), mx = std::max(m, n);
     const bool wide = m < n;
-    if (mx <= kJacobiMatrix) return reference_on_batch(c, nb, m, n);
+    if (mx <= kReferenceMatrix) return reference_on_batch(c, nb, m, n);
     // LAPACK's matrix is mx x k: U' mx x (mx | k), V'^H k x k.
     const int64_t ucols = full ? mx : k;
     const char jobz = !uv ? 'N' : full ? 'A' : 'S';
@@ -91,7 +91,7 @@ ember_status_t eigh_t(const ember_kernel_call_t* c) {
     const int64_t n = A.shape[nb];
     const char jobz = want_v ? 'V' : 'N', uplo = upper ? 'U' : 'L';
     if (!fits({n, n * n})) return delegate(c);
-    if (n <= kJacobiMatrix) return reference_on_batch(c, nb, n, n);
+    if (n <= kReferenceMatrix) return reference_on_batch(c, nb, n, n);
     Batch bt(A, nb);
     lint lwork = 1, lrwork = 1, liwork = 1;
     {
