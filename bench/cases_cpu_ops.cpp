@@ -326,14 +326,19 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         for (ember_tensor_t* t : {a, b32, b}) ember_tensor_release(t);
     }
     for (auto [name, bt, n] : std::vector<std::tuple<const char*, int64_t, int64_t>>{
-             {"inv_batched_f64", 100000, 3}, {"det_batched_f64", 100000, 3}, {"cholesky_batched_f64", 100000, 3},
-             {"inv_batched_f64", 512, 32}, {"det_batched_f64", 512, 32}, {"cholesky_batched_f64", 512, 32}}) {
+             {"inv_batched_f64", 100000, 3}, {"det_batched_f64", 100000, 3}, {"slogdet_batched_f64", 100000, 3},
+             {"cholesky_batched_f64", 100000, 3}, {"inv_batched_f64", 512, 32}, {"det_batched_f64", 512, 32}, {"cholesky_batched_f64", 512, 32}}) {
         const std::string op = name, size = std::to_string(bt) + "x" + std::to_string(n);
         if (!np.count(op + "/" + size)) continue;
         ember_tensor_t* a = dominant_matrices(bt, n);
         add(name, size.c_str(), time_result(reps, [&](ember_tensor_t** r) {
             if (op == "inv_batched_f64") ember_inv(c, a, r);
             else if (op == "det_batched_f64") ember_det(c, a, r);
+            else if (op == "slogdet_batched_f64") {
+                ember_tensor_t* logabsdet = nullptr;  // both outputs, as NumPy returns them
+                ember_slogdet(c, a, r, &logabsdet);
+                ember_tensor_release(logabsdet);
+            }
             else ember_cholesky(c, a, 0, r);
         }));
         ember_tensor_release(a);

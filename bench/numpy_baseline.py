@@ -43,6 +43,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   inv_batched_f64, det_batched_f64, cholesky_batched_f64
                      np.linalg.inv / det / cholesky of B n x n matrices, uniform(-1, 1) + n I;
                      sizes BxN: 100000x3, 512x32
+  slogdet_batched_f64 np.linalg.slogdet of 100000 such 3 x 3 matrices (sign and log|det|)
   svd_batched_f64    np.linalg.svd(a, full_matrices=False) of 1024 16 x 16 and 100000 3 x 3 matrices
   eigh_batched_f64   np.linalg.eigh(a) (the lower triangle) of 100000 3 x 3 matrices
   qr_batched_f64     np.linalg.qr(a) of 1024 16 x 16 and 100000 3 x 3 matrices
@@ -160,6 +161,7 @@ INDEX_CASES = {
     "inv_batched_f64": ("512x32", lambda r: (r.uniform(-1, 1, (512, 32, 32)) + 32 * np.eye(32),), np.linalg.inv),
     "det_batched_f64@100000x3": ("100000x3", lambda r: (r.uniform(-1, 1, (100000, 3, 3)) + 3 * np.eye(3),), np.linalg.det),
     "det_batched_f64": ("512x32", lambda r: (r.uniform(-1, 1, (512, 32, 32)) + 32 * np.eye(32),), np.linalg.det),
+    "slogdet_batched_f64": ("100000x3", lambda r: (r.uniform(-1, 1, (100000, 3, 3)) + 3 * np.eye(3),), np.linalg.slogdet),
     "cholesky_batched_f64@100000x3": ("100000x3", lambda r: (r.uniform(-1, 1, (100000, 3, 3)) + 3 * np.eye(3),), np.linalg.cholesky),
     "cholesky_batched_f64": ("512x32", lambda r: (r.uniform(-1, 1, (512, 32, 32)) + 32 * np.eye(32),), np.linalg.cholesky),
     "svd_batched_f64": ("1024x16", lambda r: (r.uniform(-1, 1, (1024, 16, 16)),), lambda a: np.linalg.svd(a, full_matrices=False)),

@@ -191,11 +191,11 @@ std::pair<T, T> inputs(const Case& c, const std::vector<HM>& ms) {
 TEST(CpuLinalg, PrimitivesAreBoundNatively) {
     NEED_CPU();
     const char* binding = nullptr;
-    for (const char* op : {"lu_factor", "lu_solve", "cholesky", "qr", "svd", "eigh", "eig", "solve", "inv", "lstsq"}) {
+    for (const char* op : {"lu_factor", "lu_solve", "cholesky", "qr", "svd", "eigh", "eig", "solve", "inv", "det", "slogdet", "lstsq"}) {
         EM_OK(ember_op_binding("cpu", op, &binding));
         EXPECT_STREQ(binding, "native") << op;
     }
-    for (const char* op : {"det", "slogdet", "pinv", "matrix_rank", "svdvals", "eigvalsh", "eigvals", "expm"}) {
+    for (const char* op : {"pinv", "matrix_rank", "svdvals", "eigvalsh", "eigvals", "expm"}) {
         EM_OK(ember_op_binding("cpu", op, &binding));
         EXPECT_STREQ(binding, "composite") << op;
     }
@@ -857,6 +857,103 @@ TEST(CpuLinalg, SolveAndInvKernelsSolveRegularMatricesThemselves) {
     EXPECT_EQ(ember_inv(cpu(), sing, z.out()), EMBER_ERR_LINALG);
     EXPECT_EQ(fallbacks(), 1u);  // inv's kernel failed: the solve kernel is not tried after it
     ember_set_log_callback(nullptr, nullptr, EMBER_LOG_WARN);
+}
+
+// det and slogdet have kernels of their own on cpu (lapack_solve.cpp: each matrix factored
+// and reduced in one pass, getrf of A^T). Against the reference's composite: every layout,
+// both sides of the 16 x 16 line, matrices whose pivoting swaps rows (the sign), exact
+// zero pivots (0, and sign 0 with -inf), exact permutations, overflow of det but not of
+// slogdet, empty batches, and batches that take the pool.
+TEST(CpuLinalg, DetAndSlogdetKernelsMatchReference) {
+    NEED_CPU();
+    const char* binding = nullptr;
+    EM_OK(ember_op_binding("cpu", "det", &binding));
+    ASSERT_STREQ(binding, "native");
+    auto swapping = [](int64_t n, bool cp) {  // dominant off the diagonal (pivoting swaps rows), |det| near 1
+        HM a = random(n, n, cp);
+        for (cd& v : a.v) v *= 0.5 / (double)n;
+        for (int64_t j = 0; j < n; ++j) a(j, (j * 3 + 1) % n) += 1.0;
+        return a;
+    };
+    // det relative to |det|, slogdet's sign and log absolutely (log|det| is O(n)).
+    auto compare = [](const T& a, const T& ar, const std::string& what, ember_dtype_t dt, int64_t n) {
+        const double tol = 40 * (double)(n + 1) * eps_of(dt);
+        T d, dr, s, sr, l, lr;
+        ASSERT_EQ(ember_det(cpu(), a, d.out()), EMBER_OK) << what << ": " << ember_last_error();
+        EM_OK(ember_det(ref(), ar, dr.out()));
+        ASSERT_EQ(shape_of(d), shape_of(dr)) << what;
+        EXPECT_EQ(dtype_of(d), dtype_of(dr)) << what;
+        std::vector<cd> got = host(d), want = host(dr);
+        for (size_t i = 0; i < want.size(); ++i)
+            EXPECT_LE(std::abs(got[i] - want[i]), tol * std::abs(want[i])) << what << " det " << i << ": " << got[i] << " vs " << want[i];
+        ASSERT_EQ(ember_slogdet(cpu(), a, s.out(), l.out()), EMBER_OK) << what << ": " << ember_last_error();
+        EM_OK(ember_slogdet(ref(), ar, sr.out(), lr.out()));
+        ASSERT_EQ(shape_of(s), shape_of(sr)) << what;
+        EXPECT_EQ(dtype_of(l), dtype_of(lr)) << what;
+        EXPECT_LE(max_diff(host(s), host(sr)), tol) << what << " slogdet sign";
+        EXPECT_LE(max_diff(host(l), host(lr)), tol) << what << " slogdet log";
+    };
+    for (const Case& c : cases({{1, 1}, {2, 2}, {5, 5}, {16, 16}, {17, 17}, {40, 40}})) {
+        auto ms = gen(c, [&](int64_t m, int64_t, bool cp) { return swapping(m, cp); });
+        auto [a, ar] = inputs(c, ms);
+        compare(a, ar, c.name(), c.dt, c.n);
+    }
+    for (ember_dtype_t dt : kDtypes) {
+        const std::string dn = ember_dtype_name(dt);
+        for (int64_t n : {3, 20}) {
+            // A zero row: an exact zero pivot, det 0, sign 0 and log -inf, with and without a
+            // regular matrix beside it in the batch.
+            HM z = swapping(n, is_cplx(dt)), r = swapping(n, is_cplx(dt));
+            for (int64_t j = 0; j < n; ++j) z(1, j) = 0;
+            T a = build(cpu(), {r, z}, {2}, dt, CONTIG), d, s, l;
+            EM_OK(ember_det(cpu(), a, d.out()));
+            EM_OK(ember_slogdet(cpu(), a, s.out(), l.out()));
+            EXPECT_NE(host(d)[0], cd(0)) << dn << " " << n;
+            EXPECT_EQ(host(d)[1], cd(0)) << dn << " " << n;
+            EXPECT_EQ(host(s)[1], cd(0)) << dn << " " << n;
+            EXPECT_EQ(host(l)[1], cd(-INFINITY)) << dn << " " << n;
+            T ar = build(ref(), {r, z}, {2}, dt, CONTIG);
+            compare(a, ar, dn + " zero row " + std::to_string(n), dt, n);
+            // A permutation: det is its sign, exactly.
+            HM p(n, n);
+            for (int64_t i = 0; i < n; ++i) p(i, (i * 7 + 2) % n) = 1;
+            T pa = build(cpu(), {p}, {}, dt, TRANSPOSED), pd, pdr, ps, pl;
+            T pr = build(ref(), {p}, {}, dt, TRANSPOSED);
+            EM_OK(ember_det(cpu(), pa, pd.out()));
+            EM_OK(ember_det(ref(), pr, pdr.out()));
+            EXPECT_EQ(host(pd), host(pdr)) << dn << " permutation " << n;
+            EXPECT_EQ(std::abs(host(pd)[0]), 1.0) << dn << " permutation " << n;
+            EM_OK(ember_slogdet(cpu(), pa, ps.out(), pl.out()));
+            EXPECT_EQ(host(ps), host(pd)) << dn << " permutation " << n;
+            EXPECT_EQ(host(pl)[0], cd(0)) << dn << " permutation " << n;
+        }
+        // 100 I of 200 x 200: det overflows, slogdet gives 1 and 200 log(100).
+        HM big(200, 200);
+        for (int64_t i = 0; i < 200; ++i) big(i, i) = 100;
+        T b = build(cpu(), {big}, {}, dt, CONTIG), d, s, l;
+        EM_OK(ember_det(cpu(), b, d.out()));
+        EM_OK(ember_slogdet(cpu(), b, s.out(), l.out()));
+        if (!is_cplx(dt)) EXPECT_EQ(host(d)[0], cd(INFINITY)) << dn;  // complex: inf times 100 + 0i has a NaN part
+        EXPECT_EQ(host(s)[0], cd(1)) << dn;
+        EXPECT_NEAR(host(l)[0].real(), 200 * std::log(100.0), 1e-4 * 200 * std::log(100.0)) << dn;
+        // Empty batches and 0 x 0 matrices never reach the kernel: shapes and values as the composite's.
+        for (std::vector<int64_t> shape : {std::vector<int64_t>{0, 4, 4}, std::vector<int64_t>{2, 0, 0}}) {
+            T e = from_host(cpu(), {}, shape, dt), ed, es, el;
+            EM_OK(ember_det(cpu(), e, ed.out()));
+            EM_OK(ember_slogdet(cpu(), e, es.out(), el.out()));
+            EXPECT_EQ(shape_of(ed), std::vector<int64_t>{shape[0]}) << dn;
+            EXPECT_EQ(shape_of(el), std::vector<int64_t>{shape[0]}) << dn;
+            for (const cd& v : host(ed)) EXPECT_EQ(v, cd(1)) << dn;
+            for (const cd& v : host(el)) EXPECT_EQ(v, cd(0)) << dn;
+        }
+    }
+    // Batches that take the pool: 2048 4 x 4 (own loops) and 64 24 x 24 (getrf).
+    for (auto [count, n] : std::vector<std::pair<int64_t, int64_t>>{{2048, 4}, {64, 24}}) {
+        Case c{{count}, n, n, FLIPPED, EMBER_FLOAT64};
+        auto ms = gen(c, [&](int64_t m, int64_t, bool cp) { return swapping(m, cp); });
+        auto [a, ar] = inputs(c, ms);
+        compare(a, ar, c.name(), c.dt, n);
+    }
 }
 
 // lstsq has a kernel of its own on cpu (gelsd, backends/cpu/lapack_solve.cpp) where A

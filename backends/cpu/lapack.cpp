@@ -267,6 +267,8 @@ void add_lapack_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"eig", lapack::eig_kernel, 0, false});
     k.push_back({"solve", lapack::solve_kernel, 0, true});
     k.push_back({"inv", lapack::inv_kernel, 0, true});
+    k.push_back({"det", lapack::det_kernel, 0, true});
+    k.push_back({"slogdet", lapack::slogdet_kernel, 0, true});
     k.push_back({"lstsq", lapack::lstsq_kernel, 0, true});
 }
 

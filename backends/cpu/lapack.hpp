@@ -530,6 +530,8 @@ ember_status_t eig_kernel(const ember_kernel_call_t* c);
 // Kernels defined in lapack_solve.cpp.
 ember_status_t solve_kernel(const ember_kernel_call_t* c);
 ember_status_t inv_kernel(const ember_kernel_call_t* c);
+ember_status_t det_kernel(const ember_kernel_call_t* c);
+ember_status_t slogdet_kernel(const ember_kernel_call_t* c);
 ember_status_t lstsq_kernel(const ember_kernel_call_t* c);
 
 }  // namespace lapack

@@ -296,6 +296,12 @@ Slogdet slogdet_impl(ember_ctx* ctx, const ember_tensor* x) {
     ember_dtype_t dt = a->dtype, rt = real_dtype_of(dt);
     Shape batch = batch_of(a.get());
     if (a->shape[a->ndim - 1] == 0) return {op_full(ctx, batch, 1, dt), op_full(ctx, batch, 0, rt)};
+    if (a->size && has_backend_kernel(ctx, OP_slogdet)) {
+        Slogdet r{alloc_tensor(ctx, dt, batch), alloc_tensor(ctx, rt, batch)};
+        TRef info = alloc_tensor(ctx, EMBER_INT64, batch);
+        run_kernel(ctx, OP_slogdet, {view_of(a.get())}, {view_of(r.sign.get()), view_of(r.logabs.get()), view_of(info.get())});
+        if (kernel_solved_all("slogdet", info.get())) return r;
+    }
     LU f = lu_factor(ctx, a.get());
     TRef d = op_diagonal(f.lu.get(), 0);
     TRef ad = un(ctx, OP_abs, d);
@@ -564,6 +570,15 @@ ENTRY(ember_det, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** o
     if (a->shape[a->ndim - 1] == 0) {
         *out = op_full(ctx, batch_of(a.get()), 1, a->dtype).release();
         return;
+    }
+    if (a->size && has_backend_kernel(ctx, OP_det)) {
+        TRef d = alloc_tensor(ctx, a->dtype, batch_of(a.get()));
+        TRef info = alloc_tensor(ctx, EMBER_INT64, batch_of(a.get()));
+        run_kernel(ctx, OP_det, {view_of(a.get())}, {view_of(d.get()), view_of(info.get())});
+        if (kernel_solved_all("det", info.get())) {
+            *out = d.release();
+            return;
+        }
     }
     LU f = la::lu_factor(ctx, a.get());
     int64_t last = -1;
