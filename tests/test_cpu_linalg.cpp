@@ -936,6 +936,19 @@ TEST(CpuLinalg, DetAndSlogdetKernelsMatchReference) {
         if (!is_cplx(dt)) EXPECT_EQ(host(d)[0], cd(INFINITY)) << dn;  // complex: inf times 100 + 0i has a NaN part
         EXPECT_EQ(host(s)[0], cd(1)) << dn;
         EXPECT_NEAR(host(l)[0].real(), 200 * std::log(100.0), 1e-4 * 200 * std::log(100.0)) << dn;
+        // Partial products beyond float32's range, a representable det: float32 accumulates
+        // in float64 (as the reference's prod does).
+        for (int64_t n : {4, 20}) {
+            HM g = heye(n);
+            g(0, 0) = 1e30, g(1, 1) = 1e30, g(2, 2) = 1e-30, g(3, 3) = -1e-30;
+            T ga = build(cpu(), {g}, {}, dt, CONTIG), gd, gs, gl;
+            EM_OK(ember_det(cpu(), ga, gd.out()));
+            EM_OK(ember_slogdet(cpu(), ga, gs.out(), gl.out()));
+            EXPECT_NEAR(host(gd)[0].real(), -1.0, 1e-5) << dn << " " << n;
+            EXPECT_EQ(host(gs)[0], cd(-1)) << dn << " " << n;
+            EXPECT_NEAR(host(gl)[0].real(), 0.0, 1e-5) << dn << " " << n;
+            compare(ga, build(ref(), {g}, {}, dt, CONTIG), dn + " wide range " + std::to_string(n), dt, n);
+        }
         // Empty batches and 0 x 0 matrices never reach the kernel: shapes and values as the composite's.
         for (std::vector<int64_t> shape : {std::vector<int64_t>{0, 4, 4}, std::vector<int64_t>{2, 0, 0}}) {
             T e = from_host(cpu(), {}, shape, dt), ed, es, el;

@@ -122,6 +122,10 @@ ember_status_t inv_t(const ember_kernel_call_t* c) {
 template <class T>
 ember_status_t det_t(const ember_kernel_call_t* c, bool log_form) {
     using R = real_t<T>;
+    // float32 accumulates in float64: a product whose partial products leave float32's range
+    // still gives the representable det, and n logs sum without float32's rounding.
+    using Wide = std::conditional_t<std::is_same_v<R, float>, std::conditional_t<is_cplx<T>, c128, double>, T>;
+    using WideR = real_t<Wide>;
     const ember_view_t &A = c->in[0], &I = c->out[log_form ? 2 : 1];
     const int nb = A.ndim - 2;
     const int64_t n = A.shape[nb];
@@ -140,20 +144,20 @@ ember_status_t det_t(const ember_kernel_call_t* c, bool log_form) {
             if (info < 0) fail.record("getrf", info);
             bool odd = false;
             for (int64_t j = 0; j < n; ++j) odd ^= ipiv[(size_t)j] != (lint)(j + 1);
-            T product = T(odd ? -1 : 1);
-            R log_abs = R(0);
+            Wide product = Wide(odd ? -1 : 1);
+            WideR log_abs = 0;
             for (int64_t j = 0; j < n; ++j) {
-                const T d = m[(size_t)(j * n + j)];
+                const Wide d = Wide(m[(size_t)(j * n + j)]);
                 if (!log_form) {
                     product *= d;
                     continue;
                 }
-                const R magnitude = std::abs(d);
-                product *= magnitude == R(0) ? T(0) : d / magnitude;
+                const WideR magnitude = std::abs(d);
+                product *= magnitude == 0 ? Wide(0) : d / magnitude;
                 log_abs += std::log(magnitude);
             }
-            *at<T>(c->out[0], bt.offset(c->out[0], i)) = product;
-            if (log_form) *at<R>(c->out[1], bt.offset(c->out[1], i)) = log_abs;
+            *at<T>(c->out[0], bt.offset(c->out[0], i)) = T(product);
+            if (log_form) *at<R>(c->out[1], bt.offset(c->out[1], i)) = R(log_abs);
             store_info(I, bt.offset(I, i), 0);
         }
     }, rule_for(n, kGetrfRule));
