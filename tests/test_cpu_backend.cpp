@@ -812,6 +812,41 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
         EM_OK(ember_matmul(ref(), as_ref(v), as_ref(w), want.out()));
         expect_close(got, want, tol, tol, std::string("batch of row-vector products ") + ember_dtype_name(dt));
     }
+    // Products with n * k <= 4096 and m * n * k > 64^3 run in blocks of rows across the pool
+    // (rows_per_call: 136 rows at n * k = 1920, the last block shorter): one matrix with a
+    // row-major, transposed or packed A, a batch with its own B per product, and a batch
+    // that folds into one tall product.
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        const double tol = dt == EMBER_FLOAT32 || dt == EMBER_COMPLEX64 ? 2e-5 : 1e-12;
+        T a0 = tensor(cpu(), randf(1000 * 96, -1, 1, 53), {1000, 96}, EMBER_FLOAT32), b0 = tensor(cpu(), randf(48 * 40, -1, 1, 54), {48, 40}, EMBER_FLOAT32);
+        T c0 = tensor(cpu(), randf(3 * 700 * 40, -1, 1, 55), {3, 700, 40}, EMBER_FLOAT32), d0 = tensor(cpu(), randf(3 * 40 * 30, -1, 1, 56), {3, 40, 30}, EMBER_FLOAT32);
+        T wide, b, c, d, at, att;
+        EM_OK(ember_astype(cpu(), a0, dt, wide.out()));
+        EM_OK(ember_astype(cpu(), b0, dt, b.out()));
+        EM_OK(ember_astype(cpu(), c0, dt, c.out()));
+        EM_OK(ember_astype(cpu(), d0, dt, d.out()));
+        int64_t st[3] = {0, 0, 0}, sp[3] = {EMBER_SLICE_END, EMBER_SLICE_END, EMBER_SLICE_END}, half[2] = {EMBER_SLICE_END, 48}, colstep[2] = {1, 2};
+        T a, astep, d1;
+        EM_OK(ember_slice(cpu(), wide, st, half, nullptr, 2, a.out()));           // (1000, 48), rows 96 apart
+        EM_OK(ember_slice(cpu(), wide, st, sp, colstep, 2, astep.out()));         // every other column: packed
+        EM_OK(ember_matrix_transpose(cpu(), a, at.out()));
+        T a_t;  // a's values in a transposed layout: (48, 1000) contiguous, viewed as (1000, 48)
+        EM_OK(ember_copy(cpu(), at, att.out()));
+        EM_OK(ember_matrix_transpose(cpu(), att, a_t.out()));
+        int64_t one[3] = {0, 0, 0}, upto[3] = {1, EMBER_SLICE_END, EMBER_SLICE_END};
+        EM_OK(ember_slice(cpu(), d, one, upto, nullptr, 3, d1.out()));  // (1, 40, 30): shared by c's batch
+        struct {
+            const char* layout;
+            const ember_tensor_t *x, *y;
+        } cases[] = {{"row blocks", a, b}, {"row blocks of a transposed A", a_t, b}, {"row blocks of a packed A", astep, b},
+                     {"row blocks of a batch", c, d}, {"row blocks of a folded batch", c, d1}};
+        for (auto& cs : cases) {
+            T got, want;
+            EM_OK(ember_matmul(cpu(), cs.x, cs.y, got.out()));
+            EM_OK(ember_matmul(ref(), as_ref(cs.x), as_ref(cs.y), want.out()));
+            expect_close(got, want, tol, tol, std::string(cs.layout) + " " + ember_dtype_name(dt));
+        }
+    }
     // Vector operands and a broadcast batch.
     for (ember_dtype_t dt : {EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
         const double tol = dt == EMBER_FLOAT16 ? 4e-3 : dt == EMBER_BFLOAT16 ? 3e-2 : 1e-12;

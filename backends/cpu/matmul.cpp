@@ -6,8 +6,10 @@
 // with a leading dimension (unit column stride) or transposed (unit row stride). Only
 // views BLAS cannot describe (negative, zero or two non-unit strides) are packed first.
 // Batch dims (already broadcast by the core) loop over GEMM calls, split across the pool
-// where OpenBLAS runs each call on one thread; when b is shared by the whole batch and a's
-// batch rows are evenly spaced, the batch folds into one tall GEMM where that pays.
+// where OpenBLAS runs each call on one thread; a product with few columns and a short inner
+// dimension (n * k <= 4096, real dtypes) is cut into row blocks that OpenBLAS keeps on one
+// thread, for the pool. When b is shared by the whole batch and a's batch rows are evenly spaced, the
+// batch folds into one tall product where that pays.
 #include <cblas.h>
 
 #include <algorithm>
@@ -157,18 +159,39 @@ void batch_offsets(int64_t i, int nb, const ember_view_t& a, const ember_view_t&
     }
 }
 
+// OpenBLAS runs a GEMM of m*n*k <= 64^3 (its SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD)
+// and a GEMV of fewer than 9216 elements on the calling thread, and every call there when
+// it has one thread.
+constexpr int64_t kBlasAloneWork = 262144;
+
+// Rows of op(A) per GEMM call. A product with n * k <= 4096 goes in blocks of at least 64
+// rows that OpenBLAS keeps on the calling thread, and the pool runs the blocks: OpenBLAS
+// 0.3.21's own threads gain nothing on such shapes (float32 16384 x 64 @ 64 x 64: 0.87-1.1
+// ms on 2 threads, 0.86-0.90 on one; in blocks of 64 rows on 2 threads 0.48-0.52 ms;
+// 100000 x 64 @ 64 x 64 6.2 against 3.0 ms; 65536 x 16 @ 16 x 16 0.75 against 0.26). Wider
+// products keep whole calls (blocks of 16 rows at n * k = 16384 only matched OpenBLAS), and
+// so do complex ones, which OpenBLAS threads well (complex64 16384 x 32 @ 32 x 32: 0.72 ms
+// whole, 1.07 in blocks).
+int64_t rows_per_call(int32_t dt, int64_t m, int64_t n, int64_t k) {
+    if ((dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) || m <= 1 || n <= 1 || m * n * k <= kBlasAloneWork) return m;
+    const int64_t rows = kBlasAloneWork / (n * k);
+    return rows >= 64 ? rows : m;
+}
+
 // Whether the batch folds into M, one (batch * m) x k product: b shared (stride 0 over
 // every batch axis longer than 1), a (with unit column stride) and out batch-contiguous over
-// their rows, and enough work. OpenBLAS threads the folded product, which loses to the
-// per-matrix products where B is tiny or the whole product small (float32 on the Intel host
-// with OpenBLAS's threads: (1024, 16, 16) @ (16, 16) 0.18 folded against 0.10 ms,
-// (64, 64, 64) @ (64, 64) 0.20 against 0.17; (256, 16, 128) @ (128, 128) 0.52 against
-// 0.69, (1024, 16, 512) @ (512, 512) 27 against 58).
-bool batch_folds_into_m(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o, int64_t batch) {
+// their rows, and the folded product either runs in row blocks (row_blocks: the caller
+// splits it by rows_per_call) or is large. A folded product that OpenBLAS threads whole
+// loses to the per-matrix products where B is tiny or the whole product small (float32 on
+// the Intel host with OpenBLAS's threads: (1024, 16, 16) @ (16, 16) 0.18 folded against
+// 0.10 ms, (64, 64, 64) @ (64, 64) 0.20 against 0.17; (256, 16, 128) @ (128, 128) 0.52
+// against 0.69, (1024, 16, 512) @ (512, 512) 27 against 58).
+bool batch_folds_into_m(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o, int64_t batch, bool row_blocks) {
     const int nd = o.ndim, nb = nd - 2;
     const int64_t m = o.shape[nd - 2], n = o.shape[nd - 1], k = a.shape[nd - 1], ars = a.strides[nd - 2], ldc = o.strides[nd - 2];
     if (batch <= 1 || a.strides[nd - 1] != 1 || m <= 0) return false;
-    if (k * n <= 1024 || (double)batch * m * k * n < (double)(1 << 25)) return false;
+    const bool blocked = row_blocks && rows_per_call(a.dtype, batch * m, n, k) < batch * m;
+    if (!blocked && (k * n <= 1024 || (double)batch * m * k * n < (double)(1 << 25))) return false;
     int64_t expect_a = ars * m, expect_o = ldc * m;
     for (int d = nb - 1; d >= 0; --d) {
         if (o.shape[d] == 1) continue;
@@ -179,21 +202,20 @@ bool batch_folds_into_m(const ember_view_t& a, const ember_view_t& b, const embe
     return batch * m <= INT_MAX && ars >= k && ars <= INT_MAX;
 }
 
-// How many pieces of the pool a batch of separate m x k @ k x n products runs in. OpenBLAS
-// runs a GEMM of m*n*k <= 64^3 (its SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD) and a
-// GEMV of fewer than 9216 elements on the calling thread, and every call there when it has
-// one thread: such a batch can spread over the pool without competing with OpenBLAS's
-// threads. Each product is computed as before, so the result does not change.
-int64_t batch_chunks(int64_t batch, int64_t m, int64_t n, int64_t k) {
+// How many pieces of the pool `calls` GEMM calls (of `rows` rows each, for a batch of m x k
+// @ k x n products) run in: one unless OpenBLAS keeps every call on the calling thread, so
+// that the pool never competes with OpenBLAS's threads. Each product is computed as one
+// call or in the same row blocks whatever the thread count, so results do not depend on it.
+int64_t pool_pieces(int64_t calls, int64_t batch, int64_t m, int64_t n, int64_t k, int64_t rows) {
     const int nt = num_threads();
-    if (batch < 2 || nt <= 1) return 1;
-    const bool blas_alone = (m == 1 || n == 1) ? k * std::max(m, n) < 9216 : m * n * k <= 262144;
+    if (calls < 2 || nt <= 1) return 1;
+    const bool blas_alone = (m == 1 || n == 1) ? k * std::max(m, n) < 9216 : rows * n * k <= kBlasAloneWork;
     if (!blas_alone && openblas_get_num_threads() > 1) return 1;
     // A call costs ~0.1 us plus ~1 ns per 16 MACs here, and waking a sleeping pool ~10 us:
-    // a batch splits from ~16 us of work (170 products of 16 x 16 x 16).
-    const double work = (double)batch * ((double)m * (double)n * (double)k + 2048.0);
+    // the pool takes from ~16 us of work (170 products of 16 x 16 x 16).
+    const double work = (double)batch * (double)m * (double)n * (double)k + 2048.0 * (double)calls;
     if (work < (double)(1 << 20)) return 1;
-    return std::min<int64_t>(batch, nt);
+    return std::min<int64_t>(calls, nt);
 }
 
 // Runs body(begin, end) on `chunks` even pieces of [0, batch) across the pool. Packing
@@ -215,7 +237,8 @@ void batch_pieces(int64_t batch, int64_t chunks, F&& body) {
 
 ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) {
     const int nd = o.ndim, nb = nd - 2;
-    const int64_t m = o.shape[nd - 2], n = o.shape[nd - 1], k = a.shape[nd - 1];
+    const int64_t n = o.shape[nd - 1], k = a.shape[nd - 1];
+    int64_t m = o.shape[nd - 2];
     const int32_t dt = a.dtype;
     const size_t sz = itemsize_of(dt);
     const int64_t ars = a.strides[nd - 2], acs = a.strides[nd - 1], brs = b.strides[nd - 2], bcs = b.strides[nd - 1];
@@ -225,20 +248,25 @@ ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const e
     const char *pa = base_ptr(a), *pb = base_ptr(b);
     char* po = base_ptr(o);
 
-    if (batch_folds_into_m(a, b, o, batch)) {
-        std::vector<char> sb;
-        Mat B = operand(pb, k, n, brs, bcs, sz, sb);
-        gemm(dt, Mat{pa, CblasNoTrans, ars}, B, po, ldc, batch * m, n, k);
-        return EMBER_OK;
+    if (batch_folds_into_m(a, b, o, batch, true)) {  // one (batch * m) x k product
+        m *= batch;
+        batch = 1;
     }
-    batch_pieces(batch, batch_chunks(batch, m, n, k), [&](int64_t begin, int64_t end) {
+    const int64_t rows = rows_per_call(dt, m, n, k), blocks = (m + rows - 1) / rows, calls = batch * blocks;
+    batch_pieces(calls, pool_pieces(calls, batch, m, n, k, rows), [&](int64_t begin, int64_t end) {
         std::vector<char> sa, sb;
-        for (int64_t i = begin; i < end; ++i) {
-            int64_t off[3];
-            batch_offsets(i, nb, a, b, o, off);
-            Mat A = operand(pa + off[0] * (int64_t)sz, m, k, ars, acs, sz, sa);
-            Mat B = operand(pb + off[1] * (int64_t)sz, k, n, brs, bcs, sz, sb);
-            gemm(dt, A, B, po + off[2] * (int64_t)sz, ldc, m, n, k);
+        Mat A{}, B{};
+        int64_t off[3] = {0, 0, 0}, last = -1;
+        for (int64_t t = begin; t < end; ++t) {
+            const int64_t i = t / blocks, r0 = (t % blocks) * rows;
+            if (i != last) {  // a piece packs an operand once per product, not per block
+                batch_offsets(i, nb, a, b, o, off);
+                A = operand(pa + off[0] * (int64_t)sz, m, k, ars, acs, sz, sa);
+                B = operand(pb + off[1] * (int64_t)sz, k, n, brs, bcs, sz, sb);
+                last = i;
+            }
+            const Mat block{A.p + (A.tr == CblasNoTrans ? r0 * A.ld : r0) * (int64_t)sz, A.tr, A.ld};
+            gemm(dt, block, B, po + (off[2] + r0 * ldc) * (int64_t)sz, ldc, std::min(rows, m - r0), n, k);
         }
     });
     return EMBER_OK;
@@ -283,14 +311,14 @@ ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const e
     CvtFn to32 = g_isa->cvt[ci][C_F32], from32 = g_isa->cvt[C_F32][ci];
     int64_t batch = 1;
     for (int d = 0; d < nb; ++d) batch *= o.shape[d];
-    if (batch_folds_into_m(a, b, o, batch)) {  // one SGEMM, b converted once
+    if (batch_folds_into_m(a, b, o, batch, false)) {  // one SGEMM, b converted once
         m *= batch;
         batch = 1;
     }
     const char *pa = base_ptr(a), *pb = base_ptr(b);
     char* po = base_ptr(o);
     const int64_t ors = o.strides[nd - 2];
-    batch_pieces(batch, batch_chunks(batch, m, n, k), [&](int64_t begin, int64_t end) {
+    batch_pieces(batch, pool_pieces(batch, batch, m, n, k, m), [&](int64_t begin, int64_t end) {
         Scratch<uint16_t> tmp(std::max({m * k, k * n}));
         Scratch<float> fa(m * k), fb(k * n), fc(m * n);
         Mat A{}, B{};
