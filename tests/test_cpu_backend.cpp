@@ -815,9 +815,9 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
     // Products with n * k <= 4096 and m * n * k > 64^3 run in blocks of rows across the pool
     // (rows_per_call: 136 rows at n * k = 1920, the last block shorter): one matrix with a
     // row-major, transposed or packed A, a batch with its own B per product, and a batch
-    // that folds into one tall product.
-    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
-        const double tol = dt == EMBER_FLOAT32 || dt == EMBER_COMPLEX64 ? 2e-5 : 1e-12;
+    // that folds into one tall product (float16 and bfloat16 convert per block).
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128, EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        const double tol = dt == EMBER_FLOAT16 ? 4e-3 : dt == EMBER_BFLOAT16 ? 3e-2 : dt == EMBER_FLOAT32 || dt == EMBER_COMPLEX64 ? 2e-5 : 1e-12;
         T a0 = tensor(cpu(), randf(1000 * 96, -1, 1, 53), {1000, 96}, EMBER_FLOAT32), b0 = tensor(cpu(), randf(48 * 40, -1, 1, 54), {48, 40}, EMBER_FLOAT32);
         T c0 = tensor(cpu(), randf(3 * 700 * 40, -1, 1, 55), {3, 700, 40}, EMBER_FLOAT32), d0 = tensor(cpu(), randf(3 * 40 * 30, -1, 1, 56), {3, 40, 30}, EMBER_FLOAT32);
         T wide, b, c, d, at, att;

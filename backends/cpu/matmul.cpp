@@ -302,7 +302,9 @@ Mat half_operand(CvtFn to32, const char* p, int64_t rows, int64_t cols, int64_t 
 
 // float16 / bfloat16: both operands to float32, one SGEMM, the result rounded back once.
 // Scratch from the caching allocator: fresh vectors paid a page fault per 4 KiB on every
-// call (a 256 x 256 bfloat16 product took 3x its float32 one, 2.1x at 1024).
+// call (a 256 x 256 bfloat16 product took 3x its float32 one, 2.1x at 1024). Row blocks
+// (rows_per_call, as float32) convert their rows of A and of the result within the block,
+// while they are in the cache.
 ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) {
     const int nd = o.ndim, nb = nd - 2;
     int64_t m = o.shape[nd - 2];
@@ -311,29 +313,32 @@ ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const e
     CvtFn to32 = g_isa->cvt[ci][C_F32], from32 = g_isa->cvt[C_F32][ci];
     int64_t batch = 1;
     for (int d = 0; d < nb; ++d) batch *= o.shape[d];
-    if (batch_folds_into_m(a, b, o, batch, false)) {  // one SGEMM, b converted once
+    if (batch_folds_into_m(a, b, o, batch, true)) {  // one product, b converted once
         m *= batch;
         batch = 1;
     }
     const char *pa = base_ptr(a), *pb = base_ptr(b);
     char* po = base_ptr(o);
-    const int64_t ors = o.strides[nd - 2];
-    batch_pieces(batch, pool_pieces(batch, batch, m, n, k, m), [&](int64_t begin, int64_t end) {
-        Scratch<uint16_t> tmp(std::max({m * k, k * n}));
-        Scratch<float> fa(m * k), fb(k * n), fc(m * n);
+    const int64_t ars = a.strides[nd - 2], acs = a.strides[nd - 1], ors = o.strides[nd - 2];
+    const int64_t rows = rows_per_call(EMBER_FLOAT32, m, n, k), blocks = (m + rows - 1) / rows, calls = batch * blocks;
+    batch_pieces(calls, pool_pieces(calls, batch, m, n, k, rows), [&](int64_t begin, int64_t end) {
+        Scratch<uint16_t> tmp(std::max({rows * k, k * n}));
+        Scratch<float> fa(rows * k), fb(k * n), fc(rows * n);
         Mat A{}, B{};
-        int64_t last_a = 0, last_b = 0;  // an operand broadcast over the batch converts once
-        for (int64_t i = begin; i < end; ++i) {
+        int64_t last_a = -1, last_b = -1;  // an operand broadcast over the batch converts once
+        for (int64_t t = begin; t < end; ++t) {
+            const int64_t i = t / blocks, r0 = (t % blocks) * rows, nr = std::min(rows, m - r0);
             int64_t off[3];
             batch_offsets(i, nb, a, b, o, off);
-            if (i == begin || off[0] != last_a) A = half_operand(to32, pa + off[0] * 2, m, k, a.strides[nd - 2], a.strides[nd - 1], tmp.data, fa.data);
-            if (i == begin || off[1] != last_b) B = half_operand(to32, pb + off[1] * 2, k, n, b.strides[nd - 2], b.strides[nd - 1], tmp.data, fb.data);
-            last_a = off[0];
+            const int64_t a_at = off[0] + r0 * ars;
+            if (t == begin || a_at != last_a) A = half_operand(to32, pa + a_at * 2, nr, k, ars, acs, tmp.data, fa.data);
+            if (t == begin || off[1] != last_b) B = half_operand(to32, pb + off[1] * 2, k, n, b.strides[nd - 2], b.strides[nd - 1], tmp.data, fb.data);
+            last_a = a_at;
             last_b = off[1];
-            cblas_sgemm(CblasRowMajor, A.tr, B.tr, (int)m, (int)n, (int)k, 1.0f, (const float*)A.p, (int)A.ld, (const float*)B.p, (int)B.ld,
+            cblas_sgemm(CblasRowMajor, A.tr, B.tr, (int)nr, (int)n, (int)k, 1.0f, (const float*)A.p, (int)A.ld, (const float*)B.p, (int)B.ld,
                         0.0f, fc.data, (int)n);
-            char* dst = po + off[2] * 2;  // unit column stride (or one column): row by row
-            each_line(m, n, [&](int64_t r) { from32(fc.data + r * n, dst + r * ors * 2, n); });
+            char* dst = po + (off[2] + r0 * ors) * 2;  // unit column stride (or one column): row by row
+            each_line(nr, n, [&](int64_t r) { from32(fc.data + r * n, dst + r * ors * 2, n); });
         }
     });
     return EMBER_OK;
