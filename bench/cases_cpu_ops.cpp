@@ -292,6 +292,20 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("add_transposed_f32", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_add(c, xt, y, r); }));
         for (ember_tensor_t* t : {x, y, xt}) ember_tensor_release(t);
     }
+    // Tall operands: x @ w (row blocks), x.T @ y and x.T @ x (the inner dimension split; NumPy
+    // gives x.T @ x to SYRK, which computes one triangle).
+    if (np.count("matmul_tall_f32/100000x64") || np.count("matmul_tn_f32/100000x64") || np.count("gram_f32/100000x64")) {
+        ember_tensor_t *x = random_tensor(c, {100000, 64}, -1, 1, 26), *y = random_tensor(c, {100000, 64}, -1, 1, 27),
+                       *w = random_tensor(c, {64, 64}, -1, 1, 28), *xt = nullptr;
+        ember_matrix_transpose(c, x, &xt);
+        if (np.count("matmul_tall_f32/100000x64"))
+            add("matmul_tall_f32", "100000x64", time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, x, w, r); }));
+        if (np.count("matmul_tn_f32/100000x64"))
+            add("matmul_tn_f32", "100000x64", time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, xt, y, r); }));
+        if (np.count("gram_f32/100000x64"))
+            add("gram_f32", "100000x64", time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, xt, x, r); }));
+        for (ember_tensor_t* t : {x, y, w, xt}) ember_tensor_release(t);
+    }
     if (np.count("matmul_i32/512x512")) {
         ember_tensor_t* a32 = random_tensor(c, {512, 512}, -100, 100, 17), *a = nullptr;
         ember_astype(c, a32, EMBER_INT32, &a);

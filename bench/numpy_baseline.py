@@ -37,6 +37,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   dot_f32            x @ x of two 1e6-vectors (one vector, with itself)
   add_transposed_f32 x.T + y of (1000, 1000) arrays
   matmul_i32         a @ a of a (512, 512) int32 array (NumPy has no BLAS for integers either)
+  matmul_tall_f32    x @ w of a (100000, 64) and a (64, 64) array
+  matmul_tn_f32      x.T @ y of two (100000, 64) arrays
+  gram_f32           x.T @ x of a (100000, 64) array (NumPy calls SYRK for it: one triangle's work)
   matmul_batched_f32 a @ b of a (B, m, k) and a (k, k) array; sizes BxMxK: 1024x16x16, 256x16x128, 64x256x64
   solve_batched_f64  np.linalg.solve(a, b) of B well-conditioned n x n matrices and B (n, k) right-hand sides;
                      sizes BxNxK: 100000x3x1, 4096x8x1, 4096x8x8, 512x32x32
@@ -143,6 +146,11 @@ INDEX_CASES = {
     "add_transposed_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32), r.uniform(-1, 1, (1000, 1000)).astype(np.float32)),
                            lambda x, y: x.T + y),
     "matmul_i32": ("512x512", lambda r: (r.integers(-100, 100, (512, 512)).astype(np.int32),), lambda a: a @ a),
+    "matmul_tall_f32": ("100000x64", lambda r: (r.uniform(-1, 1, (100000, 64)).astype(np.float32), r.uniform(-1, 1, (64, 64)).astype(np.float32)),
+                        lambda x, w: x @ w),
+    "matmul_tn_f32": ("100000x64", lambda r: (r.uniform(-1, 1, (100000, 64)).astype(np.float32), r.uniform(-1, 1, (100000, 64)).astype(np.float32)),
+                      lambda x, y: x.T @ y),
+    "gram_f32": ("100000x64", lambda r: (r.uniform(-1, 1, (100000, 64)).astype(np.float32),), lambda x: x.T @ x),
     "matmul_batched_f32": ("1024x16x16", lambda r: (r.uniform(-1, 1, (1024, 16, 16)).astype(np.float32), r.uniform(-1, 1, (16, 16)).astype(np.float32)),
                            lambda a, b: a @ b),
     "matmul_batched_f32@256x16x128": ("256x16x128", lambda r: (r.uniform(-1, 1, (256, 16, 128)).astype(np.float32),

@@ -257,6 +257,14 @@ TEST(CpuBackend, SortsOnOneAndThreeThreads) {
     EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "3"}}), 0);
 }
 
+TEST(CpuBackend, SplitProductsOnOneAndThreeThreads) {
+    NEED_CPU();
+    NEED_CHILD_PROCESSES();
+    const char* filter = "CpuLarge.MatmulSplitsLongInnerDimensions";
+    EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "1"}}), 0);
+    EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "3"}}), 0);
+}
+
 TEST(CpuChild, ThreeThreads) {
     CHILD_ONLY();
     NEED_CPU();
@@ -890,6 +898,41 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
             EM_OK(ember_matmul(cpu(), c.x, c.y, got.out()));
             EM_OK(ember_matmul(ref(), as_ref(c.x), as_ref(c.y), want.out()));
             expect_close(got, want, tol, tol, std::string(c.layout) + " " + ember_dtype_name(dt));
+        }
+    }
+}
+
+// A real product with few outputs and a long inner dimension (m * n <= 16384) runs as 8
+// partial products over pieces of k, each in chunks that OpenBLAS keeps on one thread
+// (inner_chunk in matmul.cpp: 136 at 48 x 40, the last chunk shorter): X^T Y of tall X and
+// Y, A row-major, B transposed and B packed, against the reference; also on 1 and 3
+// threads (CpuBackend.SplitProductsOnOneAndThreeThreads).
+TEST(CpuLarge, MatmulSplitsLongInnerDimensions) {
+    NEED_CPU();
+    const int64_t k = 3001;
+    auto dx = randf((size_t)(k * 96), -1, 1, 57), dy = randf((size_t)(k * 40), -1, 1, 58);
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        const double tol = dt == EMBER_FLOAT32 ? 2e-5 * std::sqrt((double)k) : 1e-13 * std::sqrt((double)k);
+        T wide = tensor(cpu(), dx, {k, 96}, dt), y = tensor(cpu(), dy, {k, 40}, dt), x, xt, yt, ytt, xrow, xrowt, ystep;
+        int64_t st[2] = {0, 0}, sp[2] = {EMBER_SLICE_END, 48}, all[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, colstep[2] = {1, 2};
+        EM_OK(ember_slice(cpu(), wide, st, sp, nullptr, 2, x.out()));  // (k, 48), rows 96 apart
+        EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));            // (48, k): A transposed
+        EM_OK(ember_copy(cpu(), xt, xrow.out()));                      // (48, k) row-major
+        EM_OK(ember_matrix_transpose(cpu(), y, yt.out()));
+        EM_OK(ember_copy(cpu(), yt, ytt.out()));
+        T yback;
+        EM_OK(ember_matrix_transpose(cpu(), ytt, yback.out()));  // (k, 40) view of a (40, k) matrix: B transposed
+        T ywide = tensor(cpu(), randf((size_t)(k * 80), -1, 1, 59), {k, 80}, dt);
+        EM_OK(ember_slice(cpu(), ywide, st, all, colstep, 2, ystep.out()));  // (k, 40), columns 2 apart: packed
+        struct {
+            const char* layout;
+            const ember_tensor_t *a, *b;
+        } cases[] = {{"X^T Y", xt, y}, {"row-major A", xrow, y}, {"transposed B", xrow, yback}, {"packed B", xt, ystep}};
+        for (auto& c : cases) {
+            T got, want;
+            EM_OK(ember_matmul(cpu(), c.a, c.b, got.out()));
+            EM_OK(ember_matmul(ref(), as_ref(c.a), as_ref(c.b), want.out()));
+            expect_close(got, want, tol, tol, std::string("split inner dimension, ") + c.layout + " " + ember_dtype_name(dt));
         }
     }
 }
