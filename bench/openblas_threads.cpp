@@ -1,7 +1,8 @@
 // ember-openblas-threads: at which sizes the installed OpenBLAS runs the drivers the cpu
 // backend calls on threads of its own. The pool rules of backends/cpu/lapack.hpp
 // (PoolRule) rest on this table, measured on Debian's OpenBLAS 0.3.21; run it against
-// another OpenBLAS to see whether they still hold:
+// another OpenBLAS to see whether they still hold (and GEMM's threshold, on which
+// backends/cpu/matmul.cpp's row blocks and inner-dimension chunks rest):
 //   OPENBLAS_NUM_THREADS=2 build/bin/ember-openblas-threads
 // For each driver and size it calls the driver repeatedly and compares the CPU time of the
 // process's other threads (OpenBLAS's) with the calling thread's: near 0 means OpenBLAS
@@ -60,6 +61,7 @@ int main() {
         work(1 << 16);
     std::vector<cd> za(a.size()), zw(a.size()), zb(a.size() * 2), zv(a.size()), ztau(max_n), zwork(1 << 16);
     std::vector<lapack_int> ipiv(max_n), iwork(1 << 16);
+    std::vector<float> sa(a.begin(), a.end()), sc(a.size());
     for (int i = 0; i < max_n * max_n; ++i) {
         a[(size_t)i] = u(rng) + (i % (max_n + 1) == 0 ? max_n : 0);
         za[(size_t)i] = cd(a[(size_t)i], u(rng) * (i % (max_n + 1) != 0));
@@ -75,6 +77,13 @@ int main() {
     const cd zone(1);
     lapack_int rank = 0;
     const std::vector<Driver> drivers = {
+        // matmul.cpp's row blocks and inner-dimension chunks rest on GEMM's threshold: calls
+        // of m*n*k <= 64^3 must stay on the calling thread (0 at n <= 64; 0.3.21 keeps them
+        // there up to 96 and threads 128^3 and 256 x 64 x 64).
+        {"sgemm n^3", [&](int n) {
+             cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, sa.data(), n, sa.data(), n, 0.0f, sc.data(), n);
+         }},
+        {"dgemm n^3", [&](int n) { cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a.data(), n, a.data(), n, 0.0, w.data(), n); }},
         {"dgetrf", [&](int n) { fresh(n); LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, w.data(), n, ipiv.data()); }},
         {"dtrsv", [&](int n) { cblas_dtrsv(CblasColMajor, CblasUpper, CblasTrans, CblasUnit, n, a.data(), max_n, b.data(), 1); }},
         {"dtrsm k=n", [&](int n) { cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasTrans, CblasUnit, n, n, 1.0, a.data(), max_n, b.data(), n); }},
