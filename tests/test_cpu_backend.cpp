@@ -257,10 +257,12 @@ TEST(CpuBackend, SortsOnOneAndThreeThreads) {
     EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "3"}}), 0);
 }
 
-TEST(CpuBackend, SplitProductsOnOneAndThreeThreads) {
+// matmul.cpp spreads batches, row blocks and inner-dimension parts over the pool: the same
+// products on one thread and on three.
+TEST(CpuBackend, MatmulOnOneAndThreeThreads) {
     NEED_CPU();
     NEED_CHILD_PROCESSES();
-    const char* filter = "CpuLarge.MatmulSplitsLongInnerDimensions";
+    const char* filter = "CpuLarge.MatmulSplitsLongInnerDimensions:CpuLarge.MatmulLayoutsAndDtypes";
     EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "1"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "3"}}), 0);
 }
@@ -906,7 +908,7 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
 // partial products over pieces of k, each in chunks that OpenBLAS keeps on one thread
 // (inner_chunk in matmul.cpp: 136 at 48 x 40, the last chunk shorter): X^T Y of tall X and
 // Y, A row-major, B transposed and B packed, against the reference; also on 1 and 3
-// threads (CpuBackend.SplitProductsOnOneAndThreeThreads).
+// threads (CpuBackend.MatmulOnOneAndThreeThreads).
 TEST(CpuLarge, MatmulSplitsLongInnerDimensions) {
     NEED_CPU();
     const int64_t k = 3001;
