@@ -936,6 +936,12 @@ TEST(CpuLarge, MatmulSplitsLongInnerDimensions) {
             EM_OK(ember_matmul(ref(), as_ref(c.a), as_ref(c.b), want.out()));
             expect_close(got, want, tol, tol, std::string("split inner dimension, ") + c.layout + " " + ember_dtype_name(dt));
         }
+        // A batch of such products, each split in turn; B broadcast over the second batch axis.
+        T xb = tensor(cpu(), randf((size_t)(2 * 3 * 24 * k), -1, 1, 60), {2, 3, 24, k}, dt), got, want;
+        T yb = tensor(cpu(), randf((size_t)(2 * k * 20), -1, 1, 61), {2, 1, k, 20}, dt);
+        EM_OK(ember_matmul(cpu(), xb, yb, got.out()));
+        EM_OK(ember_matmul(ref(), as_ref(xb), as_ref(yb), want.out()));
+        expect_close(got, want, tol, tol, std::string("split inner dimension, a batch ") + ember_dtype_name(dt));
     }
 }
 

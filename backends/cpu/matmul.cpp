@@ -298,12 +298,17 @@ ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const e
         batch = 1;
     }
     const int64_t rows = rows_per_call(dt, m, n, k), blocks = (m + rows - 1) / rows, calls = batch * blocks;
-    const int64_t chunk = calls == 1 ? inner_chunk(dt, m, n, k) : 0;
-    if (chunk) {
+    const int64_t chunk = blocks == 1 ? inner_chunk(dt, m, n, k) : 0;
+    if (chunk) {  // the products in order, each split across the pool
         std::vector<char> sa, sb;
-        const Mat A = operand(pa, m, k, ars, acs, sz, sa), B = operand(pb, k, n, brs, bcs, sz, sb);
-        if (dt == EMBER_FLOAT32) gemm_split_inner(A, B, (float*)po, ldc, m, n, k, chunk);
-        else gemm_split_inner(A, B, (double*)po, ldc, m, n, k, chunk);
+        for (int64_t i = 0; i < batch; ++i) {
+            int64_t off[3];
+            batch_offsets(i, nb, a, b, o, off);
+            const Mat A = operand(pa + off[0] * (int64_t)sz, m, k, ars, acs, sz, sa), B = operand(pb + off[1] * (int64_t)sz, k, n, brs, bcs, sz, sb);
+            char* C = po + off[2] * (int64_t)sz;
+            if (dt == EMBER_FLOAT32) gemm_split_inner(A, B, (float*)C, ldc, m, n, k, chunk);
+            else gemm_split_inner(A, B, (double*)C, ldc, m, n, k, chunk);
+        }
         return EMBER_OK;
     }
     batch_pieces(calls, pool_pieces(calls, batch, m, n, k, rows), [&](int64_t begin, int64_t end) {
