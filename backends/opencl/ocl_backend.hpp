@@ -49,9 +49,11 @@ struct Program {
 
 // Geometry of an elementwise launch: up to 4 operands over one (collapsed) shape. Passed
 // by value as a kernel argument; the OpenCL C twin is `geo` in the program prelude.
+// unit: one dimension in which every operand has stride 1, so the kernels index without a
+// 64-bit multiply per operand.
 struct Geo {
     cl_long n, ch;
-    cl_int nd, pad;
+    cl_int nd, unit;
     cl_long shape[EMBER_MAX_DIMS];
     cl_long off[4];
     cl_long st[4][EMBER_MAX_DIMS];

@@ -36,6 +36,8 @@ Geo make_geo(int n_ops, const ember_view_t* const* views, const int64_t* shape, 
         }
     }
     g.nd = nd;
+    g.unit = nd == 1;
+    for (int k = 0; k < n_ops; ++k) g.unit = g.unit && g.st[k][0] == 1;
     return g;
 }
 

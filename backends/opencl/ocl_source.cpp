@@ -64,7 +64,11 @@ std::string sub(std::string t, std::initializer_list<std::pair<const char*, std:
 // EW_LOOP: elementwise over geometry G; p0..p3 are the element offsets of operands 0..3.
 const char* kEwLoop =
     "{ const long ch_ = (G).ch, n_ = (G).n; "
-    "if ((G).nd <= 1) { "
+    "if ((G).unit) { "
+    "const long o0 = (G).off[0], o1 = (G).off[1], o2 = (G).off[2], o3 = (G).off[3]; "
+    "RANGE(i, n_, ch_) { const long p0 = o0 + i, p1 = o1 + i, p2 = o2 + i, p3 = o3 + i; "
+    "(void)p1; (void)p2; (void)p3; BODY; } "
+    "} else if ((G).nd <= 1) { "
     "const long s0 = (G).st[0][0], s1 = (G).st[1][0], s2 = (G).st[2][0], s3 = (G).st[3][0]; "
     "const long o0 = (G).off[0], o1 = (G).off[1], o2 = (G).off[2], o3 = (G).off[3]; "
     "RANGE(i, n_, ch_) { const long p0 = o0 + i * s0, p1 = o1 + i * s1, p2 = o2 + i * s2, p3 = o3 + i * s3; "
@@ -113,7 +117,7 @@ const char* kPrelude = R"CLC(
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 #define EMB_MAXD 16
-typedef struct { long n, ch; int nd, pad; long shape[EMB_MAXD]; long off[4]; long st[4][EMB_MAXD]; } geo;
+typedef struct { long n, ch; int nd, unit; long shape[EMB_MAXD]; long off[4]; long st[4][EMB_MAXD]; } geo;
 typedef struct { long n_out, n_in, ch; int nd_out, nd_in; long oshape[EMB_MAXD], ost_in[EMB_MAXD], ost_out[EMB_MAXD];
                  long ishape[EMB_MAXD], ist[EMB_MAXD]; long off_in, off_out, os_axis, pad; } rgeo;
 
