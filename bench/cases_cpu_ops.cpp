@@ -319,6 +319,13 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("matmul_batched_f32", size.c_str(), time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, a, b, r); }));
         for (ember_tensor_t* t : {a, b}) ember_tensor_release(t);
     }
+    for (auto [bt, n] : std::vector<std::array<int64_t, 2>>{{1024, 16}, {100000, 3}}) {
+        const std::string size = std::to_string(bt) + "x" + std::to_string(n);
+        if (!np.count("matmul_stacked_f32/" + size)) continue;
+        ember_tensor_t *a = random_tensor(c, {bt, n, n}, -1, 1, 29), *b = random_tensor(c, {bt, n, n}, -1, 1, 30);
+        add("matmul_stacked_f32", size.c_str(), time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, a, b, r); }));
+        for (ember_tensor_t* t : {a, b}) ember_tensor_release(t);
+    }
     // bt float64 n x n matrices of uniform(-1, 1) values plus n I (diagonally dominant: well
     // conditioned, and positive definite as the lower triangle of a symmetric matrix).
     auto dominant_matrices = [&](int64_t bt, int64_t n) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -262,7 +263,7 @@ TEST(CpuBackend, SortsOnOneAndThreeThreads) {
 TEST(CpuBackend, MatmulOnOneAndThreeThreads) {
     NEED_CPU();
     NEED_CHILD_PROCESSES();
-    const char* filter = "CpuLarge.MatmulSplitsLongInnerDimensions:CpuLarge.MatmulLayoutsAndDtypes";
+    const char* filter = "CpuLarge.MatmulSplitsLongInnerDimensions:CpuLarge.MatmulLayoutsAndDtypes:CpuLarge.MatmulSmallProducts";
     EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "1"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "3"}}), 0);
 }
@@ -943,6 +944,75 @@ TEST(CpuLarge, MatmulSplitsLongInnerDimensions) {
         EM_OK(ember_matmul(ref(), as_ref(xb), as_ref(yb), want.out()));
         expect_close(got, want, tol, tol, std::string("split inner dimension, a batch ") + ember_dtype_name(dt));
     }
+}
+
+// Real products of at most 32768 multiply-adds run in the ISA's own kernel (small_batch in
+// matmul.cpp, simd_small_gemm.hpp): every row remainder (m % 4), every column path (two
+// vectors, one, a half and a quarter vector, single columns) and k = 0, 1 and odd, A and B
+// in every layout (transposed and stepped views; B packed, once for a B shared by a batch
+// spread across the pool), two batch axes with broadcasting, against the reference. Also
+// on the AVX2 and generic kernels (CpuBackend.SmallMatmulOnEveryIsa) and on 1 and 3
+// threads (CpuBackend.MatmulOnOneAndThreeThreads).
+TEST(CpuLarge, MatmulSmallProducts) {
+    NEED_CPU();
+    auto check = [](const ember_tensor_t* x, const ember_tensor_t* y, double tol, const std::string& what) {
+        T got, want;
+        EM_OK(ember_matmul(cpu(), x, y, got.out()));
+        EM_OK(ember_matmul(ref(), as_ref(x), as_ref(y), want.out()));
+        expect_close(got, want, tol, tol, what);
+    };
+    unsigned seed = 70;
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        const double tol = dt == EMBER_FLOAT32 ? 2e-5 : 1e-12;
+        const std::string d = ember_dtype_name(dt);
+        for (int64_t m : {1, 2, 3, 4, 5, 7})
+            for (int64_t n : {1, 2, 3, 5, 8, 12, 16, 20, 33, 40})
+                for (int64_t k : {0, 1, 17}) {
+                    T a = tensor(cpu(), randf((size_t)(2 * m * k), -1, 1, seed++), {2, m, k}, dt);
+                    T b = tensor(cpu(), randf((size_t)(2 * k * n), -1, 1, seed++), {2, k, n}, dt);
+                    check(a, b, tol, "small product " + d + " " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n));
+                }
+        for (auto [m, k, n] : {std::array<int64_t, 3>{3, 3, 3}, {4, 4, 4}, {5, 7, 20}, {6, 16, 9}}) {
+            const std::string shape = " " + d + " " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
+            T a_t = tensor(cpu(), randf((size_t)(2 * k * m), -1, 1, seed++), {2, k, m}, dt), at;   // A transposed
+            T b_t = tensor(cpu(), randf((size_t)(2 * n * k), -1, 1, seed++), {2, n, k}, dt), bt;   // B transposed: packed
+            T a2 = tensor(cpu(), randf((size_t)(2 * m * 2 * k), -1, 1, seed++), {2, m, 2 * k}, dt), astep;
+            T b2 = tensor(cpu(), randf((size_t)(2 * k * 2 * n), -1, 1, seed++), {2, k, 2 * n}, dt), bstep;
+            EM_OK(ember_matrix_transpose(cpu(), a_t, at.out()));
+            EM_OK(ember_matrix_transpose(cpu(), b_t, bt.out()));
+            int64_t st[3] = {0, 0, 0}, sp[3] = {EMBER_SLICE_END, EMBER_SLICE_END, EMBER_SLICE_END}, colstep[3] = {1, 1, 2};
+            EM_OK(ember_slice(cpu(), a2, st, sp, colstep, 3, astep.out()));  // columns 2 apart
+            EM_OK(ember_slice(cpu(), b2, st, sp, colstep, 3, bstep.out()));  // columns 2 apart: packed
+            T a = tensor(cpu(), randf((size_t)(2 * m * k), -1, 1, seed++), {2, m, k}, dt);
+            T b = tensor(cpu(), randf((size_t)(2 * k * n), -1, 1, seed++), {2, k, n}, dt);
+            check(at, b, tol, "transposed A" + shape);
+            check(a, bt, tol, "transposed B" + shape);
+            check(at, bt, tol, "both transposed" + shape);
+            check(astep, bstep, tol, "stepped columns" + shape);
+            // Two batch axes, each operand broadcast over one of them.
+            T a4 = tensor(cpu(), randf((size_t)(5 * m * k), -1, 1, seed++), {5, 1, m, k}, dt);
+            T b4 = tensor(cpu(), randf((size_t)(7 * k * n), -1, 1, seed++), {7, k, n}, dt);
+            check(a4, b4, tol, "broadcast batch axes" + shape);
+            T a5 = tensor(cpu(), randf((size_t)(2 * 3 * m * k), -1, 1, seed++), {2, 3, m, k}, dt);
+            T b5 = tensor(cpu(), randf((size_t)(3 * k * n), -1, 1, seed++), {3, k, n}, dt);
+            check(a5, b5, tol, "two batch axes, B broadcast over the first" + shape);
+        }
+        // A batch that spreads across the pool: A transposed (so the batch does not fold into
+        // one product), B one transposed matrix shared by the batch, packed once per piece.
+        T a_t = tensor(cpu(), randf(3000 * 16 * 4, -1, 1, seed++), {3000, 16, 4}, dt), at;
+        T b_t = tensor(cpu(), randf(16 * 16, -1, 1, seed++), {16, 16}, dt), bt;
+        EM_OK(ember_matrix_transpose(cpu(), a_t, at.out()));
+        EM_OK(ember_matrix_transpose(cpu(), b_t, bt.out()));
+        check(at, bt, tol, "a batch across the pool, shared packed B " + d);
+    }
+}
+
+// The small-product kernels of each ISA (simd_small_gemm.hpp is compiled once per ISA).
+TEST(CpuBackend, SmallMatmulOnEveryIsa) {
+    NEED_CPU();
+    NEED_CHILD_PROCESSES();
+    EXPECT_EQ(run_child("CpuLarge.MatmulSmallProducts", {{"EMBER_CPU_ISA", "avx2"}}), 0);
+    EXPECT_EQ(run_child("CpuLarge.MatmulSmallProducts", {{"EMBER_CPU_ISA", "generic"}}), 0);
 }
 
 TEST(CpuLarge, AstypeCopyAndAssign) {

@@ -66,6 +66,10 @@ typedef void (*NetworkSortFn)(void* keys, int64_t n);
 typedef void (*QuicksortFn)(void* keys, int64_t n);
 typedef int64_t (*QuickSplitFn)(void* keys, int64_t n);
 // dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols.
+// C = A B for small float32 ([0]) / float64 ([1]) products (simd_small_gemm.hpp): A m x k
+// with element strides ars, acs, B k x n row-major with row stride ldb, C row stride ldc.
+typedef void (*SmallGemmFn)(const void* a, int64_t ars, int64_t acs, const void* b, int64_t ldb, void* c, int64_t ldc, int64_t m,
+                            int64_t n, int64_t k);
 typedef void (*TransposeFn)(const void* src, int64_t src_step, void* dst, int64_t dst_step, int64_t rows, int64_t cols, bool stream);
 
 struct IsaTable {
@@ -90,6 +94,7 @@ struct IsaTable {
     int64_t network_sort_max[2];
     QuicksortFn quicksort[2];  // [0] uint32 keys, [1] uint64
     QuickSplitFn quick_split[2];
+    SmallGemmFn small_gemm[2];  // [0] float32, [1] float64
 };
 
 const IsaTable* isa_table_generic();

@@ -5,6 +5,7 @@
 // A strided operand is handed to BLAS as it is whenever BLAS can express it: row-major
 // with a leading dimension (unit column stride) or transposed (unit row stride). Only
 // views BLAS cannot describe (negative, zero or two non-unit strides) are packed first.
+// Real products of at most 32^3 multiply-adds skip BLAS for our own kernel (small_batch).
 // Batch dims (already broadcast by the core) loop over GEMM calls, split across the pool
 // where OpenBLAS runs each call on one thread; a product with few columns and a short inner
 // dimension (n * k <= 4096, real dtypes) is cut into row blocks that OpenBLAS keeps on one
@@ -149,17 +150,46 @@ Mat operand(const char* p, int64_t rows, int64_t cols, int64_t rs, int64_t cs, s
     return Mat{scratch.data(), CblasNoTrans, cols};
 }
 
-// Offsets of batch element i (C order over the batch dims) in a, b and out.
-void batch_offsets(int64_t i, int nb, const ember_view_t& a, const ember_view_t& b, const ember_view_t& o, int64_t off[3]) {
-    off[0] = off[1] = off[2] = 0;
-    for (int d = nb - 1; d >= 0; --d) {
-        int64_t k = i % o.shape[d];
-        i /= o.shape[d];
-        off[0] += k * a.strides[d];
-        off[1] += k * b.strides[d];
-        off[2] += k * o.strides[d];
+// Offsets of batch elements (C order over the batch dims) in a, b and out. Stepping to the
+// next element adds strides: the divisions of a fresh seek cost more than a 3 x 3 product.
+class BatchWalk {
+  public:
+    BatchWalk(int nb, const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) : nb_(nb), a_(a), b_(b), o_(o) {}
+    // The offsets of batch element i: off[0] in a, off[1] in b, off[2] in out.
+    const int64_t* at(int64_t i) {
+        if (cur_ >= 0 && i == cur_ + 1) step();
+        else if (i != cur_) seek(i);
+        cur_ = i;
+        return off_;
     }
-}
+
+  private:
+    void seek(int64_t i) {
+        off_[0] = off_[1] = off_[2] = 0;
+        for (int d = nb_ - 1; d >= 0; --d) {
+            idx_[d] = i % o_.shape[d];
+            i /= o_.shape[d];
+            off_[0] += idx_[d] * a_.strides[d];
+            off_[1] += idx_[d] * b_.strides[d];
+            off_[2] += idx_[d] * o_.strides[d];
+        }
+    }
+    void step() {
+        for (int d = nb_ - 1; d >= 0; --d) {
+            off_[0] += a_.strides[d];
+            off_[1] += b_.strides[d];
+            off_[2] += o_.strides[d];
+            if (++idx_[d] < o_.shape[d]) return;
+            off_[0] -= idx_[d] * a_.strides[d];
+            off_[1] -= idx_[d] * b_.strides[d];
+            off_[2] -= idx_[d] * o_.strides[d];
+            idx_[d] = 0;
+        }
+    }
+    const int nb_;
+    const ember_view_t &a_, &b_, &o_;
+    int64_t cur_ = -1, idx_[EMBER_MAX_DIMS] = {}, off_[3] = {};
+};
 
 // OpenBLAS runs a GEMM of m*n*k <= 64^3 (its SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD)
 // and a GEMV of fewer than 9216 elements on the calling thread, and every call there when
@@ -280,6 +310,53 @@ void gemm_split_inner(const Mat& A, const Mat& B, T* C, int64_t ldc, int64_t m, 
         }
 }
 
+// Real products small enough that a BLAS call's own cost dominates run in our kernel
+// (simd_small_gemm.hpp): at most kSmallWork multiply-adds, with few enough of them in the
+// columns outside 16-byte vectors (n % (16 / itemsize) columns, a scalar loop) that this
+// loop costs no more than a call. Dot products stay with BLAS.
+constexpr int64_t kSmallWork = 32768;
+constexpr int64_t kSmallScalarWork = 256;
+
+bool small_products(int32_t dt, int64_t m, int64_t n, int64_t k) {
+    if ((dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) || (m == 1 && n == 1)) return false;
+    const int64_t lanes16 = dt == EMBER_FLOAT32 ? 4 : 2;
+    return m * n * k <= kSmallWork && m * (n % lanes16) * k <= kSmallScalarWork;
+}
+
+// A batch of small products across the pool. A is read in any layout; a B without unit
+// column stride is packed row-major first, once per distinct B in each piece.
+void small_batch(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o, int64_t batch, int64_t m, int64_t n, int64_t k) {
+    const int nd = o.ndim;
+    const int64_t sz = (int64_t)itemsize_of(a.dtype);
+    const int64_t ars = a.strides[nd - 2], acs = a.strides[nd - 1], brs = b.strides[nd - 2], bcs = b.strides[nd - 1], ldc = o.strides[nd - 2];
+    const char *pa = base_ptr(a), *pb = base_ptr(b);
+    char* po = base_ptr(o);
+    const SmallGemmFn kernel = g_isa->small_gemm[a.dtype == EMBER_FLOAT32 ? 0 : 1];
+    // ~16 multiply-adds per ns in the kernel here, ~10 us to wake the pool
+    const double work = (double)batch * (double)(m * n * k + 64);
+    const int64_t pieces = work < (double)(1 << 19) ? 1 : std::min<int64_t>(batch, num_threads());
+    batch_pieces(batch, pieces, [&](int64_t begin, int64_t end) {
+        std::vector<char> packed;
+        int64_t packed_from = -1;
+        BatchWalk walk(nd - 2, a, b, o);
+        for (int64_t i = begin; i < end; ++i) {
+            const int64_t* off = walk.at(i);
+            const char* bp = pb + off[1] * sz;
+            int64_t ldb = brs;
+            if (bcs != 1 && n > 1) {
+                if (packed_from != off[1]) {
+                    packed.resize((size_t)(k * n * sz));
+                    pack(bp, k, n, brs, bcs, (size_t)sz, packed.data());
+                    packed_from = off[1];
+                }
+                bp = packed.data();
+                ldb = n;
+            }
+            kernel(pa + off[0] * sz, ars, acs, bp, ldb, po + off[2] * sz, ldc, m, n, k);
+        }
+    });
+}
+
 ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) {
     const int nd = o.ndim, nb = nd - 2;
     const int64_t n = o.shape[nd - 1], k = a.shape[nd - 1];
@@ -296,14 +373,17 @@ ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const e
     if (batch_folds_into_m(a, b, o, batch, true)) {  // one (batch * m) x k product
         m *= batch;
         batch = 1;
+    } else if (small_products(dt, m, n, k)) {
+        small_batch(a, b, o, batch, m, n, k);
+        return EMBER_OK;
     }
     const int64_t rows = rows_per_call(dt, m, n, k), blocks = (m + rows - 1) / rows, calls = batch * blocks;
     const int64_t chunk = blocks == 1 ? inner_chunk(dt, m, n, k) : 0;
     if (chunk) {  // the products in order, each split across the pool
         std::vector<char> sa, sb;
+        BatchWalk walk(nb, a, b, o);
         for (int64_t i = 0; i < batch; ++i) {
-            int64_t off[3];
-            batch_offsets(i, nb, a, b, o, off);
+            const int64_t* off = walk.at(i);
             const Mat A = operand(pa + off[0] * (int64_t)sz, m, k, ars, acs, sz, sa), B = operand(pb + off[1] * (int64_t)sz, k, n, brs, bcs, sz, sb);
             char* C = po + off[2] * (int64_t)sz;
             if (dt == EMBER_FLOAT32) gemm_split_inner(A, B, (float*)C, ldc, m, n, k, chunk);
@@ -314,11 +394,13 @@ ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const e
     batch_pieces(calls, pool_pieces(calls, batch, m, n, k, rows), [&](int64_t begin, int64_t end) {
         std::vector<char> sa, sb;
         Mat A{}, B{};
-        int64_t off[3] = {0, 0, 0}, last = -1;
+        BatchWalk walk(nb, a, b, o);
+        const int64_t* off = nullptr;
+        int64_t last = -1;
         for (int64_t t = begin; t < end; ++t) {
-            const int64_t i = t / blocks, r0 = (t % blocks) * rows;
+            const int64_t i = blocks == 1 ? t : t / blocks, r0 = blocks == 1 ? 0 : (t % blocks) * rows;
             if (i != last) {  // a piece packs an operand once per product, not per block
-                batch_offsets(i, nb, a, b, o, off);
+                off = walk.at(i);
                 A = operand(pa + off[0] * (int64_t)sz, m, k, ars, acs, sz, sa);
                 B = operand(pb + off[1] * (int64_t)sz, k, n, brs, bcs, sz, sb);
                 last = i;
@@ -384,10 +466,10 @@ ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const e
         Scratch<float> fa(rows * k), fb(k * n), fc(rows * n);
         Mat A{}, B{};
         int64_t last_a = -1, last_b = -1;  // an operand broadcast over the batch converts once
+        BatchWalk walk(nb, a, b, o);
         for (int64_t t = begin; t < end; ++t) {
             const int64_t i = t / blocks, r0 = (t % blocks) * rows, nr = std::min(rows, m - r0);
-            int64_t off[3];
-            batch_offsets(i, nb, a, b, o, off);
+            const int64_t* off = walk.at(i);
             const int64_t a_at = off[0] + r0 * ars;
             if (t == begin || a_at != last_a) A = half_operand(to32, pa + a_at * 2, nr, k, ars, acs, tmp.data, fa.data);
             if (t == begin || off[1] != last_b) B = half_operand(to32, pb + off[1] * 2, k, n, b.strides[nd - 2], b.strides[nd - 1], tmp.data, fb.data);
@@ -418,12 +500,12 @@ void int_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t
     const int64_t blocks = (m + kRows - 1) / kRows;
     parallel_range(batch * blocks, batch * m * n * k >= (int64_t(1) << 18) ? 2 : INT64_MAX, 1, [&](int64_t begin, int64_t end) {
         std::vector<U> brow_copy, acc((size_t)(kRows * n));
+        BatchWalk walk(nb, a, b, o);
         int64_t last_batch = -1;
         const U* bm = nullptr;  // b of the current batch entry, row-contiguous
         for (int64_t t = begin; t < end; ++t) {
             const int64_t bi = t / blocks, i0 = (t % blocks) * kRows, rows = std::min(kRows, m - i0);
-            int64_t off[3];
-            batch_offsets(bi, nb, a, b, o, off);
+            const int64_t* off = walk.at(bi);
             if (bi != last_batch) {
                 const T* pb = (const T*)b.data + b.offset + off[1];
                 if (bcs == 1 && brs == n) {
