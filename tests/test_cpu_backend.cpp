@@ -223,8 +223,30 @@ TEST(CpuBackend, ThreadCountFollowsEnvironment) {
     EXPECT_NE(driver.find(" kernels, "), std::string::npos) << driver;
     ASSERT_NE(driver.find(core), std::string::npos) << driver;
     EXPECT_GT(driver.size(), driver.find(core) + core.size()) << "no core name: " << driver;
+    for (const char* good : {"core Haswell", "core SkylakeX"})
+        if (driver.find(good) != std::string::npos) {
+            EXPECT_EQ(driver.find("(below the CPU)"), std::string::npos) << driver;
+        }
     NEED_CHILD_PROCESSES();
     EXPECT_EQ(run_child("CpuChild.ThreeThreads", {{"EMBER_NUM_THREADS", "3"}}), 0);
+    EXPECT_EQ(run_child("CpuChild.OpenBlasCoreBelowTheCpu", {{"OPENBLAS_CORETYPE", "Prescott"}}), 0);
+}
+
+// With OpenBLAS's SSE3 kernels on a processor with AVX2 (an OpenBLAS too old for the
+// processor picks them), the driver says so; OpenBLAS's AVX2 and AVX-512 cores pass.
+TEST(CpuChild, OpenBlasCoreBelowTheCpu) {
+    CHILD_ONLY();
+    NEED_CPU();
+    ember_device_info_t info{};
+    EM_OK(ember_ctx_device_info(cpu(), 0, &info));
+    const std::string driver = info.driver;
+    ASSERT_NE(driver.find("OpenBLAS core Prescott"), std::string::npos) << driver;
+#if defined(__x86_64__)
+    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    const bool avx2 = false;
+#endif
+    EXPECT_EQ(driver.find(" (below the CPU)") != std::string::npos, avx2) << driver;
 }
 
 // The linalg kernels split a batch over the pool whenever OpenBLAS runs one thread, and with

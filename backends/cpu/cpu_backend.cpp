@@ -3,6 +3,7 @@
 // Ops without a native kernel here are not returned by find_kernel, so the core binds the
 // reference kernel on the same host buffers (no copy).
 #include <cblas.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -63,6 +64,22 @@ const IsaTable* choose_isa() {
 #endif
 #endif
     return isa_table_generic();
+}
+
+// Whether OpenBLAS runs GEMM kernels below this processor: a core without AVX2 kernels on
+// a processor with AVX2 and FMA. Debian's 0.3.21 did not recognise a lent 16-core Xeon and
+// took Prescott's SSE3 kernels (GEMM ~15 GFLOP/s a core; float32 1024^3 9.2 ms on 16
+// threads, bench/RESULTS.md); OPENBLAS_CORETYPE overrides its choice.
+bool openblas_core_below_cpu() {
+#if defined(EMBER_CPU_X86)
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return false;
+    const char* core = openblas_get_corename();
+    for (const char* avx2_core : {"Haswell", "Zen", "SkylakeX", "Cooperlake", "SapphireRapids", "Excavator"})
+        if (core && strcasecmp(core, avx2_core) == 0) return false;
+    return true;
+#else
+    return false;
+#endif
 }
 
 std::string cpu_model_name() {
@@ -181,7 +198,8 @@ ember_status_t device_info(void* state, int device, ember_device_info_t* info) {
     std::snprintf(info->vendor, sizeof info->vendor, "Ember");
     // OpenBLAS's core type shows which GEMM kernels run: an OpenBLAS older than the processor
     // may not recognise it and fall back to slow generic ones (OPENBLAS_CORETYPE overrides).
-    std::snprintf(info->driver, sizeof info->driver, "%s kernels, OpenBLAS core %s", g_isa->name, openblas_get_corename());
+    std::snprintf(info->driver, sizeof info->driver, "%s kernels, OpenBLAS core %s%s", g_isa->name, openblas_get_corename(),
+                  openblas_core_below_cpu() ? " (below the CPU)" : "");
     info->type = EMBER_DEVICE_CPU;
     info->compute_units = s->threads;
     info->memory_bytes = phys_bytes();
