@@ -968,13 +968,15 @@ TEST(CpuLarge, MatmulSplitsLongInnerDimensions) {
     }
 }
 
-// Real products of at most 32768 multiply-adds run in the ISA's own kernel (small_batch in
-// matmul.cpp, simd_small_gemm.hpp): every row remainder (m % 4), every column path (two
+// Real products of at most 32^3 multiply-adds (64^3 where OpenBLAS's core has no
+// small-matrix kernels) run in the ISA's own kernel (small_batch in matmul.cpp,
+// simd_small_gemm.hpp): every row remainder (m % 4), every column path (two
 // vectors, one, a half and a quarter vector, single columns) and k = 0, 1 and odd, A and B
 // in every layout (transposed and stepped views; B packed, once for a B shared by a batch
 // spread across the pool), two batch axes with broadcasting, against the reference. Also
-// on the AVX2 and generic kernels (CpuBackend.SmallMatmulOnEveryIsa) and on 1 and 3
-// threads (CpuBackend.MatmulOnOneAndThreeThreads).
+// on the AVX2 and generic kernels and with OpenBLAS's Haswell core
+// (CpuBackend.SmallMatmulOnEveryIsa), and on 1 and 3 threads
+// (CpuBackend.MatmulOnOneAndThreeThreads).
 TEST(CpuLarge, MatmulSmallProducts) {
     NEED_CPU();
     auto check = [](const ember_tensor_t* x, const ember_tensor_t* y, double tol, const std::string& what) {
@@ -994,7 +996,9 @@ TEST(CpuLarge, MatmulSmallProducts) {
                     T b = tensor(cpu(), randf((size_t)(2 * k * n), -1, 1, seed++), {2, k, n}, dt);
                     check(a, b, tol, "small product " + d + " " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n));
                 }
-        for (auto [m, k, n] : {std::array<int64_t, 3>{3, 3, 3}, {4, 4, 4}, {5, 7, 20}, {6, 16, 9}}) {
+        // 40^3 and 64^3: our kernel where OpenBLAS's core has no small-matrix kernels (the
+        // child with OPENBLAS_CORETYPE=Haswell), OpenBLAS otherwise.
+        for (auto [m, k, n] : {std::array<int64_t, 3>{3, 3, 3}, {4, 4, 4}, {5, 7, 20}, {6, 16, 9}, {40, 40, 40}, {64, 64, 64}}) {
             const std::string shape = " " + d + " " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
             T a_t = tensor(cpu(), randf((size_t)(2 * k * m), -1, 1, seed++), {2, k, m}, dt), at;   // A transposed
             T b_t = tensor(cpu(), randf((size_t)(2 * n * k), -1, 1, seed++), {2, n, k}, dt), bt;   // B transposed: packed
@@ -1029,12 +1033,14 @@ TEST(CpuLarge, MatmulSmallProducts) {
     }
 }
 
-// The small-product kernels of each ISA (simd_small_gemm.hpp is compiled once per ISA).
+// The small-product kernels of each ISA (simd_small_gemm.hpp is compiled once per ISA),
+// and the larger limit under an OpenBLAS core without small-matrix kernels.
 TEST(CpuBackend, SmallMatmulOnEveryIsa) {
     NEED_CPU();
     NEED_CHILD_PROCESSES();
     EXPECT_EQ(run_child("CpuLarge.MatmulSmallProducts", {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child("CpuLarge.MatmulSmallProducts", {{"EMBER_CPU_ISA", "generic"}}), 0);
+    EXPECT_EQ(run_child("CpuLarge.MatmulSmallProducts", {{"OPENBLAS_CORETYPE", "Haswell"}}), 0);
 }
 
 TEST(CpuLarge, AstypeCopyAndAssign) {

@@ -5,7 +5,8 @@
 // A strided operand is handed to BLAS as it is whenever BLAS can express it: row-major
 // with a leading dimension (unit column stride) or transposed (unit row stride). Only
 // views BLAS cannot describe (negative, zero or two non-unit strides) are packed first.
-// Real products of at most 32^3 multiply-adds skip BLAS for our own kernel (small_batch).
+// Real products of at most 32^3 multiply-adds (64^3 where OpenBLAS has no small-matrix
+// kernels) skip BLAS for our own kernel (small_batch).
 // Batch dims (already broadcast by the core) loop over GEMM calls, split across the pool
 // where OpenBLAS runs each call on one thread; a product with few columns and a short inner
 // dimension (n * k <= 4096, real dtypes) is cut into row blocks that OpenBLAS keeps on one
@@ -13,6 +14,7 @@
 // products over pieces of k. When b is shared by the whole batch and a's batch rows are
 // evenly spaced, the batch folds into one tall product where that pays.
 #include <cblas.h>
+#include <strings.h>
 
 #include <algorithm>
 #include <atomic>
@@ -311,16 +313,36 @@ void gemm_split_inner(const Mat& A, const Mat& B, T* C, int64_t ldc, int64_t m, 
 }
 
 // Real products small enough that a BLAS call's own cost dominates run in our kernel
-// (simd_small_gemm.hpp): at most kSmallWork multiply-adds, with few enough of them in the
-// columns outside 16-byte vectors (n % (16 / itemsize) columns, a scalar loop) that this
-// loop costs no more than a call. Dot products stay with BLAS.
-constexpr int64_t kSmallWork = 32768;
+// (simd_small_gemm.hpp): at most small_work_limit() multiply-adds, with few enough of them
+// in the columns outside 16-byte vectors (n % (16 / itemsize) columns, a scalar loop) that
+// this loop costs no more than a call, a B of at most kSmallB elements (our kernel reads
+// B in strips of columns: a product of one row with a 512 x 512 B took 58 ms per 1000
+// against GEMV's 42; at 128 x 256 it took 2.8-3.2 against 4.7-4.8), and a B to pack
+// (columns not contiguous) of at most kSmallPack elements. Dot products stay with BLAS.
 constexpr int64_t kSmallScalarWork = 256;
+constexpr int64_t kSmallB = 32768;
+constexpr int64_t kSmallPack = 4096;
 
-bool small_products(int32_t dt, int64_t m, int64_t n, int64_t k) {
+// 32^3 where OpenBLAS's core has small-matrix kernels (its AVX-512 cores in 0.3.21): ours
+// is 0-15% slower than those from 40^3 (float32, one and two threads). 64^3 elsewhere,
+// where each call also allocates under OpenBLAS's lock: with OPENBLAS_CORETYPE=Haswell ours
+// was 1.1-1.8x faster at 32^3 to 64^3 on our AVX2 kernels, 1.3-3.8x on AVX-512
+// (bench/RESULTS.md). Above 64^3 OpenBLAS threads the product itself.
+int64_t small_work_limit() {
+    static const int64_t limit = [] {
+        const char* core = openblas_get_corename();
+        for (const char* small : {"SkylakeX", "Cooperlake", "SapphireRapids"})
+            if (core && strcasecmp(core, small) == 0) return int64_t(32768);
+        return kBlasAloneWork;
+    }();
+    return limit;
+}
+
+bool small_products(int32_t dt, int64_t m, int64_t n, int64_t k, bool b_packed) {
     if ((dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) || (m == 1 && n == 1)) return false;
     const int64_t lanes16 = dt == EMBER_FLOAT32 ? 4 : 2;
-    return m * n * k <= kSmallWork && m * (n % lanes16) * k <= kSmallScalarWork;
+    return m * n * k <= small_work_limit() && m * (n % lanes16) * k <= kSmallScalarWork && k * n <= kSmallB &&
+           (!b_packed || k * n <= kSmallPack);
 }
 
 // A batch of small products across the pool. A is read in any layout; a B without unit
@@ -373,7 +395,7 @@ ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const e
     if (batch_folds_into_m(a, b, o, batch, true)) {  // one (batch * m) x k product
         m *= batch;
         batch = 1;
-    } else if (small_products(dt, m, n, k)) {
+    } else if (small_products(dt, m, n, k, bcs != 1 && n > 1)) {
         small_batch(a, b, o, batch, m, n, k);
         return EMBER_OK;
     }
