@@ -970,7 +970,7 @@ TEST(CpuLarge, MatmulSplitsLongInnerDimensions) {
 
 // Real products of at most 32^3 multiply-adds (64^3 where OpenBLAS's core has no
 // small-matrix kernels) run in the ISA's own kernel (small_batch in matmul.cpp,
-// simd_small_gemm.hpp): every row remainder (m % 4), every column path (two
+// simd_small_gemm.hpp; float16 and bfloat16 after their conversion to float32): every row remainder (m % 4), every column path (two
 // vectors, one, a half and a quarter vector, single columns) and k = 0, 1 and odd, A and B
 // in every layout (transposed and stepped views; B packed, once for a B shared by a batch
 // spread across the pool), two batch axes with broadcasting, against the reference. Also
@@ -986,8 +986,8 @@ TEST(CpuLarge, MatmulSmallProducts) {
         expect_close(got, want, tol, tol, what);
     };
     unsigned seed = 70;
-    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
-        const double tol = dt == EMBER_FLOAT32 ? 2e-5 : 1e-12;
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        const double tol = dt == EMBER_FLOAT16 ? 4e-3 : dt == EMBER_BFLOAT16 ? 3e-2 : dt == EMBER_FLOAT32 ? 2e-5 : 1e-12;
         const std::string d = ember_dtype_name(dt);
         for (int64_t m : {1, 2, 3, 4, 5, 7})
             for (int64_t n : {1, 2, 3, 5, 8, 12, 16, 20, 33, 40})

@@ -462,7 +462,8 @@ Mat half_operand(CvtFn to32, const char* p, int64_t rows, int64_t cols, int64_t 
     return {(const char*)dst, CblasNoTrans, cols};
 }
 
-// float16 / bfloat16: both operands to float32, one SGEMM, the result rounded back once.
+// float16 / bfloat16: both operands to float32, one SGEMM (or our small-product kernel),
+// the result rounded back once.
 // Scratch from the caching allocator: fresh vectors paid a page fault per 4 KiB on every
 // call (a 256 x 256 bfloat16 product took 3x its float32 one, 2.1x at 1024). Row blocks
 // (rows_per_call, as float32) convert their rows of A and of the result within the block,
@@ -483,6 +484,7 @@ ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const e
     char* po = base_ptr(o);
     const int64_t ars = a.strides[nd - 2], acs = a.strides[nd - 1], ors = o.strides[nd - 2];
     const int64_t rows = rows_per_call(EMBER_FLOAT32, m, n, k), blocks = (m + rows - 1) / rows, calls = batch * blocks;
+    const bool small = small_products(EMBER_FLOAT32, rows, n, k, false);  // on the converted operands
     batch_pieces(calls, pool_pieces(calls, batch, m, n, k, rows), [&](int64_t begin, int64_t end) {
         Scratch<uint16_t> tmp(std::max({rows * k, k * n}));
         Scratch<float> fa(rows * k), fb(k * n), fc(rows * n);
@@ -497,8 +499,11 @@ ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const e
             if (t == begin || off[1] != last_b) B = half_operand(to32, pb + off[1] * 2, k, n, b.strides[nd - 2], b.strides[nd - 1], tmp.data, fb.data);
             last_a = a_at;
             last_b = off[1];
-            cblas_sgemm(CblasRowMajor, A.tr, B.tr, (int)nr, (int)n, (int)k, 1.0f, (const float*)A.p, (int)A.ld, (const float*)B.p, (int)B.ld,
-                        0.0f, fc.data, (int)n);
+            if (small && B.tr == CblasNoTrans)
+                g_isa->small_gemm[0](A.p, A.tr == CblasNoTrans ? A.ld : 1, A.tr == CblasNoTrans ? 1 : A.ld, B.p, B.ld, fc.data, n, nr, n, k);
+            else
+                cblas_sgemm(CblasRowMajor, A.tr, B.tr, (int)nr, (int)n, (int)k, 1.0f, (const float*)A.p, (int)A.ld, (const float*)B.p, (int)B.ld,
+                            0.0f, fc.data, (int)n);
             char* dst = po + (off[2] + r0 * ors) * 2;  // unit column stride (or one column): row by row
             each_line(nr, n, [&](int64_t r) { from32(fc.data + r * n, dst + r * ors * 2, n); });
         }
