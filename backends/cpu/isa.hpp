@@ -65,11 +65,11 @@ typedef void (*NetworkSortFn)(void* keys, int64_t n);
 // (simd_quicksort.hpp); null on the ISAs that have none.
 typedef void (*QuicksortFn)(void* keys, int64_t n);
 typedef int64_t (*QuickSplitFn)(void* keys, int64_t n);
-// dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols.
 // C = A B for small float32 ([0]) / float64 ([1]) products (simd_small_gemm.hpp): A m x k
 // with element strides ars, acs, B k x n row-major with row stride ldb, C row stride ldc.
 typedef void (*SmallGemmFn)(const void* a, int64_t ars, int64_t acs, const void* b, int64_t ldb, void* c, int64_t ldc, int64_t m,
                             int64_t n, int64_t k);
+// dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols.
 typedef void (*TransposeFn)(const void* src, int64_t src_step, void* dst, int64_t dst_step, int64_t rows, int64_t cols, bool stream);
 
 struct IsaTable {
