@@ -2,8 +2,8 @@
 // pay (included by simd_impl.cpp inside its anonymous namespace, once per ISA).
 //
 // Why not OpenBLAS: below a few thousand multiply-adds its per-call cost dominates, and
-// where its core has no small-matrix kernel (every core but SkylakeX in 0.3.21, Haswell
-// included) each call also takes a process-wide lock to allocate its buffers, so pool
+// where its core has no small-matrix kernel (every core but its AVX-512 ones in 0.3.21,
+// Haswell included) each call also takes a process-wide lock to allocate its buffers, so pool
 // threads calling it at once queue: 1024 float32 16 x 16 products took 0.23 ms on one
 // thread and 0.38 on two with OPENBLAS_CORETYPE=Haswell, 0.58 on one and 1.24 on sixteen
 // on a machine where it chose Prescott (measured, bench/RESULTS.md).
