@@ -326,6 +326,24 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("matmul_stacked_f32", size.c_str(), time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, a, b, r); }));
         for (ember_tensor_t* t : {a, b}) ember_tensor_release(t);
     }
+    // complex64 with real and imaginary parts uniform(-1, 1)
+    auto complex_tensor = [&](std::vector<int64_t> shape, unsigned seed) {
+        ember_tensor_t *re = random_tensor(c, shape, -1, 1, seed), *im = random_tensor(c, shape, -1, 1, seed + 1), *i = nullptr, *z = nullptr,
+                       *zre = nullptr, *zim = nullptr;
+        ember_scalar_c128(c, 0, 1, &i);
+        ember_astype(c, re, EMBER_COMPLEX64, &zre);
+        ember_multiply(c, im, i, &zim);
+        ember_add(c, zre, zim, &z);
+        for (ember_tensor_t* t : {re, im, i, zre, zim}) ember_tensor_release(t);
+        return z;
+    };
+    for (auto [bt, n] : std::vector<std::array<int64_t, 2>>{{1024, 16}, {100000, 3}}) {
+        const std::string size = std::to_string(bt) + "x" + std::to_string(n);
+        if (!np.count("matmul_stacked_c64/" + size)) continue;
+        ember_tensor_t *a = complex_tensor({bt, n, n}, 31), *b = complex_tensor({bt, n, n}, 33);
+        add("matmul_stacked_c64", size.c_str(), time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, a, b, r); }));
+        for (ember_tensor_t* t : {a, b}) ember_tensor_release(t);
+    }
     // bt float64 n x n matrices of uniform(-1, 1) values plus n I (diagonally dominant: well
     // conditioned, and positive definite as the lower triangle of a symmetric matrix).
     auto dominant_matrices = [&](int64_t bt, int64_t n) {

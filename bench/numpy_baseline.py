@@ -42,6 +42,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   gram_f32           x.T @ x of a (100000, 64) array (NumPy calls SYRK for it: one triangle's work)
   matmul_batched_f32 a @ b of a (B, m, k) and a (k, k) array; sizes BxMxK: 1024x16x16, 256x16x128, 64x256x64
   matmul_stacked_f32 a @ b of two (B, n, n) arrays (each product its own b); sizes BxN: 1024x16, 100000x3
+  matmul_stacked_c64 the same for complex64 (real and imaginary parts uniform(-1, 1)); sizes BxN: 1024x16, 100000x3
   solve_batched_f64  np.linalg.solve(a, b) of B well-conditioned n x n matrices and B (n, k) right-hand sides;
                      sizes BxNxK: 100000x3x1, 4096x8x1, 4096x8x8, 512x32x32
   inv_batched_f64, det_batched_f64, cholesky_batched_f64
@@ -93,6 +94,10 @@ def best_of(reps, fn):
         fn()
         best = min(best, time.perf_counter() - t0)
     return best
+
+
+def complex_uniform(r, shape):
+    return (r.uniform(-1, 1, shape) + 1j * r.uniform(-1, 1, shape)).astype(np.complex64)
 
 
 def size_name(n):
@@ -162,6 +167,9 @@ INDEX_CASES = {
                            lambda a, b: a @ b),
     "matmul_stacked_f32@100000x3": ("100000x3", lambda r: (r.uniform(-1, 1, (100000, 3, 3)).astype(np.float32),
                                                            r.uniform(-1, 1, (100000, 3, 3)).astype(np.float32)), lambda a, b: a @ b),
+    "matmul_stacked_c64": ("1024x16", lambda r: (complex_uniform(r, (1024, 16, 16)), complex_uniform(r, (1024, 16, 16))), lambda a, b: a @ b),
+    "matmul_stacked_c64@100000x3": ("100000x3", lambda r: (complex_uniform(r, (100000, 3, 3)), complex_uniform(r, (100000, 3, 3))),
+                                    lambda a, b: a @ b),
     "solve_batched_f64@100000x3x1": ("100000x3x1", lambda r: (r.uniform(-1, 1, (100000, 3, 3)) + 3 * np.eye(3), r.uniform(-1, 1, (100000, 3, 1))),
                                      np.linalg.solve),
     "solve_batched_f64": ("4096x8x1", lambda r: (r.uniform(-1, 1, (4096, 8, 8)) + 8 * np.eye(8), r.uniform(-1, 1, (4096, 8, 1))),

@@ -984,49 +984,68 @@ TEST(CpuLarge, MatmulSmallProducts) {
         EM_OK(ember_matmul(cpu(), x, y, got.out()));
         EM_OK(ember_matmul(ref(), as_ref(x), as_ref(y), want.out()));
         expect_close(got, want, tol, tol, what);
+        ember_dtype_t dt{};
+        ember_tensor_dtype(got, &dt);
+        if (dt != EMBER_COMPLEX64 && dt != EMBER_COMPLEX128) return;
+        T got_im, want_im;
+        EM_OK(ember_imag(ref(), as_ref(got), got_im.out()));
+        EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
+        expect_close(got_im, want_im, tol, tol, what + " (imaginary parts)");
     };
     unsigned seed = 70;
-    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
-        const double tol = dt == EMBER_FLOAT16 ? 4e-3 : dt == EMBER_BFLOAT16 ? 3e-2 : dt == EMBER_FLOAT32 ? 2e-5 : 1e-12;
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        const double tol = dt == EMBER_FLOAT16 ? 4e-3 : dt == EMBER_BFLOAT16 ? 3e-2 : dt == EMBER_FLOAT32 ? 2e-5 : dt == EMBER_COMPLEX64 ? 4e-5 : 1e-12;
         const std::string d = ember_dtype_name(dt);
+        // Random values of dt: complex ones with random real and imaginary parts.
+        auto make = [&](size_t count, std::vector<int64_t> shape) {
+            if (dt != EMBER_COMPLEX64 && dt != EMBER_COMPLEX128) return tensor(cpu(), randf(count, -1, 1, seed++), shape, dt);
+            const auto parts = randf(2 * count, -1, 1, seed++);
+            const std::vector<double> wide(parts.begin(), parts.end());
+            T t;
+            EXPECT_EQ(ember_tensor_from_data(cpu(), dt == EMBER_COMPLEX64 ? (const void*)parts.data() : (const void*)wide.data(), dt,
+                                             shape.data(), (int)shape.size(), t.out()),
+                      EMBER_OK);
+            return t;
+        };
         for (int64_t m : {1, 2, 3, 4, 5, 7})
             for (int64_t n : {1, 2, 3, 5, 8, 12, 16, 20, 33, 40})
                 for (int64_t k : {0, 1, 17}) {
-                    T a = tensor(cpu(), randf((size_t)(2 * m * k), -1, 1, seed++), {2, m, k}, dt);
-                    T b = tensor(cpu(), randf((size_t)(2 * k * n), -1, 1, seed++), {2, k, n}, dt);
+                    T a = make(2 * m * k, {2, m, k});
+                    T b = make(2 * k * n, {2, k, n});
                     check(a, b, tol, "small product " + d + " " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n));
                 }
         // 40^3 and 64^3: our kernel where OpenBLAS's core has no small-matrix kernels (the
-        // child with OPENBLAS_CORETYPE=Haswell), OpenBLAS otherwise.
-        for (auto [m, k, n] : {std::array<int64_t, 3>{3, 3, 3}, {4, 4, 4}, {5, 7, 20}, {6, 16, 9}, {40, 40, 40}, {64, 64, 64}}) {
+        // child with OPENBLAS_CORETYPE=Haswell) and for complex dtypes, OpenBLAS otherwise;
+        // 72^3: OpenBLAS for every dtype.
+        for (auto [m, k, n] : {std::array<int64_t, 3>{3, 3, 3}, {4, 4, 4}, {5, 7, 20}, {6, 16, 9}, {40, 40, 40}, {64, 64, 64}, {72, 72, 72}}) {
             const std::string shape = " " + d + " " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
-            T a_t = tensor(cpu(), randf((size_t)(2 * k * m), -1, 1, seed++), {2, k, m}, dt), at;   // A transposed
-            T b_t = tensor(cpu(), randf((size_t)(2 * n * k), -1, 1, seed++), {2, n, k}, dt), bt;   // B transposed: packed
-            T a2 = tensor(cpu(), randf((size_t)(2 * m * 2 * k), -1, 1, seed++), {2, m, 2 * k}, dt), astep;
-            T b2 = tensor(cpu(), randf((size_t)(2 * k * 2 * n), -1, 1, seed++), {2, k, 2 * n}, dt), bstep;
+            T a_t = make(2 * k * m, {2, k, m}), at;   // A transposed
+            T b_t = make(2 * n * k, {2, n, k}), bt;   // B transposed: packed
+            T a2 = make(2 * m * 2 * k, {2, m, 2 * k}), astep;
+            T b2 = make(2 * k * 2 * n, {2, k, 2 * n}), bstep;
             EM_OK(ember_matrix_transpose(cpu(), a_t, at.out()));
             EM_OK(ember_matrix_transpose(cpu(), b_t, bt.out()));
             int64_t st[3] = {0, 0, 0}, sp[3] = {EMBER_SLICE_END, EMBER_SLICE_END, EMBER_SLICE_END}, colstep[3] = {1, 1, 2};
             EM_OK(ember_slice(cpu(), a2, st, sp, colstep, 3, astep.out()));  // columns 2 apart
             EM_OK(ember_slice(cpu(), b2, st, sp, colstep, 3, bstep.out()));  // columns 2 apart: packed
-            T a = tensor(cpu(), randf((size_t)(2 * m * k), -1, 1, seed++), {2, m, k}, dt);
-            T b = tensor(cpu(), randf((size_t)(2 * k * n), -1, 1, seed++), {2, k, n}, dt);
+            T a = make(2 * m * k, {2, m, k});
+            T b = make(2 * k * n, {2, k, n});
             check(at, b, tol, "transposed A" + shape);
             check(a, bt, tol, "transposed B" + shape);
             check(at, bt, tol, "both transposed" + shape);
             check(astep, bstep, tol, "stepped columns" + shape);
             // Two batch axes, each operand broadcast over one of them.
-            T a4 = tensor(cpu(), randf((size_t)(5 * m * k), -1, 1, seed++), {5, 1, m, k}, dt);
-            T b4 = tensor(cpu(), randf((size_t)(7 * k * n), -1, 1, seed++), {7, k, n}, dt);
+            T a4 = make(5 * m * k, {5, 1, m, k});
+            T b4 = make(7 * k * n, {7, k, n});
             check(a4, b4, tol, "broadcast batch axes" + shape);
-            T a5 = tensor(cpu(), randf((size_t)(2 * 3 * m * k), -1, 1, seed++), {2, 3, m, k}, dt);
-            T b5 = tensor(cpu(), randf((size_t)(3 * k * n), -1, 1, seed++), {3, k, n}, dt);
+            T a5 = make(2 * 3 * m * k, {2, 3, m, k});
+            T b5 = make(3 * k * n, {3, k, n});
             check(a5, b5, tol, "two batch axes, B broadcast over the first" + shape);
         }
         // A batch that spreads across the pool: A transposed (so the batch does not fold into
         // one product), B one transposed matrix shared by the batch, packed once per piece.
-        T a_t = tensor(cpu(), randf(3000 * 16 * 4, -1, 1, seed++), {3000, 16, 4}, dt), at;
-        T b_t = tensor(cpu(), randf(16 * 16, -1, 1, seed++), {16, 16}, dt), bt;
+        T a_t = make(3000 * 16 * 4, {3000, 16, 4}), at;
+        T b_t = make(16 * 16, {16, 16}), bt;
         EM_OK(ember_matrix_transpose(cpu(), a_t, at.out()));
         EM_OK(ember_matrix_transpose(cpu(), b_t, bt.out()));
         check(at, bt, tol, "a batch across the pool, shared packed B " + d);

@@ -65,7 +65,7 @@ typedef void (*NetworkSortFn)(void* keys, int64_t n);
 // (simd_quicksort.hpp); null on the ISAs that have none.
 typedef void (*QuicksortFn)(void* keys, int64_t n);
 typedef int64_t (*QuickSplitFn)(void* keys, int64_t n);
-// C = A B for small float32 ([0]) / float64 ([1]) products (simd_small_gemm.hpp): A m x k
+// C = A B for small float32, float64, complex64 and complex128 products (simd_small_gemm.hpp): A m x k
 // with element strides ars, acs, B k x n row-major with row stride ldb, C row stride ldc.
 typedef void (*SmallGemmFn)(const void* a, int64_t ars, int64_t acs, const void* b, int64_t ldb, void* c, int64_t ldc, int64_t m,
                             int64_t n, int64_t k);
@@ -94,7 +94,7 @@ struct IsaTable {
     int64_t network_sort_max[2];
     QuicksortFn quicksort[2];  // [0] uint32 keys, [1] uint64
     QuickSplitFn quick_split[2];
-    SmallGemmFn small_gemm[2];  // [0] float32, [1] float64
+    SmallGemmFn small_gemm[4];  // [0] float32, [1] float64, [2] complex64, [3] complex128
 };
 
 const IsaTable* isa_table_generic();

@@ -6,7 +6,7 @@
 // with a leading dimension (unit column stride) or transposed (unit row stride). Only
 // views BLAS cannot describe (negative, zero or two non-unit strides) are packed first.
 // Real products of at most 32^3 multiply-adds (64^3 where OpenBLAS has no small-matrix
-// kernels) skip BLAS for our own kernel (small_batch).
+// kernels), and complex ones of at most 64^3, skip BLAS for our own kernel (small_batch).
 // Batch dims (already broadcast by the core) loop over GEMM calls, split across the pool
 // where OpenBLAS runs each call on one thread; a product with few columns and a short inner
 // dimension (n * k <= 4096, real dtypes) is cut into row blocks that OpenBLAS keeps on one
@@ -312,13 +312,14 @@ void gemm_split_inner(const Mat& A, const Mat& B, T* C, int64_t ldc, int64_t m, 
         }
 }
 
-// Real products small enough that a BLAS call's own cost dominates run in our kernel
+// Products small enough that a BLAS call's own cost dominates run in our kernel
 // (simd_small_gemm.hpp): at most small_work_limit() multiply-adds, with few enough of them
 // in the columns outside 16-byte vectors (n % (16 / itemsize) columns, a scalar loop) that
 // this loop costs no more than a call, a B of at most kSmallB elements (our kernel reads
 // B in strips of columns: a product of one row with a 512 x 512 B took 58 ms per 1000
 // against GEMV's 42; at 128 x 256 it took 2.8-3.2 against 4.7-4.8), and a B to pack
-// (columns not contiguous) of at most kSmallPack elements. Dot products stay with BLAS.
+// (columns not contiguous) of at most kSmallPack elements. Real dot products stay with BLAS
+// (its DOT takes no lock); complex ones would be a GEMM call each.
 constexpr int64_t kSmallScalarWork = 256;
 constexpr int64_t kSmallB = 32768;
 constexpr int64_t kSmallPack = 4096;
@@ -328,6 +329,14 @@ constexpr int64_t kSmallPack = 4096;
 // where each call also allocates under OpenBLAS's lock: with OPENBLAS_CORETYPE=Haswell ours
 // was 1.1-1.8x faster at 32^3 to 64^3 on our AVX2 kernels, 1.3-3.8x on AVX-512
 // (bench/RESULTS.md). Above 64^3 OpenBLAS threads the product itself.
+// Complex products: 64^3 complex multiply-adds whatever OpenBLAS's core, for 0.3.21 has no
+// complex small-matrix kernels. On the AMD host (2 threads) ours ran 1024 complex64 16^3
+// products in 0.092 ms against 0.27 through CGEMM, 100000 3^3 ones in 0.87 against 11-21,
+// and batches up to 128^3 in 0.5-0.9 of CGEMM's time under core Cooperlake (AVX-512);
+// one 64^3 product equal to it (0.0094 ms against 0.0076-0.0175), one 96^3 slower (0.031
+// against 0.021-0.038), where OpenBLAS's own threads begin to pay.
+constexpr int64_t kSmallComplexWork = 4 * 64 * 64 * 64;
+
 int64_t small_work_limit() {
     static const int64_t limit = [] {
         const char* core = openblas_get_corename();
@@ -338,10 +347,26 @@ int64_t small_work_limit() {
     return limit;
 }
 
+// Real multiply-adds of an m x k @ k x n product: four per complex one.
+int64_t real_macs(int32_t dt, int64_t m, int64_t n, int64_t k) {
+    return m * n * k * (dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128 ? 4 : 1);
+}
+
+int small_kernel_index(int32_t dt) {
+    switch (dt) {
+        case EMBER_FLOAT32: return 0;
+        case EMBER_FLOAT64: return 1;
+        case EMBER_COMPLEX64: return 2;
+        default: return 3;
+    }
+}
+
 bool small_products(int32_t dt, int64_t m, int64_t n, int64_t k, bool b_packed) {
-    if ((dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) || (m == 1 && n == 1)) return false;
-    const int64_t lanes16 = dt == EMBER_FLOAT32 ? 4 : 2;
-    return m * n * k <= small_work_limit() && m * (n % lanes16) * k <= kSmallScalarWork && k * n <= kSmallB &&
+    const bool complex = dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128;
+    if ((dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64 && !complex) || (m == 1 && n == 1 && !complex)) return false;
+    const int64_t lanes16 = 16 / (int64_t)itemsize_of(dt);
+    return real_macs(dt, m, n, k) <= (complex ? kSmallComplexWork : small_work_limit()) && m * (n % lanes16) * k <= kSmallScalarWork &&
+           k * n <= kSmallB &&
            (!b_packed || k * n <= kSmallPack);
 }
 
@@ -353,10 +378,10 @@ void small_batch(const ember_view_t& a, const ember_view_t& b, const ember_view_
     const int64_t ars = a.strides[nd - 2], acs = a.strides[nd - 1], brs = b.strides[nd - 2], bcs = b.strides[nd - 1], ldc = o.strides[nd - 2];
     const char *pa = base_ptr(a), *pb = base_ptr(b);
     char* po = base_ptr(o);
-    const SmallGemmFn kernel = g_isa->small_gemm[a.dtype == EMBER_FLOAT32 ? 0 : 1];
+    const SmallGemmFn kernel = g_isa->small_gemm[small_kernel_index(a.dtype)];
     // 2^19 multiply-adds are 13 us or more of kernel time on one thread here (16^3 products
     // ran at ~39 per ns), more than the ~10 us a sleeping pool takes to wake
-    const double work = (double)batch * (double)(m * n * k + 64);
+    const double work = (double)batch * (double)(real_macs(a.dtype, m, n, k) + 64);
     const int64_t pieces = work < (double)(1 << 19) ? 1 : std::min<int64_t>(batch, num_threads());
     batch_pieces(batch, pieces, [&](int64_t begin, int64_t end) {
         std::vector<char> packed;

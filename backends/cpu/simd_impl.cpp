@@ -1027,6 +1027,8 @@ IsaTable build_table() {
     t.philox = philox_words;
     t.small_gemm[0] = small_gemm<float>;
     t.small_gemm[1] = small_gemm<double>;
+    t.small_gemm[2] = small_cgemm<float>;
+    t.small_gemm[3] = small_cgemm<double>;
     t.network_sort[0] = network_sort<uint32_t>;
     t.network_sort[1] = network_sort<uint64_t>;
     t.network_sort_max[0] = kNetworkSortMax<uint32_t>;

@@ -85,3 +85,76 @@ void small_gemm(const void* av, int64_t ars, int64_t acs, const void* bv, int64_
         default: break;
     }
 }
+
+// Complex products, T the real type of interleaved (re, im) pairs; strides, n and k count
+// complex elements. Per row of C two vector sums over p: ar * b and ai * b, lane pairs
+// (re, im) of B's row. Their combination, (ar br - ai bi, ar bi + ai br), is
+// sum_r + (-1, +1) * swap(sum_i). One vector of columns at a time: four rows' eight sums
+// and B's vector fill AVX2's sixteen registers.
+template <class T, int R, int B>
+inline __attribute__((always_inline)) int64_t small_cgemm_vectors(const T* a, int64_t ars, int64_t acs, const T* b, int64_t ldb, T* c,
+                                                                  int64_t ldc, int64_t j, int64_t n, int64_t k) {
+    typedef typename VT<T, B>::type Vec;
+    typedef typename VT<sint_of<T>, B>::type Mask;
+    constexpr int lanes = B / (int)sizeof(T), w = lanes / 2;
+    Mask swap;
+    Vec sign;
+    for (int l = 0; l < lanes; ++l) {
+        swap[l] = l ^ 1;
+        sign[l] = (l & 1) ? T(1) : T(-1);
+    }
+    for (; j + w <= n; j += w) {
+        Vec re[R], im[R];
+        for (int r = 0; r < R; ++r) re[r] = im[r] = Vec{};
+        for (int64_t p = 0; p < k; ++p) {
+            Vec bv;
+            memcpy(&bv, b + 2 * (p * ldb + j), sizeof bv);
+            for (int r = 0; r < R; ++r) {
+                const T* ap = a + 2 * (r * ars + p * acs);
+                re[r] += ap[0] * bv;
+                im[r] += ap[1] * bv;
+            }
+        }
+        for (int r = 0; r < R; ++r) store_vec(c + 2 * (r * ldc + j), re[r] + sign * __builtin_shuffle(im[r], swap));
+    }
+    return j;
+}
+
+template <class T, int R>
+inline __attribute__((always_inline)) void small_cgemm_rows(const T* a, int64_t ars, int64_t acs, const T* b, int64_t ldb, T* c,
+                                                            int64_t ldc, int64_t n, int64_t k) {
+    int64_t j = small_cgemm_vectors<T, R, VB>(a, ars, acs, b, ldb, c, ldc, 0, n, k);
+    if constexpr (VB / 2 >= 16) j = small_cgemm_vectors<T, R, VB / 2>(a, ars, acs, b, ldb, c, ldc, j, n, k);
+    if constexpr (VB / 4 >= 16) j = small_cgemm_vectors<T, R, VB / 4>(a, ars, acs, b, ldb, c, ldc, j, n, k);
+    for (; j < n; ++j) {  // complex64 only: one pair left
+        T re[R] = {}, im[R] = {};
+        for (int64_t p = 0; p < k; ++p) {
+            const T br = b[2 * (p * ldb + j)], bi = b[2 * (p * ldb + j) + 1];
+            for (int r = 0; r < R; ++r) {
+                const T* ap = a + 2 * (r * ars + p * acs);
+                re[r] += ap[0] * br - ap[1] * bi;
+                im[r] += ap[0] * bi + ap[1] * br;
+            }
+        }
+        for (int r = 0; r < R; ++r) {
+            c[2 * (r * ldc + j)] = re[r];
+            c[2 * (r * ldc + j) + 1] = im[r];
+        }
+    }
+}
+
+template <class T>
+void small_cgemm(const void* av, int64_t ars, int64_t acs, const void* bv, int64_t ldb, void* cv, int64_t ldc, int64_t m, int64_t n,
+                 int64_t k) {
+    const T* a = (const T*)av;
+    const T* b = (const T*)bv;
+    T* c = (T*)cv;
+    int64_t i = 0;
+    for (; i + 4 <= m; i += 4) small_cgemm_rows<T, 4>(a + 2 * i * ars, ars, acs, b, ldb, c + 2 * i * ldc, ldc, n, k);
+    switch (m - i) {
+        case 3: small_cgemm_rows<T, 3>(a + 2 * i * ars, ars, acs, b, ldb, c + 2 * i * ldc, ldc, n, k); break;
+        case 2: small_cgemm_rows<T, 2>(a + 2 * i * ars, ars, acs, b, ldb, c + 2 * i * ldc, ldc, n, k); break;
+        case 1: small_cgemm_rows<T, 1>(a + 2 * i * ars, ars, acs, b, ldb, c + 2 * i * ldc, ldc, n, k); break;
+        default: break;
+    }
+}
