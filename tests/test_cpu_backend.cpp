@@ -1062,6 +1062,16 @@ TEST(CpuBackend, SmallMatmulOnEveryIsa) {
     EXPECT_EQ(run_child("CpuLarge.MatmulSmallProducts", {{"OPENBLAS_CORETYPE", "Haswell"}}), 0);
 }
 
+// fft.cpp transforms a vector's width of lines at once (8, 4 or 2 by ISA) and spreads the
+// blocks over the pool: every ISA, and one and three threads.
+TEST(CpuBackend, FftOnEveryIsaAndThreadCount) {
+    NEED_CPU();
+    NEED_CHILD_PROCESSES();
+    for (auto env : {std::pair<std::string, std::string>{"EMBER_CPU_ISA", "avx2"}, {"EMBER_CPU_ISA", "generic"}, {"EMBER_NUM_THREADS", "1"},
+                     {"EMBER_NUM_THREADS", "3"}})
+        EXPECT_EQ(run_child("CpuLarge.FftMatchesReference", {env}), 0) << env.first << "=" << env.second;
+}
+
 TEST(CpuLarge, AstypeCopyAndAssign) {
     NEED_CPU();
     auto d = randf(600001, -70000, 70000, 51);

@@ -69,6 +69,19 @@ typedef int64_t (*QuickSplitFn)(void* keys, int64_t n);
 // with element strides ars, acs, B k x n row-major with row stride ldb, C row stride ldc.
 typedef void (*SmallGemmFn)(const void* a, int64_t ars, int64_t acs, const void* b, int64_t ldb, void* c, int64_t ldc, int64_t m,
                             int64_t n, int64_t k);
+// A mixed-radix FFT plan for fft_lines: n = the product of the factors (radix 4 first,
+// then primes up to kFftMaxRadix), twiddles[2 j], twiddles[2 j + 1] = cos, sin of
+// -2 pi j / n for j < n.
+constexpr int kFftMaxRadix = 13;
+struct FftPlan {
+    int64_t n;
+    const int64_t* factors;
+    const double* twiddles;
+};
+// Forward DFTs (e^{-2 pi i jk/n}) of vector_bytes / 8 lines at once, in float64: element k
+// of in and out is vector_bytes / 8 real parts, one per line, then as many imaginary
+// parts. in and out must not overlap (simd_fft.hpp).
+typedef void (*FftLinesFn)(const FftPlan& plan, const double* in, double* out);
 // dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols.
 typedef void (*TransposeFn)(const void* src, int64_t src_step, void* dst, int64_t dst_step, int64_t rows, int64_t cols, bool stream);
 
@@ -94,6 +107,7 @@ struct IsaTable {
     int64_t network_sort_max[2];
     QuicksortFn quicksort[2];  // [0] uint32 keys, [1] uint64
     QuickSplitFn quick_split[2];
+    FftLinesFn fft_lines;
     SmallGemmFn small_gemm[4];  // [0] float32, [1] float64, [2] complex64, [3] complex128
 };
 

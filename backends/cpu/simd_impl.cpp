@@ -922,6 +922,7 @@ enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D
 #include "simd_quicksort.hpp"
 #include "simd_transpose.hpp"
 #include "simd_small_gemm.hpp"
+#include "simd_fft.hpp"
 
 
 // Integer (and bool, as bytes) to float: the plain conversion, as the reference's astype.
@@ -1025,6 +1026,7 @@ IsaTable build_table() {
     t.transpose[1] = transpose_elems<8>;
     t.transpose[2] = transpose_elems<16>;
     t.philox = philox_words;
+    t.fft_lines = fft_lines;
     t.small_gemm[0] = small_gemm<float>;
     t.small_gemm[1] = small_gemm<double>;
     t.small_gemm[2] = small_cgemm<float>;

@@ -1,0 +1,78 @@
+// The cpu backend's FFT (fft.cpp: lines a vector's width at a time, float64 inside) against
+// the reference backend on random complex data. Both run the same mixed-radix sums; they
+// differ only where the cpu kernels fuse a multiply into an add, so the tolerances are a
+// few float64 rounding errors of the largest term (complex128), and half a float32 ulp of
+// the result plus that (complex64, rounded once from float64).
+#include <string>
+#include <vector>
+
+#include "cpu_contexts.hpp"
+#include "ember/ember_signal.h"
+
+namespace {
+
+// Random complex values of dtype dt (real and imaginary parts uniform in [-1, 1]).
+T complex_tensor(ember_dtype_t dt, std::vector<int64_t> shape, unsigned seed) {
+    size_t count = 1;
+    for (int64_t s : shape) count *= (size_t)s;
+    const auto parts = randf(2 * count, -1, 1, seed);
+    const std::vector<double> wide(parts.begin(), parts.end());
+    T t;
+    EXPECT_EQ(ember_tensor_from_data(cpu(), dt == EMBER_COMPLEX64 ? (const void*)parts.data() : (const void*)wide.data(), dt, shape.data(),
+                                     (int)shape.size(), t.out()),
+              EMBER_OK)
+        << ember_last_error();
+    return t;
+}
+
+// The transform along `axis` (forward, or the unscaled inverse) on cpu and on the reference,
+// real and imaginary parts compared.
+void expect_fft_matches(const ember_tensor_t* x, int64_t axis, bool inverse, int64_t n, const std::string& what) {
+    T got, want, got_im, want_im;
+    if (inverse) {
+        EM_OK(ember_ifft(cpu(), x, -1, axis, EMBER_FFT_FORWARD, got.out()));
+        EM_OK(ember_ifft(ref(), as_ref(x), -1, axis, EMBER_FFT_FORWARD, want.out()));
+    } else {
+        EM_OK(ember_fft(cpu(), x, -1, axis, EMBER_FFT_BACKWARD, got.out()));
+        EM_OK(ember_fft(ref(), as_ref(x), -1, axis, EMBER_FFT_BACKWARD, want.out()));
+    }
+    EXPECT_EQ(backend_of(got), "cpu") << what;
+    const bool single = dtype_of(x) == EMBER_COMPLEX64;
+    const double rtol = single ? 6e-8 : 1e-14, atol = (single ? 1e-12 : 1e-14) * (double)n;
+    expect_close(got, want, rtol, atol, what);
+    EM_OK(ember_imag(ref(), as_ref(got), got_im.out()));
+    EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
+    expect_close(got_im, want_im, rtol, atol, what + " (imaginary parts)");
+}
+
+TEST(CpuLarge, FftMatchesReference) {
+    NEED_CPU();
+    unsigned seed = 300;
+    for (ember_dtype_t dt : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        const std::string d = ember_dtype_name(dt);
+        // Every radix (4, 2, 3, 5, 7, 11, 13 and their mixes), a length left to Bluestein (17),
+        // and 11 lines: a last block part empty on every vector width.
+        for (int64_t n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 16, 17, 24, 60, 64, 100, 128, 243, 1000, 1024, 4096})
+            for (bool inverse : {false, true}) {
+                const std::string what = d + " n=" + std::to_string(n) + (inverse ? " inverse" : " forward");
+                T rows = complex_tensor(dt, {11, n}, seed++), cols = complex_tensor(dt, {n, 11}, seed++);
+                expect_fft_matches(rows, -1, inverse, n, what + " along rows");
+                expect_fft_matches(cols, 0, inverse, n, what + " down columns (strided lines)");
+            }
+        // Views: a transposed operand and one with every other column, three dims.
+        T x = complex_tensor(dt, {3, 40, 64}, seed++), xt, stepped;
+        int64_t perm[3] = {0, 2, 1}, st[3] = {0, 0, 0}, sp[3] = {EMBER_SLICE_END, EMBER_SLICE_END, EMBER_SLICE_END}, step[3] = {1, 1, 2};
+        EM_OK(ember_permute_dims(cpu(), x, perm, 3, xt.out()));
+        EM_OK(ember_slice(cpu(), x, st, sp, step, 3, stepped.out()));
+        expect_fft_matches(xt, -1, false, 40, d + " transposed view");
+        expect_fft_matches(xt, 1, true, 64, d + " transposed view, middle axis");
+        expect_fft_matches(stepped, -1, false, 32, d + " every other column");
+        expect_fft_matches(stepped, 0, false, 3, d + " every other column, first axis");
+        // Enough lines for the pool (and an odd count of vector blocks).
+        T big = complex_tensor(dt, {333, 1024}, seed++);
+        expect_fft_matches(big, -1, false, 1024, d + " 333 lines across the pool");
+        expect_fft_matches(big, 0, true, 333, d + " 1024 lines of 333 (Bluestein) across the pool");
+    }
+}
+
+}  // namespace
