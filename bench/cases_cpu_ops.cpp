@@ -487,6 +487,11 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("fft_c64", "1024x1024", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_fft(c, z, -1, -1, EMBER_FFT_BACKWARD, r); }));
         for (ember_tensor_t* t : {re, z}) ember_tensor_release(t);
     }
+    if (np.count("fft_long_c64/1048576")) {
+        ember_tensor_t* z = complex_tensor({int64_t(1) << 20}, 8);
+        add("fft_long_c64", "1048576", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_fft(c, z, -1, -1, EMBER_FFT_BACKWARD, r); }));
+        ember_tensor_release(z);
+    }
 }
 bench::Register reg_np_index("numpy_index", vs_numpy_index);
 

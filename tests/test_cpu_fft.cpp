@@ -58,6 +58,9 @@ TEST(CpuLarge, FftMatchesReference) {
                 T rows = complex_tensor(dt, {11, n}, seed++), cols = complex_tensor(dt, {n, 11}, seed++);
                 expect_fft_matches(rows, -1, inverse, n, what + " along rows");
                 expect_fft_matches(cols, 0, inverse, n, what + " down columns (strided lines)");
+                // One line: split in two from n = 64 where the vectors have 4 lanes or more.
+                T one = complex_tensor(dt, {n}, seed++);
+                expect_fft_matches(one, 0, inverse, n, what + " one line");
             }
         // Views: a transposed operand and one with every other column, three dims.
         T x = complex_tensor(dt, {3, 40, 64}, seed++), xt, stepped;
@@ -68,6 +71,15 @@ TEST(CpuLarge, FftMatchesReference) {
         expect_fft_matches(xt, 1, true, 64, d + " transposed view, middle axis");
         expect_fft_matches(stepped, -1, false, 32, d + " every other column");
         expect_fft_matches(stepped, 0, false, 3, d + " every other column, first axis");
+        // Lines longer than 65536, split in two (n1 x n2: 1024 x 128, 729 x 243) whatever the
+        // lanes; two lines, the second at an offset.
+        for (int64_t n : {131072, 177147}) {
+            T two = complex_tensor(dt, {2, n}, seed++);
+            for (bool inverse : {false, true})
+                expect_fft_matches(two, -1, inverse, n, d + " n=" + std::to_string(n) + (inverse ? " inverse" : " forward") + ", split");
+        }
+        T long_cols = complex_tensor(dt, {131072, 3}, seed++);
+        expect_fft_matches(long_cols, 0, false, 131072, d + " n=131072 down columns, split");
         // Enough lines for the pool (and an odd count of vector blocks).
         T big = complex_tensor(dt, {333, 1024}, seed++);
         expect_fft_matches(big, -1, false, 1024, d + " 333 lines across the pool");
