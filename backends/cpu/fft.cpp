@@ -81,6 +81,10 @@ std::shared_ptr<const PlanData> plan_for(int64_t n) {
     return plan;
 }
 
+// ~5 n log2 n flops per line; the pool takes from about 2^18 flops per piece.
+double fft_work(int64_t lines, int64_t n) { return (double)lines * 5.0 * (double)n * std::log2((double)n + 1); }
+constexpr double kPoolWork = double(1 << 19);
+
 // Scratch doubles per block of lines: the block in and the block out.
 int64_t block_doubles(int64_t n, int64_t lanes) { return 4 * n * lanes; }
 
@@ -92,9 +96,7 @@ void transform(const ember_view_t& in, const ember_view_t& out, int axis, bool i
     const C* ip = (const C*)base_ptr(in);
     C* op = (C*)base_ptr(out);
     const double sign = inverse ? -1.0 : 1.0;  // the inverse is conj(DFT(conj(x)))
-    // ~5 n log2 n flops per line: the pool takes from about 2^18 flops per piece.
-    const double work = (double)lines * 5.0 * (double)n * std::log2((double)n + 1);
-    const int64_t pieces = work < (double)(1 << 19) ? 1 : std::min<int64_t>(blocks, num_threads());
+    const int64_t pieces = fft_work(lines, n) < kPoolWork ? 1 : std::min<int64_t>(blocks, num_threads());
     Scratch<double> scratch(pieces * block_doubles(n, lanes));
     parallel_tasks(pieces, [&](int64_t t) {
         double* a = scratch.data + t * block_doubles(n, lanes);
@@ -143,7 +145,7 @@ void transform_long(const ember_view_t& in, const ember_view_t& out, int axis, b
     const double* w2 = data.twiddles.data();  // exp(-2 pi i j / n), j < n2
     const int64_t ist = in.strides[axis], ost = out.strides[axis], per_block = block_doubles(std::max(n1, n2), lanes);
     const double sign = inverse ? -1.0 : 1.0;
-    const int64_t pieces = std::min<int64_t>((n2 + lanes - 1) / lanes, num_threads());
+    const int64_t pieces = fft_work(1, n) < kPoolWork ? 1 : std::min<int64_t>((n2 + lanes - 1) / lanes, num_threads());
     Scratch<double> mid(2 * n), scratch(pieces * per_block);
     for (int64_t line = 0; line < lines; ++line) {
         int64_t io, oo;
