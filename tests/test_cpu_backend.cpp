@@ -1072,6 +1072,80 @@ TEST(CpuBackend, FftOnEveryIsaAndThreadCount) {
         EXPECT_EQ(run_child("CpuLarge.FftMatchesReference", {env}), 0) << env.first << "=" << env.second;
 }
 
+// abs of complex64, and conj and multiply of both complex dtypes, run vector kernels promised
+// bit for bit equal to the reference (std::abs, that is glibc's hypotf; std::conj; the
+// std::complex product, recovery of infinities included): random values with
+// special ones mixed in (infinities beside NaNs, signed zeros, subnormals, parts whose
+// squares overflow or underflow float32), contiguous and transposed, across the pool.
+TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
+    NEED_CPU();
+    const int64_t rows = 601, cols = 1001;  // 601601 values: the pool, odd vector tails
+    auto parts = randf((size_t)(2 * rows * cols), -3, 3, 71);
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    const float specials[] = {inf, -inf, nan, 0.0f, -0.0f, 1e-40f, -3e-39f, 3e38f, -2e38f, 1e-30f, 5e-25f};
+    for (size_t i = 0; i < parts.size(); i += 97) parts[i] = specials[(i / 97) % (sizeof specials / sizeof specials[0])];
+    parts[1] = nan;  // inf beside NaN: |z| = inf
+    parts[0] = inf;
+    const std::vector<double> wide(parts.begin(), parts.end());
+    for (ember_dtype_t dt : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        const std::string d = ember_dtype_name(dt);
+        int64_t shape[2] = {rows, cols};
+        T z, zt;
+        EM_OK(ember_tensor_from_data(cpu(), dt == EMBER_COMPLEX64 ? (const void*)parts.data() : (const void*)wide.data(), dt, shape, 2, z.out()));
+        EM_OK(ember_matrix_transpose(cpu(), z, zt.out()));
+        for (auto [layout, x] : {std::pair<const char*, const ember_tensor_t*>{"contiguous", z}, {"transposed", zt}}) {
+            T got, want, got_im, want_im;
+            EM_OK(ember_conj(cpu(), x, got.out()));
+            EM_OK(ember_conj(ref(), as_ref(x), want.out()));
+            EXPECT_EQ(backend_of(got), "cpu");
+            expect_close(got, want, 0, 0, "conj " + d + " " + layout);
+            EM_OK(ember_imag(ref(), as_ref(got), got_im.out()));
+            EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
+            expect_close(got_im, want_im, 0, 0, "conj " + d + " " + layout + " (imaginary parts)");
+            T sign_got, sign_want;  // -0.0 against +0.0, which the comparison above cannot see
+            EM_OK(ember_signbit(ref(), got_im, sign_got.out()));
+            EM_OK(ember_signbit(ref(), want_im, sign_want.out()));
+            expect_close(sign_got, sign_want, 0, 0, "conj " + d + " " + layout + " (signs of the imaginary parts)");
+            T a, aw;
+            EM_OK(ember_abs(cpu(), x, a.out()));
+            EM_OK(ember_abs(ref(), as_ref(x), aw.out()));
+            expect_close(a, aw, 0, 0, "abs " + d + " " + layout);
+        }
+        // multiply: the reference's rounding (no FMA) and its recovery of infinities where
+        // both parts are NaN (inf * (0 + 1i) and the like, from the specials); z against its
+        // reversal, a broadcast scalar either side, a row broadcast, and into its own input.
+        T rev, s, row, rev_t;
+        const int64_t axis0 = 0, one = 1, zero = 0;
+        EM_OK(ember_flip(cpu(), z, &axis0, 1, rev.out()));
+        EM_OK(ember_scalar_c128(cpu(), 1.5, -0.25, s.out()));
+        EM_OK(ember_slice(cpu(), z, &zero, &one, nullptr, 1, row.out()));
+        EM_OK(ember_matrix_transpose(cpu(), rev, rev_t.out()));
+        auto expect_product = [&](const ember_tensor_t* x, const ember_tensor_t* y, const std::string& what) {
+            T got, want, got_im, want_im;
+            EM_OK(ember_multiply(cpu(), x, y, got.out()));
+            EM_OK(ember_multiply(ref(), as_ref(x), as_ref(y), want.out()));
+            expect_close(got, want, 0, 0, "multiply " + d + " " + what);
+            EM_OK(ember_imag(ref(), as_ref(got), got_im.out()));
+            EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
+            expect_close(got_im, want_im, 0, 0, "multiply " + d + " " + what + " (imaginary parts)");
+        };
+        expect_product(z, rev, "z * flip(z)");
+        expect_product(z, s, "z * scalar");
+        expect_product(s, rev, "scalar * flip(z)");
+        expect_product(z, row, "z * first row");
+        expect_product(zt, rev_t, "transposed views (the reference on slices)");
+        T acc, want, acc_im, want_im;
+        EM_OK(ember_multiply(cpu(), z, s, acc.out()));  // a fresh copy to multiply into
+        const ember_tensor_t* ops[2] = {acc, rev};
+        EM_OK(ember_multiply(ref(), as_ref(acc), as_ref(rev), want.out()));
+        EM_OK(ember_elementwise_into(cpu(), "multiply", ops, 2, acc));
+        expect_close(acc, want, 0, 0, "multiply " + d + " into its first operand");
+        EM_OK(ember_imag(ref(), as_ref(acc), acc_im.out()));
+        EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
+        expect_close(acc_im, want_im, 0, 0, "multiply " + d + " into its first operand (imaginary parts)");
+    }
+}
+
 TEST(CpuLarge, AstypeCopyAndAssign) {
     NEED_CPU();
     auto d = randf(600001, -70000, 70000, 51);
@@ -1223,13 +1297,15 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
     NEED_CHILD_PROCESSES();
     // ... and their streaming-store paths, the float64 libmvec functions, shifts,
     // conversions and half types (test_cpu_dtypes.cpp), vector Philox and the sorting
-    // networks (test_cpu_indexing.cpp), the transposing copies around LAPACK (test_cpu_linalg.cpp).
+    // networks (test_cpu_indexing.cpp), the transposing copies around LAPACK (test_cpu_linalg.cpp),
+    // complex abs, conj and multiply.
     const char* filter =
         "CpuChild.UlpVariant:CpuLarge.StreamingStoresForHugeOutputs:CpuLarge.ShiftsAndConversionsMatchReferenceExactly:"
         "CpuLarge.HalfTypesThroughFloat32Kernels:CpuLarge.UnaryOpsAcrossThreadingThreshold:CpuMath.SpecialValues:"
         "CpuLarge.RandomMatchesReferenceExactly:CpuLarge.FloatToIntegerSaturatesAsReference:CpuLarge.LibmBinaryWithScalarOperand:"
         "CpuMath.RoundingAndClassificationExact:CpuLarge.CountNonzeroAllLayoutsAndDtypes:CpuLarge.ClipMatchesCompositeExactly:"
-        "CpuLarge.ShortLineSortsMatchReference:CpuLarge.ShortLine64BitArgsortWindows:CpuLinalg.MatricesLargerThanTheCopyBlocksRoundTrip";
+        "CpuLarge.ShortLineSortsMatchReference:CpuLarge.ShortLine64BitArgsortWindows:CpuLinalg.MatricesLargerThanTheCopyBlocksRoundTrip:"
+        "CpuLarge.ComplexKernelsMatchReferenceExactly";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }

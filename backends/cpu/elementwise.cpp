@@ -4,11 +4,12 @@
 // input is contiguous or a broadcast scalar (stride 0): the common cases, including row and
 // column broadcasting; float16/bfloat16 through the float32 kernels, chunk by chunk.
 // Transposed, stepped or reversed inputs are gathered into L1 tiles first (for_tiles).
-// Dtypes without a vector kernel (complex) run the reference kernel, which accepts any
-// strides, on slices across the pool.
+// Complex multiply has a loop of its own; other complex ops (but abs of complex64 and conj)
+// run the reference kernel, which accepts any strides, on slices across the pool.
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <complex>
 #include <cstring>
 
 #include <xmmintrin.h>
@@ -138,10 +139,64 @@ void binary_half_run(BinFn fn, int slot, const uint16_t* a, const uint16_t* b, c
 }
 
 // ------------------------------------------------------------------ binary
+// ------------------------------------------------------------------ complex multiply
+// The ISA's loop (complex_mul: the textbook product, each operation rounded, as the
+// reference's std::complex product computes it) into an L1 buffer, then the reference's own
+// product, with its recovery of infinities (C99 Annex G), for any result NaN in both parts:
+// bit for bit the reference. The buffer keeps the inputs of an output that is also an
+// input (a *= b) for that recovery. Bit 0 of `scalars`: a is one broadcast value; bit 1: b.
+template <class R>
+void complex_multiply_run(const void* av, const void* bv, void* ov, int64_t n, int scalars) {
+    const R* a = (const R*)av;
+    const R* b = (const R*)bv;
+    R* o = (R*)ov;
+    constexpr int64_t kChunk = 256;
+    const int64_t sa = scalars & 1 ? 0 : 2, sb = scalars & 2 ? 0 : 2;
+    const ComplexMulFn mul = g_isa->complex_mul[std::is_same_v<R, float> ? 0 : 1];
+    alignas(64) R buf[2 * kChunk];
+    for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
+        const int64_t len = std::min(kChunk, n - i0);
+        const R* pa = a + i0 * sa;
+        const R* pb = b + i0 * sb;
+        if (mul(pa, pb, buf, len, scalars))
+            for (int64_t i = 0; i < len; ++i)
+                if (buf[2 * i] != buf[2 * i] && buf[2 * i + 1] != buf[2 * i + 1]) {
+                    const std::complex<R> z = std::complex<R>(pa[i * sa], pa[i * sa + 1]) * std::complex<R>(pb[i * sb], pb[i * sb + 1]);
+                    buf[2 * i] = z.real();
+                    buf[2 * i + 1] = z.imag();
+                }
+        std::memcpy(o + 2 * i0, buf, (size_t)len * 2 * sizeof(R));
+    }
+}
+
+// Contiguous operands or broadcast scalars; other layouts run the reference on slices.
+ember_status_t complex_multiply(const ember_kernel_call_t* c) {
+    const ember_view_t &a = c->in[0], &b = c->in[1], &o = c->out[0];
+    const ember_view_t* views[3] = {&o, &a, &b};
+    Geometry g;
+    if (!make_geometry(views, 3, g)) return EMBER_OK;
+    const int last = g.nd - 1;
+    const int64_t so = g.st[0][last], sa = g.st[1][last], sb = g.st[2][last];
+    if (g.shape[last] > 1 && (so != 1 || (sa != 0 && sa != 1) || (sb != 0 && sb != 1))) return reference_on_slices(c, kElementwise);
+    const int scalars = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0);
+    const int64_t sz = (int64_t)itemsize_of(a.dtype);
+    const auto run = a.dtype == EMBER_COMPLEX64 ? complex_multiply_run<float> : complex_multiply_run<double>;
+    const char *pa = base_ptr(a), *pb = base_ptr(b);
+    char* po = base_ptr(o);
+    parallel_range(g.size, kParallelCheap / 2, 1 << 13, [&](int64_t begin, int64_t end) {
+        walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
+            run((const void*)(pa + off[1] * sz), (const void*)(pb + off[2] * sz), (void*)(po + off[0] * sz), len, scalars);
+        });
+    });
+    return EMBER_OK;
+}
+
 ember_status_t binary_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& a = c->in[0];
     const ember_view_t& b = c->in[1];
     const ember_view_t& o = c->out[0];
+    if (kdata(c)->code == B_MUL && (a.dtype == EMBER_COMPLEX64 || a.dtype == EMBER_COMPLEX128) && b.dtype == a.dtype && o.dtype == a.dtype)
+        return complex_multiply(c);
     const int slot = half_slot(a.dtype);
     const bool staged = slot >= 0 && (o.dtype == a.dtype || o.dtype == EMBER_BOOL);
     BinFn fn = g_isa->bin[kdata(c)->code][staged ? EMBER_FLOAT32 : a.dtype];
@@ -253,7 +308,7 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     const int last = g.nd - 1;
     const int64_t inner = g.shape[last];
     const bool unit = inner == 1 || (g.st[0][last] == 1 && g.st[1][last] == 1);
-    UnFn fn = o.dtype == x.dtype ? g_isa->un[code][x.dtype] : nullptr;
+    UnFn fn = o.dtype == x.dtype || (code == U_ABS && x.dtype == EMBER_COMPLEX64) ? g_isa->un[code][x.dtype] : nullptr;
     char *px = base_ptr(x), *po = base_ptr(o);
     const int slot = half_slot(x.dtype);
     UnFn fn32 = slot >= 0 && o.dtype == x.dtype ? g_isa->un[code][EMBER_FLOAT32] : nullptr;
@@ -275,12 +330,12 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
         return EMBER_OK;
     }
     if (fn && unit) {
-        const size_t sz = itemsize_of(x.dtype);
-        const int flags = stream_flag(g.size * (int64_t)sz, o, {&x});
+        const size_t sz = itemsize_of(x.dtype), osz = itemsize_of(o.dtype);
+        const int flags = stream_flag(g.size * (int64_t)osz, o, {&x});
         parallel_range(g.size, costly(code) ? kParallelCostly : kParallelCheap, costly(code) ? 1 << 12 : 1 << 14,
                        [&](int64_t begin, int64_t end) {
                            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
-                               fn(px + off[1] * (int64_t)sz, po + off[0] * (int64_t)sz, len, flags);
+                               fn(px + off[1] * (int64_t)sz, po + off[0] * (int64_t)osz, len, flags);
                            });
                        });
         return EMBER_OK;
@@ -453,6 +508,7 @@ void add_elementwise_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"bitwise_invert", unary_kernel, U_NOT, false});
     k.push_back({"logical_not", unary_kernel, U_NOT, false});
     k.push_back({"sign", unary_kernel, U_SIGN, false});
+    k.push_back({"conj", unary_kernel, U_CONJ, false});
     k.push_back({"negative", unary_kernel, U_NEG, false});
     k.push_back({"abs", unary_kernel, U_ABS, false});
     k.push_back({"square", unary_kernel, U_SQUARE, false});

@@ -18,7 +18,9 @@ namespace ember_cpu {
 // reference).
 enum BinOp { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_AND, B_OR, B_XOR, B_SHL, B_SHR, B_COUNT };
 // Unary ops with a vector kernel (contiguous in and out).
-enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIGMOID, U_RELU, U_SILU, U_GELU_TANH, U_GELU_ERF, U_NOT, U_SIGN, U_COUNT };
+// U_ABS of complex64 writes float32; U_CONJ has kernels for the complex dtypes only.
+enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIGMOID, U_RELU, U_SILU, U_GELU_TANH, U_GELU_ERF, U_NOT, U_SIGN,
+            U_CONJ, U_COUNT };
 // float32/float64 functions vectorised by glibc's libmvec (the ISA's variant; <= 4 ulp),
 // contiguous input and output: math[fn][0] float32, [1] float64; math2 takes two contiguous
 // operands (mode as for bin: a scalar a or b).
@@ -82,6 +84,11 @@ struct FftPlan {
 // of in and out is vector_bytes / 8 real parts, one per line, then as many imaginary
 // parts. in and out must not overlap (simd_fft.hpp).
 typedef void (*FftLinesFn)(const FftPlan& plan, const double* in, double* out);
+// out[i] = a[i] * b[i] for n complex64 ([0]) or complex128 ([1]) values, the textbook
+// product with every operation rounded (no FMA); bit 0 of `scalars`: a is one broadcast
+// value, bit 1: b. Returns whether any product came out NaN in both parts, where the
+// caller applies C99's recovery of infinities.
+typedef bool (*ComplexMulFn)(const void* a, const void* b, void* out, int64_t n, int scalars);
 // dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols.
 typedef void (*TransposeFn)(const void* src, int64_t src_step, void* dst, int64_t dst_step, int64_t rows, int64_t cols, bool stream);
 
@@ -108,6 +115,7 @@ struct IsaTable {
     QuicksortFn quicksort[2];  // [0] uint32 keys, [1] uint64
     QuickSplitFn quick_split[2];
     FftLinesFn fft_lines;
+    ComplexMulFn complex_mul[2];
     SmallGemmFn small_gemm[4];  // [0] float32, [1] float64, [2] complex64, [3] complex128
 };
 

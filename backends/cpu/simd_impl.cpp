@@ -596,6 +596,92 @@ EMBER_EXACT_PAIR(signbit, uint8_t, uint8_t, __builtin_signbit(v) != 0, __builtin
 #undef EMBER_EXACT_PAIR
 #undef EMBER_EXACT_LOOP
 
+// ------------------------------------------------------------------ complex
+// |z| of complex64 values as glibc's hypotf computes it: sqrt(re^2 + im^2) in float64,
+// rounded to float32 (each square is exact in float64, so a fused multiply-add rounds the
+// same sum), and +inf where a part is infinite, even with a NaN in the other. Bit for bit
+// the reference's std::abs.
+void abs_c64(const void* in, void* out, int64_t n, int) {
+    const float* __restrict x = (const float*)in;
+    float* __restrict o = (float*)out;
+    for (int64_t i = 0; i < n; ++i) {
+        const double re = x[2 * i], im = x[2 * i + 1];
+        const bool inf = __builtin_fabs(re) == __builtin_inf() || __builtin_fabs(im) == __builtin_inf();
+        o[i] = inf ? __builtin_inff() : (float)__builtin_sqrt(re * re + im * im);
+    }
+}
+// The empty asm hides the product from the optimiser, so it cannot be fused into the sum
+// that follows: each product is rounded on its own, as without FMA.
+template <class Vec> inline __attribute__((always_inline)) Vec unfused(Vec v) {
+    asm("" : "+x"(v));
+    return v;
+}
+// Products of (re, im) pairs in vectors: (ar br - ai bi, ar bi + ai br), each product
+// rounded, then the sum or difference (ComplexMulFn in isa.hpp).
+template <class T, int Scalars>
+bool complex_mul_loop(const T* a, const T* b, T* o, int64_t n) {
+    typedef sint_of<T> I;
+    typedef typename VT<I>::type Mask;
+    constexpr int lanes = W<T>, w = lanes / 2;
+    Mask even, odd, swap;
+    V<T> sign;
+    for (int l = 0; l < lanes; ++l) {
+        even[l] = l & ~1;
+        odd[l] = l | 1;
+        swap[l] = l ^ 1;
+        sign[l] = (l & 1) ? T(1) : T(-1);
+    }
+    auto pair = [&](const T* p) {  // one (re, im) in every pair of lanes
+        V<T> v;
+        for (int l = 0; l < lanes; ++l) v[l] = p[l & 1];
+        return v;
+    };
+    const V<T> sa = Scalars & 1 ? pair(a) : V<T>{}, sb = Scalars & 2 ? pair(b) : V<T>{};
+    Mask nan_pairs{};
+    int64_t i = 0;
+    for (; i + w <= n; i += w) {
+        const V<T> x = Scalars & 1 ? sa : load(a + 2 * i), y = Scalars & 2 ? sb : load(b + 2 * i);
+        const V<T> p = unfused(__builtin_shuffle(x, even) * y), q = unfused(__builtin_shuffle(x, odd) * __builtin_shuffle(y, swap));
+        const V<T> r = p + sign * q;
+        const Mask nan = (Mask)(r != r);
+        nan_pairs |= nan & __builtin_shuffle(nan, swap);
+        store_vec(o + 2 * i, r);
+    }
+    bool any = false;
+    for (int l = 0; l < lanes; ++l) any = any || nan_pairs[l] != 0;
+    for (; i < n; ++i) {
+        const T* x = a + (Scalars & 1 ? 0 : 2 * i);
+        const T* y = b + (Scalars & 2 ? 0 : 2 * i);
+        T p0 = x[0] * y[0], p1 = x[1] * y[1], p2 = x[0] * y[1], p3 = x[1] * y[0];
+        asm("" : "+x"(p0), "+x"(p1), "+x"(p2), "+x"(p3));
+        o[2 * i] = p0 - p1;
+        o[2 * i + 1] = p2 + p3;
+        any = any || (o[2 * i] != o[2 * i] && o[2 * i + 1] != o[2 * i + 1]);
+    }
+    return any;
+}
+template <class T>
+bool complex_mul(const void* a, const void* b, void* out, int64_t n, int scalars) {
+    switch (scalars) {
+        case 0: return complex_mul_loop<T, 0>((const T*)a, (const T*)b, (T*)out, n);
+        case 1: return complex_mul_loop<T, 1>((const T*)a, (const T*)b, (T*)out, n);
+        case 2: return complex_mul_loop<T, 2>((const T*)a, (const T*)b, (T*)out, n);
+        default: return complex_mul_loop<T, 3>((const T*)a, (const T*)b, (T*)out, n);
+    }
+}
+
+// conj: the imaginary part's sign bit flipped (as std::conj's negation, NaNs included).
+void conj_c64(const void* in, void* out, int64_t n, int) {
+    const uint64_t* __restrict x = (const uint64_t*)in;
+    uint64_t* __restrict o = (uint64_t*)out;
+    for (int64_t i = 0; i < n; ++i) o[i] = x[i] ^ (uint64_t(1) << 63);
+}
+void conj_c128(const void* in, void* out, int64_t n, int) {
+    const uint64_t* __restrict x = (const uint64_t*)in;
+    uint64_t* __restrict o = (uint64_t*)out;
+    for (int64_t i = 0; i < 2 * n; ++i) o[i] = x[i] ^ ((uint64_t)(i & 1) << 63);
+}
+
 // ------------------------------------------------------------------ reductions
 template <class T> inline T lane_sum(V<T> v) {
     T s = 0;
@@ -1081,6 +1167,11 @@ IsaTable build_table() {
     fill_un_ints<UInvert>(t, U_NOT);
     t.un[U_NOT][D_BOOL] = un_fn<uint8_t, UBoolNot>;
     fill_un_all<USign>(t, U_SIGN, true);
+    t.complex_mul[0] = complex_mul<float>;
+    t.complex_mul[1] = complex_mul<double>;
+    t.un[U_ABS][D_C64] = abs_c64;
+    t.un[U_CONJ][D_C64] = conj_c64;
+    t.un[U_CONJ][D_C128] = conj_c128;
     t.un[U_RECIP][D_F32] = un_fn<float, URecip>;
     t.un[U_RECIP][D_F64] = un_fn<double, URecip>;
     t.un[U_SQRT][D_F32] = sqrt_f32;
