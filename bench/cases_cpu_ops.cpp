@@ -487,6 +487,13 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("fft_c64", "1024x1024", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_fft(c, z, -1, -1, EMBER_FFT_BACKWARD, r); }));
         for (ember_tensor_t* t : {re, z}) ember_tensor_release(t);
     }
+    if (np.count("abs_c64/1e6") || np.count("multiply_c64/1e6") || np.count("sum_c64/1e6")) {
+        ember_tensor_t *z = complex_tensor({1000000}, 41), *w = complex_tensor({1000000}, 43);
+        add("abs_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_abs(c, z, r); }));
+        add("multiply_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_multiply(c, z, w, r); }));
+        add("sum_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, z, nullptr, 0, 0, r); }));
+        for (ember_tensor_t* t : {z, w}) ember_tensor_release(t);
+    }
     if (np.count("fft_long_c64/1048576")) {
         ember_tensor_t* z = complex_tensor({int64_t(1) << 20}, 8);
         add("fft_long_c64", "1048576", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_fft(c, z, -1, -1, EMBER_FFT_BACKWARD, r); }));

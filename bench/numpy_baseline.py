@@ -55,6 +55,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   eig_batched_f64    np.linalg.eig(a) of 256 32 x 32 matrices
   fft_c64            np.fft.fft(x) along the last axis of a (1024, 1024) complex64 array
   fft_long_c64       np.fft.fft(x) of one complex64 line of 2^20 values
+  abs_c64, multiply_c64, sum_c64
+                     np.abs(z), a * b, z.sum() of 1e6 complex64 values (parts uniform(-1, 1))
   sum_bool           (x > 0).sum() of 1e7 values, the comparison made outside the timing (int64 result)
   count_nonzero_f32  np.count_nonzero(x) of 1e7 values, half zeros
   astype_f32_u8      x.astype(np.uint8) of 1e7 values in [0, 255]
@@ -194,6 +196,9 @@ INDEX_CASES = {
     "eig_batched_f64": ("256x32", lambda r: (r.uniform(-1, 1, (256, 32, 32)),), np.linalg.eig),
     "fft_c64": ("1024x1024", lambda r: ((r.uniform(-1, 1, (1024, 1024)) + 1j * r.uniform(-1, 1, (1024, 1024))).astype(np.complex64),),
                 lambda x: np.fft.fft(x, axis=-1)),
+    "abs_c64": ("1e6", lambda r: (complex_uniform(r, 10**6),), np.abs),
+    "multiply_c64": ("1e6", lambda r: (complex_uniform(r, 10**6), complex_uniform(r, 10**6)), lambda a, b: a * b),
+    "sum_c64": ("1e6", lambda r: (complex_uniform(r, 10**6),), lambda z: z.sum()),
     "fft_long_c64": ("1048576", lambda r: ((r.uniform(-1, 1, 1 << 20) + 1j * r.uniform(-1, 1, 1 << 20)).astype(np.complex64),),
                      np.fft.fft),
     "sum_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32) > 0,), lambda b: b.sum()),
