@@ -1146,6 +1146,42 @@ TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
     }
 }
 
+// Complex sums in the ROW layout: two double accumulators, pairwise (reduce.cpp); the
+// reference sums in order in complex<double>. complex64 results agree to one float32 ulp,
+// complex128 ones to the reference's own rounding error (600601 terms of up to 3).
+TEST(CpuLarge, ComplexSumsMatchReference) {
+    NEED_CPU();
+    const int64_t rows = 601, cols = 1001;
+    const auto parts = randf((size_t)(2 * rows * cols), -3, 3, 72);
+    const std::vector<double> wide(parts.begin(), parts.end());
+    for (ember_dtype_t dt : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        const std::string d = ember_dtype_name(dt);
+        const double rtol = dt == EMBER_COMPLEX64 ? 1.2e-7 : 1e-12, atol = dt == EMBER_COMPLEX64 ? 1e-5 : 1e-6;
+        int64_t shape[2] = {rows, cols};
+        T z, stepped;
+        EM_OK(ember_tensor_from_data(cpu(), dt == EMBER_COMPLEX64 ? (const void*)parts.data() : (const void*)wide.data(), dt, shape, 2, z.out()));
+        int64_t st[2] = {0, 0}, sp[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, step[2] = {1, 2};
+        EM_OK(ember_slice(cpu(), z, st, sp, step, 2, stepped.out()));
+        const int64_t axis0 = 0, axis1 = 1;
+        struct {
+            const char* what;
+            const ember_tensor_t* x;
+            const int64_t* axis;
+        } cases[] = {{"all", z, nullptr}, {"rows", z, &axis1}, {"columns (the reference)", z, &axis0}, {"every other column, rows", stepped, &axis1},
+                     {"every other column, all", stepped, nullptr}};
+        for (auto& k : cases) {
+            T got, want, got_im, want_im;
+            EM_OK(ember_sum(cpu(), k.x, k.axis, k.axis ? 1 : 0, 0, got.out()));
+            EM_OK(ember_sum(ref(), as_ref(k.x), k.axis, k.axis ? 1 : 0, 0, want.out()));
+            EXPECT_EQ(backend_of(got), "cpu");
+            expect_close(got, want, rtol, atol, "sum " + d + " " + k.what);
+            EM_OK(ember_imag(ref(), as_ref(got), got_im.out()));
+            EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
+            expect_close(got_im, want_im, rtol, atol, "sum " + d + " " + k.what + " (imaginary parts)");
+        }
+    }
+}
+
 TEST(CpuLarge, AstypeCopyAndAssign) {
     NEED_CPU();
     auto d = randf(600001, -70000, 70000, 51);
@@ -1298,14 +1334,14 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
     // ... and their streaming-store paths, the float64 libmvec functions, shifts,
     // conversions and half types (test_cpu_dtypes.cpp), vector Philox and the sorting
     // networks (test_cpu_indexing.cpp), the transposing copies around LAPACK (test_cpu_linalg.cpp),
-    // complex abs, conj and multiply.
+    // complex abs, conj, multiply and sums.
     const char* filter =
         "CpuChild.UlpVariant:CpuLarge.StreamingStoresForHugeOutputs:CpuLarge.ShiftsAndConversionsMatchReferenceExactly:"
         "CpuLarge.HalfTypesThroughFloat32Kernels:CpuLarge.UnaryOpsAcrossThreadingThreshold:CpuMath.SpecialValues:"
         "CpuLarge.RandomMatchesReferenceExactly:CpuLarge.FloatToIntegerSaturatesAsReference:CpuLarge.LibmBinaryWithScalarOperand:"
         "CpuMath.RoundingAndClassificationExact:CpuLarge.CountNonzeroAllLayoutsAndDtypes:CpuLarge.ClipMatchesCompositeExactly:"
         "CpuLarge.ShortLineSortsMatchReference:CpuLarge.ShortLine64BitArgsortWindows:CpuLinalg.MatricesLargerThanTheCopyBlocksRoundTrip:"
-        "CpuLarge.ComplexKernelsMatchReferenceExactly";
+        "CpuLarge.ComplexKernelsMatchReferenceExactly:CpuLarge.ComplexSumsMatchReference";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }

@@ -31,6 +31,10 @@ constexpr int64_t kStage = 1024;
 // operand's memory, so every cache line it loads is used whole.
 constexpr int64_t kTileRows = 16, kTileCols = 256;
 
+struct Bytes16 {  // a 16-byte element (complex128) for copies
+    uint64_t lo, hi;
+};
+
 template <class E>
 void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, int64_t dst_row, char* dst) {
     const E* s = (const E*)src;
@@ -65,7 +69,8 @@ void gather_strided(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t
         case 1: gather_tile<uint8_t>(src, rs, cs, nr, nc, dst_row, dst); break;
         case 2: gather_tile<uint16_t>(src, rs, cs, nr, nc, dst_row, dst); break;
         case 4: gather_tile<uint32_t>(src, rs, cs, nr, nc, dst_row, dst); break;
-        default: gather_tile<uint64_t>(src, rs, cs, nr, nc, dst_row, dst); break;
+        case 8: gather_tile<uint64_t>(src, rs, cs, nr, nc, dst_row, dst); break;
+        default: gather_tile<Bytes16>(src, rs, cs, nr, nc, dst_row, dst); break;  // complex128
     }
 }
 
@@ -361,9 +366,6 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
 
 // ------------------------------------------------------------------ where
 // out = cond ? a : b over broadcast views: only the element size matters.
-struct Bytes16 {
-    uint64_t lo, hi;
-};
 template <class E>
 void where_runs(const Geometry& g, const char* pc, const char* pa, const char* pb, char* po) {
     parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {

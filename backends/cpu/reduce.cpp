@@ -9,7 +9,8 @@
 //    not depend on the thread count.
 //  - COLUMN: the innermost dim is kept and contiguous (e.g. sum over axis 0 of a matrix).
 //    Accumulators run along it (float32 sums in float64, float64 sums blocked).
-// Anything else (negative strides, broadcast inputs, other dtypes) goes to the reference.
+// Complex sums have the ROW layout (two double accumulators). Anything else (negative
+// strides, broadcast inputs, other dtypes) goes to the reference.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -51,12 +52,15 @@ struct Index {
     }
 };
 
-// Accumulators are 8 bytes: double (float sums), uint64 (integer sums), or the element.
+// Accumulators: double (float sums), uint64 (integer sums), the element (max/min), or two
+// doubles (complex sums: real, imaginary).
 union Acc {
     double d;
     uint64_t u;
-    unsigned char raw[8];
+    double pair[2];
+    unsigned char raw[16];
 };
+bool complex_dtype(int32_t dt) { return dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128; }
 
 // Sums accumulated in double: float32, float64 and the half types (converted chunk-wise).
 bool float_sum(int32_t dt) { return dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64 || dt == EMBER_FLOAT16 || dt == EMBER_BFLOAT16; }
@@ -68,8 +72,14 @@ void combine(int op, int32_t dt, Acc& a, const Acc& b, RowFn row) {
     if (op == R_NONZERO) {
         a.u += b.u;
     } else if (op == R_SUM) {
-        if (float_sum(dt)) a.d += b.d;
-        else a.u += b.u;
+        if (complex_dtype(dt)) {
+            a.pair[0] += b.pair[0];
+            a.pair[1] += b.pair[1];
+        } else if (float_sum(dt)) {
+            a.d += b.d;
+        } else {
+            a.u += b.u;
+        }
     } else {
         row(b.raw, 1, a.raw);  // max/min: fold b's value (an element) into a
     }
@@ -88,6 +98,11 @@ void write_result(int code, int32_t dt, const Acc& a, int64_t count, char* dst) 
             double s = a.d;
             if (code == kMean) s = s / (double)count;
             std::memcpy(dst, &s, 8);
+        } else if (dt == EMBER_COMPLEX64) {  // sums only (complex means take the composite)
+            const float parts[2] = {(float)a.pair[0], (float)a.pair[1]};
+            std::memcpy(dst, parts, 8);
+        } else if (dt == EMBER_COMPLEX128) {
+            std::memcpy(dst, a.pair, 16);
         } else if (half_slot(dt) >= 0) {  // a mean as the composite's: in float32, rounded once
             float s = (float)a.d;
             if (code == kMean) s = s / (float)count;
@@ -150,7 +165,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     if (code == kMean && !float_sum(dt)) return fallback(c);
     RowFn row = g_isa->row[op][dt];
     ColFn col = g_isa->col[op][dt];
-    if (!row || !col) return fallback(c);
+    if (!row || (!col && !complex_dtype(dt))) return fallback(c);  // complex sums: the ROW layout only
 
     // Dims: drop unit ones, sort by input stride (stable), merge neighbours.
     Dim dims[EMBER_MAX_DIMS];
@@ -189,7 +204,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
         const int64_t nout = kept.count, nrows = rows.count, total = nout * nrows * L;
         const int64_t step = nd ? dims[nd - 1].si : 1;
         auto init_acc = [&](Acc& a, const char* first) {
-            a.u = 0;
+            a.pair[0] = a.pair[1] = 0;
             if (!adds(op)) std::memcpy(a.raw, first, sz);
         };
         // row() over `len` elements `step` apart from p.
@@ -259,7 +274,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
         return EMBER_OK;
     }
 
-    if (!dims[nd - 1].red && dims[nd - 1].si == 1 && dims[nd - 1].so == 1) {
+    if (col && !dims[nd - 1].red && dims[nd - 1].si == 1 && dims[nd - 1].so == 1) {
         // ---- COLUMN: out[k, j] = op over rows r of in[k, r, j]. Each block of kRowBlock
         // rows reduces into a partial row of its own (a task streams whole rows, which the
         // prefetcher follows; a task per column stripe read short strided pieces), then the

@@ -755,6 +755,57 @@ template <class T>
 void row_sum_flt(const void* x, int64_t n, void* acc) {
     *(double*)acc += sum_pairwise((const T*)x, n);
 }
+// Complex sums: the same double lanes over the interleaved parts. Every vector starts at an
+// even part (the lane counts are even), so even lanes sum real parts and odd lanes
+// imaginary ones; pairwise over blocks as above. acc: two doubles, (real, imaginary).
+template <class T>
+void complex_sum_block(const T* x, int64_t n, double* part) {
+    constexpr int wd = W<double>;
+    auto ld = [](const T* p) {
+        if constexpr (std::is_same_v<T, float>) return load_f32_as_f64(p);
+        else return load(p);
+    };
+    const int64_t m = 2 * n;
+    VD a0 = {}, a1 = {}, a2 = {}, a3 = {};
+    int64_t i = 0;
+    for (; i + 4 * wd <= m; i += 4 * wd) {
+        a0 += ld(x + i);
+        a1 += ld(x + i + wd);
+        a2 += ld(x + i + 2 * wd);
+        a3 += ld(x + i + 3 * wd);
+    }
+    for (; i + wd <= m; i += wd) a0 += ld(x + i);
+    const VD v = (a0 + a1) + (a2 + a3);
+    double re = 0, im = 0;
+    for (int k = 0; k < wd; k += 2) {
+        re += v[k];
+        im += v[k + 1];
+    }
+    for (; i < m; i += 2) {
+        re += (double)x[i];
+        im += (double)x[i + 1];
+    }
+    part[0] = re;
+    part[1] = im;
+}
+template <class T>
+void complex_sum_pairwise(const T* x, int64_t n, double* part) {
+    constexpr int64_t block = std::is_same_v<T, float> ? 2048 : 512;
+    if (n <= block) return complex_sum_block(x, n, part);
+    const int64_t h = (n / 2) & ~(int64_t)31;
+    double lo[2], hi[2];
+    complex_sum_pairwise(x, h, lo);
+    complex_sum_pairwise(x + 2 * h, n - h, hi);
+    part[0] = lo[0] + hi[0];
+    part[1] = lo[1] + hi[1];
+}
+template <class T>
+void row_sum_complex(const void* x, int64_t n, void* acc) {
+    double part[2];
+    complex_sum_pairwise((const T*)x, n, part);
+    ((double*)acc)[0] += part[0];
+    ((double*)acc)[1] += part[1];
+}
 template <class T>
 void row_sum_int(const void* in, int64_t n, void* acc) {
     using U = uint_of<T>;
@@ -1185,6 +1236,8 @@ IsaTable build_table() {
 
     t.row[R_SUM][D_F32] = row_sum_flt<float>;
     t.row[R_SUM][D_F64] = row_sum_flt<double>;
+    t.row[R_SUM][D_C64] = row_sum_complex<float>;
+    t.row[R_SUM][D_C128] = row_sum_complex<double>;
     t.row[R_SUM][D_I64] = row_sum_int<int64_t>;
     t.row[R_SUM][D_U64] = row_sum_int<uint64_t>;
     t.col[R_SUM][D_F32] = col_sum_flt<float>;
