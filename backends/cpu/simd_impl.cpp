@@ -710,44 +710,38 @@ inline VD load_f32_as_f64(const float* p) {
 #endif
 }
 
-double sum_f32_block(const float* x, int64_t n) {
+// The vector part of a sum of float32 or float64 values in double lanes: four
+// accumulators over x[0..i), combined; i is left at the first element not summed (fewer
+// than a vector's worth remain).
+template <class T>
+VD sum_lanes(const T* x, int64_t n, int64_t& i) {
     constexpr int wd = W<double>;
+    auto ld = [](const T* p) {
+        if constexpr (std::is_same_v<T, float>) return load_f32_as_f64(p);
+        else return load(p);
+    };
     VD a0 = {}, a1 = {}, a2 = {}, a3 = {};
-    int64_t i = 0;
-    for (; i + 4 * wd <= n; i += 4 * wd) {
-        a0 += load_f32_as_f64(x + i);
-        a1 += load_f32_as_f64(x + i + wd);
-        a2 += load_f32_as_f64(x + i + 2 * wd);
-        a3 += load_f32_as_f64(x + i + 3 * wd);
+    for (i = 0; i + 4 * wd <= n; i += 4 * wd) {
+        a0 += ld(x + i);
+        a1 += ld(x + i + wd);
+        a2 += ld(x + i + 2 * wd);
+        a3 += ld(x + i + 3 * wd);
     }
-    for (; i + wd <= n; i += wd) a0 += load_f32_as_f64(x + i);
-    double s = lane_sum<double>((a0 + a1) + (a2 + a3));
-    for (; i < n; ++i) s += (double)x[i];
-    return s;
+    for (; i + wd <= n; i += wd) a0 += ld(x + i);
+    return (a0 + a1) + (a2 + a3);
 }
-double sum_f64_block(const double* x, int64_t n) {
-    constexpr int wd = W<double>;
-    VD a0 = {}, a1 = {}, a2 = {}, a3 = {};
-    int64_t i = 0;
-    for (; i + 4 * wd <= n; i += 4 * wd) {
-        a0 += load(x + i);
-        a1 += load(x + i + wd);
-        a2 += load(x + i + 2 * wd);
-        a3 += load(x + i + 3 * wd);
-    }
-    for (; i + wd <= n; i += wd) a0 += load(x + i);
-    double s = lane_sum<double>((a0 + a1) + (a2 + a3));
-    for (; i < n; ++i) s += x[i];
+template <class T>
+double sum_block(const T* x, int64_t n) {
+    int64_t i;
+    double s = lane_sum<double>(sum_lanes(x, n, i));
+    for (; i < n; ++i) s += (double)x[i];
     return s;
 }
 // Pairwise over blocks (as NumPy does), so rounding error grows with log(n).
 template <class T>
 double sum_pairwise(const T* x, int64_t n) {
     constexpr int64_t block = std::is_same_v<T, float> ? 4096 : 1024;
-    if (n <= block) {
-        if constexpr (std::is_same_v<T, float>) return sum_f32_block(x, n);
-        else return sum_f64_block(x, n);
-    }
+    if (n <= block) return sum_block(x, n);
     int64_t h = (n / 2) & ~(int64_t)63;
     return sum_pairwise(x, h) + sum_pairwise(x + h, n - h);
 }
@@ -760,24 +754,11 @@ void row_sum_flt(const void* x, int64_t n, void* acc) {
 // imaginary ones; pairwise over blocks as above. acc: two doubles, (real, imaginary).
 template <class T>
 void complex_sum_block(const T* x, int64_t n, double* part) {
-    constexpr int wd = W<double>;
-    auto ld = [](const T* p) {
-        if constexpr (std::is_same_v<T, float>) return load_f32_as_f64(p);
-        else return load(p);
-    };
     const int64_t m = 2 * n;
-    VD a0 = {}, a1 = {}, a2 = {}, a3 = {};
-    int64_t i = 0;
-    for (; i + 4 * wd <= m; i += 4 * wd) {
-        a0 += ld(x + i);
-        a1 += ld(x + i + wd);
-        a2 += ld(x + i + 2 * wd);
-        a3 += ld(x + i + 3 * wd);
-    }
-    for (; i + wd <= m; i += wd) a0 += ld(x + i);
-    const VD v = (a0 + a1) + (a2 + a3);
+    int64_t i;
+    const VD v = sum_lanes(x, m, i);
     double re = 0, im = 0;
-    for (int k = 0; k < wd; k += 2) {
+    for (int k = 0; k < W<double>; k += 2) {
         re += v[k];
         im += v[k + 1];
     }
@@ -1164,10 +1145,10 @@ IsaTable build_table() {
     t.transpose[2] = transpose_elems<16>;
     t.philox = philox_words;
     t.fft_lines = fft_lines;
-    t.small_gemm[0] = small_gemm<float>;
-    t.small_gemm[1] = small_gemm<double>;
-    t.small_gemm[2] = small_cgemm<float>;
-    t.small_gemm[3] = small_cgemm<double>;
+    t.small_gemm[0] = small_gemm<float, false>;
+    t.small_gemm[1] = small_gemm<double, false>;
+    t.small_gemm[2] = small_gemm<float, true>;
+    t.small_gemm[3] = small_gemm<double, true>;
     t.network_sort[0] = network_sort<uint32_t>;
     t.network_sort[1] = network_sort<uint64_t>;
     t.network_sort_max[0] = kNetworkSortMax<uint32_t>;

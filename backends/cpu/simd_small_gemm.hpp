@@ -70,21 +70,6 @@ inline __attribute__((always_inline)) void small_gemm_rows(const T* a, int64_t a
     }
 }
 
-template <class T>
-void small_gemm(const void* av, int64_t ars, int64_t acs, const void* bv, int64_t ldb, void* cv, int64_t ldc, int64_t m, int64_t n,
-                int64_t k) {
-    const T* a = (const T*)av;
-    const T* b = (const T*)bv;
-    T* c = (T*)cv;
-    int64_t i = 0;
-    for (; i + 4 <= m; i += 4) small_gemm_rows<T, 4>(a + i * ars, ars, acs, b, ldb, c + i * ldc, ldc, n, k);
-    switch (m - i) {
-        case 3: small_gemm_rows<T, 3>(a + i * ars, ars, acs, b, ldb, c + i * ldc, ldc, n, k); break;
-        case 2: small_gemm_rows<T, 2>(a + i * ars, ars, acs, b, ldb, c + i * ldc, ldc, n, k); break;
-        case 1: small_gemm_rows<T, 1>(a + i * ars, ars, acs, b, ldb, c + i * ldc, ldc, n, k); break;
-        default: break;
-    }
-}
 
 // Complex products, T the real type of interleaved (re, im) pairs; strides, n and k count
 // complex elements. Per row of C two vector sums over p: ar * b and ai * b, lane pairs
@@ -143,18 +128,26 @@ inline __attribute__((always_inline)) void small_cgemm_rows(const T* a, int64_t 
     }
 }
 
-template <class T>
-void small_cgemm(const void* av, int64_t ars, int64_t acs, const void* bv, int64_t ldb, void* cv, int64_t ldc, int64_t m, int64_t n,
-                 int64_t k) {
+// Rows of C in blocks of 4, then the 1-3 left; Complex: T is the real type of (re, im)
+// pairs, two reals per element.
+template <class T, bool Complex>
+void small_gemm(const void* av, int64_t ars, int64_t acs, const void* bv, int64_t ldb, void* cv, int64_t ldc, int64_t m, int64_t n,
+                int64_t k) {
     const T* a = (const T*)av;
     const T* b = (const T*)bv;
     T* c = (T*)cv;
+    constexpr int64_t e = Complex ? 2 : 1;
+    auto rows = [&](auto count, int64_t i) {
+        constexpr int R = decltype(count)::value;
+        if constexpr (Complex) small_cgemm_rows<T, R>(a + e * i * ars, ars, acs, b, ldb, c + e * i * ldc, ldc, n, k);
+        else small_gemm_rows<T, R>(a + i * ars, ars, acs, b, ldb, c + i * ldc, ldc, n, k);
+    };
     int64_t i = 0;
-    for (; i + 4 <= m; i += 4) small_cgemm_rows<T, 4>(a + 2 * i * ars, ars, acs, b, ldb, c + 2 * i * ldc, ldc, n, k);
+    for (; i + 4 <= m; i += 4) rows(std::integral_constant<int, 4>{}, i);
     switch (m - i) {
-        case 3: small_cgemm_rows<T, 3>(a + 2 * i * ars, ars, acs, b, ldb, c + 2 * i * ldc, ldc, n, k); break;
-        case 2: small_cgemm_rows<T, 2>(a + 2 * i * ars, ars, acs, b, ldb, c + 2 * i * ldc, ldc, n, k); break;
-        case 1: small_cgemm_rows<T, 1>(a + 2 * i * ars, ars, acs, b, ldb, c + 2 * i * ldc, ldc, n, k); break;
+        case 3: rows(std::integral_constant<int, 3>{}, i); break;
+        case 2: rows(std::integral_constant<int, 2>{}, i); break;
+        case 1: rows(std::integral_constant<int, 1>{}, i); break;
         default: break;
     }
 }
