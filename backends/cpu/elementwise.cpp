@@ -146,10 +146,10 @@ void binary_half_run(BinFn fn, int slot, const uint16_t* a, const uint16_t* b, c
 // ------------------------------------------------------------------ binary
 // ------------------------------------------------------------------ complex multiply
 // The ISA's loop (complex_mul: the textbook product, each operation rounded, as the
-// reference's std::complex product computes it) into an L1 buffer, then the reference's own
-// product, with its recovery of infinities (C99 Annex G), for any result NaN in both parts:
-// bit for bit the reference. The buffer keeps the inputs of an output that is also an
-// input (a *= b) for that recovery. Bit 0 of `scalars`: a is one broadcast value; bit 1: b.
+// reference's std::complex product computes it), then the reference's own product, with its
+// recovery of infinities (C99 Annex G), for any result NaN in both parts: bit for bit the
+// reference. An output that is also an input (a *= b; the core passes no other overlap) is
+// written through an L1 buffer, which keeps the inputs for that recovery. Bit 0 of `scalars`: a is one broadcast value; bit 1: b.
 template <class R>
 void complex_multiply_run(const void* av, const void* bv, void* ov, int64_t n, int scalars) {
     const R* a = (const R*)av;
@@ -163,14 +163,15 @@ void complex_multiply_run(const void* av, const void* bv, void* ov, int64_t n, i
         const int64_t len = std::min(kChunk, n - i0);
         const R* pa = a + i0 * sa;
         const R* pb = b + i0 * sb;
-        if (mul(pa, pb, buf, len, scalars))
+        R* dst = o + 2 * i0 == pa || o + 2 * i0 == pb ? buf : o + 2 * i0;  // out is an input: the buffer
+        if (mul(pa, pb, dst, len, scalars))
             for (int64_t i = 0; i < len; ++i)
-                if (buf[2 * i] != buf[2 * i] && buf[2 * i + 1] != buf[2 * i + 1]) {
+                if (dst[2 * i] != dst[2 * i] && dst[2 * i + 1] != dst[2 * i + 1]) {
                     const std::complex<R> z = std::complex<R>(pa[i * sa], pa[i * sa + 1]) * std::complex<R>(pb[i * sb], pb[i * sb + 1]);
-                    buf[2 * i] = z.real();
-                    buf[2 * i + 1] = z.imag();
+                    dst[2 * i] = z.real();
+                    dst[2 * i + 1] = z.imag();
                 }
-        std::memcpy(o + 2 * i0, buf, (size_t)len * 2 * sizeof(R));
+        if (dst == buf) std::memcpy(o + 2 * i0, buf, (size_t)len * 2 * sizeof(R));
     }
 }
 
