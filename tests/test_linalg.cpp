@@ -782,6 +782,26 @@ TEST(Linalg, Norms) {
     EM_OK(ember_vector_norm(c, Z, 2, nullptr, 0, 0, o.out()));
     EXPECT_EQ(dtype_of(o), EMBER_FLOAT64);
     EXPECT_TRUE(all_close(values(o), {5}, 1e-7));
+    // Complex rows through the dot path (the (re, im) pairs read as reals), a view whose
+    // rows are strided (the scaled path), and float32 squares that overflow (the scaled path).
+    std::vector<std::complex<float>> zr = {{3, 4}, {0, 12}, {1, -1}, {-1, 1}, {5, 0}, {0, 0}};
+    int64_t zrs[2] = {2, 3}, last[1] = {1};
+    T ZR, ZS, ZB;
+    EM_OK(ember_tensor_from_data(c, zr.data(), EMBER_COMPLEX64, zrs, 2, ZR.out()));
+    EM_OK(ember_vector_norm(c, ZR, 2, last, 1, 0, o.out()));
+    EXPECT_EQ(dtype_of(o), EMBER_FLOAT32);
+    EXPECT_TRUE(all_close(values(o), {std::sqrt(171.0), std::sqrt(27.0)}, 1e-6));
+    EM_OK(ember_vector_norm(c, ZR, 2, nullptr, 0, 1, o.out()));
+    EXPECT_EQ(shape_of(o), (std::vector<int64_t>{1, 1}));
+    EXPECT_TRUE(all_close(values(o), {std::sqrt(198.0)}, 1e-6));
+    const int64_t zstart[2] = {0, 0}, zstop[2] = {2, 3}, zstep[2] = {1, 2};
+    EM_OK(ember_slice(c, ZR, zstart, zstop, zstep, 2, ZS.out()));
+    EM_OK(ember_vector_norm(c, ZS, 2, last, 1, 0, o.out()));
+    EXPECT_TRUE(all_close(values(o), {std::sqrt(27.0), std::sqrt(2.0)}, 1e-6));
+    std::vector<std::complex<float>> zb = {{3e30f, 4e30f}, {0, 0}};
+    EM_OK(ember_tensor_from_data(c, zb.data(), EMBER_COMPLEX64, zs, 1, ZB.out()));
+    EM_OK(ember_vector_norm(c, ZB, 2, nullptr, 0, 0, o.out()));
+    EXPECT_TRUE(all_close(values(o), {5e30}, 1e-6));
     // Axes and keepdims; integers compute in the default float.
     T M = make<double>({3, 4, 6, 8}, {2, 2}, EMBER_INT32);
     int64_t ax1[1] = {1}, ax0[1] = {0};

@@ -84,17 +84,26 @@ bool gemv_or_dot(int32_t dt, const Mat& A, const Mat& B, char* C, int64_t ldc, i
     const int a_inc = A.tr == CblasNoTrans ? 1 : (int)A.ld;  // along A's row when m == 1
     const int b_inc = B.tr == CblasNoTrans ? (int)B.ld : 1;  // down B's column when n == 1
     if (m == 1 && n == 1) {
-        // OpenBLAS's DOT runs on one thread: a long one is cut into a fixed number of parts
-        // (so the result does not depend on the thread count) for the pool, summed in order.
+        // A long dot is cut into a fixed number of parts (so the result does not depend on
+        // the thread count) for the pool, summed in order. OpenBLAS 0.3.21 runs SDOT on one
+        // thread but DDOT on its own threads above 10000 elements: called from our workers
+        // that nests two pools on the same cores, and a 1e6 norm took 0.05 or 4 ms by
+        // chance. So each part calls DOT on pieces short enough to stay on its thread.
         const int64_t parts = k >= (int64_t(1) << 18) ? 8 : 1;
+        constexpr int64_t kDotPiece = 8192;
         double part[8];
         const size_t sz = f32 ? 4 : 8;
         parallel_tasks(parts, [&](int64_t t) {
             const int64_t b = t * k / parts, e = (t + 1) * k / parts;
-            const char* a = (const char*)A.p + b * a_inc * (int64_t)sz;
-            const char* x = (const char*)B.p + b * b_inc * (int64_t)sz;
-            part[t] = f32 ? (double)cblas_sdot((int)(e - b), (const float*)a, a_inc, (const float*)x, b_inc)
-                          : cblas_ddot((int)(e - b), (const double*)a, a_inc, (const double*)x, b_inc);
+            double s = 0;
+            for (int64_t i = b; i < e; i += kDotPiece) {
+                const int len = (int)std::min(kDotPiece, e - i);
+                const char* a = (const char*)A.p + i * a_inc * (int64_t)sz;
+                const char* x = (const char*)B.p + i * b_inc * (int64_t)sz;
+                s += f32 ? (double)cblas_sdot(len, (const float*)a, a_inc, (const float*)x, b_inc)
+                         : cblas_ddot(len, (const double*)a, a_inc, (const double*)x, b_inc);
+            }
+            part[t] = s;
         });
         double sum = 0;
         for (int64_t t = 0; t < parts; ++t) sum += part[t];

@@ -18,15 +18,25 @@ namespace {
 // last axis. Valid when every sum of squares is finite and large enough that squares lost
 // to underflow cannot matter; otherwise (huge or tiny values, zero rows, inf, NaN) an empty
 // TRef sends the caller to the scaled computation. Reads one flag back from the backend.
+// A complex x counts as the real pairs (re, im) it holds: |z|^2 = re^2 + im^2, so its
+// 2-norm is the real dot of that view with itself, without computing any |z|.
 TRef two_norm_by_dot(ember_ctx* ctx, const ember_tensor* X, uint64_t mask, bool keepdims) {
     const int nd = X->ndim;
     const uint64_t all = nd >= 64 ? ~0ull : (1ull << nd) - 1;
+    const bool cplx = is_complex(X->dtype);
+    const int64_t w = cplx ? 2 : 1;  // reals per element
     TRef rows;  // X with the reduced elements along its last axis
-    if ((mask & all) == all && is_contiguous(X)) rows = make_view(X, {X->size}, {1}, X->offset);
-    else if (nd > 0 && (mask & all) == (1ull << (nd - 1))) rows = TRef::borrow(X);
-    else return TRef();
+    if ((mask & all) == all && is_contiguous(X)) rows = make_view(X, {X->size * w}, {1}, X->offset * w);
+    else if (nd > 0 && (mask & all) == (1ull << (nd - 1)) && (!cplx || X->strides[nd - 1] == 1)) {
+        Shape shape = shape_of(X), strides(X->strides, X->strides + nd);
+        shape[nd - 1] *= w;
+        for (int d = 0; d < nd - 1; ++d) strides[d] *= w;
+        rows = cplx ? make_view(X, shape, strides, X->offset * 2) : TRef::borrow(X);
+    } else
+        return TRef();
+    if (cplx) rows->dtype = real_dtype_of(X->dtype);
     TRef s = op_matmul(ctx, op_expand_dims(rows.get(), rows->ndim - 1).get(), op_expand_dims(rows.get(), rows->ndim).get());
-    const double tiny = X->dtype == EMBER_FLOAT32 ? 0x1p-60 : 0x1p-900;  // >> (count x smallest normal)
+    const double tiny = rows->dtype == EMBER_FLOAT32 ? 0x1p-60 : 0x1p-900;  // >> (count x smallest normal)
     TRef ok = bin(ctx, OP_logical_and, un(ctx, OP_isfinite, s), bin(ctx, OP_greater_equal, s, weak_f64(ctx, tiny)));
     if (!read_bool(reduce(ctx, OP_all, ok.get(), nullptr, 0, false).get())) return TRef();
     Shape shape;
@@ -45,7 +55,7 @@ TRef vector_norm(ember_ctx* ctx, const ember_tensor* x, double ord, const int64_
     int64_t count = 1;
     for (int d = 0; d < x->ndim; ++d)
         if (mask & (1ull << d)) count *= x->shape[d];
-    if (ord == 2 && count > 0 && (X->dtype == EMBER_FLOAT32 || X->dtype == EMBER_FLOAT64))
+    if (ord == 2 && count > 0 && (rt == EMBER_FLOAT32 || rt == EMBER_FLOAT64))
         if (TRef r = two_norm_by_dot(ctx, X.get(), mask, keepdims)) return r;
     TRef A = un(ctx, OP_abs, X);  // real
     if (ord == INFINITY) return reduce(ctx, OP_max, A.get(), axes, naxes, keepdims);
