@@ -1162,23 +1162,34 @@ TEST(CpuLarge, ComplexSumsMatchReference) {
         EM_OK(ember_tensor_from_data(cpu(), dt == EMBER_COMPLEX64 ? (const void*)parts.data() : (const void*)wide.data(), dt, shape, 2, z.out()));
         int64_t st[2] = {0, 0}, sp[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, step[2] = {1, 2};
         EM_OK(ember_slice(cpu(), z, st, sp, step, 2, stepped.out()));
+        T cube;  // (601, 7, 143): the middle axis reduced, columns kept on both sides
+        const int64_t cube_shape[3] = {rows, 7, 143};
+        EM_OK(ember_reshape(cpu(), z, cube_shape, 3, cube.out()));
         const int64_t axis0 = 0, axis1 = 1;
         struct {
             const char* what;
             const ember_tensor_t* x;
             const int64_t* axis;
-        } cases[] = {{"all", z, nullptr}, {"rows", z, &axis1}, {"columns (the reference)", z, &axis0}, {"every other column, rows", stepped, &axis1},
-                     {"every other column, all", stepped, nullptr}};
-        for (auto& k : cases) {
-            T got, want, got_im, want_im;
-            EM_OK(ember_sum(cpu(), k.x, k.axis, k.axis ? 1 : 0, 0, got.out()));
-            EM_OK(ember_sum(ref(), as_ref(k.x), k.axis, k.axis ? 1 : 0, 0, want.out()));
-            EXPECT_EQ(backend_of(got), "cpu");
-            expect_close(got, want, rtol, atol, "sum " + d + " " + k.what);
-            EM_OK(ember_imag(ref(), as_ref(got), got_im.out()));
-            EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
-            expect_close(got_im, want_im, rtol, atol, "sum " + d + " " + k.what + " (imaginary parts)");
-        }
+        } cases[] = {{"all", z, nullptr},
+                     {"rows", z, &axis1},
+                     {"columns", z, &axis0},
+                     {"every other column, rows", stepped, &axis1},
+                     {"every other column, all", stepped, nullptr},
+                     {"every other column, columns (the reference)", stepped, &axis0},
+                     {"middle axis", cube, &axis1}};
+        for (auto& k : cases)
+            for (bool mean : {false, true}) {
+                const std::string what = (mean ? "mean " : "sum ") + d + " " + k.what;
+                auto reduce = mean ? ember_mean : ember_sum;
+                T got, want, got_im, want_im;
+                EM_OK(reduce(cpu(), k.x, k.axis, k.axis ? 1 : 0, 0, got.out()));
+                EM_OK(reduce(ref(), as_ref(k.x), k.axis, k.axis ? 1 : 0, 0, want.out()));
+                EXPECT_EQ(backend_of(got), "cpu");
+                expect_close(got, want, rtol, atol, what);
+                EM_OK(ember_imag(ref(), as_ref(got), got_im.out()));
+                EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
+                expect_close(got_im, want_im, rtol, atol, what + " (imaginary parts)");
+            }
     }
 }
 

@@ -9,8 +9,10 @@
 //    not depend on the thread count.
 //  - COLUMN: the innermost dim is kept and contiguous (e.g. sum over axis 0 of a matrix).
 //    Accumulators run along it (float32 sums in float64, float64 sums blocked).
-// Complex sums have the ROW layout (two double accumulators). Anything else (negative
-// strides, broadcast inputs, other dtypes) goes to the reference.
+// Complex sums in the ROW layout keep two double accumulators; in the COLUMN layout they
+// are the real column sums of their (re, im) pairs. A complex mean is the native sum, then
+// the composite's complex division by the count. Anything else (negative strides,
+// broadcast inputs, other dtypes) goes to the reference.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -124,15 +126,13 @@ Acc combine_range(int op, int32_t dt, const Acc* p, int64_t n, RowFn row) {
     return a;
 }
 
-// mean for dtypes without a native path: the composite's steps with reference kernels
-// (sum, then divide by the count converted to the result dtype).
-ember_status_t mean_fallback(const ember_kernel_call_t* c) {
-    static const ember_kernel_t ref_sum = ref_kernel("sum"), ref_div = ref_kernel("divide"), ref_cast = ref_kernel("astype");
+// The composite mean's second step on the sums in out: divide by the count converted to
+// the result dtype, with the reference's division.
+ember_status_t divide_by_count(const ember_kernel_call_t* c) {
+    static const ember_kernel_t ref_div = ref_kernel("divide"), ref_cast = ref_kernel("astype");
     const ember_view_t& in = c->in[0];
     const ember_view_t& out = c->out[0];
-    ember_kernel_call_t call = *c;
-    ember_status_t st = ref_sum.fn(&call);
-    if (st != EMBER_OK) return st;
+    ember_status_t st = EMBER_OK;
     double count = 1;
     for (int d = 0; d < in.ndim; ++d)
         if (c->attrs->axes_mask & (1ull << d)) count *= (double)in.shape[d];
@@ -152,20 +152,27 @@ ember_status_t mean_fallback(const ember_kernel_call_t* c) {
     return ref_div.fn(&div);
 }
 
-ember_status_t fallback(const ember_kernel_call_t* c) { return kdata(c)->code == kMean ? mean_fallback(c) : delegate(c); }
+// mean for dtypes without a native path: the composite's steps with reference kernels.
+ember_status_t mean_fallback(const ember_kernel_call_t* c) {
+    static const ember_kernel_t ref_sum = ref_kernel("sum");
+    ember_kernel_call_t call = *c;
+    ember_status_t st = ref_sum.fn(&call);
+    return st != EMBER_OK ? st : divide_by_count(c);
+}
 
-ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
+// Runs reduction `code` (an R_* op or kMean) natively; false where the dtype or layout has
+// no native path (nothing is written then).
+bool reduce_native(const ember_kernel_call_t* c, int code) {
     const ember_view_t& in = c->in[0];
     const ember_view_t& out = c->out[0];
     const uint64_t mask = c->attrs->axes_mask;
-    const int code = kdata(c)->code;
     const int op = code == kMean ? R_SUM : code;
-    const int32_t dt = in.dtype;
-    if (out.dtype != (op == R_NONZERO ? EMBER_INT64 : dt)) return fallback(c);
-    if (code == kMean && !float_sum(dt)) return fallback(c);
+    int32_t dt = in.dtype;
+    if (out.dtype != (op == R_NONZERO ? EMBER_INT64 : dt)) return false;
+    if (code == kMean && !float_sum(dt)) return false;
     RowFn row = g_isa->row[op][dt];
-    ColFn col = g_isa->col[op][dt];
-    if (!row || (!col && !complex_dtype(dt))) return fallback(c);  // complex sums: the ROW layout only
+    ColFn col = !complex_dtype(dt) ? g_isa->col[op][dt] : op == R_SUM ? g_isa->col[op][dt == EMBER_COMPLEX64 ? EMBER_FLOAT32 : EMBER_FLOAT64] : nullptr;
+    if (!row || !col) return false;
 
     // Dims: drop unit ones, sort by input stride (stable), merge neighbours.
     Dim dims[EMBER_MAX_DIMS];
@@ -173,10 +180,10 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     int64_t count = 1;  // reduced elements per output
     for (int d = 0; d < in.ndim; ++d) {
         bool red = (mask >> d) & 1;
-        if (in.shape[d] == 0) return fallback(c);
+        if (in.shape[d] == 0) return false;
         if (red) count *= in.shape[d];
         if (in.shape[d] == 1) continue;
-        if (in.strides[d] <= 0) return fallback(c);
+        if (in.strides[d] <= 0) return false;
         dims[nd++] = Dim{in.shape[d], in.strides[d], red ? 0 : out.strides[d], red};
     }
     std::stable_sort(dims, dims + nd, [](const Dim& a, const Dim& b) { return a.si > b.si; });
@@ -192,7 +199,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
         }
     }
     nd = m;
-    const size_t sz = itemsize_of(dt), osz = itemsize_of(out.dtype);
+    size_t sz = itemsize_of(dt), osz = itemsize_of(out.dtype);
     const char* px = base_ptr(in);
     char* po = base_ptr(out);
 
@@ -240,7 +247,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
                     for (int64_t o = b; o < e; ++o) reduce_one(o);
                 });
             }
-            return EMBER_OK;
+            return true;
         }
         // Few outputs, much work: split each output's elements into fixed chunks.
         const int64_t chunk = 1 << 16;
@@ -271,10 +278,19 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
             Acc a = combine_range(op, dt, part.data(), nchunks, row);
             write_result(code, dt, a, count, po + ob * (int64_t)osz);
         }
-        return EMBER_OK;
+        return true;
     }
 
-    if (col && !dims[nd - 1].red && dims[nd - 1].si == 1 && dims[nd - 1].so == 1) {
+    if (!dims[nd - 1].red && dims[nd - 1].si == 1 && dims[nd - 1].so == 1) {
+        if (complex_dtype(dt)) {  // the real column sums of the (re, im) pairs
+            for (int d = 0; d < nd; ++d) {
+                dims[d].si *= 2;
+                dims[d].so *= 2;
+            }
+            dims[nd - 1].n *= 2;
+            dt = dt == EMBER_COMPLEX64 ? EMBER_FLOAT32 : EMBER_FLOAT64;
+            sz = osz = itemsize_of(dt);
+        }
         // ---- COLUMN: out[k, j] = op over rows r of in[k, r, j]. Each block of kRowBlock
         // rows reduces into a partial row of its own (a task streams whole rows, which the
         // prefetcher follows; a task per column stripe read short strided pieces), then the
@@ -346,9 +362,17 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
                 write_result(code, dt, a, count, po + (ob + j) * (int64_t)osz);
             }
         }
-        return EMBER_OK;
+        return true;
     }
-    return fallback(c);
+    return false;
+}
+
+ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
+    const int code = kdata(c)->code;
+    if (code == kMean && complex_dtype(c->in[0].dtype))
+        return reduce_native(c, R_SUM) ? divide_by_count(c) : mean_fallback(c);
+    if (reduce_native(c, code)) return EMBER_OK;
+    return code == kMean ? mean_fallback(c) : delegate(c);
 }
 
 }  // namespace
