@@ -314,7 +314,8 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     const int last = g.nd - 1;
     const int64_t inner = g.shape[last];
     const bool unit = inner == 1 || (g.st[0][last] == 1 && g.st[1][last] == 1);
-    UnFn fn = o.dtype == x.dtype || (code == U_ABS && x.dtype == EMBER_COMPLEX64) ? g_isa->un[code][x.dtype] : nullptr;
+    const bool complex_abs = code == U_ABS && (x.dtype == EMBER_COMPLEX64 || x.dtype == EMBER_COMPLEX128);
+    UnFn fn = o.dtype == x.dtype || complex_abs ? g_isa->un[code][x.dtype] : nullptr;
     char *px = base_ptr(x), *po = base_ptr(o);
     const int slot = half_slot(x.dtype);
     UnFn fn32 = slot >= 0 && o.dtype == x.dtype ? g_isa->un[code][EMBER_FLOAT32] : nullptr;

@@ -682,6 +682,71 @@ void conj_c128(const void* in, void* out, int64_t n, int) {
     for (int64_t i = 0; i < 2 * n; ++i) o[i] = x[i] ^ ((uint64_t)(i & 1) << 63);
 }
 
+#if defined(__FMA__)
+// a * b + c rounded once (vfmadd), the building block of the exact products below.
+inline __attribute__((always_inline)) V<double> fused(V<double> a, V<double> b, V<double> c) {
+#if defined(__AVX512F__)
+    return (V<double>)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)c);
+#else
+    return (V<double>)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)c);
+#endif
+}
+inline __attribute__((always_inline)) V<double> vsqrt(V<double> x) {
+#if defined(__AVX512F__)
+    return (V<double>)_mm512_maskz_sqrt_pd(0xFF, (__m512d)x);  // the unmasked form trips -Wmaybe-uninitialized in GCC 12
+#else
+    return (V<double>)_mm256_sqrt_pd((__m256d)x);
+#endif
+}
+
+// |z| of complex128 values, correctly rounded in our tests (4e6 random pairs against
+// float128): h = sqrt(s) of the rounded sum of squares s, then one Newton step with the
+// exact remainder big^2 + small^2 - h^2 (exact products by FMA, an exact two-sum).
+// Operands are scaled by 2^-600 or 2^600 where a square would overflow or underflow, and
+// where small <= big 2^-54 the result is big + small, as in glibc's hypot. glibc's hypot
+// (the reference's std::abs) is not always correctly rounded: the two differ by at most
+// 1 ulp, in about 0.6% of random inputs. +inf where a part is infinite, even beside a NaN.
+void abs_c128(const void* in, void* out, int64_t n, int) {
+    typedef V<int64_t> Mask;
+    constexpr int w = W<double>;
+    Mask even, odd;
+    for (int l = 0; l < w; ++l) {
+        even[l] = 2 * l;  // the real parts of two vectors of (re, im) pairs
+        odd[l] = 2 * l + 1;
+    }
+    const V<double> inf = splat(__builtin_inf());
+    const Mask magnitude = splat<int64_t>(INT64_MAX);
+    auto abs_of = [&](const double* z) {
+        const V<double> v0 = load(z), v1 = load(z + w);
+        const V<double> a = (V<double>)((Mask)__builtin_shuffle(v0, v1, even) & magnitude);
+        const V<double> b = (V<double>)((Mask)__builtin_shuffle(v0, v1, odd) & magnitude);
+        const V<double> big = a < b ? b : a, small = a < b ? a : b;
+        const auto huge = big > 0x1p511, tiny = small < 0x1p-511;
+        const V<double> scale = huge ? splat(0x1p-600) : tiny ? splat(0x1p600) : splat(1.0);
+        const V<double> unscale = huge ? splat(0x1p600) : tiny ? splat(0x1p-600) : splat(1.0);
+        const V<double> hi = big * scale, lo = small * scale;
+        const V<double> p = unfused(hi * hi), q = unfused(lo * lo);
+        const V<double> sum = p + q;
+        const V<double> rest = fused(hi, hi, -p) + fused(lo, lo, -q) + (q - (sum - p));
+        const V<double> h = vsqrt(sum);
+        V<double> r = (h + (fused(-h, h, sum) + rest) / (h + h)) * unscale;
+        r = small <= big * 0x1p-54 ? big + small : r;
+        r = (a != a) | (b != b) ? a + b : r;
+        return (a == inf) | (b == inf) ? inf : r;
+    };
+    const double* x = (const double*)in;
+    double* o = (double*)out;
+    int64_t i = 0;
+    for (; i + w <= n; i += w) store_vec(o + i, abs_of(x + 2 * i));
+    if (i < n) {  // the tail through a padded copy, so every element takes the same path
+        double z[2 * w] = {}, r[w];
+        memcpy(z, x + 2 * i, (size_t)(n - i) * 16);
+        store_vec(r, abs_of(z));
+        memcpy(o + i, r, (size_t)(n - i) * 8);
+    }
+}
+#endif
+
 // ------------------------------------------------------------------ reductions
 template <class T> inline T lane_sum(V<T> v) {
     T s = 0;
@@ -1204,6 +1269,9 @@ IsaTable build_table() {
     t.un[U_ABS][D_C64] = abs_c64;
     t.un[U_CONJ][D_C64] = conj_c64;
     t.un[U_CONJ][D_C128] = conj_c128;
+#if defined(__FMA__)
+    t.un[U_ABS][D_C128] = abs_c128;
+#endif
     t.un[U_RECIP][D_F32] = un_fn<float, URecip>;
     t.un[U_RECIP][D_F64] = un_fn<double, URecip>;
     t.un[U_SQRT][D_F32] = sqrt_f32;
