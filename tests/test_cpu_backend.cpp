@@ -1111,7 +1111,32 @@ TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
             EM_OK(ember_abs(ref(), as_ref(x), aw.out()));
             if (dt == EMBER_COMPLEX64) expect_close(a, aw, 0, 0, "abs " + d + " " + layout);
             else expect_close(a, aw, 0x1p-52, 0, "abs " + d + " " + layout);
+            // square (the product's kernel, z as both operands), round (each part), and the
+            // classifications (each part, then the pair's answers combined)
+            using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+            const std::pair<const char*, Unary> by_parts[] = {
+                {"square", ember_square}, {"round", ember_round}, {"isnan", ember_isnan}, {"isinf", ember_isinf}, {"isfinite", ember_isfinite}};
+            for (auto [name, fn] : by_parts) {
+                T r, rw, r_im, rw_im;
+                EM_OK(fn(cpu(), x, r.out()));
+                EM_OK(fn(ref(), as_ref(x), rw.out()));
+                const std::string what = std::string(name) + " " + d + " " + layout;
+                expect_close(r, rw, 0, 0, what);
+                if (dtype_of(r) == EMBER_BOOL) continue;
+                EM_OK(ember_imag(ref(), as_ref(r), r_im.out()));
+                EM_OK(ember_imag(ref(), as_ref(rw), rw_im.out()));
+                expect_close(r_im, rw_im, 0, 0, what + " (imaginary parts)");
+            }
         }
+        T sq, sq_want, sq_im, sq_want_im;  // squared in place
+        EM_OK(ember_multiply(cpu(), z, z, sq_want.out()));
+        EM_OK(ember_copy(cpu(), z, sq.out()));
+        const ember_tensor_t* self[1] = {sq};
+        EM_OK(ember_elementwise_into(cpu(), "square", self, 1, sq));
+        expect_close(sq, sq_want, 0, 0, "square " + d + " in place");
+        EM_OK(ember_imag(ref(), as_ref(sq), sq_im.out()));
+        EM_OK(ember_imag(ref(), as_ref(sq_want), sq_want_im.out()));
+        expect_close(sq_im, sq_want_im, 0, 0, "square " + d + " in place (imaginary parts)");
         // multiply: the reference's rounding (no FMA) and its recovery of infinities where
         // both parts are NaN (inf * (0 + 1i) and the like, from the specials); z against its
         // reversal, a broadcast scalar either side, a row broadcast, and into its own input.

@@ -2,8 +2,10 @@
 // over any strides, on the thread pool. Contiguous runs of the functions glibc's libmvec
 // vectorises go through it (isa.hpp, simd_mvec.hpp: <= 4 ulp), those of rounding and
 // classification through simd_impl.cpp's exact loops; everything else is the same libm
-// call as the reference backend, per element (bit-identical to it). Other dtypes
-// (float16, bfloat16, complex, integers) go to the reference kernel.
+// call as the reference backend, per element (bit-identical to it). Complex rounding and
+// classification run on the parts; other dtypes (float16, bfloat16, other complex ops,
+// integers) go to the reference kernel.
+#include <algorithm>
 #include <cmath>
 #include <string_view>
 
@@ -77,11 +79,53 @@ void unary_loop(const Geometry& g, const char* px, char* po, UnFn vec, F f) {
     });
 }
 
+// round, isnan, isinf and isfinite of complex values act on the parts: round each part (the
+// real kernel over twice the reals), or classify each and combine the pair's answers (both
+// finite for isfinite, either for isnan and isinf), as the reference does. Contiguous runs;
+// false for anything else.
+bool complex_by_parts(const ember_kernel_call_t* c, int mvec) {
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& o = c->out[0];
+    const bool by_parts = mvec == M_round || mvec == M_isnan || mvec == M_isinf || mvec == M_isfinite;
+    if (!by_parts || (x.dtype != EMBER_COMPLEX64 && x.dtype != EMBER_COMPLEX128)) return false;
+    const bool classify = mvec != M_round;
+    if (o.dtype != (classify ? (int32_t)EMBER_BOOL : x.dtype)) return false;
+    const ember_view_t* views[2] = {&o, &x};
+    Geometry g;
+    if (!make_geometry(views, 2, g)) return true;
+    if (g.shape[g.nd - 1] > 1 && (g.st[0][g.nd - 1] != 1 || g.st[1][g.nd - 1] != 1)) return false;
+    const UnFn parts = g_isa->math[mvec][x.dtype == EMBER_COMPLEX128];
+    if (!parts) return false;
+    const int64_t sz = (int64_t)itemsize_of(x.dtype), osz = (int64_t)itemsize_of(o.dtype);
+    const char* px = base_ptr(x);
+    char* po = base_ptr(o);
+    parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
+        walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+            const char* z = px + off[1] * sz;
+            char* r = po + off[0] * osz;
+            if (!classify) return parts(z, r, 2 * len, 0);
+            constexpr int64_t kPiece = 2048;
+            alignas(64) uint8_t each[2 * kPiece];
+            for (int64_t i = 0; i < len; i += kPiece) {
+                const int64_t n = std::min(kPiece, len - i);
+                parts(z + i * sz, each, 2 * n, 0);
+                uint8_t* out = (uint8_t*)r + i;
+                if (mvec == M_isfinite)
+                    for (int64_t k = 0; k < n; ++k) out[k] = each[2 * k] & each[2 * k + 1];
+                else
+                    for (int64_t k = 0; k < n; ++k) out[k] = each[2 * k] | each[2 * k + 1];
+            }
+        });
+    });
+    return true;
+}
+
 template <bool Bool, class F>
 ember_status_t unary(const ember_kernel_call_t* c, int mvec, F f) {
     const ember_view_t& x = c->in[0];
     const ember_view_t& o = c->out[0];
     const bool float_in = x.dtype == EMBER_FLOAT32 || x.dtype == EMBER_FLOAT64;
+    if (!float_in && complex_by_parts(c, mvec)) return EMBER_OK;
     if (!float_in || o.dtype != (Bool ? (int32_t)EMBER_BOOL : x.dtype)) return delegate(c);
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
