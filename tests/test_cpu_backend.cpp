@@ -1115,7 +1115,8 @@ TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
             // classifications (each part, then the pair's answers combined)
             using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
             const std::pair<const char*, Unary> by_parts[] = {
-                {"square", ember_square}, {"round", ember_round}, {"isnan", ember_isnan}, {"isinf", ember_isinf}, {"isfinite", ember_isfinite}};
+                {"square", ember_square}, {"reciprocal", ember_reciprocal}, {"round", ember_round},
+                {"isnan", ember_isnan},   {"isinf", ember_isinf},           {"isfinite", ember_isfinite}};
             for (auto [name, fn] : by_parts) {
                 T r, rw, r_im, rw_im;
                 EM_OK(fn(cpu(), x, r.out()));
@@ -1146,29 +1147,34 @@ TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
         EM_OK(ember_scalar_c128(cpu(), 1.5, -0.25, s.out()));
         EM_OK(ember_slice(cpu(), z, &zero, &one, nullptr, 1, row.out()));
         EM_OK(ember_matrix_transpose(cpu(), rev, rev_t.out()));
-        auto expect_product = [&](const ember_tensor_t* x, const ember_tensor_t* y, const std::string& what) {
-            T got, want, got_im, want_im;
-            EM_OK(ember_multiply(cpu(), x, y, got.out()));
-            EM_OK(ember_multiply(ref(), as_ref(x), as_ref(y), want.out()));
-            expect_close(got, want, 0, 0, "multiply " + d + " " + what);
-            EM_OK(ember_imag(ref(), as_ref(got), got_im.out()));
+        // divide likewise (complex64: libgcc's float64 quotient, with the recovery where
+        // the specials meet 0 or infinity; complex128: the reference on slices).
+        using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+        for (auto [name, fn] : {std::pair<const char*, Binary>{"multiply", ember_multiply}, {"divide", ember_divide}}) {
+            auto expect_same = [&, name = name, fn = fn](const ember_tensor_t* x, const ember_tensor_t* y, const std::string& what) {
+                T got, want, got_im, want_im;
+                EM_OK(fn(cpu(), x, y, got.out()));
+                EM_OK(fn(ref(), as_ref(x), as_ref(y), want.out()));
+                expect_close(got, want, 0, 0, std::string(name) + " " + d + " " + what);
+                EM_OK(ember_imag(ref(), as_ref(got), got_im.out()));
+                EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
+                expect_close(got_im, want_im, 0, 0, std::string(name) + " " + d + " " + what + " (imaginary parts)");
+            };
+            expect_same(z, rev, "z, flip(z)");
+            expect_same(z, s, "z, scalar");
+            expect_same(s, rev, "scalar, flip(z)");
+            expect_same(z, row, "z, first row");
+            expect_same(zt, rev_t, "transposed views (the reference on slices)");
+            T acc, want, acc_im, want_im;
+            EM_OK(ember_multiply(cpu(), z, s, acc.out()));  // a fresh copy to write into
+            const ember_tensor_t* ops[2] = {acc, rev};
+            EM_OK(fn(ref(), as_ref(acc), as_ref(rev), want.out()));
+            EM_OK(ember_elementwise_into(cpu(), name, ops, 2, acc));
+            expect_close(acc, want, 0, 0, std::string(name) + " " + d + " into its first operand");
+            EM_OK(ember_imag(ref(), as_ref(acc), acc_im.out()));
             EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
-            expect_close(got_im, want_im, 0, 0, "multiply " + d + " " + what + " (imaginary parts)");
-        };
-        expect_product(z, rev, "z * flip(z)");
-        expect_product(z, s, "z * scalar");
-        expect_product(s, rev, "scalar * flip(z)");
-        expect_product(z, row, "z * first row");
-        expect_product(zt, rev_t, "transposed views (the reference on slices)");
-        T acc, want, acc_im, want_im;
-        EM_OK(ember_multiply(cpu(), z, s, acc.out()));  // a fresh copy to multiply into
-        const ember_tensor_t* ops[2] = {acc, rev};
-        EM_OK(ember_multiply(ref(), as_ref(acc), as_ref(rev), want.out()));
-        EM_OK(ember_elementwise_into(cpu(), "multiply", ops, 2, acc));
-        expect_close(acc, want, 0, 0, "multiply " + d + " into its first operand");
-        EM_OK(ember_imag(ref(), as_ref(acc), acc_im.out()));
-        EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
-        expect_close(acc_im, want_im, 0, 0, "multiply " + d + " into its first operand (imaginary parts)");
+            expect_close(acc_im, want_im, 0, 0, std::string(name) + " " + d + " into its first operand (imaginary parts)");
+        }
     }
 }
 

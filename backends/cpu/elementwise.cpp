@@ -144,39 +144,50 @@ void binary_half_run(BinFn fn, int slot, const uint16_t* a, const uint16_t* b, c
 }
 
 // ------------------------------------------------------------------ binary
-// ------------------------------------------------------------------ complex multiply
+// ------------------------------------------------------------------ complex multiply, divide
 // The ISA's loop (complex_mul: the textbook product, each operation rounded, as the
-// reference's std::complex product computes it), then the reference's own product, with its
-// recovery of infinities (C99 Annex G), for any result NaN in both parts: bit for bit the
-// reference. An output that is also an input (a *= b; the core passes no other overlap) is
-// written through an L1 buffer, which keeps the inputs for that recovery. Bit 0 of `scalars`: a is one broadcast value; bit 1: b.
-template <class R>
-void complex_multiply_run(const void* av, const void* bv, void* ov, int64_t n, int scalars) {
+// reference's std::complex product computes it; complex_div_c64: libgcc's float64 quotient
+// of complex64 values), then the reference's own operation, with its recovery of
+// infinities (C99 Annex G), for any result NaN in both parts: bit for bit the reference.
+// An output that is also an input (a *= b; the core passes no other overlap) is written
+// through an L1 buffer, which keeps the inputs for that recovery. Bit 0 of `scalars`: a is
+// one broadcast value; bit 1: b.
+template <class R, bool Divide>
+void complex_run(const void* av, const void* bv, void* ov, int64_t n, int scalars) {
     const R* a = (const R*)av;
     const R* b = (const R*)bv;
     R* o = (R*)ov;
     constexpr int64_t kChunk = 256;
     const int64_t sa = scalars & 1 ? 0 : 2, sb = scalars & 2 ? 0 : 2;
-    const ComplexMulFn mul = g_isa->complex_mul[std::is_same_v<R, float> ? 0 : 1];
+    const ComplexMulFn op = Divide ? g_isa->complex_div_c64 : g_isa->complex_mul[std::is_same_v<R, float> ? 0 : 1];
     alignas(64) R buf[2 * kChunk];
     for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
         const int64_t len = std::min(kChunk, n - i0);
         const R* pa = a + i0 * sa;
         const R* pb = b + i0 * sb;
         R* dst = o + 2 * i0 == pa || o + 2 * i0 == pb ? buf : o + 2 * i0;  // out is an input: the buffer
-        if (mul(pa, pb, dst, len, scalars))
+        if (op(pa, pb, dst, len, scalars))
             for (int64_t i = 0; i < len; ++i)
                 if (dst[2 * i] != dst[2 * i] && dst[2 * i + 1] != dst[2 * i + 1]) {
-                    const std::complex<R> z = std::complex<R>(pa[i * sa], pa[i * sa + 1]) * std::complex<R>(pb[i * sb], pb[i * sb + 1]);
+                    const std::complex<R> x(pa[i * sa], pa[i * sa + 1]), y(pb[i * sb], pb[i * sb + 1]);
+                    const std::complex<R> z = Divide ? x / y : x * y;
                     dst[2 * i] = z.real();
                     dst[2 * i + 1] = z.imag();
                 }
         if (dst == buf) std::memcpy(o + 2 * i0, buf, (size_t)len * 2 * sizeof(R));
     }
 }
+using ComplexRun = void (*)(const void*, const void*, void*, int64_t, int);
+// The run for a complex product or quotient of `dtype` values; null where there is none
+// (complex128 quotients take libgcc's scaled algorithm, left to the reference).
+ComplexRun complex_run_for(int32_t dtype, bool divide) {
+    if (dtype == EMBER_COMPLEX64) return divide ? complex_run<float, true> : complex_run<float, false>;
+    if (dtype == EMBER_COMPLEX128 && !divide) return complex_run<double, false>;
+    return nullptr;
+}
 
 // Contiguous operands or broadcast scalars; other layouts run the reference on slices.
-ember_status_t complex_multiply(const ember_kernel_call_t* c) {
+ember_status_t complex_binary(const ember_kernel_call_t* c, ComplexRun run) {
     const ember_view_t &a = c->in[0], &b = c->in[1], &o = c->out[0];
     const ember_view_t* views[3] = {&o, &a, &b};
     Geometry g;
@@ -186,7 +197,6 @@ ember_status_t complex_multiply(const ember_kernel_call_t* c) {
     if (g.shape[last] > 1 && (so != 1 || (sa != 0 && sa != 1) || (sb != 0 && sb != 1))) return reference_on_slices(c, kElementwise);
     const int scalars = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0);
     const int64_t sz = (int64_t)itemsize_of(a.dtype);
-    const auto run = a.dtype == EMBER_COMPLEX64 ? complex_multiply_run<float> : complex_multiply_run<double>;
     const char *pa = base_ptr(a), *pb = base_ptr(b);
     char* po = base_ptr(o);
     parallel_range(g.size, kParallelCheap / 2, 1 << 13, [&](int64_t begin, int64_t end) {
@@ -201,8 +211,9 @@ ember_status_t binary_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& a = c->in[0];
     const ember_view_t& b = c->in[1];
     const ember_view_t& o = c->out[0];
-    if (kdata(c)->code == B_MUL && (a.dtype == EMBER_COMPLEX64 || a.dtype == EMBER_COMPLEX128) && b.dtype == a.dtype && o.dtype == a.dtype)
-        return complex_multiply(c);
+    const int code = kdata(c)->code;
+    if ((code == B_MUL || code == B_DIV) && b.dtype == a.dtype && o.dtype == a.dtype)
+        if (ComplexRun run = complex_run_for(a.dtype, code == B_DIV)) return complex_binary(c, run);
     const int slot = half_slot(a.dtype);
     const bool staged = slot >= 0 && (o.dtype == a.dtype || o.dtype == EMBER_BOOL);
     BinFn fn = g_isa->bin[kdata(c)->code][staged ? EMBER_FLOAT32 : a.dtype];
@@ -315,19 +326,25 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     const int64_t inner = g.shape[last];
     const bool unit = inner == 1 || (g.st[0][last] == 1 && g.st[1][last] == 1);
     const bool complex_in = x.dtype == EMBER_COMPLEX64 || x.dtype == EMBER_COMPLEX128;
-    if (code == U_SQUARE && complex_in && o.dtype == x.dtype && unit) {
-        // z^2 is the reference's z * z: the complex product's loop, z as both operands.
-        const auto run = x.dtype == EMBER_COMPLEX64 ? complex_multiply_run<float> : complex_multiply_run<double>;
-        const int64_t sz = (int64_t)itemsize_of(x.dtype);
-        const char* px = base_ptr(x);
-        char* po = base_ptr(o);
-        parallel_range(g.size, kParallelCheap / 2, 1 << 13, [&](int64_t begin, int64_t end) {
-            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
-                const void* z = px + off[1] * sz;
-                run(z, z, po + off[0] * sz, len, 0);
+    if ((code == U_SQUARE || code == U_RECIP) && complex_in && o.dtype == x.dtype && unit) {
+        // z^2 is the reference's z * z: the product's run, z as both operands; 1 / z its
+        // (1 + 0i) / z: the quotient's run with a broadcast 1 (complex64 only).
+        const ComplexRun run = complex_run_for(x.dtype, code == U_RECIP);
+        if (run) {
+            static const double one[2] = {1.0, 0.0};
+            static const float one_f[2] = {1.0f, 0.0f};
+            const int64_t sz = (int64_t)itemsize_of(x.dtype);
+            const char* px = base_ptr(x);
+            char* po = base_ptr(o);
+            parallel_range(g.size, kParallelCheap / 2, 1 << 13, [&](int64_t begin, int64_t end) {
+                walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+                    const void* z = px + off[1] * sz;
+                    if (code == U_SQUARE) run(z, z, po + off[0] * sz, len, 0);
+                    else run(x.dtype == EMBER_COMPLEX64 ? (const void*)one_f : (const void*)one, z, po + off[0] * sz, len, 1);
+                });
             });
-        });
-        return EMBER_OK;
+            return EMBER_OK;
+        }
     }
     const bool complex_abs = code == U_ABS && complex_in;
     UnFn fn = o.dtype == x.dtype || complex_abs ? g_isa->un[code][x.dtype] : nullptr;

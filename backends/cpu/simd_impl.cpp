@@ -660,6 +660,72 @@ bool complex_mul_loop(const T* a, const T* b, T* o, int64_t n) {
     }
     return any;
 }
+// complex64 quotients in float64 (see ComplexDivFn): x = (ac + bd) / (c^2 + d^2),
+// y = (bc - ad) / (c^2 + d^2). Products of float32 values are exact in float64 (so fusing
+// them changes nothing), and nothing can overflow or underflow there: libgcc scales only in
+// its float64 routine. w quotients per step, the tail through padded copies.
+template <int Scalars>
+bool complex_div_c64_loop(const float* a, const float* b, float* o, int64_t n) {
+    typedef typename VT<float, VB / 2>::type Half;  // w floats
+    typedef V<int32_t> Mask32;
+    constexpr int w = W<double>;
+    Mask32 split, merge;
+    for (int l = 0; l < w; ++l) {
+        split[l] = 2 * l;  // real parts first, then imaginary parts
+        split[l + w] = 2 * l + 1;
+        merge[2 * l] = l;
+        merge[2 * l + 1] = l + w;
+    }
+    auto parts = [&](const float* p, V<double>& re, V<double>& im) {
+        const V<float> s = __builtin_shuffle(load(p), split);
+        Half lo, hi;
+        memcpy(&lo, &s, sizeof lo);
+        memcpy(&hi, (const char*)&s + sizeof lo, sizeof hi);
+        re = __builtin_convertvector(lo, V<double>);
+        im = __builtin_convertvector(hi, V<double>);
+    };
+    V<double> sar = {}, sai = {}, sbr = {}, sbi = {};
+    if (Scalars & 1) sar = splat((double)a[0]), sai = splat((double)a[1]);
+    if (Scalars & 2) sbr = splat((double)b[0]), sbi = splat((double)b[1]);
+    V<int64_t> nan_pairs = {};
+    auto step = [&](const float* pa, const float* pb, float* po) {
+        V<double> ar = sar, ai = sai, br = sbr, bi = sbi;
+        if (!(Scalars & 1)) parts(pa, ar, ai);
+        if (!(Scalars & 2)) parts(pb, br, bi);
+        const V<double> den = br * br + bi * bi;
+        const V<double> x = (ar * br + ai * bi) / den;
+        const V<double> y = (ai * br - ar * bi) / den;
+        nan_pairs |= (x != x) & (y != y);
+        const Half hx = __builtin_convertvector(x, Half), hy = __builtin_convertvector(y, Half);
+        V<float> s;
+        memcpy(&s, &hx, sizeof hx);
+        memcpy((char*)&s + sizeof hx, &hy, sizeof hy);
+        store_vec(po, __builtin_shuffle(s, merge));
+    };
+    int64_t i = 0;
+    for (; i + w <= n; i += w) step(a + (Scalars & 1 ? 0 : 2 * i), b + (Scalars & 2 ? 0 : 2 * i), o + 2 * i);
+    if (i < n) {
+        float xa[2 * w] = {}, xb[2 * w], r[2 * w];
+        for (int l = 0; l < 2 * w; ++l) xb[l] = 1;  // padding divides by 1 + 1i, never NaN
+        const int64_t left = n - i;
+        if (!(Scalars & 1)) memcpy(xa, a + 2 * i, (size_t)left * 8);
+        if (!(Scalars & 2)) memcpy(xb, b + 2 * i, (size_t)left * 8);
+        step(xa, xb, r);
+        memcpy(o + 2 * i, r, (size_t)left * 8);
+    }
+    bool any = false;
+    for (int l = 0; l < w; ++l) any = any || nan_pairs[l] != 0;
+    return any;
+}
+bool complex_div_c64(const void* a, const void* b, void* out, int64_t n, int scalars) {
+    const float *x = (const float*)a, *y = (const float*)b;
+    float* r = (float*)out;
+    switch (scalars) {
+        case 1: return complex_div_c64_loop<1>(x, y, r, n);
+        case 2: return complex_div_c64_loop<2>(x, y, r, n);
+        default: return complex_div_c64_loop<0>(x, y, r, n);
+    }
+}
 template <class T>
 bool complex_mul(const void* a, const void* b, void* out, int64_t n, int scalars) {
     switch (scalars) {
@@ -1266,6 +1332,7 @@ IsaTable build_table() {
     fill_un_all<USign>(t, U_SIGN, true);
     t.complex_mul[0] = complex_mul<float>;
     t.complex_mul[1] = complex_mul<double>;
+    t.complex_div_c64 = complex_div_c64;
     t.un[U_ABS][D_C64] = abs_c64;
     t.un[U_CONJ][D_C64] = conj_c64;
     t.un[U_CONJ][D_C128] = conj_c128;
