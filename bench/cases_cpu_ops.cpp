@@ -494,6 +494,31 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sum_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, z, nullptr, 0, 0, r); }));
         for (ember_tensor_t* t : {z, w}) ember_tensor_release(t);
     }
+    if (np.count("divide_c64/1e6")) {
+        ember_tensor_t *z = complex_tensor({1000000}, 44), *w = complex_tensor({1000000}, 46);
+        add("divide_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_divide(c, z, w, r); }));
+        for (ember_tensor_t* t : {z, w}) ember_tensor_release(t);
+    }
+    if (np.count("sum_axis0_c64/1000x1000")) {
+        ember_tensor_t* z = complex_tensor({1000, 1000}, 48);
+        const int64_t axis0 = 0;
+        add("sum_axis0_c64", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, z, &axis0, 1, 0, r); }));
+        ember_tensor_release(z);
+    }
+    if (np.count("abs_c128/1e6") || np.count("norm_c128/1e6") || np.count("mean_c128/1e6")) {
+        ember_tensor_t *z64 = complex_tensor({1000000}, 50), *z = nullptr;
+        ember_astype(c, z64, EMBER_COMPLEX128, &z);
+        add("abs_c128", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_abs(c, z, r); }));
+        add("norm_c128", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_vector_norm(c, z, 2, nullptr, 0, 0, r); }));
+        add("mean_c128", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_mean(c, z, nullptr, 0, 0, r); }));
+        for (ember_tensor_t* t : {z64, z}) ember_tensor_release(t);
+    }
+    if (np.count("norm_f64/1e6")) {
+        ember_tensor_t *x32 = random_tensor(c, {1000000}, -1, 1, 52), *x = nullptr;
+        ember_astype(c, x32, EMBER_FLOAT64, &x);
+        add("norm_f64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_vector_norm(c, x, 2, nullptr, 0, 0, r); }));
+        for (ember_tensor_t* t : {x32, x}) ember_tensor_release(t);
+    }
     if (np.count("fft_long_c64/1048576")) {
         ember_tensor_t* z = complex_tensor({int64_t(1) << 20}, 8);
         add("fft_long_c64", "1048576", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_fft(c, z, -1, -1, EMBER_FFT_BACKWARD, r); }));

@@ -55,8 +55,12 @@ Index and random cases (INDEX_CASES, their own shapes):
   eig_batched_f64    np.linalg.eig(a) of 256 32 x 32 matrices
   fft_c64            np.fft.fft(x) along the last axis of a (1024, 1024) complex64 array
   fft_long_c64       np.fft.fft(x) of one complex64 line of 2^20 values
-  abs_c64, multiply_c64, sum_c64
-                     np.abs(z), a * b, z.sum() of 1e6 complex64 values (parts uniform(-1, 1))
+  abs_c64, multiply_c64, sum_c64, divide_c64
+                     np.abs(z), a * b, z.sum(), a / b of 1e6 complex64 values (parts uniform(-1, 1))
+  sum_axis0_c64      z.sum(axis=0) of a (1000, 1000) complex64 array
+  abs_c128, norm_c128, mean_c128
+                     np.abs(z), np.linalg.norm(z), z.mean() of 1e6 complex128 values
+  norm_f64           np.linalg.norm(x) of 1e6 float64 values (in the L3 here)
   sum_bool           (x > 0).sum() of 1e7 values, the comparison made outside the timing (int64 result)
   count_nonzero_f32  np.count_nonzero(x) of 1e7 values, half zeros
   astype_f32_u8      x.astype(np.uint8) of 1e7 values in [0, 255]
@@ -199,6 +203,12 @@ INDEX_CASES = {
     "abs_c64": ("1e6", lambda r: (complex_uniform(r, 10**6),), np.abs),
     "multiply_c64": ("1e6", lambda r: (complex_uniform(r, 10**6), complex_uniform(r, 10**6)), lambda a, b: a * b),
     "sum_c64": ("1e6", lambda r: (complex_uniform(r, 10**6),), lambda z: z.sum()),
+    "divide_c64": ("1e6", lambda r: (complex_uniform(r, 10**6), complex_uniform(r, 10**6)), lambda a, b: a / b),
+    "sum_axis0_c64": ("1000x1000", lambda r: (complex_uniform(r, (1000, 1000)),), lambda z: z.sum(axis=0)),
+    "abs_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), np.abs),
+    "norm_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), lambda z: np.linalg.norm(z)),
+    "mean_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), lambda z: z.mean()),
+    "norm_f64": ("1e6", lambda r: (r.uniform(-1, 1, 10**6),), lambda x: np.linalg.norm(x)),
     "fft_long_c64": ("1048576", lambda r: ((r.uniform(-1, 1, 1 << 20) + 1j * r.uniform(-1, 1, 1 << 20)).astype(np.complex64),),
                      np.fft.fft),
     "sum_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32) > 0,), lambda b: b.sum()),
