@@ -389,6 +389,51 @@ TEST(CpuLarge, SteppedViewsAtTheEndOfTheirBuffer) {
 // libm_loops.cpp: pow, atan2 and hypot with a broadcast scalar on either side run the
 // libmvec functions with the scalar splatted (they ran libm element by element), and
 // x ** 2 is x * x exactly (the correctly rounded square).
+// libm_loops.cpp: complex and half inputs of the libm ops run the reference kernel on
+// slices across the pool, bit for bit the reference; a broadcast operand stays whole.
+TEST(CpuLarge, LibmOpsOfComplexAndHalfOnSlices) {
+    NEED_CPU();
+    const int64_t rows = 301, cols = 257;  // above kParallelCostly elements
+    auto d = randf((size_t)(rows * cols), -2, 2, 25), e = randf((size_t)cols, 0.5f, 2, 26);
+    using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+    for (ember_dtype_t dt : {EMBER_COMPLEX64, EMBER_COMPLEX128, EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        const bool cplx = dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128;
+        const std::string name = ember_dtype_name(dt);
+        T x0 = tensor(cpu(), d, {rows, cols}, EMBER_FLOAT32), r0 = tensor(cpu(), e, {cols}, EMBER_FLOAT32), x, row, shifted;
+        EM_OK(ember_astype(cpu(), x0, dt, x.out()));
+        EM_OK(ember_astype(cpu(), r0, dt, row.out()));
+        T i, turned;  // complex: x + row i, other values in both parts; half: x + row
+        EM_OK(ember_scalar_c128(cpu(), 0, 1, i.out()));
+        if (cplx) {
+            EM_OK(ember_multiply(cpu(), row, i, turned.out()));
+        }
+        EM_OK(ember_add(cpu(), x, cplx ? (const ember_tensor_t*)turned : (const ember_tensor_t*)row, shifted.out()));
+        for (auto [op, fn] : {std::pair<const char*, Unary>{"sin", ember_sin}, {"log1p", ember_log1p}, {"expm1", ember_expm1}, {"log2", ember_log2},
+                              {"atanh", ember_atanh}}) {
+            T got, want;
+            EM_OK(fn(cpu(), shifted, got.out()));
+            EM_OK(fn(ref(), as_ref(shifted), want.out()));
+            expect_close(got, want, 0, 0, std::string(op) + " " + name);
+        }
+        T got, want;  // pow with a broadcast row of exponents
+        EM_OK(ember_pow(cpu(), x, row, got.out()));
+        EM_OK(ember_pow(ref(), as_ref(x), as_ref(row), want.out()));
+        expect_close(got, want, 0, 0, "pow " + name + " (a broadcast row)");
+        if (cplx) {
+            T got_im, want_im, s_got, s_want;
+            EM_OK(ember_imag(ref(), as_ref(got), got_im.out()));
+            EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
+            expect_close(got_im, want_im, 0, 0, "pow " + name + " (imaginary parts)");
+            EM_OK(ember_log1p(cpu(), shifted, s_got.out()));
+            EM_OK(ember_log1p(ref(), as_ref(shifted), s_want.out()));
+            T a, b;
+            EM_OK(ember_imag(ref(), as_ref(s_got), a.out()));
+            EM_OK(ember_imag(ref(), as_ref(s_want), b.out()));
+            expect_close(a, b, 0, 0, "log1p " + name + " (imaginary parts)");
+        }
+    }
+}
+
 TEST(CpuLarge, LibmBinaryWithScalarOperand) {
     NEED_CPU();
     const int64_t n = 700001;

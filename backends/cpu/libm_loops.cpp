@@ -3,8 +3,8 @@
 // vectorises go through it (isa.hpp, simd_mvec.hpp: <= 4 ulp), those of rounding and
 // classification through simd_impl.cpp's exact loops; everything else is the same libm
 // call as the reference backend, per element (bit-identical to it). Complex rounding and
-// classification run on the parts; other dtypes (float16, bfloat16, other complex ops,
-// integers) go to the reference kernel.
+// classification run on the parts; other dtypes go to the reference kernel (complex and
+// half ones on slices across the pool).
 #include <algorithm>
 #include <cmath>
 #include <string_view>
@@ -120,13 +120,22 @@ bool complex_by_parts(const ember_kernel_call_t* c, int mvec) {
     return true;
 }
 
+// Other dtypes go to the reference kernel: complex and half ones (which it computes in
+// libm's complex functions or in float32) on slices across the pool, the rest (integers,
+// bool: cheap or an error) as they are.
+ember_status_t reference_for(const ember_kernel_call_t* c) {
+    const int32_t dt = c->in[0].dtype;
+    const bool costly = dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128 || dt == EMBER_FLOAT16 || dt == EMBER_BFLOAT16;
+    return costly ? reference_on_slices(c, kElementwise) : delegate(c);
+}
+
 template <bool Bool, class F>
 ember_status_t unary(const ember_kernel_call_t* c, int mvec, F f) {
     const ember_view_t& x = c->in[0];
     const ember_view_t& o = c->out[0];
     const bool float_in = x.dtype == EMBER_FLOAT32 || x.dtype == EMBER_FLOAT64;
     if (!float_in && complex_by_parts(c, mvec)) return EMBER_OK;
-    if (!float_in || o.dtype != (Bool ? (int32_t)EMBER_BOOL : x.dtype)) return delegate(c);
+    if (!float_in || o.dtype != (Bool ? (int32_t)EMBER_BOOL : x.dtype)) return reference_for(c);
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
     if (!make_geometry(views, 2, g)) return EMBER_OK;
@@ -178,7 +187,7 @@ ember_status_t binary(const ember_kernel_call_t* c, int mvec, F f) {
     const ember_view_t& b = c->in[1];
     const ember_view_t& o = c->out[0];
     const bool float_in = a.dtype == EMBER_FLOAT32 || a.dtype == EMBER_FLOAT64;
-    if (!float_in || b.dtype != a.dtype || o.dtype != a.dtype) return delegate(c);
+    if (!float_in || b.dtype != a.dtype || o.dtype != a.dtype) return reference_for(c);
     const ember_view_t* views[3] = {&o, &a, &b};
     Geometry g;
     if (!make_geometry(views, 3, g)) return EMBER_OK;
