@@ -1160,7 +1160,7 @@ TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
             // classifications (each part, then the pair's answers combined)
             using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
             const std::pair<const char*, Unary> by_parts[] = {
-                {"square", ember_square}, {"reciprocal", ember_reciprocal}, {"round", ember_round},
+                {"square", ember_square}, {"reciprocal", ember_reciprocal}, {"sign", ember_sign}, {"round", ember_round},
                 {"isnan", ember_isnan},   {"isinf", ember_isinf},           {"isfinite", ember_isfinite}};
             for (auto [name, fn] : by_parts) {
                 T r, rw, r_im, rw_im;

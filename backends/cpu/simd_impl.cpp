@@ -610,6 +610,21 @@ void abs_c64(const void* in, void* out, int64_t n, int) {
         o[i] = inf ? __builtin_inff() : (float)__builtin_sqrt(re * re + im * im);
     }
 }
+// sign of complex64 values as the reference computes it: 0 where |z| = 0, else z / |z|
+// with |z| as abs_c64 rounds it and each part divided by it (GCC divides a complex value by
+// a real one part by part).
+void sign_c64(const void* in, void* out, int64_t n, int) {
+    const float* __restrict x = (const float*)in;
+    float* __restrict o = (float*)out;
+    for (int64_t i = 0; i < n; ++i) {
+        const float re = x[2 * i], im = x[2 * i + 1];
+        const double dre = re, dim = im;
+        const bool inf = __builtin_fabsf(re) == __builtin_inff() || __builtin_fabsf(im) == __builtin_inff();
+        const float a = inf ? __builtin_inff() : (float)__builtin_sqrt(dre * dre + dim * dim);
+        o[2 * i] = a == 0 ? 0.0f : re / a;
+        o[2 * i + 1] = a == 0 ? 0.0f : im / a;
+    }
+}
 // The empty asm hides the product from the optimiser, so it cannot be fused into the sum
 // that follows: each product is rounded on its own, as without FMA.
 template <class Vec> inline __attribute__((always_inline)) Vec unfused(Vec v) {
@@ -1334,6 +1349,7 @@ IsaTable build_table() {
     t.complex_mul[1] = complex_mul<double>;
     t.complex_div_c64 = complex_div_c64;
     t.un[U_ABS][D_C64] = abs_c64;
+    t.un[U_SIGN][D_C64] = sign_c64;
     t.un[U_CONJ][D_C64] = conj_c64;
     t.un[U_CONJ][D_C128] = conj_c128;
 #if defined(__FMA__)
