@@ -111,48 +111,20 @@ void transform(const ember_view_t& in, const ember_view_t& out, int axis, bool i
                 src[l] = ip + io;
                 dst[l] = op + oo;
             }
-            // A full block of contiguous lines equally far apart (the last axis of a
-            // contiguous array) goes through the ISA's transpose: `lanes` lines into an
-            // n x lanes matrix of elements in b, then split into parts in a, and back the
-            // same way. Otherwise element by element across the lines: the block is written
-            // in order, the lines read as `lanes` sequential streams.
-            const int64_t in_step = src[1] - src[0], out_step = dst[1] - dst[0];
-            bool even = count == lanes && ist == 1 && ost == 1 && in_step > 0 && out_step > 0;
-            for (int64_t l = 2; even && l < lanes; ++l) even = src[l] - src[0] == l * in_step && dst[l] - dst[0] == l * out_step;
-            const TransposeFn transpose = g_isa->transpose[sizeof(C) == 8 ? 1 : 2];
-            if (even) {
-                C* rows = (C*)b;  // rows[k * lanes + l] = line l's element k
-                transpose(src[0], in_step, rows, lanes, lanes, n, false);
-                for (int64_t k = 0; k < n; ++k) {
-                    double* re = a + 2 * k * lanes;
-                    for (int64_t l = 0; l < lanes; ++l) {
-                        re[l] = (double)rows[k * lanes + l].real();
-                        re[lanes + l] = sign * (double)rows[k * lanes + l].imag();
-                    }
-                }
-            } else {
-                for (int64_t k = 0; k < n; ++k) {
-                    double* re = a + 2 * k * lanes;
-                    for (int64_t l = 0; l < lanes; ++l) {
-                        const C v = src[l][k * ist];
-                        re[l] = (double)v.real();
-                        re[lanes + l] = sign * (double)v.imag();
-                    }
+            // Element by element across the lines: the block is written in order, and the
+            // lines are read as `lanes` sequential streams.
+            for (int64_t k = 0; k < n; ++k) {
+                double* re = a + 2 * k * lanes;
+                for (int64_t l = 0; l < lanes; ++l) {
+                    const C v = src[l][k * ist];
+                    re[l] = (double)v.real();
+                    re[lanes + l] = sign * (double)v.imag();
                 }
             }
             g_isa->fft_lines(plan, a, b);
-            if (even) {
-                C* rows = (C*)a;
-                for (int64_t k = 0; k < n; ++k) {
-                    const double* re = b + 2 * k * lanes;
-                    for (int64_t l = 0; l < lanes; ++l) rows[k * lanes + l] = C((R)re[l], (R)(sign * re[lanes + l]));
-                }
-                transpose(rows, lanes, dst[0], out_step, n, lanes, false);
-            } else {
-                for (int64_t k = 0; k < n; ++k) {
-                    const double* re = b + 2 * k * lanes;
-                    for (int64_t l = 0; l < count; ++l) dst[l][k * ost] = C((R)re[l], (R)(sign * re[lanes + l]));
-                }
+            for (int64_t k = 0; k < n; ++k) {
+                const double* re = b + 2 * k * lanes;
+                for (int64_t l = 0; l < count; ++l) dst[l][k * ost] = C((R)re[l], (R)(sign * re[lanes + l]));
             }
         }
     });
