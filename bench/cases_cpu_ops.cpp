@@ -524,6 +524,11 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("fft_long_c64", "1048576", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_fft(c, z, -1, -1, EMBER_FFT_BACKWARD, r); }));
         ember_tensor_release(z);
     }
+    if (np.count("fft_prime_c64/100003")) {  // a prime length: Bluestein through power-of-two transforms
+        ember_tensor_t* z = complex_tensor({100003}, 9);
+        add("fft_prime_c64", "100003", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_fft(c, z, -1, -1, EMBER_FFT_BACKWARD, r); }));
+        ember_tensor_release(z);
+    }
 }
 bench::Register reg_np_index("numpy_index", vs_numpy_index);
 

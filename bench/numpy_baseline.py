@@ -55,6 +55,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   eig_batched_f64    np.linalg.eig(a) of 256 32 x 32 matrices
   fft_c64            np.fft.fft(x) along the last axis of a (1024, 1024) complex64 array
   fft_long_c64       np.fft.fft(x) of one complex64 line of 2^20 values
+  fft_prime_c64      np.fft.fft(x) of one complex64 line of 100003 values (a prime length)
   abs_c64, multiply_c64, sum_c64, divide_c64
                      np.abs(z), a * b, z.sum(), a / b of 1e6 complex64 values (parts uniform(-1, 1))
   sum_axis0_c64      z.sum(axis=0) of a (1000, 1000) complex64 array
@@ -211,6 +212,8 @@ INDEX_CASES = {
     "norm_f64": ("1e6", lambda r: (r.uniform(-1, 1, 10**6),), lambda x: np.linalg.norm(x)),
     "fft_long_c64": ("1048576", lambda r: ((r.uniform(-1, 1, 1 << 20) + 1j * r.uniform(-1, 1, 1 << 20)).astype(np.complex64),),
                      np.fft.fft),
+    "fft_prime_c64": ("100003", lambda r: ((r.uniform(-1, 1, 100003) + 1j * r.uniform(-1, 1, 100003)).astype(np.complex64),),
+                      np.fft.fft),
     "sum_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32) > 0,), lambda b: b.sum()),
     "count_nonzero_f32": ("1e7", lambda r: (np.maximum(r.uniform(-1, 1, 10**7), 0).astype(np.float32),), lambda x: np.count_nonzero(x)),
     "astype_f32_u8": ("1e7", lambda r: (r.uniform(0, 255, 10**7).astype(np.float32),), lambda x: x.astype(np.uint8)),
