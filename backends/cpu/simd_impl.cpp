@@ -597,18 +597,19 @@ EMBER_EXACT_PAIR(signbit, uint8_t, uint8_t, __builtin_signbit(v) != 0, __builtin
 #undef EMBER_EXACT_LOOP
 
 // ------------------------------------------------------------------ complex
-// |z| of complex64 values as glibc's hypotf computes it: sqrt(re^2 + im^2) in float64,
+// |z| of one complex64 value as glibc's hypotf computes it: sqrt(re^2 + im^2) in float64,
 // rounded to float32 (each square is exact in float64, so a fused multiply-add rounds the
 // same sum), and +inf where a part is infinite, even with a NaN in the other. Bit for bit
 // the reference's std::abs.
+inline __attribute__((always_inline)) float abs_of_c64(float re, float im) {
+    const double dre = re, dim = im;
+    const bool inf = __builtin_fabsf(re) == __builtin_inff() || __builtin_fabsf(im) == __builtin_inff();
+    return inf ? __builtin_inff() : (float)__builtin_sqrt(dre * dre + dim * dim);
+}
 void abs_c64(const void* in, void* out, int64_t n, int) {
     const float* __restrict x = (const float*)in;
     float* __restrict o = (float*)out;
-    for (int64_t i = 0; i < n; ++i) {
-        const double re = x[2 * i], im = x[2 * i + 1];
-        const bool inf = __builtin_fabs(re) == __builtin_inf() || __builtin_fabs(im) == __builtin_inf();
-        o[i] = inf ? __builtin_inff() : (float)__builtin_sqrt(re * re + im * im);
-    }
+    for (int64_t i = 0; i < n; ++i) o[i] = abs_of_c64(x[2 * i], x[2 * i + 1]);
 }
 // sign of complex64 values as the reference computes it: 0 where |z| = 0, else z / |z|
 // with |z| as abs_c64 rounds it and each part divided by it (GCC divides a complex value by
@@ -618,9 +619,7 @@ void sign_c64(const void* in, void* out, int64_t n, int) {
     float* __restrict o = (float*)out;
     for (int64_t i = 0; i < n; ++i) {
         const float re = x[2 * i], im = x[2 * i + 1];
-        const double dre = re, dim = im;
-        const bool inf = __builtin_fabsf(re) == __builtin_inff() || __builtin_fabsf(im) == __builtin_inff();
-        const float a = inf ? __builtin_inff() : (float)__builtin_sqrt(dre * dre + dim * dim);
+        const float a = abs_of_c64(re, im);
         o[2 * i] = a == 0 ? 0.0f : re / a;
         o[2 * i + 1] = a == 0 ? 0.0f : im / a;
     }
