@@ -306,6 +306,21 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
             add("gram_f32", "100000x64", time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, xt, x, r); }));
         for (ember_tensor_t* t : {x, y, w, xt}) ember_tensor_release(t);
     }
+    if (np.count("matvec_f32/1000x1000")) {
+        ember_tensor_t *a = random_tensor(c, {1000000}, -1, 1, 61), *m = random_tensor(c, {1000, 1000}, -1, 1, 62), *x = random_tensor(c, {1000}, -1, 1, 63);
+        add("matvec_f32", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, m, x, r); }));
+        add("add_matvec_f32", "20x1e6", time_result(reps, [&](ember_tensor_t** r) {
+                for (int i = 0; i < 20; ++i) {
+                    ember_tensor_t *sum = nullptr, *y = nullptr;
+                    ember_add(c, a, a, &sum);
+                    ember_matmul(c, m, x, &y);
+                    ember_tensor_release(sum);
+                    ember_tensor_release(y);
+                }
+                *r = nullptr;
+            }));
+        for (ember_tensor_t* t : {a, m, x}) ember_tensor_release(t);
+    }
     if (np.count("matmul_i32/512x512")) {
         ember_tensor_t* a32 = random_tensor(c, {512, 512}, -100, 100, 17), *a = nullptr;
         ember_astype(c, a32, EMBER_INT32, &a);

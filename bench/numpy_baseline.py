@@ -37,6 +37,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   dot_f32            x @ x of two 1e6-vectors (one vector, with itself)
   add_transposed_f32 x.T + y of (1000, 1000) arrays
   matmul_i32         a @ a of a (512, 512) int32 array (NumPy has no BLAS for integers either)
+  matvec_f32         m @ x of a (1000, 1000) array and a 1000-vector
+  add_matvec_f32     20 times: a + b of 1e6-vectors, then m @ x as above (an elementwise op
+                     and a threaded GEMV in turn: the thread pool beside OpenBLAS's threads)
   matmul_tall_f32    x @ w of a (100000, 64) and a (64, 64) array
   matmul_tn_f32      x.T @ y of two (100000, 64) arrays
   gram_f32           x.T @ x of a (100000, 64) array (NumPy calls SYRK for it: one triangle's work)
@@ -160,6 +163,11 @@ INDEX_CASES = {
     "add_transposed_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32), r.uniform(-1, 1, (1000, 1000)).astype(np.float32)),
                            lambda x, y: x.T + y),
     "matmul_i32": ("512x512", lambda r: (r.integers(-100, 100, (512, 512)).astype(np.int32),), lambda a: a @ a),
+    "matvec_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32), r.uniform(-1, 1, 1000).astype(np.float32)),
+                   lambda m, x: m @ x),
+    "add_matvec_f32": ("20x1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32), r.uniform(-1, 1, (1000, 1000)).astype(np.float32),
+                                            r.uniform(-1, 1, 1000).astype(np.float32)),
+                       lambda a, m, x: [(a + a, m @ x) for _ in range(20)]),
     "matmul_tall_f32": ("100000x64", lambda r: (r.uniform(-1, 1, (100000, 64)).astype(np.float32), r.uniform(-1, 1, (64, 64)).astype(np.float32)),
                         lambda x, w: x @ w),
     "matmul_tn_f32": ("100000x64", lambda r: (r.uniform(-1, 1, (100000, 64)).astype(np.float32), r.uniform(-1, 1, (100000, 64)).astype(np.float32)),
