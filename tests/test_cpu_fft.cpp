@@ -51,10 +51,10 @@ TEST(CpuLarge, FftMatchesReference) {
     unsigned seed = 300;
     for (ember_dtype_t dt : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
         const std::string d = ember_dtype_name(dt);
-        // Every radix (4, 2, 3, 5, 7, 11, 13 and their mixes), a length left to Bluestein (17),
-        // and 11 lines: a last block part empty on every vector width. 78 and 143 split into
-        // n x 1 as one line.
-        for (int64_t n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 16, 17, 24, 60, 64, 78, 100, 128, 143, 243, 1000, 1024, 4096})
+        // Every radix (4, 2, 3, 5, 7, 11, 13 and their mixes), lengths left to Bluestein (17,
+        // 701 prime, 1026 = 2 * 27 * 19), and 11 lines: a last block part empty on every
+        // vector width. 78 and 143 split into n x 1 as one line.
+        for (int64_t n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 16, 17, 24, 60, 64, 78, 100, 128, 143, 243, 701, 1000, 1024, 1026, 4096})
             for (bool inverse : {false, true}) {
                 const std::string what = d + " n=" + std::to_string(n) + (inverse ? " inverse" : " forward");
                 T rows = complex_tensor(dt, {11, n}, seed++), cols = complex_tensor(dt, {n, 11}, seed++);
@@ -86,6 +86,11 @@ TEST(CpuLarge, FftMatchesReference) {
         T big = complex_tensor(dt, {333, 1024}, seed++);
         expect_fft_matches(big, -1, false, 1024, d + " 333 lines across the pool");
         expect_fft_matches(big, 0, true, 333, d + " 1024 lines of 333 (Bluestein) across the pool");
+        // Bluestein in rounds of lines (64 lines of 4099 per round: three rounds, the last
+        // of two), along rows and down columns.
+        T rounds = complex_tensor(dt, {130, 4099}, seed++), rounds_t = complex_tensor(dt, {4099, 130}, seed++);
+        expect_fft_matches(rounds, -1, false, 4099, d + " 130 lines of 4099 (Bluestein, in rounds)");
+        expect_fft_matches(rounds_t, 0, true, 4099, d + " 130 lines of 4099 down columns (Bluestein, in rounds)");
     }
 }
 

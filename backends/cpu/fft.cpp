@@ -1,9 +1,10 @@
 // fft_c2c (the one FFT kernel: an unnormalised complex DFT along one axis) with the lines
 // transformed a vector's width at a time (simd_fft.hpp), blocks of lines across the pool.
 // Lines longer than kMaxLength, and one or two lines on wide vectors, are split in two
-// (transform_long). Lengths with a prime factor above kFftMaxRadix take the reference's
-// Bluestein transform, on slices across the pool (line_ops.cpp), as do bad arguments,
-// which it reports.
+// (transform_long). Lengths with a prime factor above kFftMaxRadix take Bluestein's chirp-z
+// transform over those power-of-two transforms, the reference's algorithm step for step
+// with the chirp and the chirp filter's transform kept in the plan. Bad arguments go to
+// the reference, which reports them.
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -28,14 +29,17 @@ std::vector<int64_t> fft_factors(int64_t n) {
     return f;
 }
 
-// exp(-2 pi i j / n) for j < count, the angle reduced in long double as the reference does.
+// exp(-2 pi i j / n) into w[0], w[1], the angle reduced in long double as the reference does.
+void unit_root(int64_t j, int64_t n, double* w) {
+    const long double a = -2.0L * 3.141592653589793238462643383279502884L * (long double)j / (long double)n;
+    w[0] = (double)cosl(a);
+    w[1] = (double)sinl(a);
+}
+
+// exp(-2 pi i j / n) for j < count.
 std::vector<double> fft_twiddles(int64_t n, int64_t count) {
     std::vector<double> w((size_t)(2 * count));
-    for (int64_t j = 0; j < count; ++j) {
-        const long double a = -2.0L * 3.141592653589793238462643383279502884L * (long double)j / (long double)n;
-        w[(size_t)(2 * j)] = (double)cosl(a);
-        w[(size_t)(2 * j + 1)] = (double)sinl(a);
-    }
+    for (int64_t j = 0; j < count; ++j) unit_root(j, n, &w[(size_t)(2 * j)]);
     return w;
 }
 
@@ -46,21 +50,48 @@ constexpr int64_t kMaxLength = 65536;
 
 struct PlanData {
     int64_t n;
-    std::vector<int64_t> factors;  // empty: a factor above kFftMaxRadix (the reference's Bluestein)
+    std::vector<int64_t> factors;  // empty: n = 1, or a factor above kFftMaxRadix (Bluestein)
     // exp(-2 pi i j / n) for j < n; for a long plan j < n / n1 only
     std::vector<double> twiddles;
     int64_t n1 = 0;  // the split for transform_long: n = n1 * n2, each with a plan of its own
+    // Bluestein (factors empty): the power of two m >= 2n - 1 it transforms at, the chirp
+    // exp(-i pi k^2 / n) for k < n, and the forward transform of length m of its conjugate
+    // (the filter, wrapped around: b[k] = b[m - k]). Pairs (re, im).
+    int64_t m = 0;
+    std::vector<double> chirp, filter;
 };
+
+std::shared_ptr<const PlanData> plan_for(int64_t n);
+void transform_lines(const double* a, double* b, int64_t lines, const PlanData& plan);
 
 // A plan's data: factors and twiddles, or for a long length the split n1 x n2 (n1 the
 // product of the leading factors up to sqrt(n)).
 PlanData make_plan(int64_t n) {
-    PlanData p{n, fft_factors(n), {}, 0};
-    if (p.factors.empty()) return p;
-    p.n1 = 1;
-    for (size_t i = 0; i < p.factors.size() && p.n1 * p.n1 < n; ++i) p.n1 *= p.factors[i];
-    if (n > kMaxLength && (p.n1 > kMaxLength || n / p.n1 > kMaxLength)) p.factors.clear();
-    else p.twiddles = fft_twiddles(n, n <= kMaxLength ? n : n / p.n1);
+    PlanData p;
+    p.n = n;
+    p.factors = fft_factors(n);
+    if (!p.factors.empty()) {
+        p.n1 = 1;
+        for (size_t i = 0; i < p.factors.size() && p.n1 * p.n1 < n; ++i) p.n1 *= p.factors[i];
+        if (n > kMaxLength && (p.n1 > kMaxLength || n / p.n1 > kMaxLength)) p.factors.clear();
+        else p.twiddles = fft_twiddles(n, n <= kMaxLength ? n : n / p.n1);
+    }
+    if (!p.factors.empty() || n == 1) return p;
+    for (p.m = 1; p.m < 2 * n - 1;) p.m *= 2;
+    p.chirp.resize((size_t)(2 * n));
+    for (int64_t k = 0; k < n; ++k)  // k^2 reduced mod 2n keeps the angle exact
+        unit_root((int64_t)(((unsigned __int128)k * (unsigned __int128)k) % (unsigned __int128)(2 * n)), 2 * n, &p.chirp[(size_t)(2 * k)]);
+    std::vector<double> b((size_t)(2 * p.m), 0.0);
+    for (int64_t k = 0; k < n; ++k) {
+        b[(size_t)(2 * k)] = p.chirp[(size_t)(2 * k)];
+        b[(size_t)(2 * k + 1)] = -p.chirp[(size_t)(2 * k + 1)];
+        if (k > 0) {
+            b[(size_t)(2 * (p.m - k))] = b[(size_t)(2 * k)];
+            b[(size_t)(2 * (p.m - k) + 1)] = b[(size_t)(2 * k + 1)];
+        }
+    }
+    p.filter.resize((size_t)(2 * p.m));
+    transform_lines(b.data(), p.filter.data(), 1, *plan_for(p.m));
     return p;
 }
 
@@ -209,28 +240,110 @@ void transform_long(const ember_view_t& in, const ember_view_t& out, int axis, b
     }
 }
 
+// The transform of a length with a plan of factors (no Bluestein) along `axis`.
+void run_plan(const ember_view_t& in, const ember_view_t& out, int axis, bool inverse, const PlanData& data) {
+    const int64_t n = data.n;
+    const bool single = in.dtype == EMBER_COMPLEX64;
+    // One or two lines fill at most a quarter of the lanes: split, each line fills them all
+    // (AVX-512, one line: 1024 0.0116 -> 0.0045 ms, 65536 1.32 -> 0.30; two lines of 1024
+    // 0.0116 -> 0.0088; four 0.0121 against 0.0173).
+    if (n > kMaxLength || (numel(in) / n * 4 <= g_isa->vector_bytes / 8 && n >= 64)) {
+        if (single) transform_long<std::complex<float>>(in, out, axis, inverse, data);
+        else transform_long<std::complex<double>>(in, out, axis, inverse, data);
+        return;
+    }
+    const FftPlan plan{n, data.factors.data(), data.twiddles.data()};
+    if (single) transform<std::complex<float>>(in, out, axis, inverse, plan);
+    else transform<std::complex<double>>(in, out, axis, inverse, plan);
+}
+
+// The forward transforms of `lines` contiguous lines of plan.n complex128 values (pairs of
+// doubles) in a, into b.
+void transform_lines(const double* a, double* b, int64_t lines, const PlanData& plan) {
+    const int64_t shape[2] = {lines, plan.n}, strides[2] = {plan.n, 1};
+    const ember_view_t in{(void*)a, 0, EMBER_COMPLEX128, 2, shape, strides}, out{b, 0, EMBER_COMPLEX128, 2, shape, strides};
+    run_plan(in, out, 1, false, plan);
+}
+
+// Bluestein's chirp-z transform, as the reference computes it: a = x w (w the chirp) zero
+// padded to m, A = DFT_m(a), c = conj(A F) (F the filter's transform), then
+// X = conj(DFT_m(c)) / m * w, the inverse through conjugates as in transform(). Rounds of
+// lines whose two m-long buffers fit in 32 MiB; the steps between the transforms run on
+// the pool.
+template <class C>
+void bluestein(const ember_view_t& in, const ember_view_t& out, int axis, bool inverse, const PlanData& data) {
+    using R = typename C::value_type;
+    const int64_t n = data.n, m = data.m, lines = numel(in) / n;
+    const std::shared_ptr<const PlanData> inner = plan_for(m);
+    const int64_t per_round = std::min(lines, std::max<int64_t>(1, (int64_t(1) << 20) / m));
+    Scratch<double> a(2 * m * per_round), b(2 * m * per_round);
+    const double* w = data.chirp.data();
+    const double* f = data.filter.data();
+    const double sign = inverse ? -1.0 : 1.0, scale = 1.0 / (double)m;
+    const int64_t ist = in.strides[axis], ost = out.strides[axis];
+    const C* ip = (const C*)base_ptr(in);
+    C* op = (C*)base_ptr(out);
+    // f(line in the round, first k, end k) over the round's count * len elements.
+    auto each = [](int64_t count, int64_t len, auto&& fn) {
+        parallel_range(count * len, kParallelCheap / 4, 1 << 12, [&](int64_t begin, int64_t end) {
+            for (int64_t i = begin; i < end;) {
+                const int64_t l = i / len, k0 = i - l * len, k1 = std::min(len, k0 + (end - i));
+                fn(l, k0, k1);
+                i += k1 - k0;
+            }
+        });
+    };
+    for (int64_t first = 0; first < lines; first += per_round) {
+        const int64_t count = std::min(per_round, lines - first);
+        each(count, m, [&](int64_t l, int64_t k0, int64_t k1) {
+            int64_t io, oo;
+            line_offsets(in, out, axis, first + l, io, oo);
+            double* row = a.data + 2 * l * m;
+            for (int64_t k = k0; k < k1; ++k) {
+                if (k >= n) {
+                    row[2 * k] = row[2 * k + 1] = 0;
+                    continue;
+                }
+                const C v = ip[io + k * ist];
+                const double re = (double)v.real(), im = sign * (double)v.imag();
+                row[2 * k] = re * w[2 * k] - im * w[2 * k + 1];
+                row[2 * k + 1] = re * w[2 * k + 1] + im * w[2 * k];
+            }
+        });
+        transform_lines(a.data, b.data, count, *inner);
+        each(count, m, [&](int64_t l, int64_t k0, int64_t k1) {
+            double* row = b.data + 2 * l * m;
+            for (int64_t k = k0; k < k1; ++k) {
+                const double re = row[2 * k], im = row[2 * k + 1];
+                row[2 * k] = re * f[2 * k] - im * f[2 * k + 1];
+                row[2 * k + 1] = -(re * f[2 * k + 1] + im * f[2 * k]);
+            }
+        });
+        transform_lines(b.data, a.data, count, *inner);
+        each(count, n, [&](int64_t l, int64_t k0, int64_t k1) {
+            int64_t io, oo;
+            line_offsets(in, out, axis, first + l, io, oo);
+            const double* row = a.data + 2 * l * m;
+            for (int64_t k = k0; k < k1; ++k) {
+                const double re = row[2 * k] * scale, im = -row[2 * k + 1] * scale;
+                op[oo + k * ost] = C((R)(re * w[2 * k] - im * w[2 * k + 1]), (R)(sign * (re * w[2 * k + 1] + im * w[2 * k])));
+            }
+        });
+    }
+}
+
 ember_status_t fft_kernel(const ember_kernel_call_t* c) {
     const ember_view_t &in = c->in[0], &out = c->out[0];
     const int axis = (int)c->attrs->i[0];
     const bool inverse = c->attrs->i[1] != 0;
     const bool complex = in.dtype == EMBER_COMPLEX64 || in.dtype == EMBER_COMPLEX128;
     if (!complex || out.dtype != in.dtype || axis < 0 || axis >= in.ndim || out.ndim != in.ndim || numel(in) == 0) return delegate(c);
-    const int64_t n = in.shape[axis];
     if (g_isa->vector_bytes / 8 > kMaxLanes) return reference_on_slices(c, kAxisAttr);
-    const std::shared_ptr<const PlanData> data = plan_for(n);
-    if (data->factors.empty()) return reference_on_slices(c, kAxisAttr);
-    const bool single = in.dtype == EMBER_COMPLEX64;
-    // One or two lines fill at most a quarter of the lanes: split, each line fills them all
-    // (AVX-512, one line: 1024 0.0116 -> 0.0045 ms, 65536 1.32 -> 0.30; two lines of 1024
-    // 0.0116 -> 0.0088; four 0.0121 against 0.0173).
-    if (n > kMaxLength || (numel(in) / n * 4 <= g_isa->vector_bytes / 8 && n >= 64)) {
-        if (single) transform_long<std::complex<float>>(in, out, axis, inverse, *data);
-        else transform_long<std::complex<double>>(in, out, axis, inverse, *data);
-        return EMBER_OK;
-    }
-    const FftPlan plan{n, data->factors.data(), data->twiddles.data()};
-    if (single) transform<std::complex<float>>(in, out, axis, inverse, plan);
-    else transform<std::complex<double>>(in, out, axis, inverse, plan);
+    const std::shared_ptr<const PlanData> data = plan_for(in.shape[axis]);
+    if (!data->factors.empty()) run_plan(in, out, axis, inverse, *data);
+    else if (data->m == 0) return reference_on_slices(c, kAxisAttr);  // n = 1
+    else if (in.dtype == EMBER_COMPLEX64) bluestein<std::complex<float>>(in, out, axis, inverse, *data);
+    else bluestein<std::complex<double>>(in, out, axis, inverse, *data);
     return EMBER_OK;
 }
 
