@@ -194,6 +194,15 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         ember_tensor_release(ix);
         ember_tensor_release(table);
     }
+    if (np.count("take_f32/1e5")) {
+        ember_tensor_t* x = random_tensor(c, {1000000}, -1, 1, 6);
+        std::vector<int64_t> idx(100000);
+        for (auto& i : idx) i = (int64_t)(rng() % 1000000);
+        ember_tensor_t* ix = from_host(c, idx.data(), EMBER_INT64, {(int64_t)idx.size()});
+        add("take_f32", "1e5", time_result(reps, [&](ember_tensor_t** r) { ember_take(c, x, ix, 0, r); }));
+        ember_tensor_release(ix);
+        ember_tensor_release(x);
+    }
     if (np.count("nonzero_f32/1000x10000")) {
         ember_tensor_t* x = random_tensor(c, {1000, 10000}, -1, 1, 5), *half = nullptr, *zero = nullptr;
         ember_full(c, nullptr, 0, 0.0, EMBER_FLOAT32, &zero);

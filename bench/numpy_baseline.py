@@ -16,6 +16,7 @@ The NumPy expressions are the ones a user writes:
   softmax_f32  e = np.exp(x - x.max(axis=-1, keepdims=True)); e / e.sum(axis=-1, keepdims=True)
 Index and random cases (INDEX_CASES, their own shapes):
   take_rows_f32      x[idx]: 1e6 random rows of a (65536, 16) table (an embedding lookup)
+  take_f32           np.take(x, idx): 1e5 random elements of a 1e6-vector
   nonzero_f32        np.argwhere(x) of a (1000, 10000) array, half zeros ((count, 2), as ember_nonzero)
   searchsorted_f32   np.searchsorted(seq, v): 1e7 values in a sorted 1e4 sequence
   random_uniform_f32 rng.random(1e7, dtype=np.float32) (PCG64; Ember: Philox 4x32-10)
@@ -136,6 +137,7 @@ CASES = {
 # name -> (size label, setup(rng) -> inputs, function of the inputs); "name@size" keys a
 # second size of a case
 INDEX_CASES = {
+    "take_f32": ("1e5", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32), r.integers(0, 10**6, 10**5)), lambda x, i: np.take(x, i)),
     "take_rows_f32": ("1e6x16", lambda r: (r.uniform(-1, 1, (65536, 16)).astype(np.float32), r.integers(0, 65536, 10**6)),
                       lambda x, i: x[i]),
     "nonzero_f32": ("1000x10000", lambda r: (np.maximum(r.uniform(-1, 1, (1000, 10000)), 0).astype(np.float32),),

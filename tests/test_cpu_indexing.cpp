@@ -58,6 +58,10 @@ TEST(CpuLarge, TakeMatchesReferenceExactly) {
     EM_OK(ember_matrix_transpose(cpu(), x32, xt.out()));
     T rows = indices(cpu(), {2000}, -300, 300, 42);       // negative indices wrap
     T cols = indices(cpu(), {40, 50}, -1001, 1001, 43);   // a 2-d index: out (300, 40, 50)
+    T plain = indices(cpu(), {3000}, 0, 300, 45);          // none negative: used as it is
+    T every_other;                                         // a strided index view
+    const int64_t from = 0, to = EMBER_SLICE_END, by = 2;
+    EM_OK(ember_slice(cpu(), rows, &from, &to, &by, 1, every_other.out()));
     for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_INT16, EMBER_INT8, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
         T x;
         EM_OK(ember_astype(cpu(), x32, dt, x.out()));
@@ -65,7 +69,9 @@ TEST(CpuLarge, TakeMatchesReferenceExactly) {
         for (auto [name, xv, idx, axis] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*, int64_t>{"rows", x, rows, 0},
                                            {"elements", x, cols, 1},
                                            {"transposed rows", xt, cols, 0},  // the slice is not one block: the reference runs
-                                           {"transposed elements", xt, rows, 1}}) {
+                                           {"transposed elements", xt, rows, 1},
+                                           {"rows, no negative index", x, plain, 0},
+                                           {"elements, a strided index", x, every_other, 1}}) {
             T got, want;
             EM_OK(ember_take(cpu(), xv, idx, axis, got.out()));
             EM_OK(ember_take(ref(), as_ref(xv), as_ref(idx), axis, want.out()));

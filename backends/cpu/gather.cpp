@@ -51,25 +51,44 @@ ember_status_t take_kernel(const ember_kernel_call_t* c) {
     const size_t sz = itemsize_of(x.dtype);
     if (outer * count * inner == 0) return delegate(c);
 
-    // Indices in C order, negative ones wrapped; any out of range leaves the work to the reference.
-    std::unique_ptr<int64_t[]> index(new int64_t[(size_t)count]);
+    // Indices in C order within [0, n). A contiguous index tensor whose indices all are (the
+    // common case) is used as it is, after one read-only pass checks that; otherwise a copy
+    // with negative indices wrapped. Any index out of range leaves the work to the reference.
     Geometry gi;
     const ember_view_t* iv[1] = {&idx};
     make_geometry(iv, 1, gi);
     const int64_t* ip = (const int64_t*)idx.data + idx.offset;
+    const int64_t step = gi.nd > 0 ? gi.st[0][gi.nd - 1] : 1;
     std::atomic<int> bad{0};
-    parallel_range(count, kParallelCheap, 4096, [&](int64_t begin, int64_t end) {
-        int64_t k = begin;
-        walk_runs<1>(gi, begin, end, [&](const int64_t* off, int64_t len) {
-            for (int64_t r = 0; r < len; ++r, ++k) {
-                int64_t i = ip[off[0] + r * gi.st[0][gi.nd - 1]];
-                if (i < 0) i += n;
-                if (i < 0 || i >= n) bad.store(1, std::memory_order_relaxed);
-                index[(size_t)k] = i;
-            }
+    if (gi.nd <= 1 && step == 1) {
+        parallel_range(count, kParallelCheap, 4096, [&](int64_t begin, int64_t end) {
+            uint64_t outside = 0;
+            for (int64_t j = begin; j < end; ++j) outside |= (uint64_t)ip[j] >= (uint64_t)n;  // negative ones too
+            if (outside) bad.store(1, std::memory_order_relaxed);
         });
-    });
+    }
+    const bool as_is = gi.nd <= 1 && step == 1 && !bad.load();
+    bad.store(0);
+    Scratch<int64_t> normalised(as_is ? 0 : count);  // the caching allocator: no fresh pages per call
+    if (!as_is) {
+        parallel_range(count, kParallelCheap, 4096, [&](int64_t begin, int64_t end) {
+            int64_t* dst = normalised.data + begin;
+            uint64_t outside = 0;  // locals only: stores through dst could alias anything else
+            walk_runs<1>(gi, begin, end, [&](const int64_t* off, int64_t len) {
+                const int64_t* src = ip + off[0];
+                for (int64_t r = 0; r < len; ++r) {
+                    const int64_t v = src[r * step];
+                    const int64_t i = v < 0 ? v + n : v;
+                    outside |= (uint64_t)i >= (uint64_t)n;
+                    dst[r] = i;
+                }
+                dst += len;
+            });
+            if (outside) bad.store(1, std::memory_order_relaxed);
+        });
+    }
     if (bad.load()) return delegate(c);
+    const int64_t* index = as_is ? ip : normalised.data;
 
     // Row r = (outer position o, index j) is out's r-th block of `inner` elements.
     const int64_t rows = outer * count, row_bytes = inner * (int64_t)sz, axis_stride = x.strides[axis];
@@ -90,18 +109,18 @@ ember_status_t take_kernel(const ember_kernel_call_t* c) {
             const char* src = xbase + outer_offset(o) * (int64_t)sz;
             char* dst = obase + r * row_bytes;
             if (inner == 1) {
-                const int64_t* ix = index.get() + j0;
+                const int64_t* ix = index + j0;
                 switch (sz) {
                     case 1: gather_elements<uint8_t>(dst, src, ix, j1 - j0, axis_stride); break;
                     case 2: gather_elements<uint16_t>(dst, src, ix, j1 - j0, axis_stride); break;
                     case 4: gather_elements<uint32_t>(dst, src, ix, j1 - j0, axis_stride); break;
                     case 8: gather_elements<uint64_t>(dst, src, ix, j1 - j0, axis_stride); break;
                     default:
-                        for (int64_t j = j0; j < j1; ++j) std::memcpy(dst + (j - j0) * sz, src + index[(size_t)j] * axis_stride * (int64_t)sz, sz);
+                        for (int64_t j = j0; j < j1; ++j) std::memcpy(dst + (j - j0) * sz, src + index[j] * axis_stride * (int64_t)sz, sz);
                 }
             } else {
                 for (int64_t j = j0; j < j1; ++j, dst += row_bytes)
-                    std::memcpy(dst, src + index[(size_t)j] * axis_stride * (int64_t)sz, (size_t)row_bytes);
+                    std::memcpy(dst, src + index[j] * axis_stride * (int64_t)sz, (size_t)row_bytes);
             }
             r += j1 - j0;
         }
