@@ -523,6 +523,22 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("divide_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_divide(c, z, w, r); }));
         for (ember_tensor_t* t : {z, w}) ember_tensor_release(t);
     }
+    if (np.count("prod_axis0_f32/1000x1000") || np.count("prod_f64/1e6")) {  // factors 2^u, u uniform(-1, 1) or (-1/16, 1/16)
+        auto factors = [&](std::vector<int64_t> shape, ember_dtype_t dt, double scale, unsigned seed) {
+            ember_tensor_t *u = random_tensor(c, shape, -1, 1, seed), *u_dt = nullptr, *k = nullptr, *e = nullptr, *x = nullptr;
+            ember_astype(c, u, dt, &u_dt);
+            ember_full(c, nullptr, 0, 0.69314718055994531 * scale, dt, &k);
+            ember_multiply(c, u_dt, k, &e);
+            ember_exp(c, e, &x);
+            for (ember_tensor_t* t : {u, u_dt, k, e}) ember_tensor_release(t);
+            return x;
+        };
+        ember_tensor_t *x = factors({1000, 1000}, EMBER_FLOAT32, 1, 45), *y = factors({1000000}, EMBER_FLOAT64, 1.0 / 16, 47);
+        const int64_t axis0 = 0;
+        add("prod_axis0_f32", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_prod(c, x, &axis0, 1, 0, r); }));
+        add("prod_f64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_prod(c, y, nullptr, 0, 0, r); }));
+        for (ember_tensor_t* t : {x, y}) ember_tensor_release(t);
+    }
     if (np.count("sum_axis0_c64/1000x1000")) {
         ember_tensor_t* z = complex_tensor({1000, 1000}, 48);
         const int64_t axis0 = 0;

@@ -63,6 +63,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   abs_c64, multiply_c64, sum_c64, divide_c64
                      np.abs(z), a * b, z.sum(), a / b of 1e6 complex64 values (parts uniform(-1, 1))
   sum_axis0_c64      z.sum(axis=0) of a (1000, 1000) complex64 array
+  prod_axis0_f32     x.prod(axis=0) of a (1000, 1000) float32 array (factors 2^u, u uniform(-1, 1))
+  prod_f64           x.prod() of 1e6 float64 values 2^u, u uniform(-1/16, 1/16)
   abs_c128, norm_c128, mean_c128
                      np.abs(z), np.linalg.norm(z), z.mean() of 1e6 complex128 values
   norm_f64           np.linalg.norm(x) of 1e6 float64 values (in the L3 here)
@@ -215,6 +217,8 @@ INDEX_CASES = {
     "multiply_c64": ("1e6", lambda r: (complex_uniform(r, 10**6), complex_uniform(r, 10**6)), lambda a, b: a * b),
     "sum_c64": ("1e6", lambda r: (complex_uniform(r, 10**6),), lambda z: z.sum()),
     "divide_c64": ("1e6", lambda r: (complex_uniform(r, 10**6), complex_uniform(r, 10**6)), lambda a, b: a / b),
+    "prod_axis0_f32": ("1000x1000", lambda r: (np.exp2(r.uniform(-1, 1, (1000, 1000))).astype(np.float32),), lambda x: x.prod(axis=0)),
+    "prod_f64": ("1e6", lambda r: (np.exp2(r.uniform(-1, 1, 10**6) / 16),), lambda x: x.prod()),
     "sum_axis0_c64": ("1000x1000", lambda r: (complex_uniform(r, (1000, 1000)),), lambda z: z.sum(axis=0)),
     "abs_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), np.abs),
     "norm_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), lambda z: np.linalg.norm(z)),

@@ -508,7 +508,6 @@ TEST(CpuLarge, LineOpsMatchReferenceExactly) {
         {"sort-1", [](auto c, auto x, auto o) { return ember_sort(c, x, 1, 0, o); }},
         {"sort-0-desc", [](auto c, auto x, auto o) { return ember_sort(c, x, 0, 1, o); }},
         {"argsort-1-desc", [](auto c, auto x, auto o) { return ember_argsort(c, x, 1, 1, o); }},
-        {"prod-0", [&](auto c, auto x, auto o) { return ember_prod(c, x, &ax0, 1, 0, o); }},
         {"all-1", [&](auto c, auto x, auto o) { return ember_all(c, x, &ax1, 1, 1, o); }},
         {"any-0", [&](auto c, auto x, auto o) { return ember_any(c, x, &ax0, 1, 0, o); }},
     };
@@ -1271,6 +1270,55 @@ TEST(CpuLarge, AbsComplex128WithinOneUlp) {
 // Complex sums in the ROW layout: two double accumulators, pairwise (reduce.cpp); the
 // reference sums in order in complex<double>. complex64 results agree to one float32 ulp,
 // complex128 ones to the reference's own rounding error (600601 terms of up to 3).
+// float32/float64 products (reduce.cpp, ROW and COLUMN layouts) accumulate in double in
+// a fixed blocked order, the reference in sequence: within a few double roundings per
+// factor (float64: 1e-13 relative for 1000 factors; float32: one float32 ulp after the
+// final rounding). Factors 2^u, u uniform in [-1, 1], with either sign keep the products of
+// rows, columns and the first 40 rows in range; zeros, NaN and infinities (in rows 500 on)
+// propagate. Other dtypes and layouts run the reference (on slices: bit for bit).
+TEST(CpuLarge, ProdMatchesReference) {
+    NEED_CPU();
+    const int64_t rows = 1000, cols = 1001;
+    auto d = randf((size_t)(rows * cols), -1, 1, 73);
+    for (size_t i = 0; i < d.size(); ++i) d[i] = (i % 3 ? 1.0f : -1.0f) * std::exp2(d[i]);
+    d[505 * cols + 7] = 0;  // column 7 and row 505 hold a zero, column 8 a NaN, column 9 an infinity
+    d[611 * cols + 8] = std::numeric_limits<float>::quiet_NaN();
+    d[702 * cols + 9] = std::numeric_limits<float>::infinity();
+    const T x32 = tensor(cpu(), d, {rows, cols}, EMBER_FLOAT32);
+    const int64_t axis0 = 0, axis1 = 1, axes02[2] = {0, 2};
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_COMPLEX64}) {
+        const std::string name = ember_dtype_name(dt);
+        T x, xt, stepped, cube, few;
+        EM_OK(ember_astype(cpu(), x32, dt, x.out()));
+        EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
+        int64_t st[2] = {0, 0}, sp[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, step[2] = {1, 2};
+        EM_OK(ember_slice(cpu(), x, st, sp, step, 2, stepped.out()));
+        const int64_t cube_shape[3] = {rows, 7, 143}, start[2] = {0, 0}, few_stop[2] = {40, EMBER_SLICE_END}, many_stop[2] = {400, EMBER_SLICE_END};
+        EM_OK(ember_reshape(cpu(), x, cube_shape, 3, cube.out()));
+        EM_OK(ember_slice(cpu(), x, start, few_stop, nullptr, 2, few.out()));
+        T many;  // 400400 factors: split into chunks across the pool (float32 overflows)
+        EM_OK(ember_slice(cpu(), x, start, many_stop, nullptr, 2, many.out()));
+        struct {
+            const char* what;
+            const ember_tensor_t* x;
+            const int64_t* axes;
+            int naxes;
+        } cases[] = {{"all", x, nullptr, 0},           {"rows", x, &axis1, 1},          {"columns", x, &axis0, 1},
+                     {"transposed, columns", xt, &axis0, 1}, {"every other column", stepped, &axis0, 1},
+                     {"every other column, all", stepped, nullptr, 0}, {"middle axis", cube, &axis1, 1},
+                     {"outer axes", cube, axes02, 2},  {"40 rows, all", few, nullptr, 0},
+                     {"400 rows, all", many, nullptr, 0}};
+        for (auto& k : cases) {
+            T got, want;
+            EM_OK(ember_prod(cpu(), k.x, k.axes, k.naxes, 0, got.out()));
+            EM_OK(ember_prod(ref(), as_ref(k.x), k.axes, k.naxes, 0, want.out()));
+            EXPECT_EQ(backend_of(got), "cpu");
+            const double rtol = dt == EMBER_FLOAT32 ? 1.2e-7 : dt == EMBER_FLOAT64 ? 1e-13 : 0;
+            expect_close(got, want, dt == EMBER_COMPLEX64 ? 0 : rtol, 0, "prod " + name + " " + k.what);
+        }
+    }
+}
+
 TEST(CpuLarge, ComplexSumsMatchReference) {
     NEED_CPU();
     const int64_t rows = 601, cols = 1001;

@@ -34,10 +34,10 @@ enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIG
 enum MathFn { EMBER_MVEC_UNARY(EMBER_MVEC_ENUM) EMBER_EXACT_UNARY(EMBER_MVEC_ENUM) M_COUNT };
 enum MathFn2 { EMBER_MVEC_BINARY(EMBER_MVEC_ENUM) M2_COUNT };
 #undef EMBER_MVEC_ENUM
-// Reductions. Accumulators: double for float32/float64 sums, (u)int64 for integer sums,
-// the element type for max/min, uint64 for R_NONZERO (the count of elements != 0, of any
-// element type).
-enum RedOp { R_SUM, R_MAX, R_MIN, R_NONZERO, R_COUNT };
+// Reductions. Accumulators: double for float32/float64 sums and products, (u)int64 for
+// integer sums, the element type for max/min, uint64 for R_NONZERO (the count of elements
+// != 0, of any element type).
+enum RedOp { R_SUM, R_MAX, R_MIN, R_NONZERO, R_PROD, R_COUNT };
 // Conversions between the float types (contiguous arrays).
 enum CvtType { C_F16, C_BF16, C_F32, C_F64, C_COUNT };
 

@@ -1,9 +1,9 @@
 // Ops whose outputs along some dim depend only on the inputs at the same index of that dim:
 // elementwise ops without a kernel of their own here (floor_divide, remainder, logaddexp;
 // for elementwise.cpp the dtypes its kernels lack), and ops that treat each line along
-// their axes on its own (take_along_axis, scatter, prod/all/any over given axes; for
-// argreduce.cpp, scan.cpp, sort.cpp and fft.cpp: strided argmax/argmin, cumsum/cumprod
-// along the innermost dim, complex sorts, FFTs of lengths with a prime factor above 13).
+// their axes on its own (take_along_axis, scatter; for reduce.cpp, argreduce.cpp, scan.cpp,
+// sort.cpp and fft.cpp: prod/all/any over given axes, strided argmax/argmin,
+// cumsum/cumprod along the innermost dim, complex sorts, FFTs on wide vectors).
 // The reference backend's code runs on slices of such a dim across the thread pool. Each
 // slice is an ordinary view of the same tensors (an input marked whole, such as scatter's
 // index, goes to every slice uncut), so the results are the reference's, bit for bit,
@@ -90,7 +90,6 @@ void add_line_kernels(std::vector<NativeKernel>& k) {
     for (const char* name : {"take_along_axis"})
         k.push_back({name, line_kernel, kAxisAttr, false});
     k.push_back({"scatter", line_kernel, kAxisAttr | whole(1), false});
-    k.push_back({"prod", line_kernel, kAxesMask, false});
 }
 
 }  // namespace ember_cpu

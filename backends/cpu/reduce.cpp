@@ -1,4 +1,4 @@
-// Reduction drivers: sum, max, min, count_nonzero, and mean (overriding the composite).
+// Reduction drivers: sum, prod, max, min, count_nonzero, and mean (overriding the composite).
 //
 // The input's dims are sorted by stride (largest first), unit dims dropped and neighbours
 // merged, so transposed inputs become contiguous ones. Two layouts have vector kernels:
@@ -11,8 +11,11 @@
 //    Accumulators run along it (float32 sums in float64, float64 sums blocked).
 // Complex sums in the ROW layout keep two double accumulators; in the COLUMN layout they
 // are the real column sums of their (re, im) pairs. A complex mean is the native sum, then
-// the composite's complex division by the count. Anything else (negative strides,
-// broadcast inputs, other dtypes) goes to the reference.
+// the composite's complex division by the count. float32/float64 products accumulate in
+// double in both layouts (the partial products combine like the partial sums: in a fixed
+// order, which is not the reference's sequence, so results differ from it in rounding).
+// Anything else (negative strides, broadcast inputs, other dtypes) goes to the reference
+// (prod: on slices across the pool).
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -67,12 +70,15 @@ bool complex_dtype(int32_t dt) { return dt == EMBER_COMPLEX64 || dt == EMBER_COM
 // Sums accumulated in double: float32, float64 and the half types (converted chunk-wise).
 bool float_sum(int32_t dt) { return dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64 || dt == EMBER_FLOAT16 || dt == EMBER_BFLOAT16; }
 
-// Sums and counts start at 0 and add partial results; max/min start at an element.
+// Sums and counts start at 0 and add partial results; products start at 1 and multiply
+// them (in double); max/min start at an element.
 bool adds(int op) { return op == R_SUM || op == R_NONZERO; }
 
 void combine(int op, int32_t dt, Acc& a, const Acc& b, RowFn row) {
     if (op == R_NONZERO) {
         a.u += b.u;
+    } else if (op == R_PROD) {
+        a.d *= b.d;
     } else if (op == R_SUM) {
         if (complex_dtype(dt)) {
             a.pair[0] += b.pair[0];
@@ -91,6 +97,13 @@ void write_result(int code, int32_t dt, const Acc& a, int64_t count, char* dst) 
     size_t sz = itemsize_of(dt);
     if (code == R_NONZERO) {
         std::memcpy(dst, &a.u, 8);  // int64
+    } else if (code == R_PROD) {
+        if (dt == EMBER_FLOAT32) {
+            const float p = (float)a.d;
+            std::memcpy(dst, &p, 4);
+        } else {
+            std::memcpy(dst, &a.d, 8);
+        }
     } else if (code == R_SUM || code == kMean) {
         if (dt == EMBER_FLOAT32) {
             float s = (float)a.d;
@@ -212,7 +225,8 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
         const int64_t step = nd ? dims[nd - 1].si : 1;
         auto init_acc = [&](Acc& a, const char* first) {
             a.pair[0] = a.pair[1] = 0;
-            if (!adds(op)) std::memcpy(a.raw, first, sz);
+            if (op == R_PROD) a.d = 1;
+            else if (!adds(op)) std::memcpy(a.raw, first, sz);
         };
         // row() over `len` elements `step` apart from p.
         auto fold = [&](const char* p, int64_t len, void* acc) {
@@ -311,7 +325,7 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
         }
         const int64_t nj = (J + cj - 1) / cj;
         const bool fsum = op == R_SUM && float_sum(dt);
-        const size_t abytes = adds(op) ? 8 : sz;  // accumulator: double / (u)int64 for sums and counts
+        const size_t abytes = adds(op) || op == R_PROD ? 8 : sz;  // double / (u)int64 for sums, counts, products
         std::vector<uint64_t> partials(((size_t)(nk * nrb * J) * abytes + 7) / 8);
         auto partial = [&](int64_t k, int64_t b, int64_t j) { return (char*)partials.data() + ((k * nrb + b) * J + j) * (int64_t)abytes; };
         auto task = [&](int64_t t) {
@@ -323,6 +337,8 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
             const int64_t r_end = std::min(nrows, r + kRowBlock);
             if (adds(op)) {
                 std::memset(acc, 0, (size_t)len * abytes);
+            } else if (op == R_PROD) {
+                std::fill((double*)acc, (double*)acc + len, 1.0);
             } else {
                 rows.offsets(r++, ri, unused);
                 std::memcpy(acc, px + (ib + ri + j0) * (int64_t)sz, (size_t)len * sz);
@@ -346,6 +362,8 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
                 const char* p = partial(k, b, 0);
                 if (fsum) {
                     for (int64_t j = 0; j < J; ++j) ((double*)acc)[j] += ((const double*)p)[j];
+                } else if (op == R_PROD) {
+                    for (int64_t j = 0; j < J; ++j) ((double*)acc)[j] *= ((const double*)p)[j];
                 } else if (adds(op)) {
                     for (int64_t j = 0; j < J; ++j) ((uint64_t*)acc)[j] += ((const uint64_t*)p)[j];
                 } else {
@@ -372,6 +390,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     if (code == kMean && complex_dtype(c->in[0].dtype))
         return reduce_native(c, R_SUM) ? divide_by_count(c) : mean_fallback(c);
     if (reduce_native(c, code)) return EMBER_OK;
+    if (code == R_PROD) return reference_on_slices(c, kAxesMask);  // other dtypes and layouts
     return code == kMean ? mean_fallback(c) : delegate(c);
 }
 
@@ -382,6 +401,7 @@ void add_reduce_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"max", reduce_kernel, R_MAX, false});
     k.push_back({"min", reduce_kernel, R_MIN, false});
     k.push_back({"count_nonzero", reduce_kernel, R_NONZERO, false});
+    k.push_back({"prod", reduce_kernel, R_PROD, false});
     k.push_back({"mean", reduce_kernel, kMean, true});
 }
 

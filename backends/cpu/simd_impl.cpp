@@ -1039,6 +1039,45 @@ void col_sum_flt(const void* const* xs, int nrows, int64_t n, void* accv) {
         acc[j] += s;
     }
 }
+// Products of float32/float64 values in double: four vectors of lane products, combined
+// in order, then the tail; then into *acc. (The reference multiplies in sequence: the
+// results differ in rounding only.)
+template <class T>
+void row_prod_flt(const void* xv, int64_t n, void* acc) {
+    const T* x = (const T*)xv;
+    constexpr int wd = W<double>;
+    VD p0 = splat(1.0), p1 = p0, p2 = p0, p3 = p0;
+    int64_t i = 0;
+    for (; i + 4 * wd <= n; i += 4 * wd) {
+        p0 *= load_as_f64(x + i);
+        p1 *= load_as_f64(x + i + wd);
+        p2 *= load_as_f64(x + i + 2 * wd);
+        p3 *= load_as_f64(x + i + 3 * wd);
+    }
+    const VD p = (p0 * p1) * (p2 * p3);
+    double r = 1;
+    for (int k = 0; k < wd; ++k) r *= p[k];
+    for (; i < n; ++i) r *= (double)x[i];
+    *(double*)acc *= r;
+}
+template <class T>
+void col_prod_flt(const void* const* xs, int nrows, int64_t n, void* accv) {
+    const T* x[kColRows];
+    for (int r = 0; r < nrows; ++r) x[r] = (const T*)xs[r];
+    double* acc = (double*)accv;
+    constexpr int wd = W<double>;
+    int64_t j = 0;
+    for (; j + wd <= n; j += wd) {
+        VD p = load(acc + j);
+        for (int r = 0; r < nrows; ++r) p *= load_as_f64(x[r] + j);
+        store_vec(acc + j, p);
+    }
+    for (; j < n; ++j) {
+        double p = acc[j];
+        for (int r = 0; r < nrows; ++r) p *= (double)x[r][j];
+        acc[j] = p;
+    }
+}
 // The other column kernels take one row at a time: Row(x, n, acc) for each row in order.
 template <void (*Row)(const void*, int64_t, void*)>
 void col_each_row(const void* const* xs, int nrows, int64_t n, void* acc) {
@@ -1377,6 +1416,10 @@ IsaTable build_table() {
     t.col[R_SUM][D_F16] = col_each_row<col_sum_half_row<cvt_f16_f32>>;
     t.col[R_SUM][D_BF16] = col_each_row<col_sum_half_row<cvt_bf16_f32>>;
     t.col[R_SUM][D_F64] = col_sum_flt<double>;
+    t.row[R_PROD][D_F32] = row_prod_flt<float>;
+    t.row[R_PROD][D_F64] = row_prod_flt<double>;
+    t.col[R_PROD][D_F32] = col_prod_flt<float>;
+    t.col[R_PROD][D_F64] = col_prod_flt<double>;
     t.col[R_SUM][D_I64] = col_each_row<col_sum_int_row<int64_t>>;
     t.col[R_SUM][D_U64] = col_each_row<col_sum_int_row<uint64_t>>;
     fill_minmax<true>(t, R_MAX);
