@@ -278,6 +278,11 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("cumsum_axis0_f32", "1000x10000", time_result(reps, [&](ember_tensor_t** r) { ember_cumsum(c, x, 0, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("argmax_rows_f32/1000x1000")) {
+        ember_tensor_t* x = random_tensor(c, {1000, 1000}, -1, 1, 36);
+        add("argmax_rows_f32", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x, 1, 0, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("argmax_f32/1e7") || np.count("all_f32/1e7")) {
         ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 11), *y = random_tensor(c, {10000000}, 0.5, 1, 12);
         add("argmax_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x, 0, 0, r); }));

@@ -33,6 +33,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   argsort_rows_f64   the same of float64 values
   cumsum_axis0_f32   np.cumsum(x, axis=0) of a (1000, 10000) array (NumPy sums in float32, Ember in double)
   argmax_f32         np.argmax(x) of 1e7 values
+  argmax_rows_f32    np.argmax(x, axis=1) of a (1000, 1000) array
   all_f32            x.all() of 1e7 values (none zero)
   exp_f16            np.exp(x) of 1e6 float16 values
   dot_f32            x @ x of two 1e6-vectors (one vector, with itself)
@@ -161,6 +162,7 @@ INDEX_CASES = {
     "argsort_rows_f64": ("20000x100", lambda r: (r.uniform(-1, 1, (20000, 100)),), lambda x: np.argsort(x, axis=-1)),
     "cumsum_axis0_f32": ("1000x10000", lambda r: (r.uniform(-1, 1, (1000, 10000)).astype(np.float32),), lambda x: np.cumsum(x, axis=0)),
     "argmax_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.argmax(x)),
+    "argmax_rows_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32),), lambda x: np.argmax(x, axis=1)),
     "all_f32": ("1e7", lambda r: (r.uniform(0.5, 1, 10**7).astype(np.float32),), lambda x: x.all()),
     "exp_f16": ("1e6", lambda r: (r.uniform(-3, 3, 10**6).astype(np.float16),), lambda x: np.exp(x)),
     "dot_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: x @ x),

@@ -988,6 +988,19 @@ inline V<T> vpick(V<T> a, V<T> b) {
     if constexpr (IsMax) return vmax<T>(a, b);
     else return vmin<T>(a, b);
 }
+// The lanes of v folded in lane order by the pick: adjacent lanes, then adjacent pairs, and
+// so on. The pick keeps the first of equal values and the last NaN, an associative rule,
+// so the tree's answer is the lane-by-lane fold's, in log2(lanes) steps instead of lanes.
+template <class T, bool IsMax>
+inline T fold_lanes(V<T> v) {
+    using Mask = V<uint_of<T>>;
+    for (int s = 1; s < W<T>; s *= 2) {
+        Mask partner;
+        for (int i = 0; i < W<T>; ++i) partner[i] = (uint_of<T>)(i ^ s);
+        v = vpick<T, IsMax>(v, __builtin_shuffle(v, partner));
+    }
+    return v[0];
+}
 template <class T, bool IsMax>
 void row_minmax(const void* in, int64_t n, void* acc) {
     const T* x = (const T*)in;
@@ -1003,14 +1016,12 @@ void row_minmax(const void* in, int64_t n, void* acc) {
     }
     for (; i + w <= n; i += w) a0 = vpick<T, IsMax>(a0, load(x + i));
     a0 = vpick<T, IsMax>(vpick<T, IsMax>(a0, a1), vpick<T, IsMax>(a2, a3));
-    T r = init;
-    for (int k = 0; k < w; ++k) {
-        V<T> p = splat<T>(r), q = splat<T>(a0[k]);
-        r = vpick<T, IsMax>(p, q)[0];
-    }
-    for (; i < n; ++i) {
-        V<T> p = splat<T>(r), q = splat<T>(x[i]);
-        r = vpick<T, IsMax>(p, q)[0];
+    T r = fold_lanes<T, IsMax>(a0);  // every lane began as init: no separate fold of it
+    if (i < n) {  // the tail as one vector padded with copies of its last element, which
+                  // change neither the first of equal values nor the last NaN
+        V<T> tail = splat<T>(x[n - 1]);
+        memcpy(&tail, x + i, (size_t)(n - i) * sizeof(T));
+        r = vpick<T, IsMax>(splat<T>(r), splat<T>(fold_lanes<T, IsMax>(tail)))[0];
     }
     *(T*)acc = r;
 }
