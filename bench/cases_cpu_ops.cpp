@@ -443,6 +443,12 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("count_nonzero_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_count_nonzero(c, y, nullptr, 0, 0, r); }));
         for (ember_tensor_t* t : {x, zero, y}) ember_tensor_release(t);
     }
+    if (np.count("astype_f64_f16/1e6")) {
+        ember_tensor_t *x32 = random_tensor(c, {1000000}, -1000, 1000, 19), *x = nullptr;
+        ember_astype(c, x32, EMBER_FLOAT64, &x);
+        add("astype_f64_f16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_astype(c, x, EMBER_FLOAT16, r); }));
+        for (ember_tensor_t* t : {x32, x}) ember_tensor_release(t);
+    }
     if (np.count("astype_f32_u8/1e7")) {
         ember_tensor_t* x = random_tensor(c, {10000000}, 0, 255, 20);
         add("astype_f32_u8", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_astype(c, x, EMBER_UINT8, r); }));

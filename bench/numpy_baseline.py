@@ -33,7 +33,6 @@ Index and random cases (INDEX_CASES, their own shapes):
   argsort_rows_f64   the same of float64 values
   cumsum_axis0_f32   np.cumsum(x, axis=0) of a (1000, 10000) array (NumPy sums in float32, Ember in double)
   argmax_f32         np.argmax(x) of 1e7 values
-  argmax_rows_f32    np.argmax(x, axis=1) of a (1000, 1000) array
   all_f32            x.all() of 1e7 values (none zero)
   exp_f16            np.exp(x) of 1e6 float16 values
   dot_f32            x @ x of two 1e6-vectors (one vector, with itself)
@@ -72,9 +71,10 @@ Index and random cases (INDEX_CASES, their own shapes):
   sum_bool           (x > 0).sum() of 1e7 values, the comparison made outside the timing (int64 result)
   count_nonzero_f32  np.count_nonzero(x) of 1e7 values, half zeros
   astype_f32_u8      x.astype(np.uint8) of 1e7 values in [0, 255]
+  astype_f64_f16     x.astype(np.float16) of 1e6 float64 values in [-1000, 1000]
   pow2_f32           x ** 2 of 1e7 values (NumPy squares; Ember's pow too, for an exponent of 2)
   norm_f32           np.linalg.norm(x) of 1e7 values
-  argmax_rows_f32    np.argmax(x, axis=1) of a (2000, 5000) array
+  argmax_rows_f32    np.argmax(x, axis=1) of a (2000, 5000) and of a (1000, 1000) array
   sum_axis0_f32      x.sum(axis=0) of a (2000, 5000) array
   iadd_f32           x += y of 1e7 values (NumPy's np.add(x, y, out=x); Ember's ember_elementwise_into)
   floor_f32, isnan_f32  np.floor(x), np.isnan(x) of 1e7 values
@@ -162,7 +162,7 @@ INDEX_CASES = {
     "argsort_rows_f64": ("20000x100", lambda r: (r.uniform(-1, 1, (20000, 100)),), lambda x: np.argsort(x, axis=-1)),
     "cumsum_axis0_f32": ("1000x10000", lambda r: (r.uniform(-1, 1, (1000, 10000)).astype(np.float32),), lambda x: np.cumsum(x, axis=0)),
     "argmax_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.argmax(x)),
-    "argmax_rows_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32),), lambda x: np.argmax(x, axis=1)),
+    "argmax_rows_f32@1000x1000": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32),), lambda x: np.argmax(x, axis=1)),
     "all_f32": ("1e7", lambda r: (r.uniform(0.5, 1, 10**7).astype(np.float32),), lambda x: x.all()),
     "exp_f16": ("1e6", lambda r: (r.uniform(-3, 3, 10**6).astype(np.float16),), lambda x: np.exp(x)),
     "dot_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: x @ x),
@@ -232,6 +232,7 @@ INDEX_CASES = {
                       np.fft.fft),
     "sum_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32) > 0,), lambda b: b.sum()),
     "count_nonzero_f32": ("1e7", lambda r: (np.maximum(r.uniform(-1, 1, 10**7), 0).astype(np.float32),), lambda x: np.count_nonzero(x)),
+    "astype_f64_f16": ("1e6", lambda r: (r.uniform(-1000, 1000, 10**6),), lambda x: x.astype(np.float16)),
     "astype_f32_u8": ("1e7", lambda r: (r.uniform(0, 255, 10**7).astype(np.float32),), lambda x: x.astype(np.uint8)),
     "pow2_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: x ** 2),
     "norm_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.linalg.norm(x)),

@@ -3,6 +3,7 @@
 // the reference's accumulators, vector shifts and integer conversions.
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -151,6 +152,48 @@ TEST(CpuLarge, ShiftsAndConversionsMatchReferenceExactly) {
             EM_OK(ember_astype(ref(), as_ref(x), to, want.out()));
             expect_close(got, want, 0, 0, std::string("astype ") + ember_dtype_name(from) + "->" + ember_dtype_name(to));
         }
+    }
+}
+
+// float64 -> float16/bfloat16 (cvt_f64_half: floats rounded to odd, a vector at a time):
+// bit for bit the reference's single rounding, on random doubles, on values a hair either
+// side of the half types' half-way points (where rounding through the nearest float goes
+// wrong), on the overflow and subnormal edges and on specials; an odd count for the tail.
+TEST(CpuLarge, Float64ToHalfTypesMatchReferenceExactly) {
+    NEED_CPU();
+    std::mt19937_64 rng(83);
+    std::vector<double> x;
+    for (int i = 0; i < 100001; ++i) {
+        const double m = std::ldexp((double)(rng() >> 11), -53);  // [0, 1) with 53 bits
+        const int e = (int)(rng() % 60) - 30;
+        x.push_back((i % 2 ? -1 : 1) * std::ldexp(1 + m, e));
+    }
+    for (int i = 0; i < 2000; ++i) {  // half-way points of float16 (11 bits) and bfloat16 (8 bits), nudged
+        const int bits = i % 2 ? 11 : 8, e = (int)(rng() % 40) - 20;
+        const double mid = std::ldexp((double)((rng() % (1u << bits)) | (1u << bits)) + 0.5, e - bits);
+        const double nudge = std::ldexp(mid, -(int)(30 + rng() % 20));
+        x.push_back(mid + (i % 4 < 2 ? nudge : -nudge));
+        x.push_back(mid);
+    }
+    for (double v : {65519.999999, 65520.0, 65504.0, std::ldexp(1.0, -25) * (1 + 1e-9), std::ldexp(1.0, -25), 1e-300, -1e-300, 1e300, -0.0,
+                     std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
+                     std::numeric_limits<double>::denorm_min(), 3.4028235677973366e38, 3.4028234663852886e38})
+        x.push_back(v);
+    const int64_t n = (int64_t)x.size();
+    T t;
+    EM_OK(ember_tensor_from_data(cpu(), x.data(), EMBER_FLOAT64, &n, 1, t.out()));
+    for (ember_dtype_t to : {EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        T got, want;
+        EM_OK(ember_astype(cpu(), t, to, got.out()));
+        EM_OK(ember_astype(ref(), as_ref(t), to, want.out()));
+        EXPECT_EQ(backend_of(got), "cpu");
+        std::vector<uint16_t> g((size_t)n), w((size_t)n);
+        EM_OK(ember_tensor_read(got, g.data(), g.size() * 2));
+        EM_OK(ember_tensor_read(want, w.data(), w.size() * 2));
+        size_t bad = 0, first = 0;
+        for (size_t i = 0; i < g.size(); ++i)
+            if (g[i] != w[i] && !bad++) first = i;
+        EXPECT_EQ(bad, 0u) << ember_dtype_name(to) << ": first at " << first << " (" << std::hexfloat << x[first] << "): " << g[first] << " against " << w[first];
     }
 }
 

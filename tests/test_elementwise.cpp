@@ -600,6 +600,54 @@ TEST(ElementwiseRegression, ComplexToBoolUsesBothParts) {
     EXPECT_EQ(values(y), (std::vector<double>{1, 0, 1}));
 }
 
+// float64 and wide integers to float16/bfloat16 round once, to nearest even (as NumPy's
+// astype does): through the nearest float32 they rounded twice, and a value just above a
+// half-way point of the half type, or a float32 tie made of a value below it, went the
+// wrong way. Expected bits worked out by hand.
+TEST(ElementwiseRegression, HalfTypesFromFloat64RoundOnce) {
+    const double u16 = std::ldexp(1.0, -11), u8 = std::ldexp(1.0, -8);
+    struct Case {
+        double x;
+        ember_dtype_t to;
+        uint16_t bits;
+    } cases[] = {
+        {1 + u16 + std::ldexp(1.0, -40), EMBER_FLOAT16, 0x3c01},     // just above the half-way point: up
+        {-(1 + u16 + std::ldexp(1.0, -40)), EMBER_FLOAT16, 0xbc01},
+        {1 + u16, EMBER_FLOAT16, 0x3c00},                            // a tie: to even
+        {1 + 3 * u16, EMBER_FLOAT16, 0x3c02},
+        {1 + u16 - std::ldexp(1.0, -40), EMBER_FLOAT16, 0x3c00},     // just below: down
+        {65519.999999, EMBER_FLOAT16, 0x7bff},                       // below the overflow threshold 65520
+        {65520.0, EMBER_FLOAT16, 0x7c00},
+        {std::ldexp(1.0, -25) + std::ldexp(1.0, -60), EMBER_FLOAT16, 0x0001},  // above half the least subnormal
+        {std::ldexp(1.0, -25), EMBER_FLOAT16, 0x0000},
+        {1e-300, EMBER_FLOAT16, 0x0000},
+        {1 + u8 + std::ldexp(1.0, -30), EMBER_BFLOAT16, 0x3f81},
+        {1 + u8, EMBER_BFLOAT16, 0x3f80},
+        {std::ldexp(1.0, 127) * (2 - u8 / 2), EMBER_BFLOAT16, 0x7f80},  // rounds up past the largest: inf
+        {std::ldexp(1.0, 127) * (2 - u8) * (1 - std::ldexp(1.0, -40)), EMBER_BFLOAT16, 0x7f7f},  // just below that point
+    };
+    for (const Case& k : cases) {
+        const int64_t one = 1;
+        T x, y;
+        EM_OK(ember_tensor_from_data(test_ctx(), &k.x, EMBER_FLOAT64, &one, 1, x.out()));
+        EM_OK(ember_astype(test_ctx(), x, k.to, y.out()));
+        uint16_t got = 0;
+        EM_OK(ember_tensor_read(y, &got, sizeof got));
+        EXPECT_EQ(got, k.bits) << std::hexfloat << k.x << " -> " << ember_dtype_name(k.to);
+    }
+    // 2^25 + 2^17 + 1 from int32 and int64: bfloat16 2^25 + 2^18 (through float32: 2^25)
+    const int32_t i32 = (1 << 25) + (1 << 17) + 1;
+    const int64_t i64 = i32, one = 1;
+    for (auto [data, dt] : {std::pair<const void*, ember_dtype_t>{&i32, EMBER_INT32}, {&i64, EMBER_INT64}}) {
+        T x, y;
+        EM_OK(ember_tensor_from_data(test_ctx(), data, dt, &one, 1, x.out()));
+        EM_OK(ember_astype(test_ctx(), x, EMBER_BFLOAT16, y.out()));
+        uint16_t got = 0;
+        EM_OK(ember_tensor_read(y, &got, sizeof got));
+        EXPECT_EQ(got, 0x4c01) << ember_dtype_name(dt) << " -> bfloat16";
+    }
+}
+
 // ---------------------------------------------------------------- special values
 const double NaN = std::numeric_limits<double>::quiet_NaN(), Inf = std::numeric_limits<double>::infinity();
 

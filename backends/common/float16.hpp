@@ -1,8 +1,10 @@
-// IEEE binary16 <-> binary32, rounding to nearest even (NaN stays NaN, quieted), for the
-// reference and cpu backends. `static inline`: every translation unit that includes it (the
-// cpu backend's per-ISA copies of simd_impl.cpp in particular) keeps a private copy.
+// IEEE binary16 <-> binary32, rounding to nearest even (NaN stays NaN, quieted), and
+// double -> float rounded to odd for the half types, for the reference and cpu backends.
+// `static inline`: every translation unit that includes it (the cpu backend's per-ISA
+// copies of simd_impl.cpp in particular) keeps a private copy.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -52,6 +54,22 @@ static inline uint16_t from_float(float f) {
     uint32_t rem = absx & 0x1fffu;
     if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) ++r;
     return (uint16_t)(sign | r);
+}
+
+// double -> float rounded to odd: toward zero, then the last bit set where anything was
+// lost. Rounded to nearest at 8 or 11 significant bits (bfloat16, float16), that float gives
+// the correctly rounded conversion of the double; the nearest float can round twice
+// (1 + 2^-11 + 2^-40 became 1.0 in float16 through it, not 1 + 2^-10).
+static inline float to_float_odd(double d) {
+    float f = (float)d;
+    const double back = (double)f;
+    if (back == d || d != d) return f;
+    if (std::fabs(back) > std::fabs(d)) f = std::nextafter(f, 0.0f);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    bits |= 1u;
+    std::memcpy(&f, &bits, 4);
+    return f;
 }
 
 }  // namespace ember_float16

@@ -1175,6 +1175,40 @@ void cvt_f64_f32(const void* in, void* out, int64_t n) {
     float* o = (float*)out;
     for (int64_t i = 0; i < n; ++i) o[i] = (float)x[i];
 }
+// float64 -> float32 rounded to odd (ember_float16::to_float_odd), a vector at a time: the
+// nearest float, one step toward zero where that rounded away from zero, the last bit set
+// where anything was lost.
+void cvt_f64_f32_odd(const double* x, float* o, int64_t n) {
+    typedef typename VT<float, VB / 2>::type Half;  // W<double> floats
+    typedef typename VT<uint32_t, VB / 2>::type HalfBits;
+    constexpr int w = W<double>;
+    const V<int64_t> magnitude = splat<int64_t>(INT64_MAX);
+    int64_t i = 0;
+    for (; i + w <= n; i += w) {
+        const V<double> d = load(x + i);
+        const Half f = __builtin_convertvector(d, Half);
+        const V<double> back = __builtin_convertvector(f, V<double>);
+        const V<int64_t> lost = (back != d) & (d == d);
+        const V<int64_t> away = lost & (((V<int64_t>)back & magnitude) > ((V<int64_t>)d & magnitude));
+        HalfBits bits;
+        memcpy(&bits, &f, sizeof f);
+        bits += __builtin_convertvector(away, HalfBits);  // -1: one step toward zero
+        bits |= __builtin_convertvector(lost, HalfBits) & 1u;
+        memcpy(o + i, &bits, sizeof bits);
+    }
+    for (; i < n; ++i) o[i] = ember_float16::to_float_odd(x[i]);
+}
+// float64 -> float16/bfloat16 rounded once: through floats rounded to odd, then Down (the
+// float32 conversion, to nearest even), in L1-sized pieces.
+template <CvtFn Down>
+void cvt_f64_half(const void* in, void* out, int64_t n) {
+    alignas(64) float buf[1024];
+    for (int64_t i = 0; i < n; i += 1024) {
+        const int64_t m = n - i < 1024 ? n - i : 1024;
+        cvt_f64_f32_odd((const double*)in + i, buf, m);
+        Down(buf, (uint16_t*)out + i, m);
+    }
+}
 
 // float16/bfloat16 sums: L1-sized chunks converted to float32, then the float32 kernels
 // (double accumulators, as the reference's). GCC cannot see that Up fills the buffer.
@@ -1454,6 +1488,8 @@ IsaTable build_table() {
     t.cvt[C_F32][C_BF16] = cvt_f32_bf16;
     t.cvt[C_F32][C_F64] = cvt_f32_f64;
     t.cvt[C_F64][C_F32] = cvt_f64_f32;
+    t.cvt[C_F64][C_F16] = cvt_f64_half<cvt_f32_f16>;
+    t.cvt[C_F64][C_BF16] = cvt_f64_half<cvt_f32_bf16>;
     fill_mvec(t);
 #define EMBER_EXACT_FILL(fn)       \
     t.math[M_##fn][0] = fn##_f32; \

@@ -116,6 +116,17 @@ const char* kPrelude = R"CLC(
 #ifdef EMB_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
+#ifdef EMB_FP64
+/* double -> float rounded to odd (ember_float16::to_float_odd): rounded once more to
+   float16 or bfloat16, that is the correctly rounded conversion of the double. */
+inline float d2f_odd(double d) {
+    float f = (float)d;
+    const double back = (double)f;
+    if (back == d || isnan(d)) return f;
+    if (fabs(back) > fabs(d)) f = nextafter(f, 0.0f);
+    return as_float(as_uint(f) | 1u);
+}
+#endif
 #define EMB_MAXD 16
 typedef struct { long n, ch; int nd, unit; long shape[EMB_MAXD]; long off[4]; long st[4][EMB_MAXD]; } geo;
 typedef struct { long n_out, n_in, ch; int nd_out, nd_in; long oshape[EMB_MAXD], ost_in[EMB_MAXD], ost_out[EMB_MAXD];
@@ -599,7 +610,10 @@ std::string convert_expr(int from, int to, const std::string& v, bool dbl) {
     // returns LONG_MIN: the NaN case is spelled out.
     if ((T.kind == KI || T.kind == KU) && F.kind == KF)
         return "(isnan(" + x + ") ? (" + T.stor + ")0 : convert_" + std::string(T.stor) + "_sat(" + x + "))";
-    if (T.half) return store_expr(T, "(float)(" + x + ")");
+    if (T.half) {  // float64 and 32/64-bit integers rounded once, as the reference does
+        const bool wide = from == EMBER_FLOAT64 || ((F.kind == KI || F.kind == KU) && F.bits >= 32);
+        return store_expr(T, wide && dbl ? "d2f_odd((double)(" + x + "))" : "(float)(" + x + ")");
+    }
     return "(" + std::string(T.stor) + ")(" + x + ")";
 }
 
@@ -977,6 +991,22 @@ inline float d2f_bits(ulong b) {
     if (rem > 0x10000000UL || (rem == 0x10000000UL && (r & 1u))) ++r;
     return as_float(sign | r);
 }
+/* Rounded to odd (d2f_odd), for the float16 and bfloat16 results. */
+inline float d2f_odd_bits(ulong b) {
+    const uint sign = (uint)(b >> 32) & 0x80000000u;
+    const int e = (int)((b >> 52) & 0x7ff);
+    const ulong m = b & 0xfffffffffffffUL;
+    if (e == 0x7ff) return d2f_bits(b);
+    const int fe = e - 1023 + 127;
+    if (fe >= 255) return as_float(sign | 0x7f7fffffu);
+    if (fe <= 0) {
+        if (fe < -24) return as_float(sign | (e != 0 || m != 0 ? 1u : 0u));
+        const ulong mant = m | (1UL << 52);
+        const int sh = 30 - fe;
+        return as_float(sign | (uint)(mant >> sh) | ((mant & ((1UL << sh) - 1UL)) != 0 ? 1u : 0u));
+    }
+    return as_float(sign | ((uint)fe << 23) | (uint)(m >> 29) | ((m & 0x1fffffffUL) != 0 ? 1u : 0u));
+}
 inline ulong f2d_bits(float f) {
     const uint u = as_uint(f);
     const ulong sign = (ulong)(u & 0x80000000u) << 32;
@@ -1023,7 +1053,7 @@ std::string soft64_program() {
         } else if (to == EMBER_BOOL) {
             conv = "(uchar)((a[p1] & 0x7fffffffffffffffUL) != 0)";
         } else {
-            conv = convert_expr(EMBER_FLOAT32, to, "d2f_bits(a[p1])", false);
+            conv = convert_expr(EMBER_FLOAT32, to, T.half ? "d2f_odd_bits(a[p1])" : "d2f_bits(a[p1])", false);
         }
         s += ew_kernel(("from64_" + std::string(T.tag)).c_str(),
                        "__global " + std::string(to == EMBER_COMPLEX128 ? "ulong2" : T.stor) + "* o, __global const ulong* a",
@@ -1031,7 +1061,7 @@ std::string soft64_program() {
         if (to == EMBER_COMPLEX128) continue;
         if (to == EMBER_COMPLEX64) conv_c = "(float2)(d2f_bits(a[p1].x), d2f_bits(a[p1].y))";
         else if (to == EMBER_BOOL) conv_c = "(uchar)(((a[p1].x | a[p1].y) & 0x7fffffffffffffffUL) != 0)";
-        else conv_c = convert_expr(EMBER_FLOAT32, to, "d2f_bits(a[p1].x)", false);
+        else conv_c = convert_expr(EMBER_FLOAT32, to, T.half ? "d2f_odd_bits(a[p1].x)" : "d2f_bits(a[p1].x)", false);
         s += ew_kernel(("fromc128_" + std::string(T.tag)).c_str(),
                        "__global " + std::string(T.stor) + "* o, __global const ulong2* a", "{ o[p0] = " + conv_c + "; }");
     }

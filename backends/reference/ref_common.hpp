@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "../common/float16.hpp"
 #include "ember/ember_backend.h"
 
 namespace ember_ref {
@@ -120,7 +121,9 @@ To convert(From v) {
         if (d >= (double)std::numeric_limits<To>::max()) return std::numeric_limits<To>::max();
         return (To)d;
     } else if constexpr (is_half_v<To>) {
-        if constexpr (is_half_v<From>) return To((float)v);
+        // float64 and 32/64-bit integers through a float rounded to odd, so that they are
+        // rounded once (64-bit integers beyond 2^53 round to double first).
+        if constexpr (std::is_same_v<From, double> || (is_int_v<From> && sizeof(From) >= 4)) return To(ember_float16::to_float_odd((double)v));
         else return To((float)v);
     } else {
         return (To)compute_t<From>(v);
