@@ -556,6 +556,14 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sum_axis0_c64", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, z, &axis0, 1, 0, r); }));
         ember_tensor_release(z);
     }
+    if (np.count("sort_c64/1e6") || np.count("sort_c128/1e6") || np.count("argsort_c128/1e6")) {
+        ember_tensor_t *z = complex_tensor({1000000}, 52), *z128 = nullptr;
+        ember_astype(c, z, EMBER_COMPLEX128, &z128);
+        add("sort_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, z, 0, 0, r); }));
+        add("sort_c128", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, z128, 0, 0, r); }));
+        add("argsort_c128", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_argsort(c, z128, 0, 0, r); }));
+        for (ember_tensor_t* t : {z, z128}) ember_tensor_release(t);
+    }
     if (np.count("abs_c128/1e6") || np.count("norm_c128/1e6") || np.count("mean_c128/1e6")) {
         ember_tensor_t *z64 = complex_tensor({1000000}, 50), *z = nullptr;
         ember_astype(c, z64, EMBER_COMPLEX128, &z);

@@ -68,6 +68,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   abs_c128, norm_c128, mean_c128
                      np.abs(z), np.linalg.norm(z), z.mean() of 1e6 complex128 values
   norm_f64           np.linalg.norm(x) of 1e6 float64 values (in the L3 here)
+  sort_c64, sort_c128, argsort_c128
+                     np.sort(z), np.argsort(z) of 1e6 complex values (parts uniform(-1, 1);
+                     by real part, then imaginary part)
   sum_bool           (x > 0).sum() of 1e7 values, the comparison made outside the timing (int64 result)
   count_nonzero_f32  np.count_nonzero(x) of 1e7 values, half zeros
   astype_f32_u8      x.astype(np.uint8) of 1e7 values in [0, 255]
@@ -225,6 +228,9 @@ INDEX_CASES = {
     "abs_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), np.abs),
     "norm_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), lambda z: np.linalg.norm(z)),
     "mean_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), lambda z: z.mean()),
+    "sort_c64": ("1e6", lambda r: (complex_uniform(r, 10**6),), np.sort),
+    "sort_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), np.sort),
+    "argsort_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), np.argsort),
     "norm_f64": ("1e6", lambda r: (r.uniform(-1, 1, 10**6),), lambda x: np.linalg.norm(x)),
     "fft_long_c64": ("1048576", lambda r: ((r.uniform(-1, 1, 1 << 20) + 1j * r.uniform(-1, 1, 1 << 20)).astype(np.complex64),),
                      np.fft.fft),

@@ -4,6 +4,7 @@
 // comparison here is exact.
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -399,6 +400,59 @@ TEST(CpuLarge, SortDistributionsMatchReference) {
             const int64_t shape2[2] = {2, n / 2};
             EM_OK(ember_reshape(cpu(), x, shape2, 2, rows.out()));
             for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"two rows", rows, 1}})
+                for (int desc : {0, 1}) expect_sorts_match_reference(v, axis, desc, name + ", " + ember_dtype_name(dt) + ", " + what);
+        }
+    }
+}
+
+// sort.cpp's complex lines: a stable radix sort by the real part, then each run of equal real
+// parts by the imaginary part (an insertion sort for short runs, a radix sort for long ones).
+// Real parts with many ties, signed zeros and infinities in either part, NaN in either part
+// with either sign (every NaN element is equal: last ascending, first descending, in input
+// order), a line whose real parts all compare equal (one run of the whole line); one long
+// line (threaded passes), two rows, strided columns and short rows; both directions,
+// complex64 and complex128; sort bit for bit, argsort exactly.
+TEST(CpuLarge, ComplexSortsMatchReference) {
+    NEED_CPU();
+    const int64_t n = 140000;
+    std::mt19937 rng(77);
+    std::uniform_real_distribution<double> unit(0, 1);
+    const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+    std::vector<std::pair<std::string, std::vector<std::complex<double>>>> cases;
+    auto add = [&](const std::string& name, auto gen) {
+        std::vector<std::complex<double>> v((size_t)n);
+        for (int64_t i = 0; i < n; ++i) v[(size_t)i] = gen(i);
+        cases.emplace_back(name, std::move(v));
+    };
+    add("random", [&](int64_t) { return std::complex<double>(unit(rng) - 0.5, unit(rng) - 0.5); });
+    add("real parts 0..99 and specials", [&](int64_t i) {
+        double re = std::floor(unit(rng) * 100), im = std::floor(unit(rng) * 5);
+        switch (i % 17) {
+            case 0: re = -0.0; break;
+            case 1: im = -0.0; break;
+            case 2: re = 0.0; break;
+            case 3: re = nan; break;
+            case 4: im = -nan; break;
+            case 5: im = inf; break;
+            case 6: re = -inf; break;
+            default: break;
+        }
+        return std::complex<double>(re, im);
+    });
+    add("imaginary only", [&](int64_t i) { return std::complex<double>(i % 2 ? 0.0 : -0.0, std::floor(unit(rng) * 1000) - 500); });
+    for (auto& [name, values] : cases) {
+        const int64_t shape1[1] = {n};
+        T x128;
+        EM_OK(ember_tensor_from_data(cpu(), values.data(), EMBER_COMPLEX128, shape1, 1, x128.out()));
+        for (ember_dtype_t dt : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+            T x, rows, cols, short_rows;
+            EM_OK(ember_astype(cpu(), x128, dt, x.out()));
+            const int64_t two[2] = {2, n / 2}, narrow[2] = {n / 20, 20}, seven[2] = {n / 7, 7};
+            EM_OK(ember_reshape(cpu(), x, two, 2, rows.out()));
+            EM_OK(ember_reshape(cpu(), x, narrow, 2, cols.out()));
+            EM_OK(ember_reshape(cpu(), x, seven, 2, short_rows.out()));
+            for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"two rows", rows, 1},
+                                         {"columns", cols, 0}, {"rows of 7", short_rows, 1}})
                 for (int desc : {0, 1}) expect_sorts_match_reference(v, axis, desc, name + ", " + ember_dtype_name(dt) + ", " + what);
         }
     }

@@ -3,7 +3,7 @@
 // for elementwise.cpp the dtypes its kernels lack), and ops that treat each line along
 // their axes on its own (take_along_axis, scatter; for reduce.cpp, argreduce.cpp, scan.cpp,
 // sort.cpp and fft.cpp: prod/all/any over given axes, strided argmax/argmin,
-// cumsum/cumprod along the innermost dim, complex sorts, FFTs on wide vectors).
+// cumsum/cumprod along the innermost dim, FFTs on wide vectors).
 // The reference backend's code runs on slices of such a dim across the thread pool. Each
 // slice is an ordinary view of the same tensors (an input marked whole, such as scatter's
 // index, goes to every slice uncut), so the results are the reference's, bit for bit,

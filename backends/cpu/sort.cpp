@@ -10,10 +10,13 @@
 // one key (they compare equal) and every NaN the largest key (NaN sorts last). Descending
 // complements the keys, which keeps equal elements in input order as the reference does.
 // The payload carried with each key is the element's bits (sort) or its index (argsort).
-// Lines are sorted in parallel; complex dtypes run the reference's code on slices.
+// Lines are sorted in parallel; complex lines by real part first (sort_complex_lines).
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cmath>
+#include <complex>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -94,11 +97,17 @@ E* lsd_sort(E* x, E* scratch, int64_t n, int bits) {
     return x;
 }
 
-// Hands sorted[0, n) to emit in one piece per task.
+// Hands sorted[0, n) to emit in one piece per task, cut only between different keys: a run
+// of equal keys reaches emit whole (sort_complex_lines orders each run further).
 template <class E, class Emit>
 void emit_in_pieces(const E* sorted, int64_t n, int64_t first, int tasks, const Emit& emit) {
+    auto cut = [&](int64_t t) {
+        int64_t at = t * n / tasks;
+        while (at > 0 && at < n && key_of(sorted[at - 1]) == key_of(sorted[at])) ++at;
+        return at;
+    };
     parallel_tasks(tasks, [&](int64_t t) {
-        const int64_t b = t * n / tasks, e = (t + 1) * n / tasks;
+        const int64_t b = cut(t), e = cut(t + 1);
         if (e > b) emit(sorted + b, first + b, e - b);
     });
 }
@@ -110,8 +119,9 @@ void emit_in_pieces(const E* sorted, int64_t n, int64_t first, int tasks, const 
 // thread), which keeps the sort stable. Then each bucket is sorted by the bits below with an
 // LSD sort that runs in cache, buckets spread over the pool largest first; a bucket with
 // more than its share of the work is split again the same way. The sorted data goes to
-// emit(sorted, first, count) piece by piece, from any thread, in any order; first counts
-// from `first_index`, the position of a[0] in the caller's line.
+// emit(sorted, first, count) piece by piece (a run of equal keys in one piece), from any
+// thread, in any order; first counts from `first_index`, the position of a[0] in the
+// caller's line.
 template <class E, class Emit>
 void msd_sort(E* a, E* tmp, int64_t n, int bits, int nt, int64_t first_index, const Emit& emit) {
     using U = KeyOf<E>;
@@ -493,6 +503,41 @@ int64_t short_line_limit() {
     return std::min<int64_t>(kShortLineBytes / key_bytes, kNetworksPerLine * g_isa->network_sort_max[key_bytes == 8]);
 }
 
+// Sorts every line of x along `axis` with msd_sort, the lines spread over the pool, or one
+// long line on every thread. load(xo, a, k0, k1) fills items [k0, k1) of the line at element
+// offset xo; store(xo, oo, sorted, first, count) writes sorted items as elements [first,
+// first + count) of the output line at offset oo.
+template <class E, class Load, class Store>
+void msd_sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, const Load& load, const Store& store) {
+    const int64_t n = x.shape[axis], lines = numel(x) / n;
+    const int nt = num_threads();
+    const int bits = (int)sizeof(KeyOf<E>) * 8;
+    if (n >= kParallelCostly && (lines < nt || lines == 1)) {  // each line on every thread
+        Scratch<E> a(n), tmp(n);
+        for (int64_t line = 0; line < lines; ++line) {
+            int64_t xo, oo;
+            line_offsets(x, out, axis, line, xo, oo);
+            parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) { load(xo, a.data, k0, k1); });
+            msd_sort(a.data, tmp.data, n, bits, nt, 0, [&](const E* sorted, int64_t first, int64_t count) { store(xo, oo, sorted, first, count); });
+        }
+        return;
+    }
+    auto sort_line = [&](int64_t line, E* a, E* tmp) {
+        int64_t xo, oo;
+        line_offsets(x, out, axis, line, xo, oo);
+        load(xo, a, 0, n);
+        msd_sort(a, tmp, n, bits, 1, 0, [&](const E* sorted, int64_t first, int64_t count) { store(xo, oo, sorted, first, count); });
+    };
+    const int64_t tasks = std::min<int64_t>(lines, 4 * (int64_t)nt);
+    auto run_task = [&](int64_t t) {
+        Scratch<E> a(n), tmp(n);
+        for (int64_t line = t * lines / tasks; line < (t + 1) * lines / tasks; ++line) sort_line(line, a.data, tmp.data);
+    };
+    if (numel(x) >= kParallelCostly && tasks > 1) parallel_tasks(tasks, run_task);
+    else
+        for (int64_t t = 0; t < tasks; ++t) run_task(t);
+}
+
 template <KeyKind K, class U, bool Indices>
 void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending, U inf_bits) {
     using P = std::conditional_t<Indices, uint32_t, U>;
@@ -500,16 +545,27 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
     const int64_t sx = x.strides[axis], so = out.strides[axis];
     const U* xb = (const U*)x.data + x.offset;
     const U flip = descending ? U(~U(0)) : U(0);
-    // Loads elements [k0, k1) of a line as keyed items, and stores sorted items back.
-    auto load = [&](const U* src, Item<U, P>* a, int64_t k0, int64_t k1) {
+    if (n <= short_line_limit<U, Indices>()) {
+        sort_short_lines<K, U, Indices>(x, out, axis, descending, inf_bits);
+        return;
+    }
+    if (!Indices && n >= kParallelCostly && (lines < num_threads() || lines == 1)) {  // each line on every thread
+        for (int64_t line = 0; line < lines; ++line) {
+            int64_t xo, oo;
+            line_offsets(x, out, axis, line, xo, oo);
+            sort_long_line_values<K>(xb + xo, sx, (U*)out.data + out.offset + oo, so, n, descending, inf_bits);
+        }
+        return;
+    }
+    auto load = [&](int64_t xo, Item<U, P>* a, int64_t k0, int64_t k1) {
+        const U* src = xb + xo;
         for (int64_t k = k0; k < k1; ++k) {
             const U bits = src[k * sx];
             a[k].key = encode_key<K>(bits, inf_bits, flip);
             a[k].payload = Indices ? P(k) : P(bits);
         }
     };
-    // Stores count sorted items as elements [first, first + count) of a line.
-    auto store = [&](int64_t oo, const Item<U, P>* sorted, int64_t first, int64_t count) {
+    auto store = [&](int64_t, int64_t oo, const Item<U, P>* sorted, int64_t first, int64_t count) {
         if constexpr (Indices) {
             int64_t* dst = (int64_t*)out.data + out.offset + oo + first * so;
             for (int64_t k = 0; k < count; ++k) dst[k * so] = (int64_t)sorted[k].payload;
@@ -518,45 +574,70 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
             for (int64_t k = 0; k < count; ++k) dst[k * so] = sorted[k].payload;
         }
     };
-    if (n <= short_line_limit<U, Indices>()) {
-        sort_short_lines<K, U, Indices>(x, out, axis, descending, inf_bits);
-        return;
-    }
-    const int nt = num_threads();
-    const bool long_lines = n >= kParallelCostly && (lines < nt || lines == 1);  // each line on every thread
-    if (long_lines && !Indices) {
-        for (int64_t line = 0; line < lines; ++line) {
-            int64_t xo, oo;
-            line_offsets(x, out, axis, line, xo, oo);
-            sort_long_line_values<K>(xb + xo, sx, (U*)out.data + out.offset + oo, so, n, descending, inf_bits);
-        }
-        return;
-    }
-    if (long_lines) {
-        Scratch<Item<U, P>> a(n), tmp(n);
-        for (int64_t line = 0; line < lines; ++line) {
-            int64_t xo, oo;
-            line_offsets(x, out, axis, line, xo, oo);
-            parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) { load(xb + xo, a.data, k0, k1); });
-            msd_sort(a.data, tmp.data, n, (int)sizeof(U) * 8, nt, 0,
-                     [&](const Item<U, P>* sorted, int64_t first, int64_t count) { store(oo, sorted, first, count); });
-        }
-        return;
-    }
-    auto sort_line = [&](int64_t line, Item<U, P>* a, Item<U, P>* tmp) {
-        int64_t xo, oo;
-        line_offsets(x, out, axis, line, xo, oo);
-        load(xb + xo, a, 0, n);
-        msd_sort(a, tmp, n, (int)sizeof(U) * 8, 1, 0, [&](const Item<U, P>* sorted, int64_t first, int64_t count) { store(oo, sorted, first, count); });
+    msd_sort_lines<Item<U, P>>(x, out, axis, load, store);
+}
+
+// Complex lines, in the reference's order: by real part, then imaginary part, with every
+// element that has a NaN part last (descending: the exact reverse), equal elements in input
+// order. Items hold the real part's key and the element's index, so one stable radix sort
+// orders by real part; runs of equal real keys (rare in random data) are then stably sorted
+// by the imaginary part's key. A NaN element's real key is the largest there is and its
+// imaginary key a constant, so NaN elements stay one run in input order.
+template <class R, bool Indices>
+void sort_complex_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending) {
+    using U = std::conditional_t<sizeof(R) == 4, uint32_t, uint64_t>;
+    using C = std::complex<R>;
+    using E = Item<U, uint32_t>;
+    const U inf_bits = sizeof(R) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
+    const U flip = descending ? U(~U(0)) : U(0);
+    const int64_t sx = x.strides[axis], so = out.strides[axis];
+    const C* xb = (const C*)x.data + x.offset;
+    auto part_key = [&](R v) {
+        U bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        return U(encode_key<kFloat>(bits, inf_bits, U(0)) ^ flip);
     };
-    const int64_t tasks = std::min<int64_t>(lines, 4 * (int64_t)num_threads());
-    auto run_task = [&](int64_t t) {
-        Scratch<Item<U, P>> a(n), tmp(n);
-        for (int64_t line = t * lines / tasks; line < (t + 1) * lines / tasks; ++line) sort_line(line, a.data, tmp.data);
+    auto has_nan = [](const C& z) { return std::isnan(z.real()) || std::isnan(z.imag()); };
+    auto load = [&](int64_t xo, E* a, int64_t k0, int64_t k1) {
+        const C* src = xb + xo;
+        for (int64_t k = k0; k < k1; ++k) {
+            const C z = src[k * sx];
+            a[k].key = has_nan(z) ? U(~U(0) ^ flip) : part_key(z.real());
+            a[k].payload = (uint32_t)k;
+        }
     };
-    if (numel(x) >= kParallelCostly && tasks > 1) parallel_tasks(tasks, run_task);
-    else
-        for (int64_t t = 0; t < tasks; ++t) run_task(t);
+    // Writes the sorted items, each run of equal real keys first ordered by imaginary keys.
+    auto store = [&](int64_t xo, int64_t oo, const E* sorted, int64_t first, int64_t count) {
+        const C* src = xb + xo;
+        auto put = [&](int64_t at, uint32_t index) {
+            if constexpr (Indices) ((int64_t*)out.data + out.offset + oo)[at * so] = (int64_t)index;
+            else ((C*)out.data + out.offset + oo)[at * so] = src[index * sx];
+        };
+        std::vector<E> run, tmp;
+        for (int64_t b = 0, e; b < count; b = e) {
+            for (e = b + 1; e < count && sorted[e].key == sorted[b].key;) ++e;
+            if (e - b == 1) {
+                put(first + b, sorted[b].payload);
+                continue;
+            }
+            run.resize((size_t)(e - b));
+            for (int64_t k = b; k < e; ++k) {
+                const uint32_t index = sorted[k].payload;
+                run[(size_t)(k - b)] = {has_nan(src[index * sx]) ? U(0) : part_key(src[index * sx].imag()), index};
+            }
+            auto emit = [&](const E* by_imag, int64_t at, int64_t m) {
+                for (int64_t k = 0; k < m; ++k) put(first + b + at + k, by_imag[k].payload);
+            };
+            if (e - b < 64) {
+                insertion_sort(run.data(), e - b);
+                emit(run.data(), 0, e - b);
+            } else {
+                tmp.resize(run.size());
+                msd_sort(run.data(), tmp.data(), e - b, (int)sizeof(U) * 8, 1, 0, emit);
+            }
+        }
+    };
+    msd_sort_lines<E>(x, out, axis, load, store);
 }
 
 template <bool Indices>
@@ -580,7 +661,10 @@ ember_status_t sort_kernel(const ember_kernel_call_t* c) {
         const U inf_bits = std::is_floating_point_v<T> ? (sizeof(T) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull)) : U(0);
         sort_lines<kind, U, Indices>(x, out, axis, descending, inf_bits);
     });
-    if (!done) return reference_on_slices(c, kAxisAttr);  // complex: lexicographic, NaN last
+    if (done) return EMBER_OK;
+    if (x.dtype == EMBER_COMPLEX64) sort_complex_lines<float, Indices>(x, out, axis, descending);
+    else if (x.dtype == EMBER_COMPLEX128) sort_complex_lines<double, Indices>(x, out, axis, descending);
+    else return reference_on_slices(c, kAxisAttr);
     return EMBER_OK;
 }
 
