@@ -19,6 +19,8 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -563,6 +565,20 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sort_c128", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, z128, 0, 0, r); }));
         add("argsort_c128", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_argsort(c, z128, 0, 0, r); }));
         for (ember_tensor_t* t : {z, z128}) ember_tensor_release(t);
+    }
+    if (np.count("prod_c64/1e6") || np.count("prod_axis0_c128/1000x1000")) {  // factors 2^(u/16) e^(i pi v), u, v uniform(-1, 1)
+        std::mt19937 rng(53);
+        std::uniform_real_distribution<double> u(-1, 1);
+        std::vector<std::complex<double>> v(1000000);
+        for (auto& e : v) e = std::polar(std::exp2(u(rng) / 16), 3.141592653589793 * u(rng));
+        const int64_t flat[1] = {1000000}, square[2] = {1000, 1000}, axis0 = 0;
+        ember_tensor_t *z128 = nullptr, *z = nullptr, *m = nullptr;
+        ember_tensor_from_data(c, v.data(), EMBER_COMPLEX128, flat, 1, &z128);
+        ember_astype(c, z128, EMBER_COMPLEX64, &z);
+        ember_tensor_from_data(c, v.data(), EMBER_COMPLEX128, square, 2, &m);
+        add("prod_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_prod(c, z, nullptr, 0, 0, r); }));
+        add("prod_axis0_c128", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_prod(c, m, &axis0, 1, 0, r); }));
+        for (ember_tensor_t* t : {z128, z, m}) ember_tensor_release(t);
     }
     if (np.count("abs_c128/1e6") || np.count("norm_c128/1e6") || np.count("mean_c128/1e6")) {
         ember_tensor_t *z64 = complex_tensor({1000000}, 50), *z = nullptr;

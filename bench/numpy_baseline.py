@@ -68,6 +68,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   abs_c128, norm_c128, mean_c128
                      np.abs(z), np.linalg.norm(z), z.mean() of 1e6 complex128 values
   norm_f64           np.linalg.norm(x) of 1e6 float64 values (in the L3 here)
+  prod_c64           z.prod() of 1e6 complex64 values 2^(u/16) e^(i pi v), u, v uniform(-1, 1)
+  prod_axis0_c128    z.prod(axis=0) of a (1000, 1000) complex128 array of such values
   sort_c64, sort_c128, argsort_c128
                      np.sort(z), np.argsort(z) of 1e6 complex values (parts uniform(-1, 1);
                      by real part, then imaginary part)
@@ -112,6 +114,11 @@ def best_of(reps, fn):
         fn()
         best = min(best, time.perf_counter() - t0)
     return best
+
+
+def unit_complex(r, shape):
+    """Factors of modulus near 1, 2^(u/16) e^(i pi v), so that long products stay in range."""
+    return np.exp2(r.uniform(-1, 1, shape) / 16) * np.exp(1j * np.pi * r.uniform(-1, 1, shape))
 
 
 def complex_uniform(r, shape):
@@ -228,6 +235,8 @@ INDEX_CASES = {
     "abs_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), np.abs),
     "norm_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), lambda z: np.linalg.norm(z)),
     "mean_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), lambda z: z.mean()),
+    "prod_c64": ("1e6", lambda r: (unit_complex(r, 10**6).astype(np.complex64),), lambda z: z.prod()),
+    "prod_axis0_c128": ("1000x1000", lambda r: (unit_complex(r, (1000, 1000)),), lambda z: z.prod(axis=0)),
     "sort_c64": ("1e6", lambda r: (complex_uniform(r, 10**6),), np.sort),
     "sort_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), np.sort),
     "argsort_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), np.argsort),

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -1319,6 +1320,93 @@ TEST(CpuLarge, ProdMatchesReference) {
     }
 }
 
+// The values of a complex tensor as complex128, in C order.
+static std::vector<std::complex<double>> complex_values(const ember_tensor_t* t) {
+    T r, w;
+    EXPECT_EQ(ember_tensor_to(ref(), t, r.out()), EMBER_OK) << ember_last_error();
+    EXPECT_EQ(ember_astype(ref(), r, EMBER_COMPLEX128, w.out()), EMBER_OK) << ember_last_error();
+    int64_t n = 0;
+    ember_tensor_size(w, &n);
+    std::vector<std::complex<double>> v((size_t)n);
+    EXPECT_EQ(ember_tensor_read(w, v.data(), v.size() * sizeof(v[0])), EMBER_OK) << ember_last_error();
+    return v;
+}
+
+// Complex products on the cpu backend: chains of textbook products in complex<double>, in
+// another order than the reference's, so within rtol of the reference's value relative to its
+// modulus (a part near zero after cancellation has no accuracy of its own); the layouts of
+// ProdMatchesReference, modulus 2^(u/16) per factor so that nothing overflows. Where a
+// textbook product comes out NaN in both parts the reference's recovery of infinities (C99
+// Annex G) decides: the result must then be the reference's exactly.
+TEST(CpuLarge, ComplexProdMatchesReference) {
+    NEED_CPU();
+    const int64_t rows = 1000, cols = 1001;
+    std::mt19937 rng(91);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<std::complex<double>> values((size_t)(rows * cols));
+    for (auto& v : values) v = std::polar(std::exp2(u(rng) / 16), 3.14159 * u(rng));
+    values[5 * cols + 3] = 0;  // a zero factor in row 5 and column 3
+    const int64_t shape[2] = {rows, cols}, axis0 = 0, axis1 = 1, axes02[2] = {0, 2};
+    T x128;
+    EM_OK(ember_tensor_from_data(cpu(), values.data(), EMBER_COMPLEX128, shape, 2, x128.out()));
+    double worst[2] = {0, 0};
+    for (ember_dtype_t dt : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        const std::string name = ember_dtype_name(dt);
+        const double rtol = dt == EMBER_COMPLEX64 ? 2.4e-7 : 1e-12;
+        T x, xt, stepped, cube, few, many;
+        EM_OK(ember_astype(cpu(), x128, dt, x.out()));
+        EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
+        int64_t st[2] = {0, 0}, sp[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, step[2] = {1, 2};
+        EM_OK(ember_slice(cpu(), x, st, sp, step, 2, stepped.out()));
+        const int64_t cube_shape[3] = {rows, 7, 143}, start[2] = {0, 0}, few_stop[2] = {40, EMBER_SLICE_END}, many_stop[2] = {400, EMBER_SLICE_END};
+        EM_OK(ember_reshape(cpu(), x, cube_shape, 3, cube.out()));
+        EM_OK(ember_slice(cpu(), x, start, few_stop, nullptr, 2, few.out()));
+        EM_OK(ember_slice(cpu(), x, start, many_stop, nullptr, 2, many.out()));  // chunks across the pool
+        struct {
+            const char* what;
+            const ember_tensor_t* x;
+            const int64_t* axes;
+            int naxes;
+        } cases[] = {{"all", x, nullptr, 0},           {"rows", x, &axis1, 1},          {"columns", x, &axis0, 1},
+                     {"transposed, columns", xt, &axis0, 1}, {"every other column", stepped, &axis0, 1},
+                     {"every other column, all", stepped, nullptr, 0}, {"middle axis", cube, &axis1, 1},
+                     {"outer axes", cube, axes02, 2},  {"40 rows, all", few, nullptr, 0},
+                     {"400 rows, all", many, nullptr, 0}};
+        for (auto& k : cases) {
+            T got, want;
+            EM_OK(ember_prod(cpu(), k.x, k.axes, k.naxes, 0, got.out()));
+            EM_OK(ember_prod(ref(), as_ref(k.x), k.axes, k.naxes, 0, want.out()));
+            EXPECT_EQ(backend_of(got), "cpu");
+            EXPECT_EQ(dtype_of(got), dt);
+            const auto g = complex_values(got), w = complex_values(want);
+            ASSERT_EQ(g.size(), w.size());
+            size_t bad = 0;
+            for (size_t i = 0; i < g.size(); ++i) {
+                const double err = std::abs(g[i] - w[i]) / std::abs(w[i]);
+                worst[dt == EMBER_COMPLEX128] = std::max(worst[dt == EMBER_COMPLEX128], err);
+                bad += !(err <= rtol) && !(w[i] == 0.0 && g[i] == 0.0);
+            }
+            EXPECT_EQ(bad, 0u) << "prod " << name << " " << k.what;
+        }
+        // Infinities: (inf + 0i)(1 + i)^3 is NaN in both parts as a textbook product, an
+        // infinity after the reference's recovery; the other rows come out of it too.
+        std::vector<std::complex<double>> special(64 * 5, std::complex<double>(1, 0.5));
+        special[7 * 5] = {std::numeric_limits<double>::infinity(), 0};
+        for (int j = 1; j < 4; ++j) special[7 * 5 + j] = {1, 1};
+        const int64_t special_shape[2] = {64, 5};
+        T s128, s, got, want;
+        EM_OK(ember_tensor_from_data(cpu(), special.data(), EMBER_COMPLEX128, special_shape, 2, s128.out()));
+        EM_OK(ember_astype(cpu(), s128, dt, s.out()));
+        EM_OK(ember_prod(cpu(), s, &axis1, 1, 0, got.out()));
+        EM_OK(ember_prod(ref(), as_ref(s), &axis1, 1, 0, want.out()));
+        const auto g = complex_values(got), w = complex_values(want);
+        ASSERT_EQ(g.size(), 64u);
+        EXPECT_TRUE(std::isinf(w[7].real()) || std::isinf(w[7].imag())) << w[7];
+        for (size_t i = 0; i < g.size(); ++i) EXPECT_EQ(std::memcmp(&g[i], &w[i], sizeof g[i]), 0) << name << " row " << i << ": " << g[i] << " vs " << w[i];
+    }
+    std::printf("complex prod: largest error relative to the modulus %.3g (complex64), %.3g (complex128)\n", worst[0], worst[1]);
+}
+
 TEST(CpuLarge, ComplexSumsMatchReference) {
     NEED_CPU();
     const int64_t rows = 601, cols = 1001;
@@ -1523,7 +1611,7 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
         "CpuMath.RoundingAndClassificationExact:CpuLarge.CountNonzeroAllLayoutsAndDtypes:CpuLarge.ClipMatchesCompositeExactly:"
         "CpuLarge.ShortLineSortsMatchReference:CpuLarge.ShortLine64BitArgsortWindows:CpuLinalg.MatricesLargerThanTheCopyBlocksRoundTrip:"
         "CpuLarge.ComplexKernelsMatchReferenceExactly:CpuLarge.ComplexSumsMatchReference:CpuLarge.AbsComplex128WithinOneUlp:"
-        "CpuLarge.Float64ToHalfTypesMatchReferenceExactly:CpuLarge.ProdMatchesReference";
+        "CpuLarge.Float64ToHalfTypesMatchReferenceExactly:CpuLarge.ProdMatchesReference:CpuLarge.ComplexProdMatchesReference";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }

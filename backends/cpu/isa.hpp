@@ -56,6 +56,15 @@ typedef void (*RowFn)(const void* x, int64_t n, void* acc);
 // 1 <= nrows <= kColRows.
 constexpr int kColRows = 8;
 typedef void (*ColFn)(const void* const* x, int nrows, int64_t n, void* acc);
+// (re, im) *= (a, b), the textbook product: the accumulators of complex products (R_PROD
+// of complex dtypes: acc is two doubles per output). The reference's std::complex product
+// recovers infinities where this one comes out NaN in both parts (C99 Annex G): the
+// reduction driver recomputes any such result with the reference.
+inline void multiply_pair(double& re, double& im, double a, double b) {
+    const double r = re * a - im * b;
+    im = re * b + im * a;
+    re = r;
+}
 typedef void (*CvtFn)(const void* in, void* out, int64_t n);
 // Philox 4x32-10: the 4 * nblocks words of blocks first_block.. with counter word 2 = 0.
 typedef void (*PhiloxFn)(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nblocks);

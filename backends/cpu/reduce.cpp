@@ -13,10 +13,14 @@
 // are the real column sums of their (re, im) pairs. A complex mean is the native sum, then
 // the composite's complex division by the count. float32/float64 products accumulate in
 // double in both layouts (the partial products combine like the partial sums: in a fixed
-// order, which is not the reference's sequence, so results differ from it in rounding).
+// order, which is not the reference's sequence, so results differ from it in rounding);
+// complex products in complex<double>, the textbook product, with the reference's own
+// kernel run instead where a result comes out NaN in both parts (C99's recovery of
+// infinities, which only the reference's sequence reproduces).
 // Anything else (negative strides, broadcast inputs, other dtypes) goes to the reference
 // (prod: on slices across the pool).
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -67,6 +71,29 @@ union Acc {
 };
 bool complex_dtype(int32_t dt) { return dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128; }
 
+// Whether a complex tensor holds a value that is NaN in both parts.
+bool any_complex_nan(const ember_view_t& v) {
+    const ember_view_t* views[1] = {&v};
+    Geometry g;
+    if (!make_geometry(views, 1, g)) return false;
+    const char* base = base_ptr(v);
+    const int64_t step = g.st[0][g.nd - 1];
+    bool found = false;
+    walk_runs<1>(g, 0, g.size, [&](const int64_t* off, int64_t len) {
+        for (int64_t k = 0; k < len && !found; ++k) {
+            const int64_t at = off[0] + k * step;
+            if (v.dtype == EMBER_COMPLEX64) {
+                const float* z = (const float*)base + 2 * at;
+                found = std::isnan(z[0]) && std::isnan(z[1]);
+            } else {
+                const double* z = (const double*)base + 2 * at;
+                found = std::isnan(z[0]) && std::isnan(z[1]);
+            }
+        }
+    });
+    return found;
+}
+
 // Sums accumulated in double: float32, float64 and the half types (converted chunk-wise).
 bool float_sum(int32_t dt) { return dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64 || dt == EMBER_FLOAT16 || dt == EMBER_BFLOAT16; }
 
@@ -78,7 +105,8 @@ void combine(int op, int32_t dt, Acc& a, const Acc& b, RowFn row) {
     if (op == R_NONZERO) {
         a.u += b.u;
     } else if (op == R_PROD) {
-        a.d *= b.d;
+        if (complex_dtype(dt)) multiply_pair(a.pair[0], a.pair[1], b.pair[0], b.pair[1]);
+        else a.d *= b.d;
     } else if (op == R_SUM) {
         if (complex_dtype(dt)) {
             a.pair[0] += b.pair[0];
@@ -101,6 +129,11 @@ void write_result(int code, int32_t dt, const Acc& a, int64_t count, char* dst) 
         if (dt == EMBER_FLOAT32) {
             const float p = (float)a.d;
             std::memcpy(dst, &p, 4);
+        } else if (dt == EMBER_COMPLEX64) {
+            const float parts[2] = {(float)a.pair[0], (float)a.pair[1]};
+            std::memcpy(dst, parts, 8);
+        } else if (dt == EMBER_COMPLEX128) {
+            std::memcpy(dst, a.pair, 16);
         } else {
             std::memcpy(dst, &a.d, 8);
         }
@@ -183,8 +216,9 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
     int32_t dt = in.dtype;
     if (out.dtype != (op == R_NONZERO ? EMBER_INT64 : dt)) return false;
     if (code == kMean && !float_sum(dt)) return false;
+    const bool complex_prod = op == R_PROD && complex_dtype(dt);
     RowFn row = g_isa->row[op][dt];
-    ColFn col = !complex_dtype(dt) ? g_isa->col[op][dt] : op == R_SUM ? g_isa->col[op][dt == EMBER_COMPLEX64 ? EMBER_FLOAT32 : EMBER_FLOAT64] : nullptr;
+    ColFn col = complex_dtype(dt) && op == R_SUM ? g_isa->col[op][dt == EMBER_COMPLEX64 ? EMBER_FLOAT32 : EMBER_FLOAT64] : g_isa->col[op][dt];
     if (!row || !col) return false;
 
     // Dims: drop unit ones, sort by input stride (stable), merge neighbours.
@@ -296,7 +330,7 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
     }
 
     if (!dims[nd - 1].red && dims[nd - 1].si == 1 && dims[nd - 1].so == 1) {
-        if (complex_dtype(dt)) {  // the real column sums of the (re, im) pairs
+        if (complex_dtype(dt) && !complex_prod) {  // the real column sums of the (re, im) pairs
             for (int d = 0; d < nd; ++d) {
                 dims[d].si *= 2;
                 dims[d].so *= 2;
@@ -325,7 +359,8 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
         }
         const int64_t nj = (J + cj - 1) / cj;
         const bool fsum = op == R_SUM && float_sum(dt);
-        const size_t abytes = adds(op) || op == R_PROD ? 8 : sz;  // double / (u)int64 for sums, counts, products
+        // double / (u)int64 for sums, counts, products; two doubles for complex products
+        const size_t abytes = complex_prod ? 16 : adds(op) || op == R_PROD ? 8 : sz;
         std::vector<uint64_t> partials(((size_t)(nk * nrb * J) * abytes + 7) / 8);
         auto partial = [&](int64_t k, int64_t b, int64_t j) { return (char*)partials.data() + ((k * nrb + b) * J + j) * (int64_t)abytes; };
         auto task = [&](int64_t t) {
@@ -337,6 +372,8 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
             const int64_t r_end = std::min(nrows, r + kRowBlock);
             if (adds(op)) {
                 std::memset(acc, 0, (size_t)len * abytes);
+            } else if (complex_prod) {
+                for (int64_t j = 0; j < len; ++j) ((double*)acc)[2 * j] = 1, ((double*)acc)[2 * j + 1] = 0;
             } else if (op == R_PROD) {
                 std::fill((double*)acc, (double*)acc + len, 1.0);
             } else {
@@ -362,6 +399,9 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
                 const char* p = partial(k, b, 0);
                 if (fsum) {
                     for (int64_t j = 0; j < J; ++j) ((double*)acc)[j] += ((const double*)p)[j];
+                } else if (complex_prod) {
+                    for (int64_t j = 0; j < J; ++j)
+                        multiply_pair(((double*)acc)[2 * j], ((double*)acc)[2 * j + 1], ((const double*)p)[2 * j], ((const double*)p)[2 * j + 1]);
                 } else if (op == R_PROD) {
                     for (int64_t j = 0; j < J; ++j) ((double*)acc)[j] *= ((const double*)p)[j];
                 } else if (adds(op)) {
@@ -389,7 +429,11 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     const int code = kdata(c)->code;
     if (code == kMean && complex_dtype(c->in[0].dtype))
         return reduce_native(c, R_SUM) ? divide_by_count(c) : mean_fallback(c);
-    if (reduce_native(c, code)) return EMBER_OK;
+    if (reduce_native(c, code)) {
+        if (code == R_PROD && complex_dtype(c->in[0].dtype) && any_complex_nan(c->out[0]))
+            return reference_on_slices(c, kAxesMask);  // the reference's recovery of infinities
+        return EMBER_OK;
+    }
     if (code == R_PROD) return reference_on_slices(c, kAxesMask);  // other dtypes and layouts
     return code == kMean ? mean_fallback(c) : delegate(c);
 }

@@ -1089,6 +1089,63 @@ void col_prod_flt(const void* const* xs, int nrows, int64_t n, void* accv) {
         acc[j] = p;
     }
 }
+// Products of complex64/complex128 values in complex<double> (the reference's accumulator),
+// (re, im) pairs in the lanes of double vectors: p * x = p * (xr, xr) + (-1, 1) * (pi, pr)
+// * (xi, xi) per pair. The rounding (fused or not, the order) differs from the reference's
+// sequence of products.
+struct PairLanes {
+    typedef sint_of<double> I;
+    typename VT<I>::type even, odd, swap;
+    VD sign;
+    PairLanes() {
+        for (int l = 0; l < W<double>; ++l) {
+            even[l] = l & ~1;
+            odd[l] = l | 1;
+            swap[l] = l ^ 1;
+            sign[l] = (l & 1) ? 1.0 : -1.0;
+        }
+    }
+    VD times(VD p, VD x) const { return p * __builtin_shuffle(x, even) + sign * (__builtin_shuffle(p, swap) * __builtin_shuffle(x, odd)); }
+};
+// Four vectors of chains, combined in order, their lanes in order, then the tail; then
+// into acc (two doubles).
+template <class T>
+void row_prod_complex(const void* xv, int64_t n, void* acc) {
+    const T* x = (const T*)xv;
+    constexpr int pairs = W<double> / 2;
+    const PairLanes lanes;
+    VD p0, p1, p2, p3;
+    for (int l = 0; l < W<double>; ++l) p0[l] = l & 1 ? 0.0 : 1.0;
+    p1 = p2 = p3 = p0;
+    int64_t i = 0;
+    for (; i + 4 * pairs <= n; i += 4 * pairs) {
+        p0 = lanes.times(p0, load_as_f64(x + 2 * i));
+        p1 = lanes.times(p1, load_as_f64(x + 2 * (i + pairs)));
+        p2 = lanes.times(p2, load_as_f64(x + 2 * (i + 2 * pairs)));
+        p3 = lanes.times(p3, load_as_f64(x + 2 * (i + 3 * pairs)));
+    }
+    const VD p = lanes.times(lanes.times(p0, p1), lanes.times(p2, p3));
+    double re = 1, im = 0;
+    for (int k = 0; k < pairs; ++k) multiply_pair(re, im, p[2 * k], p[2 * k + 1]);
+    for (; i < n; ++i) multiply_pair(re, im, (double)x[2 * i], (double)x[2 * i + 1]);
+    multiply_pair(((double*)acc)[0], ((double*)acc)[1], re, im);
+}
+template <class T>
+void col_prod_complex(const void* const* xs, int nrows, int64_t n, void* accv) {
+    const T* x[kColRows];
+    for (int r = 0; r < nrows; ++r) x[r] = (const T*)xs[r];
+    double* acc = (double*)accv;
+    constexpr int pairs = W<double> / 2;
+    const PairLanes lanes;
+    int64_t j = 0;
+    for (; j + pairs <= n; j += pairs) {
+        VD p = load(acc + 2 * j);
+        for (int r = 0; r < nrows; ++r) p = lanes.times(p, load_as_f64(x[r] + 2 * j));
+        store_vec(acc + 2 * j, p);
+    }
+    for (; j < n; ++j)
+        for (int r = 0; r < nrows; ++r) multiply_pair(acc[2 * j], acc[2 * j + 1], (double)x[r][2 * j], (double)x[r][2 * j + 1]);
+}
 // The other column kernels take one row at a time: Row(x, n, acc) for each row in order.
 template <void (*Row)(const void*, int64_t, void*)>
 void col_each_row(const void* const* xs, int nrows, int64_t n, void* acc) {
@@ -1465,6 +1522,10 @@ IsaTable build_table() {
     t.row[R_PROD][D_F64] = row_prod_flt<double>;
     t.col[R_PROD][D_F32] = col_prod_flt<float>;
     t.col[R_PROD][D_F64] = col_prod_flt<double>;
+    t.row[R_PROD][D_C64] = row_prod_complex<float>;
+    t.row[R_PROD][D_C128] = row_prod_complex<double>;
+    t.col[R_PROD][D_C64] = col_prod_complex<float>;
+    t.col[R_PROD][D_C128] = col_prod_complex<double>;
     t.col[R_SUM][D_I64] = col_each_row<col_sum_int_row<int64_t>>;
     t.col[R_SUM][D_U64] = col_each_row<col_sum_int_row<uint64_t>>;
     fill_minmax<true>(t, R_MAX);
