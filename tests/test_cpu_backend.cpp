@@ -657,6 +657,52 @@ TEST(CpuLarge, CountNonzeroAllLayoutsAndDtypes) {
     }
 }
 
+// all/any that keep a dim (and small full ones) go through count_nonzero's layouts: exactly
+// the reference's, every dtype (complex keeps the reference), every layout, keepdims or not;
+// zeros rare (all varies by line) and non-zeros rare (any varies), -0.0 a zero, NaN not.
+TEST(CpuLarge, AllAnyAllLayoutsAndDtypes) {
+    NEED_CPU();
+    const int64_t rows = 613, cols = 700;
+    std::vector<double> rare_zeros((size_t)(rows * cols)), rare_nonzeros((size_t)(rows * cols));
+    for (size_t i = 0; i < rare_zeros.size(); ++i) {
+        rare_zeros[i] = i % 1409 == 3 ? (i % 2 ? 0.0 : -0.0) : i % 997 == 5 ? std::numeric_limits<double>::quiet_NaN() : 1.0 + (double)(i % 5);
+        rare_nonzeros[i] = i % 1409 == 3 ? 2.0 : i % 1777 == 5 ? std::numeric_limits<double>::quiet_NaN() : (i % 2 ? 0.0 : -0.0);
+    }
+    for (ember_dtype_t dt : {EMBER_BOOL, EMBER_INT8, EMBER_UINT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_FLOAT16, EMBER_BFLOAT16,
+                             EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64}) {
+        for (const auto* values : {&rare_zeros, &rare_nonzeros}) {
+            T m0 = tensor(cpu(), *values, {rows, cols}, EMBER_FLOAT64), m, mt, ms, small;
+            EM_OK(ember_astype(cpu(), m0, dt, m.out()));
+            EM_OK(ember_transpose(cpu(), m, mt.out()));
+            const int64_t from[2] = {0, 0}, to[2] = {rows, cols}, steps[2] = {2, 3}, few[2] = {13, 7};
+            EM_OK(ember_slice(cpu(), m, from, to, steps, 2, ms.out()));
+            EM_OK(ember_slice(cpu(), m, from, few, nullptr, 2, small.out()));
+            const int64_t ax0[1] = {0}, ax1[1] = {1};
+            struct {
+                const char* layout;
+                const ember_tensor_t* x;
+                const int64_t* axes;
+                int naxes;
+            } cases[] = {{"rows", m, ax1, 1},          {"columns", m, ax0, 1},        {"transposed-rows", mt, ax1, 1},
+                         {"transposed-columns", mt, ax0, 1}, {"strided-rows", ms, ax1, 1}, {"strided-columns", ms, ax0, 1},
+                         {"small, all", small, nullptr, 0}, {"small, rows", small, ax1, 1}};
+            for (auto& c : cases)
+                for (int keep : {0, 1})
+                    for (bool all : {true, false}) {
+                        const std::string what = std::string(all ? "all " : "any ") + ember_dtype_name(dt) + " " + c.layout +
+                                                 (keep ? ", keepdims" : "") + (values == &rare_zeros ? ", rare zeros" : ", rare non-zeros");
+                        auto fn = all ? ember_all : ember_any;
+                        T got, want;
+                        EM_OK(fn(cpu(), c.x, c.axes, c.naxes, keep, got.out()));
+                        EM_OK(fn(ref(), as_ref(c.x), c.axes, c.naxes, keep, want.out()));
+                        ASSERT_EQ(dtype_of(got), EMBER_BOOL) << what;
+                        EXPECT_EQ(shape_of(got), shape_of(want)) << what;
+                        expect_close(got, want, 0, 0, what);
+                    }
+        }
+    }
+}
+
 // clip's one-pass kernel against the reference's composite (maximum, then minimum), bit for
 // bit: NaN in x and in a bound, zeros of both signs, one bound missing, weak bounds, views,
 // an output large enough for streaming stores; bounds that are not 0-d or that promote x

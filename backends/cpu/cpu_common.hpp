@@ -260,6 +260,9 @@ struct NativeKernel {
 };
 void add_elementwise_kernels(std::vector<NativeKernel>& k);
 void add_reduce_kernels(std::vector<NativeKernel>& k);
+// all (else any) of c's input over its axes into c's bool output through count_nonzero's
+// native layouts (reduce.cpp); false, nothing written, where none applies.
+bool all_any_by_counts(const ember_kernel_call_t* c, bool all);
 void add_matmul_kernels(std::vector<NativeKernel>& k);
 // softmax, log_softmax: one cache-resident pass per row (softmax.cpp).
 void add_softmax_kernels(std::vector<NativeKernel>& k);

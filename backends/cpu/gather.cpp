@@ -277,14 +277,17 @@ ember_status_t nonzero_kernel(const ember_kernel_call_t* c) {
     return EMBER_OK;
 }
 
-// all/any over every axis: the non-zero elements counted in chunks across the pool (exact,
-// whatever the order). Reductions that keep a dim run the reference's code on slices.
+// all/any over every axis of a large tensor: the non-zero elements counted in chunks across
+// the pool (exact, whatever the order; complex included). Reductions that keep a dim, and
+// small ones, through count_nonzero's layouts (reduce.cpp), else the reference's code on
+// slices (complex kept dims).
 ember_status_t all_any_kernel(const ember_kernel_call_t* c) {
     const bool all = kdata(c)->code != 0;
     const ember_view_t& x = c->in[0];
     const ember_view_t& out = c->out[0];
     const int64_t total = numel(x);
-    if (numel(out) != 1 || x.ndim == 0 || total < kParallelCheap || num_threads() <= 1 || out.dtype != EMBER_BOOL) return reference_on_slices(c, kAxesMask);
+    if (numel(out) != 1 || x.ndim == 0 || total < kParallelCheap || num_threads() <= 1 || out.dtype != EMBER_BOOL)
+        return all_any_by_counts(c, all) ? EMBER_OK : reference_on_slices(c, kAxesMask);
     int64_t chunks, per_chunk;
     chunking(total, chunks, per_chunk);
     std::vector<int64_t> found((size_t)chunks, 0);

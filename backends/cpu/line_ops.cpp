@@ -2,7 +2,7 @@
 // elementwise ops without a kernel of their own here (floor_divide, remainder, logaddexp;
 // for elementwise.cpp the dtypes its kernels lack), and ops that treat each line along
 // their axes on its own (take_along_axis, scatter; for reduce.cpp, argreduce.cpp, scan.cpp,
-// sort.cpp and fft.cpp: prod/all/any over given axes, strided argmax/argmin,
+// sort.cpp and fft.cpp: prod of other dtypes, complex all/any over given axes, strided argmax/argmin,
 // cumsum/cumprod along the innermost dim, FFTs on wide vectors).
 // The reference backend's code runs on slices of such a dim across the thread pool. Each
 // slice is an ordinary view of the same tensors (an input marked whole, such as scatter's

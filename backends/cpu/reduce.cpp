@@ -425,6 +425,41 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
     return false;
 }
 
+}  // namespace
+
+// all/any (c's output bool) as counts of the non-zero elements over the same axes, which
+// count_nonzero's native layouts give: all where the count is the number reduced, any where
+// it is not 0. False (nothing written) where no native layout applies.
+bool all_any_by_counts(const ember_kernel_call_t* c, bool all) {
+    const ember_view_t& out = c->out[0];
+    if (out.dtype != EMBER_BOOL) return false;
+    const int64_t n = numel(out);
+    Scratch<int64_t> counts(std::max<int64_t>(n, 1));
+    int64_t strides[EMBER_MAX_DIMS];
+    for (int64_t d = out.ndim - 1, step = 1; d >= 0; step *= out.shape[d], --d) strides[d] = step;
+    const ember_view_t count_view{counts.data, 0, EMBER_INT64, out.ndim, out.shape, strides};
+    ember_kernel_call_t call = *c;
+    call.out = &count_view;
+    if (n == 0 || !reduce_native(&call, R_NONZERO)) return false;
+    int64_t reduced = 1;
+    for (int d = 0; d < c->in[0].ndim; ++d)
+        if (c->attrs->axes_mask & (1ull << d)) reduced *= c->in[0].shape[d];
+    const ember_view_t* views[2] = {&out, &count_view};
+    Geometry g;
+    make_geometry(views, 2, g);
+    uint8_t* dst = (uint8_t*)out.data + out.offset;
+    const int64_t so = g.st[0][g.nd - 1], sc = g.st[1][g.nd - 1];
+    walk_runs<2>(g, 0, g.size, [&](const int64_t* off, int64_t len) {
+        for (int64_t k = 0; k < len; ++k) {
+            const int64_t count = counts.data[off[1] + k * sc];
+            dst[off[0] + k * so] = all ? count == reduced : count != 0;
+        }
+    });
+    return true;
+}
+
+namespace {
+
 ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     const int code = kdata(c)->code;
     if (code == kMean && complex_dtype(c->in[0].dtype))
