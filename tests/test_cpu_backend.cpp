@@ -703,6 +703,101 @@ TEST(CpuLarge, AllAnyAllLayoutsAndDtypes) {
     }
 }
 
+// bool comparisons and max/min/argmax/argmin run the byte kernels (bools are
+// bytes 0 and 1): exactly the reference's, with a broadcast row, strided and transposed
+// operands, and lines that are all false, all true or mixed.
+TEST(CpuLarge, BoolComparisonsAndExtremes) {
+    NEED_CPU();
+    const int64_t rows = 600, cols = 513;
+    std::vector<double> v((size_t)(rows * cols)), w((size_t)(rows * cols)), r((size_t)cols);
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) {
+            const size_t k = (size_t)(i * cols + j);
+            v[k] = i % 3 == 0 ? 0.0 : i % 3 == 1 ? 1.0 : (double)((k * 7919) % 5 == 0);
+            w[k] = (double)((k * 104729) % 3 == 0);
+        }
+    for (int64_t j = 0; j < cols; ++j) r[(size_t)j] = (double)(j % 2);
+    T x = tensor(cpu(), v, {rows, cols}, EMBER_BOOL), y = tensor(cpu(), w, {rows, cols}, EMBER_BOOL), row = tensor(cpu(), r, {cols}, EMBER_BOOL), xt, ys;
+    EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
+    const int64_t from[2] = {0, 0}, to[2] = {rows, cols}, steps[2] = {1, 2}, to_half[2] = {rows, (cols + 1) / 2};
+    T xs, yh;
+    EM_OK(ember_slice(cpu(), x, from, to, steps, 2, xs.out()));  // every other column
+    EM_OK(ember_slice(cpu(), y, from, to_half, nullptr, 2, yh.out()));
+    using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+    for (auto [name, fn] : {std::pair<const char*, Binary>{"equal", ember_equal}, {"not_equal", ember_not_equal}, {"less", ember_less},
+                            {"less_equal", ember_less_equal}, {"greater", ember_greater}, {"greater_equal", ember_greater_equal}}) {
+        for (auto [what, a, b] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{"same shape", x, y}, {"broadcast row", x, row},
+                                  {"strided", xs, yh}}) {
+            T got, want;
+            EM_OK(fn(cpu(), a, b, got.out()));
+            EM_OK(fn(ref(), as_ref(a), as_ref(b), want.out()));
+            EXPECT_EQ(dtype_of(got), EMBER_BOOL) << name;
+            expect_close(got, want, 0, 0, std::string(name) + " bool " + what);
+        }
+    }
+    const int64_t ax0 = 0, ax1 = 1;
+    for (auto [what, m] : {std::pair<const char*, const ember_tensor_t*>{"", x}, {" transposed", xt}, {" strided", xs}}) {
+        for (int64_t axis : {ax0, ax1}) {
+            const std::string where = std::string(what) + " axis " + std::to_string(axis);
+            T got, want;
+            EM_OK(ember_max(cpu(), m, &axis, 1, 0, got.out()));
+            EM_OK(ember_max(ref(), as_ref(m), &axis, 1, 0, want.out()));
+            expect_close(got, want, 0, 0, "max bool" + where);
+            T got2, want2;
+            EM_OK(ember_min(cpu(), m, &axis, 1, 0, got2.out()));
+            EM_OK(ember_min(ref(), as_ref(m), &axis, 1, 0, want2.out()));
+            expect_close(got2, want2, 0, 0, "min bool" + where);
+            T got3, want3;
+            EM_OK(ember_argmax(cpu(), m, axis, 0, got3.out()));
+            EM_OK(ember_argmax(ref(), as_ref(m), axis, 0, want3.out()));
+            expect_close(got3, want3, 0, 0, "argmax bool" + where);
+            T got4, want4;
+            EM_OK(ember_argmin(cpu(), m, axis, 0, got4.out()));
+            EM_OK(ember_argmin(ref(), as_ref(m), axis, 0, want4.out()));
+            expect_close(got4, want4, 0, 0, "argmin bool" + where);
+        }
+        T got, want;
+        EM_OK(ember_max(cpu(), m, nullptr, 0, 0, got.out()));
+        EM_OK(ember_max(ref(), as_ref(m), nullptr, 0, 0, want.out()));
+        expect_close(got, want, 0, 0, std::string("max bool, all") + what);
+    }
+}
+
+// argmax/argmin stop scanning a line at a value nothing can replace (an integer type's
+// largest or smallest): the first position of that value, as the reference's, with repeats
+// of it, in many short lines and in one long line cut into stretches across the pool.
+TEST(CpuLarge, ArgExtremesStopAtTheTypesLimits) {
+    NEED_CPU();
+    auto check = [](auto zero, ember_dtype_t dt) {
+        using V = decltype(zero);
+        const int64_t n = 300000;
+        std::vector<V> v((size_t)n);
+        for (int64_t i = 0; i < n; ++i) v[(size_t)i] = (V)((i * 7919) % 97);
+        for (int64_t i : {70001, 70002, 250003, 299999}) v[(size_t)i] = std::numeric_limits<V>::max();
+        for (int64_t i : {5, 123457, 123458}) v[(size_t)i] = std::numeric_limits<V>::lowest();
+        for (int64_t i = 1000; i < n; i += 1000) v[(size_t)i] = i % 3000 ? std::numeric_limits<V>::max() : std::numeric_limits<V>::lowest();
+        const int64_t flat[1] = {n}, lines[2] = {n / 500, 500};
+        T x, m;
+        EM_OK(ember_tensor_from_data(cpu(), v.data(), dt, flat, 1, x.out()));
+        EM_OK(ember_reshape(cpu(), x, lines, 2, m.out()));
+        for (auto [what, t, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"rows of 500", m, 1}}) {
+            T got, want, got2, want2;
+            EM_OK(ember_argmax(cpu(), t, axis, 0, got.out()));
+            EM_OK(ember_argmax(ref(), as_ref(t), axis, 0, want.out()));
+            expect_close(got, want, 0, 0, std::string("argmax ") + ember_dtype_name(dt) + " " + what);
+            EM_OK(ember_argmin(cpu(), t, axis, 0, got2.out()));
+            EM_OK(ember_argmin(ref(), as_ref(t), axis, 0, want2.out()));
+            expect_close(got2, want2, 0, 0, std::string("argmin ") + ember_dtype_name(dt) + " " + what);
+        }
+    };
+    check(int8_t{}, EMBER_INT8);
+    check(uint8_t{}, EMBER_UINT8);
+    check(int16_t{}, EMBER_INT16);
+    check(int32_t{}, EMBER_INT32);
+    check(int64_t{}, EMBER_INT64);
+    check(uint64_t{}, EMBER_UINT64);
+}
+
 // clip's one-pass kernel against the reference's composite (maximum, then minimum), bit for
 // bit: NaN in x and in a bound, zeros of both signs, one bound missing, weak bounds, views,
 // an output large enough for streaming stores; bounds that are not 0-d or that promote x

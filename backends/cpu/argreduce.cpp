@@ -4,6 +4,7 @@
 // stretch); many lines run in parallel. Other layouts and dtypes run the reference's code
 // on slices (line_ops.cpp).
 #include <algorithm>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -68,9 +69,11 @@ int64_t first_position(const T* x, int64_t n, T v) {
 
 // The extreme of x[0..n) and its first position, in one pass over memory: the ISA's
 // NaN-propagating max/min of each L1-sized chunk, and a scan of that chunk only when it
-// beats the extreme so far (rarely, on most data: the chunk is still in L1 then).
+// beats the extreme so far (rarely, on most data: the chunk is still in L1 then). The scan
+// stops at a NaN or at `stop`, a value nothing can replace (the type's largest for max, its
+// smallest for min; 1 and 0 for bools; NaN, which equals nothing, for floats).
 template <class T, bool IsMax>
-Extreme<T> extreme_of(const T* x, int64_t n, RowFn row) {
+Extreme<T> extreme_of(const T* x, int64_t n, RowFn row, T stop) {
     constexpr int64_t kChunk = 4096;
     Extreme<T> best{x[0], 0};
     for (int64_t j = 0; j < n; j += kChunk) {
@@ -80,13 +83,13 @@ Extreme<T> extreme_of(const T* x, int64_t n, RowFn row) {
         if (j > 0 && !replaces<T, IsMax>(best, chunk)) continue;
         chunk.index = j + first_position(x + j, m, chunk.value);
         best = chunk;
-        if (is_nan(best.value)) break;
+        if (is_nan(best.value) || best.value == stop) break;
     }
     return best;
 }
 
 template <class T, bool IsMax>
-void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn row) {
+void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn row, T stop) {
     const int64_t n = in.shape[axis], lines = numel(in) / n;
     const T* base = (const T*)in.data + in.offset;
     int64_t* dst = (int64_t*)out.data + out.offset;
@@ -96,7 +99,7 @@ void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn 
             for (int64_t line = b; line < e; ++line) {
                 int64_t io, oo;
                 line_offsets(in, out, axis, line, io, oo);
-                dst[oo] = extreme_of<T, IsMax>(base + io, n, row).index;
+                dst[oo] = extreme_of<T, IsMax>(base + io, n, row, stop).index;
             }
         });
         return;
@@ -109,7 +112,7 @@ void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn 
         const int64_t line = t / per_line, j0 = (t % per_line) * stretch;
         int64_t io, oo;
         line_offsets(in, out, axis, line, io, oo);
-        Extreme<T> e = extreme_of<T, IsMax>(base + io + j0, std::min(stretch, n - j0), row);
+        Extreme<T> e = extreme_of<T, IsMax>(base + io + j0, std::min(stretch, n - j0), row, stop);
         e.index += j0;
         parts[(size_t)t] = e;
     });
@@ -132,7 +135,16 @@ ember_status_t arg_kernel(const ember_kernel_call_t* c) {
         return reference_on_slices(c, kAxisAttr);
     RowFn row = g_isa->row[IsMax ? R_MAX : R_MIN][in.dtype];
     if (!row) return reference_on_slices(c, kAxisAttr);
-    if (!visit_real(in.dtype, [&](auto z) { arg_lines<decltype(z), IsMax>(in, out, axis, row); })) return reference_on_slices(c, kAxisAttr);
+    if (in.dtype == EMBER_BOOL) {  // bools are bytes 0 and 1
+        arg_lines<uint8_t, IsMax>(in, out, axis, row, IsMax ? 1 : 0);
+        return EMBER_OK;
+    }
+    const bool done = visit_real(in.dtype, [&](auto z) {
+        using T = decltype(z);
+        using Limits = std::numeric_limits<T>;
+        arg_lines<T, IsMax>(in, out, axis, row, std::is_floating_point_v<T> ? Limits::quiet_NaN() : IsMax ? Limits::max() : Limits::lowest());
+    });
+    if (!done) return reference_on_slices(c, kAxisAttr);
     return EMBER_OK;
 }
 

@@ -1387,11 +1387,13 @@ void for_int_dtypes(F&& f) {
     f(D_U32, uint32_t{});
     f(D_U64, uint64_t{});
 }
+// bools: the op on bytes is the op on bools too (values 0 and 1: comparisons).
 template <class Op>
-void fill_bin_all(IsaTable& t, int op, bool ints) {
+void fill_bin_all(IsaTable& t, int op, bool ints, bool bools = false) {
     t.bin[op][D_F32] = bin_fn<float, Op>;
     t.bin[op][D_F64] = bin_fn<double, Op>;
     if (ints) for_int_dtypes([&](int d, auto z) { t.bin[op][d] = bin_fn<decltype(z), Op>; });
+    if (bools) t.bin[op][D_BOOL] = bin_fn<uint8_t, Op>;
 }
 // Integer and bool dtypes (bool as bytes).
 template <class Op>
@@ -1419,6 +1421,8 @@ void fill_minmax(IsaTable& t, int op) {
         t.row[op][d] = row_minmax<decltype(z), IsMax>;
         t.col[op][d] = col_each_row<col_minmax_row<decltype(z), IsMax>>;
     });
+    t.row[op][D_BOOL] = row_minmax<uint8_t, IsMax>;  // bools are bytes 0 and 1
+    t.col[op][D_BOOL] = col_each_row<col_minmax_row<uint8_t, IsMax>>;
 }
 
 IsaTable build_table() {
@@ -1452,12 +1456,12 @@ IsaTable build_table() {
     fill_bin_all<OpDiv>(t, B_DIV, false);
     fill_bin_all<OpMax>(t, B_MAX, true);
     fill_bin_all<OpMin>(t, B_MIN, true);
-    fill_bin_all<OpEq>(t, B_EQ, true);
-    fill_bin_all<OpNe>(t, B_NE, true);
-    fill_bin_all<OpLt>(t, B_LT, true);
-    fill_bin_all<OpLe>(t, B_LE, true);
-    fill_bin_all<OpGt>(t, B_GT, true);
-    fill_bin_all<OpGe>(t, B_GE, true);
+    fill_bin_all<OpEq>(t, B_EQ, true, true);
+    fill_bin_all<OpNe>(t, B_NE, true, true);
+    fill_bin_all<OpLt>(t, B_LT, true, true);
+    fill_bin_all<OpLe>(t, B_LE, true, true);
+    fill_bin_all<OpGt>(t, B_GT, true, true);
+    fill_bin_all<OpGe>(t, B_GE, true, true);
 
     fill_un_all<UNeg>(t, U_NEG, true);
     fill_un_all<UAbs>(t, U_ABS, true);
