@@ -798,6 +798,55 @@ TEST(CpuLarge, ArgExtremesStopAtTheTypesLimits) {
     check(uint64_t{}, EMBER_UINT64);
 }
 
+// Integer floor_divide and remainder (vector kernels: truncated quotients through float or
+// double, then rounded down) exactly as the reference: every sign combination, divisors 0
+// and -1, the type's extremes (the smallest divided by -1 wraps), a broadcast scalar and a
+// broadcast row as divisors, a strided dividend; lengths that leave vector tails.
+TEST(CpuLarge, IntegerFloorDivideAndRemainderExact) {
+    NEED_CPU();
+    auto check = [](auto zero, ember_dtype_t dt) {
+        using V = decltype(zero);
+        using L = std::numeric_limits<V>;
+        const int64_t rows = 301, cols = 257;
+        std::vector<V> a((size_t)(rows * cols)), b(a.size()), r((size_t)cols);
+        std::mt19937_64 rng(17);
+        const V specials[] = {V(0), V(1), V(V(0) - 1), L::max(), L::lowest(), V(L::max() - 1), V(L::lowest() + 1), V(7), V(V(0) - 7)};
+        for (size_t i = 0; i < a.size(); ++i) {
+            a[i] = i % 11 == 0 ? specials[(i / 11) % 9] : (V)rng();
+            b[i] = i % 13 == 0 ? specials[(i / 13) % 9] : i % 3 == 0 ? (V)(rng() % 19) - (V)(L::is_signed ? 9 : 0) : (V)rng();
+        }
+        for (int64_t j = 0; j < cols; ++j) r[(size_t)j] = j % 9 == 0 ? specials[(j / 9) % 9] : (V)(rng() % 100);
+        const int64_t shape[2] = {rows, cols}, row_shape[1] = {cols};
+        T x, y, row, scalar, xs;
+        EM_OK(ember_tensor_from_data(cpu(), a.data(), dt, shape, 2, x.out()));
+        EM_OK(ember_tensor_from_data(cpu(), b.data(), dt, shape, 2, y.out()));
+        EM_OK(ember_tensor_from_data(cpu(), r.data(), dt, row_shape, 1, row.out()));
+        EM_OK(ember_tensor_from_data(cpu(), &specials[8], dt, nullptr, 0, scalar.out()));  // 7 or -7
+        const int64_t from[2] = {0, 0}, to[2] = {rows, cols}, steps[2] = {1, 2};
+        EM_OK(ember_slice(cpu(), x, from, to, steps, 2, xs.out()));
+        T ys;
+        const int64_t to_half[2] = {rows, (cols + 1) / 2};
+        EM_OK(ember_slice(cpu(), y, from, to_half, nullptr, 2, ys.out()));
+        using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+        for (auto [name, fn] : {std::pair<const char*, Binary>{"floor_divide", ember_floor_divide}, {"remainder", ember_remainder}})
+            for (auto [what, p, q] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{"same shape", x, y}, {"row", x, row},
+                                      {"scalar", x, scalar}, {"scalar dividend", scalar, y}, {"strided", xs, ys}}) {
+                T got, want;
+                EM_OK(fn(cpu(), p, q, got.out()));
+                EM_OK(fn(ref(), as_ref(p), as_ref(q), want.out()));
+                expect_close(got, want, 0, 0, std::string(name) + " " + ember_dtype_name(dt) + " " + what);
+            }
+    };
+    check(int8_t{}, EMBER_INT8);
+    check(uint8_t{}, EMBER_UINT8);
+    check(int16_t{}, EMBER_INT16);
+    check(uint16_t{}, EMBER_UINT16);
+    check(int32_t{}, EMBER_INT32);
+    check(uint32_t{}, EMBER_UINT32);
+    check(int64_t{}, EMBER_INT64);
+    check(uint64_t{}, EMBER_UINT64);
+}
+
 // clip's one-pass kernel against the reference's composite (maximum, then minimum), bit for
 // bit: NaN in x and in a bound, zeros of both signs, one bound missing, weak bounds, views,
 // an output large enough for streaming stores; bounds that are not 0-d or that promote x

@@ -1,6 +1,6 @@
 // Ops whose outputs along some dim depend only on the inputs at the same index of that dim:
-// elementwise ops without a kernel of their own here (floor_divide, remainder, logaddexp;
-// for elementwise.cpp the dtypes its kernels lack), and ops that treat each line along
+// elementwise ops without a kernel of their own here (logaddexp; for elementwise.cpp the
+// dtypes its kernels lack: floor_divide and remainder of floats, ...), and ops that treat each line along
 // their axes on its own (take_along_axis, scatter; for reduce.cpp, argreduce.cpp, scan.cpp,
 // sort.cpp and fft.cpp: prod of other dtypes, complex all/any over given axes, strided argmax/argmin,
 // cumsum/cumprod along the innermost dim, FFTs on wide vectors).
@@ -85,8 +85,7 @@ ember_status_t line_kernel(const ember_kernel_call_t* c) { return reference_on_s
 }  // namespace
 
 void add_line_kernels(std::vector<NativeKernel>& k) {
-    for (const char* name : {"floor_divide", "remainder", "logaddexp"})
-        k.push_back({name, line_kernel, kElementwise, false});
+    k.push_back({"logaddexp", line_kernel, kElementwise, false});
     for (const char* name : {"take_along_axis"})
         k.push_back({name, line_kernel, kAxisAttr, false});
     k.push_back({"scatter", line_kernel, kAxisAttr | whole(1), false});

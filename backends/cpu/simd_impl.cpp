@@ -151,6 +151,37 @@ template <class T> inline V<T> vshr(V<T> a, V<T> b) {
     if constexpr (std::is_signed_v<T>) return ((b < 0) | (b >= bits)) ? (a < 0 ? (V<T>){} - 1 : (V<T>){}) : shifted;
     else return b >= bits ? (V<T>){} : shifted;
 }
+// Integer quotients rounded toward minus infinity and their remainders, as the reference's:
+// a zero divisor gives 0 for both, -1 gives -a (wrapped) and 0. The other lanes' truncated
+// quotient comes from floating point, exactly: float for 8- and 16-bit types (|a| <= 2^16
+// < 2^24), double for 32-bit ones (< 2^53); 64-bit types divide lane by lane.
+template <class T> inline V<T> truncated_quotient(V<T> a, V<T> b) {
+    if constexpr (sizeof(T) == 8) {
+        V<T> q;
+        for (int l = 0; l < W<T>; ++l) q[l] = a[l] / b[l];
+        return q;
+    } else {
+        using F = std::conditional_t<sizeof(T) <= 2, float, double>;
+        using Wide = typename VT<F, (int)sizeof(F) * W<T>>::type;
+        return __builtin_convertvector(__builtin_convertvector(a, Wide) / __builtin_convertvector(b, Wide), V<T>);
+    }
+}
+template <class T, bool Remainder> inline V<T> floor_div_or_rem(V<T> a, V<T> b) {
+    using U = uint_of<T>;
+    const V<T> zero = {}, one = zero + 1;
+    V<T> safe = b == zero ? one : b;  // divisors 0 (and -1) are answered below
+    if constexpr (std::is_signed_v<T>) safe = b == zero - 1 ? one : safe;
+    V<T> q = truncated_quotient<T>(a, safe);
+    V<T> r = (V<T>)((V<U>)a - (V<U>)q * (V<U>)safe);  // |q * safe| <= |a|
+    if constexpr (std::is_signed_v<T>) {
+        const auto across = (r != zero) & ((r < zero) != (safe < zero));  // the quotient was rounded up
+        q = across ? q - 1 : q;
+        r = across ? (V<T>)((V<U>)r + (V<U>)safe) : r;
+        q = b == zero - 1 ? (V<T>)((V<U>)zero - (V<U>)a) : q;
+        r = b == zero - 1 ? zero : r;
+    }
+    return b == zero ? zero : Remainder ? r : q;
+}
 template <class T, class M> inline VBool<T> to_bool(M m) { return __builtin_convertvector(m, VBool<T>) & (uint8_t)1; }
 
 #define BIN_ARITH(Name, EXPR)                                     \
@@ -174,6 +205,8 @@ BIN_ARITH(OpOr, a | b)
 BIN_ARITH(OpXor, a ^ b)
 BIN_ARITH(OpShl, vshl<T>(a, b))
 BIN_ARITH(OpShr, vshr<T>(a, b))
+BIN_ARITH(OpFloorDiv, (floor_div_or_rem<T, false>(a, b)))
+BIN_ARITH(OpRem, (floor_div_or_rem<T, true>(a, b)))
 BIN_CMP(OpEq, a == b)
 BIN_CMP(OpNe, a != b)
 BIN_CMP(OpLt, a < b)
@@ -1473,6 +1506,8 @@ IsaTable build_table() {
     for_int_dtypes([&](int d, auto z) {
         t.bin[B_SHL][d] = bin_fn<decltype(z), OpShl>;
         t.bin[B_SHR][d] = bin_fn<decltype(z), OpShr>;
+        t.bin[B_FLOORDIV][d] = bin_fn<decltype(z), OpFloorDiv>;
+        t.bin[B_REM][d] = bin_fn<decltype(z), OpRem>;
         t.icvt[d][0] = cvt_to<decltype(z), float>;
         t.icvt[d][1] = cvt_to<decltype(z), double>;
         t.tobool[d] = cvt_to_bool<decltype(z)>;
