@@ -438,6 +438,39 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sum_bool", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, b, nullptr, 0, 0, r); }));
         for (ember_tensor_t* t : {x, zero, b}) ember_tensor_release(t);
     }
+    if (np.count("all_axis0_f32/1000x1000") || np.count("any_axis1_bool/1000x1000") || np.count("equal_bool/1e6") ||
+        np.count("argmax_bool/1e6")) {  // values uniform(0, 1); bools: value > 0.5
+        ember_tensor_t *x = random_tensor(c, {1000, 1000}, 0, 1, 23), *half = nullptr, *b = nullptr, *flat = nullptr, *y = nullptr, *yb = nullptr;
+        const int64_t axis0 = 0, axis1 = 1, n6[1] = {1000000};
+        ember_full(c, nullptr, 0, 0.5, EMBER_FLOAT32, &half);
+        ember_greater(c, x, half, &b);
+        ember_reshape(c, b, n6, 1, &flat);
+        y = random_tensor(c, {1000000}, 0, 1, 24);
+        ember_greater(c, y, half, &yb);
+        add("all_axis0_f32", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_all(c, x, &axis0, 1, 0, r); }));
+        add("any_axis1_bool", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_any(c, b, &axis1, 1, 0, r); }));
+        add("equal_bool", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_equal(c, flat, yb, r); }));
+        add("argmax_bool", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, flat, 0, 0, r); }));
+        for (ember_tensor_t* t : {x, half, b, flat, y, yb}) ember_tensor_release(t);
+    }
+    if (np.count("floor_divide_i32/1e6") || np.count("remainder_i64/1e6") || np.count("floor_divide_scalar_i32/1e6")) {
+        // dividends integers in [-100, 100), divisors in [1, 7)
+        auto integers = [&](double lo, double hi, ember_dtype_t dt, unsigned seed) {
+            ember_tensor_t *u = random_tensor(c, {1000000}, lo, hi, seed), *f = nullptr, *i = nullptr;
+            ember_floor(c, u, &f);
+            ember_astype(c, f, dt, &i);
+            for (ember_tensor_t* t : {u, f}) ember_tensor_release(t);
+            return i;
+        };
+        ember_tensor_t *a = integers(-100, 100, EMBER_INT32, 25), *b = integers(1, 7, EMBER_INT32, 26), *a64 = nullptr, *b64 = nullptr, *seven = nullptr;
+        ember_astype(c, a, EMBER_INT64, &a64);
+        ember_astype(c, b, EMBER_INT64, &b64);
+        ember_full(c, nullptr, 0, 7, EMBER_INT32, &seven);
+        add("floor_divide_i32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a, b, r); }));
+        add("remainder_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_remainder(c, a64, b64, r); }));
+        add("floor_divide_scalar_i32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a, seven, r); }));
+        for (ember_tensor_t* t : {a, b, a64, b64, seven}) ember_tensor_release(t);
+    }
     if (np.count("count_nonzero_f32/1e7")) {
         ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 19), *zero = nullptr, *y = nullptr;
         ember_full(c, nullptr, 0, 0, EMBER_FLOAT32, &zero);

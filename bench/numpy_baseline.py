@@ -75,6 +75,14 @@ Index and random cases (INDEX_CASES, their own shapes):
                      by real part, then imaginary part)
   sum_bool           (x > 0).sum() of 1e7 values, the comparison made outside the timing (int64 result)
   count_nonzero_f32  np.count_nonzero(x) of 1e7 values, half zeros
+  all_axis0_f32      x.all(axis=0) of a (1000, 1000) float32 array (uniform(0, 1))
+  any_axis1_bool     b.any(axis=1) of a (1000, 1000) bool array (uniform(0, 1) > 0.5)
+  equal_bool         a == b of two 1e6 bool arrays
+  argmax_bool        b.argmax() of 1e6 bools (NumPy and Ember stop at the first True)
+  floor_divide_i32   a // b of 1e6 int32 values, a in [-100, 100), b in [1, 7)
+  remainder_i64      a % b of the same values as int64
+  floor_divide_scalar_i32
+                     a // 7 (NumPy divides by a scalar with libdivide)
   astype_f32_u8      x.astype(np.uint8) of 1e7 values in [0, 255]
   astype_f64_f16     x.astype(np.float16) of 1e6 float64 values in [-1000, 1000]
   pow2_f32           x ** 2 of 1e7 values (NumPy squares; Ember's pow too, for an exponent of 2)
@@ -246,6 +254,13 @@ INDEX_CASES = {
     "fft_prime_c64": ("100003", lambda r: ((r.uniform(-1, 1, 100003) + 1j * r.uniform(-1, 1, 100003)).astype(np.complex64),),
                       np.fft.fft),
     "sum_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32) > 0,), lambda b: b.sum()),
+    "all_axis0_f32": ("1000x1000", lambda r: (r.uniform(0, 1, (1000, 1000)).astype(np.float32),), lambda x: x.all(axis=0)),
+    "any_axis1_bool": ("1000x1000", lambda r: (r.uniform(0, 1, (1000, 1000)) > 0.5,), lambda b: b.any(axis=1)),
+    "equal_bool": ("1e6", lambda r: (r.uniform(0, 1, 10**6) > 0.5, r.uniform(0, 1, 10**6) > 0.5), lambda a, b: a == b),
+    "argmax_bool": ("1e6", lambda r: (r.uniform(0, 1, 10**6) > 0.5,), lambda b: b.argmax()),
+    "floor_divide_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32), r.integers(1, 7, 10**6, dtype=np.int32)), lambda a, b: a // b),
+    "remainder_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6), r.integers(1, 7, 10**6)), lambda a, b: a % b),
+    "floor_divide_scalar_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32),), lambda a: a // np.int32(7)),
     "count_nonzero_f32": ("1e7", lambda r: (np.maximum(r.uniform(-1, 1, 10**7), 0).astype(np.float32),), lambda x: np.count_nonzero(x)),
     "astype_f64_f16": ("1e6", lambda r: (r.uniform(-1000, 1000, 10**6),), lambda x: x.astype(np.float16)),
     "astype_f32_u8": ("1e7", lambda r: (r.uniform(0, 255, 10**7).astype(np.float32),), lambda x: x.astype(np.uint8)),

@@ -175,7 +175,7 @@ template <class T, bool Remainder> inline V<T> floor_div_or_rem(V<T> a, V<T> b) 
     V<T> r = (V<T>)((V<U>)a - (V<U>)q * (V<U>)safe);  // |q * safe| <= |a|
     if constexpr (std::is_signed_v<T>) {
         const auto across = (r != zero) & ((r < zero) != (safe < zero));  // the quotient was rounded up
-        q = across ? q - 1 : q;
+        q = across ? (V<T>)((V<U>)q - 1) : q;  // unsigned: both sides are computed in every lane
         r = across ? (V<T>)((V<U>)r + (V<U>)safe) : r;
         q = b == zero - 1 ? (V<T>)((V<U>)zero - (V<U>)a) : q;
         r = b == zero - 1 ? zero : r;
