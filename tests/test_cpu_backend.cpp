@@ -660,6 +660,7 @@ TEST(CpuLarge, CountNonzeroAllLayoutsAndDtypes) {
 // all/any that keep a dim (and small full ones) go through count_nonzero's layouts: exactly
 // the reference's, every dtype (complex keeps the reference), every layout, keepdims or not;
 // zeros rare (all varies by line) and non-zeros rare (any varies), -0.0 a zero, NaN not.
+// (complex64 checks the fallback: it has no count kernel.)
 TEST(CpuLarge, AllAnyAllLayoutsAndDtypes) {
     NEED_CPU();
     const int64_t rows = 613, cols = 700;
@@ -668,8 +669,8 @@ TEST(CpuLarge, AllAnyAllLayoutsAndDtypes) {
         rare_zeros[i] = i % 1409 == 3 ? (i % 2 ? 0.0 : -0.0) : i % 997 == 5 ? std::numeric_limits<double>::quiet_NaN() : 1.0 + (double)(i % 5);
         rare_nonzeros[i] = i % 1409 == 3 ? 2.0 : i % 1777 == 5 ? std::numeric_limits<double>::quiet_NaN() : (i % 2 ? 0.0 : -0.0);
     }
-    for (ember_dtype_t dt : {EMBER_BOOL, EMBER_INT8, EMBER_UINT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_FLOAT16, EMBER_BFLOAT16,
-                             EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64}) {
+    for (ember_dtype_t dt : {EMBER_BOOL, EMBER_INT8, EMBER_UINT8, EMBER_INT16, EMBER_UINT16, EMBER_INT32, EMBER_UINT32, EMBER_INT64, EMBER_UINT64,
+                             EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64}) {
         for (const auto* values : {&rare_zeros, &rare_nonzeros}) {
             T m0 = tensor(cpu(), *values, {rows, cols}, EMBER_FLOAT64), m, mt, ms, small;
             EM_OK(ember_astype(cpu(), m0, dt, m.out()));
@@ -793,7 +794,9 @@ TEST(CpuLarge, ArgExtremesStopAtTheTypesLimits) {
     check(int8_t{}, EMBER_INT8);
     check(uint8_t{}, EMBER_UINT8);
     check(int16_t{}, EMBER_INT16);
+    check(uint16_t{}, EMBER_UINT16);
     check(int32_t{}, EMBER_INT32);
+    check(uint32_t{}, EMBER_UINT32);
     check(int64_t{}, EMBER_INT64);
     check(uint64_t{}, EMBER_UINT64);
 }
@@ -1593,6 +1596,25 @@ TEST(CpuLarge, ComplexProdMatchesReference) {
         ASSERT_EQ(g.size(), 64u);
         EXPECT_TRUE(std::isinf(w[7].real()) || std::isinf(w[7].imag())) << w[7];
         for (size_t i = 0; i < g.size(); ++i) EXPECT_EQ(std::memcmp(&g[i], &w[i], sizeof g[i]), 0) << name << " row " << i << ": " << g[i] << " vs " << w[i];
+        // Finite factors whose product overflows (the order decides whether a zero part
+        // meets the infinity: (inf, NaN) against the reference's (inf, 0)), and an
+        // infinite factor among finite ones, along rows and down columns.
+        std::vector<std::complex<double>> big(3 * 12, std::complex<double>(1.5, -0.25));
+        for (int j = 0; j < 12; ++j) big[(size_t)j] = {1e30, 0};
+        big[2 * 12 + 5] = {std::numeric_limits<double>::infinity(), 0};
+        const int64_t big_shape[2] = {3, 12};
+        T b128, b;
+        EM_OK(ember_tensor_from_data(cpu(), big.data(), EMBER_COMPLEX128, big_shape, 2, b128.out()));
+        EM_OK(ember_astype(cpu(), b128, dt, b.out()));
+        for (int64_t axis : {axis0, axis1}) {
+            T got2, want2;
+            EM_OK(ember_prod(cpu(), b, &axis, 1, 0, got2.out()));
+            EM_OK(ember_prod(ref(), as_ref(b), &axis, 1, 0, want2.out()));
+            const auto g2 = complex_values(got2), w2 = complex_values(want2);
+            ASSERT_EQ(g2.size(), w2.size());
+            for (size_t i = 0; i < g2.size(); ++i)
+                EXPECT_EQ(std::memcmp(&g2[i], &w2[i], sizeof g2[i]), 0) << name << " overflow, axis " << axis << ", " << i << ": " << g2[i] << " vs " << w2[i];
+        }
     }
     std::printf("complex prod: largest error relative to the modulus %.3g (complex64), %.3g (complex128)\n", worst[0], worst[1]);
 }
@@ -1793,7 +1815,8 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
     // ... and their streaming-store paths, the float64 libmvec functions, shifts,
     // conversions and half types (test_cpu_dtypes.cpp), vector Philox and the sorting
     // networks (test_cpu_indexing.cpp), the transposing copies around LAPACK (test_cpu_linalg.cpp),
-    // complex abs, conj, multiply and sums, float64 -> half types, products.
+    // complex abs, conj, multiply and sums, float64 -> half types, products, integer
+    // floor_divide/remainder, bool compares and extremes, all/any counts.
     const char* filter =
         "CpuChild.UlpVariant:CpuLarge.StreamingStoresForHugeOutputs:CpuLarge.ShiftsAndConversionsMatchReferenceExactly:"
         "CpuLarge.HalfTypesThroughFloat32Kernels:CpuLarge.UnaryOpsAcrossThreadingThreshold:CpuMath.SpecialValues:"
@@ -1801,7 +1824,9 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
         "CpuMath.RoundingAndClassificationExact:CpuLarge.CountNonzeroAllLayoutsAndDtypes:CpuLarge.ClipMatchesCompositeExactly:"
         "CpuLarge.ShortLineSortsMatchReference:CpuLarge.ShortLine64BitArgsortWindows:CpuLinalg.MatricesLargerThanTheCopyBlocksRoundTrip:"
         "CpuLarge.ComplexKernelsMatchReferenceExactly:CpuLarge.ComplexSumsMatchReference:CpuLarge.AbsComplex128WithinOneUlp:"
-        "CpuLarge.Float64ToHalfTypesMatchReferenceExactly:CpuLarge.ProdMatchesReference:CpuLarge.ComplexProdMatchesReference";
+        "CpuLarge.Float64ToHalfTypesMatchReferenceExactly:CpuLarge.ProdMatchesReference:CpuLarge.ComplexProdMatchesReference:"
+        "CpuLarge.IntegerFloorDivideAndRemainderExact:CpuLarge.BoolComparisonsAndExtremes:CpuLarge.AllAnyAllLayoutsAndDtypes:"
+        "CpuLarge.ArgExtremesStopAtTheTypesLimits";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }

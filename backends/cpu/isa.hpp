@@ -1,8 +1,9 @@
 // The per-instruction-set kernel table. simd_impl.cpp is compiled once per ISA (generic,
 // AVX2, AVX-512; see CMakeLists.txt) and each copy fills one IsaTable; the backend picks the
-// best table the machine supports at init. This header holds only plain declarations, so
-// that nothing compiled with wider instruction sets can leak into the generic code through
-// shared inline functions (every definition in simd_impl.cpp has internal linkage).
+// best table the machine supports at init. This header holds only plain declarations and
+// static (internal-linkage) helpers, so that nothing compiled with wider instruction sets can
+// leak into the generic code through shared inline functions (every definition in
+// simd_impl.cpp has internal linkage).
 #pragma once
 
 #include <stdint.h>
@@ -58,9 +59,10 @@ constexpr int kColRows = 8;
 typedef void (*ColFn)(const void* const* x, int nrows, int64_t n, void* acc);
 // (re, im) *= (a, b), the textbook product: the accumulators of complex products (R_PROD
 // of complex dtypes: acc is two doubles per output). The reference's std::complex product
-// recovers infinities where this one comes out NaN in both parts (C99 Annex G): the
-// reduction driver recomputes any such result with the reference.
-inline void multiply_pair(double& re, double& im, double a, double b) {
+// recovers infinities where this one comes out NaN in both parts (C99 Annex G), and the
+// order of the products decides where infinities and NaNs land: the reduction driver
+// recomputes any result that is not finite with the reference.
+static inline void multiply_pair(double& re, double& im, double a, double b) {
     const double r = re * a - im * b;
     im = re * b + im * a;
     re = r;

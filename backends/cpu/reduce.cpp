@@ -15,8 +15,8 @@
 // double in both layouts (the partial products combine like the partial sums: in a fixed
 // order, which is not the reference's sequence, so results differ from it in rounding);
 // complex products in complex<double>, the textbook product, with the reference's own
-// kernel run instead where a result comes out NaN in both parts (C99's recovery of
-// infinities, which only the reference's sequence reproduces).
+// kernel run instead where a result is not finite (C99's recovery of infinities, and where
+// an overflow meets a zero part, depend on the reference's sequence of products).
 // Anything else (negative strides, broadcast inputs, other dtypes) goes to the reference
 // (prod: on slices across the pool).
 #include <algorithm>
@@ -71,8 +71,8 @@ union Acc {
 };
 bool complex_dtype(int32_t dt) { return dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128; }
 
-// Whether a complex tensor holds a value that is NaN in both parts.
-bool any_complex_nan(const ember_view_t& v) {
+// Whether a complex tensor holds a value with a part that is not finite.
+bool any_complex_nonfinite(const ember_view_t& v) {
     const ember_view_t* views[1] = {&v};
     Geometry g;
     if (!make_geometry(views, 1, g)) return false;
@@ -84,10 +84,10 @@ bool any_complex_nan(const ember_view_t& v) {
             const int64_t at = off[0] + k * step;
             if (v.dtype == EMBER_COMPLEX64) {
                 const float* z = (const float*)base + 2 * at;
-                found = std::isnan(z[0]) && std::isnan(z[1]);
+                found = !std::isfinite(z[0]) || !std::isfinite(z[1]);
             } else {
                 const double* z = (const double*)base + 2 * at;
-                found = std::isnan(z[0]) && std::isnan(z[1]);
+                found = !std::isfinite(z[0]) || !std::isfinite(z[1]);
             }
         }
     });
@@ -465,8 +465,8 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     if (code == kMean && complex_dtype(c->in[0].dtype))
         return reduce_native(c, R_SUM) ? divide_by_count(c) : mean_fallback(c);
     if (reduce_native(c, code)) {
-        if (code == R_PROD && complex_dtype(c->in[0].dtype) && any_complex_nan(c->out[0]))
-            return reference_on_slices(c, kAxesMask);  // the reference's recovery of infinities
+        if (code == R_PROD && complex_dtype(c->in[0].dtype) && any_complex_nonfinite(c->out[0]))
+            return reference_on_slices(c, kAxesMask);  // infinities and NaNs where the reference's sequence puts them
         return EMBER_OK;
     }
     if (code == R_PROD) return reference_on_slices(c, kAxesMask);  // other dtypes and layouts

@@ -1140,8 +1140,8 @@ struct PairLanes {
     }
     VD times(VD p, VD x) const { return p * __builtin_shuffle(x, even) + sign * (__builtin_shuffle(p, swap) * __builtin_shuffle(x, odd)); }
 };
-// Four vectors of chains, combined in order, their lanes in order, then the tail; then
-// into acc (two doubles).
+// Four vectors of chains, combined in order; then acc (two doubles) times their lanes in
+// order, then times the tail.
 template <class T>
 void row_prod_complex(const void* xv, int64_t n, void* acc) {
     const T* x = (const T*)xv;
@@ -1158,10 +1158,9 @@ void row_prod_complex(const void* xv, int64_t n, void* acc) {
         p3 = lanes.times(p3, load_as_f64(x + 2 * (i + 3 * pairs)));
     }
     const VD p = lanes.times(lanes.times(p0, p1), lanes.times(p2, p3));
-    double re = 1, im = 0;
-    for (int k = 0; k < pairs; ++k) multiply_pair(re, im, p[2 * k], p[2 * k + 1]);
-    for (; i < n; ++i) multiply_pair(re, im, (double)x[2 * i], (double)x[2 * i + 1]);
-    multiply_pair(((double*)acc)[0], ((double*)acc)[1], re, im);
+    double* a = (double*)acc;
+    for (int k = 0; k < pairs; ++k) multiply_pair(a[0], a[1], p[2 * k], p[2 * k + 1]);
+    for (; i < n; ++i) multiply_pair(a[0], a[1], (double)x[2 * i], (double)x[2 * i + 1]);
 }
 template <class T>
 void col_prod_complex(const void* const* xs, int nrows, int64_t n, void* accv) {

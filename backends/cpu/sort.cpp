@@ -97,13 +97,14 @@ E* lsd_sort(E* x, E* scratch, int64_t n, int bits) {
     return x;
 }
 
-// Hands sorted[0, n) to emit in one piece per task, cut only between different keys: a run
-// of equal keys reaches emit whole (sort_complex_lines orders each run further).
+// Hands sorted[0, n) to emit in one piece per task; with whole_runs, cut only between
+// different keys, so that a run of equal keys reaches emit whole (sort_complex_lines orders
+// each run further).
 template <class E, class Emit>
-void emit_in_pieces(const E* sorted, int64_t n, int64_t first, int tasks, const Emit& emit) {
+void emit_in_pieces(const E* sorted, int64_t n, int64_t first, int tasks, const Emit& emit, bool whole_runs) {
     auto cut = [&](int64_t t) {
         int64_t at = t * n / tasks;
-        while (at > 0 && at < n && key_of(sorted[at - 1]) == key_of(sorted[at])) ++at;
+        while (whole_runs && at > 0 && at < n && key_of(sorted[at - 1]) == key_of(sorted[at])) ++at;
         return at;
     };
     parallel_tasks(tasks, [&](int64_t t) {
@@ -119,11 +120,11 @@ void emit_in_pieces(const E* sorted, int64_t n, int64_t first, int tasks, const 
 // thread), which keeps the sort stable. Then each bucket is sorted by the bits below with an
 // LSD sort that runs in cache, buckets spread over the pool largest first; a bucket with
 // more than its share of the work is split again the same way. The sorted data goes to
-// emit(sorted, first, count) piece by piece (a run of equal keys in one piece), from any
-// thread, in any order; first counts from `first_index`, the position of a[0] in the
-// caller's line.
+// emit(sorted, first, count) piece by piece (with whole_runs, a run of equal keys in one
+// piece), from any thread, in any order; first counts from `first_index`, the position of
+// a[0] in the caller's line.
 template <class E, class Emit>
-void msd_sort(E* a, E* tmp, int64_t n, int bits, int nt, int64_t first_index, const Emit& emit) {
+void msd_sort(E* a, E* tmp, int64_t n, int bits, int nt, int64_t first_index, const Emit& emit, bool whole_runs = false) {
     using U = KeyOf<E>;
     constexpr int kKeyBits = (int)sizeof(U) * 8;
     const bool spread_buckets = nt > 1 && n >= kParallelCostly;
@@ -151,7 +152,7 @@ void msd_sort(E* a, E* tmp, int64_t n, int bits, int nt, int64_t first_index, co
     diff = U(diff ^ common);
     if (bits < kKeyBits) diff &= U((U(1) << bits) - 1);
     if (diff == 0) {  // every key equal: the input order is the sorted order
-        emit_in_pieces(a, n, first_index, tasks, emit);
+        emit_in_pieces(a, n, first_index, tasks, emit, whole_runs);
         return;
     }
     // Digits of 11 bits are counted; on lines under 2^20 they are merged into 8-bit ones
@@ -215,7 +216,7 @@ void msd_sort(E* a, E* tmp, int64_t n, int bits, int nt, int64_t first_index, co
         for (int64_t i = t * n / tasks, end = (t + 1) * n / tasks; i < end; ++i) dst[c[(key_of(src[i]) >> shift) & digit_mask]++] = src[i];
     });
     if (shift == 0) {  // the digit was every remaining bit
-        emit_in_pieces(tmp, n, first_index, tasks, emit);
+        emit_in_pieces(tmp, n, first_index, tasks, emit, whole_runs);
         return;
     }
     std::vector<int> order;
@@ -228,7 +229,7 @@ void msd_sort(E* a, E* tmp, int64_t n, int bits, int nt, int64_t first_index, co
         const int64_t size = size_of(order[small]), begin = bucket_start[(size_t)order[small]];
         const bool big = size >= (int64_t(1) << 16) && (!spread_buckets || size > n / (2 * nt));
         if (!big) break;
-        msd_sort(tmp + begin, a + begin, size, shift, nt, first_index + begin, emit);
+        msd_sort(tmp + begin, a + begin, size, shift, nt, first_index + begin, emit, whole_runs);
     }
     auto sort_bucket = [&](int64_t i) {
         const int d = order[small + (size_t)i];
@@ -503,12 +504,12 @@ int64_t short_line_limit() {
     return std::min<int64_t>(kShortLineBytes / key_bytes, kNetworksPerLine * g_isa->network_sort_max[key_bytes == 8]);
 }
 
-// Sorts every line of x along `axis` with msd_sort, the lines spread over the pool, or one
-// long line on every thread. load(xo, a, k0, k1) fills items [k0, k1) of the line at element
+// Sorts every line of x along `axis` with msd_sort (whole_runs passed on), the lines spread
+// over the pool, or one long line on every thread. load(xo, a, k0, k1) fills items [k0, k1) of the line at element
 // offset xo; store(xo, oo, sorted, first, count) writes sorted items as elements [first,
 // first + count) of the output line at offset oo.
 template <class E, class Load, class Store>
-void msd_sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, const Load& load, const Store& store) {
+void msd_sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, const Load& load, const Store& store, bool whole_runs) {
     const int64_t n = x.shape[axis], lines = numel(x) / n;
     const int nt = num_threads();
     const int bits = (int)sizeof(KeyOf<E>) * 8;
@@ -518,7 +519,7 @@ void msd_sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, co
             int64_t xo, oo;
             line_offsets(x, out, axis, line, xo, oo);
             parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) { load(xo, a.data, k0, k1); });
-            msd_sort(a.data, tmp.data, n, bits, nt, 0, [&](const E* sorted, int64_t first, int64_t count) { store(xo, oo, sorted, first, count); });
+            msd_sort(a.data, tmp.data, n, bits, nt, 0, [&](const E* sorted, int64_t first, int64_t count) { store(xo, oo, sorted, first, count); }, whole_runs);
         }
         return;
     }
@@ -526,7 +527,7 @@ void msd_sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, co
         int64_t xo, oo;
         line_offsets(x, out, axis, line, xo, oo);
         load(xo, a, 0, n);
-        msd_sort(a, tmp, n, bits, 1, 0, [&](const E* sorted, int64_t first, int64_t count) { store(xo, oo, sorted, first, count); });
+        msd_sort(a, tmp, n, bits, 1, 0, [&](const E* sorted, int64_t first, int64_t count) { store(xo, oo, sorted, first, count); }, whole_runs);
     };
     const int64_t tasks = std::min<int64_t>(lines, 4 * (int64_t)nt);
     auto run_task = [&](int64_t t) {
@@ -574,7 +575,7 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
             for (int64_t k = 0; k < count; ++k) dst[k * so] = sorted[k].payload;
         }
     };
-    msd_sort_lines<Item<U, P>>(x, out, axis, load, store);
+    msd_sort_lines<Item<U, P>>(x, out, axis, load, store, false);
 }
 
 // Complex lines, in the reference's order: by real part, then imaginary part, with every
@@ -637,7 +638,7 @@ void sort_complex_lines(const ember_view_t& x, const ember_view_t& out, int axis
             }
         }
     };
-    msd_sort_lines<E>(x, out, axis, load, store);
+    msd_sort_lines<E>(x, out, axis, load, store, true);
 }
 
 template <bool Indices>
