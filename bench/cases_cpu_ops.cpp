@@ -453,6 +453,13 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("argmax_bool", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, flat, 0, 0, r); }));
         for (ember_tensor_t* t : {x, half, b, flat, y, yb}) ember_tensor_release(t);
     }
+    if (np.count("max_f16/1000x1000") || np.count("argmax_axis1_f16/1000x1000")) {  // uniform(-1, 1) as float16
+        ember_tensor_t *x = random_tensor(c, {1000, 1000}, -1, 1, 27), *h = nullptr;
+        ember_astype(c, x, EMBER_FLOAT16, &h);
+        add("max_f16", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_max(c, h, nullptr, 0, 0, r); }));
+        add("argmax_axis1_f16", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, h, 1, 0, r); }));
+        for (ember_tensor_t* t : {x, h}) ember_tensor_release(t);
+    }
     if (np.count("floor_divide_i32/1e6") || np.count("remainder_i64/1e6") || np.count("floor_divide_scalar_i32/1e6")) {
         // dividends integers in [-100, 100), divisors in [1, 7)
         auto integers = [&](double lo, double hi, ember_dtype_t dt, unsigned seed) {

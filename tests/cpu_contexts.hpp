@@ -71,6 +71,15 @@ inline T as_ref(const ember_tensor_t* t) {
     return r;
 }
 
+// The bytes of t in C order.
+inline std::vector<unsigned char> raw_bytes(const ember_tensor_t* t) {
+    int64_t n = 0;
+    ember_tensor_size(t, &n);
+    std::vector<unsigned char> b((size_t)n * ember_dtype_size(dtype_of(t)));
+    EXPECT_EQ(ember_tensor_read(t, b.data(), b.size()), EMBER_OK) << ember_last_error();
+    return b;
+}
+
 // Every element within rtol/atol of the reference's (0, 0: identical).
 inline void expect_close(const ember_tensor_t* got, const ember_tensor_t* want, double rtol, double atol, const std::string& what) {
     EXPECT_EQ(dtype_of(got), dtype_of(want)) << what;

@@ -850,6 +850,50 @@ TEST(CpuLarge, IntegerFloorDivideAndRemainderExact) {
     check(uint64_t{}, EMBER_UINT64);
 }
 
+// A scalar -0.0 keeps its sign when the vector kernels broadcast it (a splat built as a zero
+// vector plus the scalar made it +0.0: 2 * -0.0 came out +0.0), and max/min reductions keep
+// the first of equal zeros and the last NaN as the reference does; bit for bit, every float dtype, the scalar
+// on either side, lengths with vector tails.
+TEST(CpuLarge, NegativeZeroScalarsKeepTheirSign) {
+    NEED_CPU();
+    std::vector<double> v(4099);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = i % 4 == 0 ? 0.0 : i % 4 == 1 ? -0.0 : i % 4 == 2 ? 1.5 * (double)i : -0.25 * (double)i;
+    // Rows of 100 that lead with a non-zero, so the vector lanes meet the zeros of both signs
+    // in another order than the line's; NaNs of both signs (the last one wins).
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> zeros(500);
+    for (size_t i = 0; i < zeros.size(); ++i) zeros[i] = i % 2 ? 0.0 : -0.0;
+    zeros[0] = -1, zeros[1] = 0.0, zeros[100] = 1, zeros[101] = -0.0, zeros[200] = -1, zeros[201] = -0.0;
+    zeros[303] = nan, zeros[350] = -nan, zeros[400] = -nan, zeros[470] = nan;
+    using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        const std::string dn = ember_dtype_name(dt);
+        T x = tensor(cpu(), v, {(int64_t)v.size()}, dt), z = tensor(cpu(), std::vector<double>{-0.0}, {}, dt);
+        for (auto [name, fn] : {std::pair<const char*, Binary>{"add", ember_add}, {"subtract", ember_subtract}, {"multiply", ember_multiply},
+                                {"divide", ember_divide}, {"maximum", ember_maximum}, {"minimum", ember_minimum}, {"copysign", ember_copysign}}) {
+            for (bool scalar_first : {false, true}) {
+                const ember_tensor_t* a = scalar_first ? z.t : x.t;
+                const ember_tensor_t* b = scalar_first ? x.t : z.t;
+                T got, want;
+                EM_OK(fn(cpu(), a, b, got.out()));
+                EM_OK(fn(ref(), as_ref(a), as_ref(b), want.out()));
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << (scalar_first ? " -0.0 with x " : " x with -0.0 ") << dn;
+            }
+        }
+        T zs = tensor(cpu(), zeros, {5, 100}, dt);
+        const int64_t ax1 = 1;
+        using Red = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
+        for (auto [name, fn] : {std::pair<const char*, Red>{"max", ember_max}, {"min", ember_min}}) {
+            for (auto [axes, naxes] : {std::pair<const int64_t*, int>{nullptr, 0}, {&ax1, 1}}) {
+                T got, want;
+                EM_OK(fn(cpu(), zs, axes, naxes, 0, got.out()));
+                EM_OK(fn(ref(), as_ref(zs), axes, naxes, 0, want.out()));
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " of zeros, " << naxes << " axes, " << dn;
+            }
+        }
+    }
+}
+
 // clip's one-pass kernel against the reference's composite (maximum, then minimum), bit for
 // bit: NaN in x and in a bound, zeros of both signs, one bound missing, weak bounds, views,
 // an output large enough for streaming stores; bounds that are not 0-d or that promote x
@@ -1826,7 +1870,7 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
         "CpuLarge.ComplexKernelsMatchReferenceExactly:CpuLarge.ComplexSumsMatchReference:CpuLarge.AbsComplex128WithinOneUlp:"
         "CpuLarge.Float64ToHalfTypesMatchReferenceExactly:CpuLarge.ProdMatchesReference:CpuLarge.ComplexProdMatchesReference:"
         "CpuLarge.IntegerFloorDivideAndRemainderExact:CpuLarge.BoolComparisonsAndExtremes:CpuLarge.AllAnyAllLayoutsAndDtypes:"
-        "CpuLarge.ArgExtremesStopAtTheTypesLimits";
+        "CpuLarge.ArgExtremesStopAtTheTypesLimits:CpuLarge.NegativeZeroScalarsKeepTheirSign:CpuLarge.HalfExtremesMatchReferenceBitForBit";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }

@@ -76,6 +76,66 @@ TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
     }
 }
 
+// float16/bfloat16 max/min and argmax/argmin (the float32 pick, the bits taken back from the
+// input) bit for bit as the reference: ties and -0/+0 (the first of equal values wins), NaNs
+// with different payloads, signalling ones included (the last NaN wins, written as the
+// reference's conversion from float32 writes it; argmax finds the first), infinities, subnormals; rows, columns, everything, a transposed and a strided view,
+// and one long line split across the pool.
+TEST(CpuLarge, HalfExtremesMatchReferenceBitForBit) {
+    NEED_CPU();
+    const int64_t rows = 300, cols = 1001;
+    for (ember_dtype_t dt : {EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        const std::string dn = ember_dtype_name(dt);
+        const uint16_t inf = dt == EMBER_FLOAT16 ? 0x7c00 : 0x7f80;
+        std::mt19937 rng(7);
+        std::vector<uint16_t> pool;
+        while (pool.size() < 40) {
+            const uint16_t b = (uint16_t)rng();
+            if ((b & 0x7fff) < inf) pool.push_back(b);
+        }
+        for (uint16_t b : {uint16_t(0), uint16_t(0x8000), uint16_t(1), uint16_t(0x8001), inf, uint16_t(inf | 0x8000)}) pool.push_back(b);
+        const uint16_t nans[4] = {uint16_t(inf | 0x200), uint16_t(inf | 0x8201), uint16_t(inf | 0x11), uint16_t(inf | 0x3)};  // the last two signalling
+        std::vector<uint16_t> clean((size_t)(rows * cols)), bits;
+        for (int64_t i = 0; i < rows; ++i)
+            for (int64_t j = 0; j < cols; ++j) {
+                const size_t k = (size_t)(i * cols + j);
+                clean[k] = i % 5 == 4 ? ((k * 31) % 3 ? 0x8000 : 0) : pool[rng() % pool.size()];  // rows of zeros of both signs
+            }
+        bits = clean;
+        for (int64_t i = 0; i < rows; i += 7)  // row 0 too: the first row seeds the column accumulators
+            for (int q = 0; q < 2; ++q) bits[(size_t)(i * cols + (i * 13 + q * 400) % cols)] = nans[(i + q) % 4];
+        const int64_t shape[2] = {rows, cols}, flat[1] = {rows * cols};
+        T x, xc, xt, xs, line;
+        EM_OK(ember_tensor_from_data(cpu(), bits.data(), dt, shape, 2, x.out()));
+        EM_OK(ember_tensor_from_data(cpu(), clean.data(), dt, shape, 2, xc.out()));
+        EM_OK(ember_tensor_from_data(cpu(), clean.data(), dt, flat, 1, line.out()));
+        EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
+        const int64_t from[2] = {0, 1}, to[2] = {rows, cols}, steps[2] = {2, 3};
+        EM_OK(ember_slice(cpu(), x, from, to, steps, 2, xs.out()));
+        const int64_t ax0 = 0, ax1 = 1;
+        using Red = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
+        using Arg = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, int64_t, int, ember_tensor_t**);
+        for (auto [name, fn, arg] : {std::tuple<const char*, Red, Arg>{"max", ember_max, ember_argmax}, {"min", ember_min, ember_argmin}}) {
+            for (auto [layout, v, axes, naxes] : {std::tuple<const char*, const ember_tensor_t*, const int64_t*, int>{"rows", x, &ax1, 1}, {"columns", x, &ax0, 1},
+                                                  {"all", x, nullptr, 0}, {"all, no NaN", xc, nullptr, 0}, {"columns, no NaN", xc, &ax0, 1},
+                                                  {"transposed rows", xt, &ax1, 1}, {"strided rows", xs, &ax1, 1}, {"strided columns", xs, &ax0, 1},
+                                                  {"one line", line, nullptr, 0}}) {
+                const std::string what = std::string(name) + " " + layout + " " + dn;
+                T got, want;
+                EM_OK(fn(cpu(), v, axes, naxes, 0, got.out()));
+                EM_OK(fn(ref(), as_ref(v), axes, naxes, 0, want.out()));
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << what;
+                if (naxes == 0 && layout != std::string("one line")) continue;
+                T agot, awant;
+                const int64_t axis = naxes ? *axes : 0;
+                EM_OK(arg(cpu(), v, axis, 0, agot.out()));
+                EM_OK(arg(ref(), as_ref(v), axis, 0, awant.out()));
+                expect_close(agot, awant, 0, 0, "arg" + what);
+            }
+        }
+    }
+}
+
 // scan.cpp: cumsum/cumprod along an outer axis, vectorised across the inner dims with the
 // reference's accumulators, so the results are identical; integers wrap as the reference's.
 TEST(CpuLarge, ColumnScansMatchReferenceExactly) {

@@ -44,15 +44,6 @@ void expect_identical(const ember_tensor_t* got, const ember_tensor_t* want, con
     expect_close(got, want, 0, 0, what);
 }
 
-// The bytes of t in C order.
-std::vector<unsigned char> raw_bytes(const ember_tensor_t* t) {
-    int64_t n = 0;
-    ember_tensor_size(t, &n);
-    std::vector<unsigned char> b((size_t)n * ember_dtype_size(dtype_of(t)));
-    EXPECT_EQ(ember_tensor_read(t, b.data(), b.size()), EMBER_OK) << ember_last_error();
-    return b;
-}
-
 TEST(CpuLarge, TakeMatchesReferenceExactly) {
     NEED_CPU();
     T x32 = tensor(cpu(), randf(300 * 1001, -3, 3, 41), {300, 1001}, EMBER_FLOAT32), xt;

@@ -12,6 +12,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "../common/float16.hpp"
 #include "cpu_common.hpp"
 
 namespace ember_cpu {
@@ -22,6 +23,28 @@ struct Extreme {
     T value;
     int64_t index;
 };
+
+// float16/bfloat16 elements as their bits, ordered through float32. The row kernel returns
+// the first of equal values, and no earlier element has its bits (equal values differ in
+// bits only as -0 and +0): its bits find its position.
+template <bool IsF16>
+struct HalfBits {
+    uint16_t bits;
+    float value() const {
+        if (IsF16) return ember_float16::to_float(bits);
+        const uint32_t wide = (uint32_t)bits << 16;
+        float f;
+        std::memcpy(&f, &wide, 4);
+        return f;
+    }
+    bool operator==(HalfBits o) const { return bits == o.bits; }
+    bool operator<(HalfBits o) const { return value() < o.value(); }
+};
+using ember_cpu::is_nan;
+template <bool IsF16>
+bool is_nan(HalfBits<IsF16> h) {
+    return (h.bits & 0x7fff) > (IsF16 ? 0x7c00 : 0x7f80);
+}
 
 // b follows a in the line: does it replace a?
 template <class T, bool IsMax>
@@ -137,6 +160,14 @@ ember_status_t arg_kernel(const ember_kernel_call_t* c) {
     if (!row) return reference_on_slices(c, kAxisAttr);
     if (in.dtype == EMBER_BOOL) {  // bools are bytes 0 and 1
         arg_lines<uint8_t, IsMax>(in, out, axis, row, IsMax ? 1 : 0);
+        return EMBER_OK;
+    }
+    if (in.dtype == EMBER_FLOAT16) {  // a NaN stops the scan: nothing replaces it
+        arg_lines<HalfBits<true>, IsMax>(in, out, axis, row, HalfBits<true>{0x7e00});
+        return EMBER_OK;
+    }
+    if (in.dtype == EMBER_BFLOAT16) {
+        arg_lines<HalfBits<false>, IsMax>(in, out, axis, row, HalfBits<false>{0x7fc0});
         return EMBER_OK;
     }
     const bool done = visit_real(in.dtype, [&](auto z) {

@@ -109,9 +109,13 @@ inline void stream_fence() {
     _mm_sfence();
 #endif
 }
+// Through the unsigned lanes: a float zero vector plus x would turn -0.0 into +0.0 (x * -0.0
+// on a vector of positive numbers came out +0.0).
 template <class T> inline __attribute__((always_inline)) V<T> splat(T x) {
-    V<T> v = {};
-    return v + x;
+    uint_of<T> bits;
+    memcpy(&bits, &x, sizeof bits);
+    V<uint_of<T>> v = {};
+    return (V<T>)(v + bits);
 }
 
 // ------------------------------------------------------------------ binary op functors
@@ -1056,6 +1060,20 @@ void row_minmax(const void* in, int64_t n, void* acc) {
         memcpy(&tail, x + i, (size_t)(n - i) * sizeof(T));
         r = vpick<T, IsMax>(splat<T>(r), splat<T>(fold_lanes<T, IsMax>(tail)))[0];
     }
+    if constexpr (is_flt<T>) {
+        // The lanes see the elements out of order, so which NaN, or which of -0.0 and +0.0,
+        // they keep is not the reference's: the last NaN and the first zero are looked up.
+        if (r != r) {
+            for (int64_t k = n - 1; k >= 0; --k)
+                if (x[k] != x[k]) {
+                    r = x[k];
+                    break;
+                }  // none: init was the NaN
+        } else if (r == 0) {
+            r = init;
+            for (int64_t k = 0; k < n && !(r == 0); ++k) r = x[k];
+        }
+    }
     *(T*)acc = r;
 }
 
@@ -1236,16 +1254,22 @@ void cvt_f32_f16(const void* in, void* out, int64_t n) {
 #endif
     for (; i < n; ++i) o[i] = ember_float16::from_float(x[i]);
 }
+// The float32 side through memcpy: out and in are float objects (a uint32_t store into a float
+// variable that the caller then reads as float could be reordered under strict aliasing).
 void cvt_bf16_f32(const void* in, void* out, int64_t n) {
     const uint16_t* x = (const uint16_t*)in;
-    uint32_t* o = (uint32_t*)out;
-    for (int64_t i = 0; i < n; ++i) o[i] = (uint32_t)x[i] << 16;
+    float* o = (float*)out;
+    for (int64_t i = 0; i < n; ++i) {
+        const uint32_t u = (uint32_t)x[i] << 16;
+        memcpy(o + i, &u, 4);
+    }
 }
 void cvt_f32_bf16(const void* in, void* out, int64_t n) {
-    const uint32_t* x = (const uint32_t*)in;
+    const float* x = (const float*)in;
     uint16_t* o = (uint16_t*)out;
     for (int64_t i = 0; i < n; ++i) {
-        uint32_t u = x[i];
+        uint32_t u;
+        memcpy(&u, x + i, 4);
         if ((u & 0x7fffffffu) > 0x7f800000u) {
             o[i] = (uint16_t)((u >> 16) | 0x40);
         } else {
@@ -1320,6 +1344,52 @@ void col_sum_half_row(const void* x, int64_t n, void* acc) {
         const int64_t m = n - j < 1024 ? n - j : 1024;
         Up((const uint16_t*)x + j, buf, m);
         col_sum_flt<float>(rows, 1, m, (double*)acc + j);
+    }
+}
+
+// float16/bfloat16 max/min: float32 holds every value exactly, so the float32 pick (first of
+// equal values, the last NaN) finds the same element, and a value that is not NaN converts
+// back to the element's bits, -0 included. A NaN comes out as the reference's conversion from
+// float32 writes it (quiet_half_nan). Inf: the type's infinity bits (NaNs are the magnitudes
+// above it).
+template <uint16_t Inf>
+inline uint16_t quiet_half_nan(uint16_t h) {
+    return Inf == 0x7c00 ? (uint16_t)((h & 0x8000) | 0x7e00) : (uint16_t)(h | 0x40);  // float16 drops the payload
+}
+template <CvtFn Up, CvtFn Down, uint16_t Inf, bool IsMax>
+void row_minmax_half(const void* in, int64_t n, void* acc) {
+    const uint16_t* x = (const uint16_t*)in;
+    uint16_t* a = (uint16_t*)acc;
+    alignas(64) float buf[1024];
+    float best;
+    Up(a, &best, 1);
+    for (int64_t i = 0; i < n; i += 1024) {
+        const int64_t m = n - i < 1024 ? n - i : 1024;
+        Up(x + i, buf, m);
+        row_minmax<float, IsMax>(buf, m, &best);
+    }
+    if (best == best) {
+        Down(&best, a, 1);
+    } else {
+        uint32_t u;
+        memcpy(&u, &best, 4);
+        *a = quiet_half_nan<Inf>((uint16_t)(u >> 16));  // the sign, and bfloat16's payload, survive the widening
+    }
+}
+template <CvtFn Up, uint16_t Inf, bool IsMax>
+void col_minmax_half_row(const void* in, int64_t n, void* accv) {
+    const uint16_t* x = (const uint16_t*)in;
+    uint16_t* acc = (uint16_t*)accv;
+    alignas(64) float fa[512], fx[512];
+    for (int64_t j = 0; j < n; j += 512) {
+        const int64_t m = n - j < 512 ? n - j : 512;
+        Up(acc + j, fa, m);
+        Up(x + j, fx, m);
+        for (int64_t k = 0; k < m; ++k) {
+            const bool nan = fx[k] != fx[k];
+            const bool take = nan || (IsMax ? fx[k] > fa[k] : fx[k] < fa[k]);
+            acc[j + k] = nan ? quiet_half_nan<Inf>(x[j + k]) : take ? x[j + k] : acc[j + k];
+        }
     }
 }
 #pragma GCC diagnostic pop
@@ -1455,6 +1525,10 @@ void fill_minmax(IsaTable& t, int op) {
     });
     t.row[op][D_BOOL] = row_minmax<uint8_t, IsMax>;  // bools are bytes 0 and 1
     t.col[op][D_BOOL] = col_each_row<col_minmax_row<uint8_t, IsMax>>;
+    t.row[op][D_F16] = row_minmax_half<cvt_f16_f32, cvt_f32_f16, 0x7c00, IsMax>;
+    t.row[op][D_BF16] = row_minmax_half<cvt_bf16_f32, cvt_f32_bf16, 0x7f80, IsMax>;
+    t.col[op][D_F16] = col_each_row<col_minmax_half_row<cvt_f16_f32, 0x7c00, IsMax>>;
+    t.col[op][D_BF16] = col_each_row<col_minmax_half_row<cvt_bf16_f32, 0x7f80, IsMax>>;
 }
 
 IsaTable build_table() {
