@@ -598,6 +598,14 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sum_axis0_c64", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, z, &axis0, 1, 0, r); }));
         ember_tensor_release(z);
     }
+    if (np.count("any_c64/1e6") || np.count("count_nonzero_axis0_c64/1000x1000") || np.count("astype_c64_i64/1e6")) {
+        ember_tensor_t *z = complex_tensor({1000000}, 53), *m = complex_tensor({1000, 1000}, 54);
+        const int64_t axis0 = 0;
+        add("any_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_any(c, z, nullptr, 0, 0, r); }));
+        add("count_nonzero_axis0_c64", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_count_nonzero(c, m, &axis0, 1, 0, r); }));
+        add("astype_c64_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_astype(c, z, EMBER_INT64, r); }));
+        for (ember_tensor_t* t : {z, m}) ember_tensor_release(t);
+    }
     if (np.count("sort_c64/1e6") || np.count("sort_c128/1e6") || np.count("argsort_c128/1e6")) {
         ember_tensor_t *z = complex_tensor({1000000}, 52), *z128 = nullptr;
         ember_astype(c, z, EMBER_COMPLEX128, &z128);

@@ -73,6 +73,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   sort_c64, sort_c128, argsort_c128
                      np.sort(z), np.argsort(z) of 1e6 complex values (parts uniform(-1, 1);
                      by real part, then imaginary part)
+  any_c64, count_nonzero_axis0_c64, astype_c64_i64
+                     z.any(), np.count_nonzero(z, axis=0) of (1000, 1000), z.real.astype(np.int64)
+                     of complex64 values (parts uniform(-1, 1); NumPy's z.astype warns, so .real)
   sum_bool           (x > 0).sum() of 1e7 values, the comparison made outside the timing (int64 result)
   count_nonzero_f32  np.count_nonzero(x) of 1e7 values, half zeros
   all_axis0_f32      x.all(axis=0) of a (1000, 1000) float32 array (uniform(0, 1))
@@ -255,6 +258,9 @@ INDEX_CASES = {
                      np.fft.fft),
     "fft_prime_c64": ("100003", lambda r: ((r.uniform(-1, 1, 100003) + 1j * r.uniform(-1, 1, 100003)).astype(np.complex64),),
                       np.fft.fft),
+    "any_c64": ("1e6", lambda r: (complex_uniform(r, 10**6),), lambda z: z.any()),
+    "count_nonzero_axis0_c64": ("1000x1000", lambda r: (complex_uniform(r, (1000, 1000)),), lambda z: np.count_nonzero(z, axis=0)),
+    "astype_c64_i64": ("1e6", lambda r: (complex_uniform(r, 10**6),), lambda z: z.real.astype(np.int64)),
     "sum_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32) > 0,), lambda b: b.sum()),
     "all_axis0_f32": ("1000x1000", lambda r: (r.uniform(0, 1, (1000, 1000)).astype(np.float32),), lambda x: x.all(axis=0)),
     "any_axis1_bool": ("1000x1000", lambda r: (r.uniform(0, 1, (1000, 1000)) > 0.5,), lambda b: b.any(axis=1)),

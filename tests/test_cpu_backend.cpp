@@ -658,9 +658,8 @@ TEST(CpuLarge, CountNonzeroAllLayoutsAndDtypes) {
 }
 
 // all/any that keep a dim (and small full ones) go through count_nonzero's layouts: exactly
-// the reference's, every dtype (complex keeps the reference), every layout, keepdims or not;
+// the reference's, every dtype, every layout, keepdims or not;
 // zeros rare (all varies by line) and non-zeros rare (any varies), -0.0 a zero, NaN not.
-// (complex64 checks the fallback: it has no count kernel.)
 TEST(CpuLarge, AllAnyAllLayoutsAndDtypes) {
     NEED_CPU();
     const int64_t rows = 613, cols = 700;
@@ -670,7 +669,7 @@ TEST(CpuLarge, AllAnyAllLayoutsAndDtypes) {
         rare_nonzeros[i] = i % 1409 == 3 ? 2.0 : i % 1777 == 5 ? std::numeric_limits<double>::quiet_NaN() : (i % 2 ? 0.0 : -0.0);
     }
     for (ember_dtype_t dt : {EMBER_BOOL, EMBER_INT8, EMBER_UINT8, EMBER_INT16, EMBER_UINT16, EMBER_INT32, EMBER_UINT32, EMBER_INT64, EMBER_UINT64,
-                             EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64}) {
+                             EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
         for (const auto* values : {&rare_zeros, &rare_nonzeros}) {
             T m0 = tensor(cpu(), *values, {rows, cols}, EMBER_FLOAT64), m, mt, ms, small;
             EM_OK(ember_astype(cpu(), m0, dt, m.out()));
@@ -700,6 +699,64 @@ TEST(CpuLarge, AllAnyAllLayoutsAndDtypes) {
                         EXPECT_EQ(shape_of(got), shape_of(want)) << what;
                         expect_close(got, want, 0, 0, what);
                     }
+        }
+    }
+}
+
+// all/any over every axis count in blocks and stop at the element that decides: one zero near
+// the end (all scans nearly everything), one non-zero two thirds in (any decides in another
+// task's share), none that decides; every dtype, complex ones with a single non-zero part
+// (either part counts), -0.0 a zero, NaN not; contiguous, transposed, strided and 1-d. Along
+// either axis too, with count_nonzero.
+TEST(CpuLarge, AllAnyOverEverythingStopAtTheDecidingElement) {
+    NEED_CPU();
+    const int64_t rows = 600, cols = 700, n = rows * cols;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    auto pattern = [&](const char* name) {
+        std::vector<bool> nz((size_t)n, std::string(name) != "all zero" && std::string(name) != "one non-zero");
+        if (std::string(name) == "one zero") nz[(size_t)(n - 3)] = false;
+        if (std::string(name) == "one non-zero") nz[(size_t)(2 * n / 3)] = true;
+        return nz;
+    };
+    for (const char* name : {"one zero", "one non-zero", "all non-zero", "all zero"}) {
+        const std::vector<bool> nz = pattern(name);
+        std::vector<double> re((size_t)n);
+        std::vector<std::complex<double>> z((size_t)n);
+        for (size_t i = 0; i < re.size(); ++i) {
+            const double zero = i % 2 ? 0.0 : -0.0;
+            re[i] = !nz[i] ? zero : i % 7 == 1 ? nan : 1.0 + (double)(i % 5);
+            z[i] = !nz[i] ? std::complex<double>(zero, -zero) : i % 2 ? std::complex<double>(zero, 2.0) : std::complex<double>(3.0, zero);
+        }
+        T r0 = tensor(cpu(), re, {rows, cols}, EMBER_FLOAT64), z0;
+        const int64_t shape[2] = {rows, cols}, flat[1] = {n};
+        EM_OK(ember_tensor_from_data(cpu(), z.data(), EMBER_COMPLEX128, shape, 2, z0.out()));
+        for (ember_dtype_t dt : {EMBER_BOOL, EMBER_INT8, EMBER_UINT8, EMBER_INT16, EMBER_UINT16, EMBER_INT32, EMBER_UINT32, EMBER_INT64, EMBER_UINT64,
+                                 EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+            T m, mt, ms, line;
+            EM_OK(ember_astype(cpu(), dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128 ? z0.t : r0.t, dt, m.out()));
+            EM_OK(ember_transpose(cpu(), m, mt.out()));
+            const int64_t from[2] = {0, 0}, to[2] = {rows, cols}, steps[2] = {1, 2};
+            EM_OK(ember_slice(cpu(), m, from, to, steps, 2, ms.out()));
+            EM_OK(ember_reshape(cpu(), m, flat, 1, line.out()));
+            for (auto [layout, x] : {std::pair<const char*, const ember_tensor_t*>{"", m}, {" transposed", mt}, {" strided", ms}, {" 1-d", line}})
+                for (bool all : {true, false}) {
+                    const std::string what = std::string(all ? "all " : "any ") + ember_dtype_name(dt) + layout + ", " + name;
+                    auto fn = all ? ember_all : ember_any;
+                    T got, want;
+                    EM_OK(fn(cpu(), x, nullptr, 0, 0, got.out()));
+                    EM_OK(fn(ref(), as_ref(x), nullptr, 0, 0, want.out()));
+                    expect_close(got, want, 0, 0, what);
+                    if (x == line.t || !all) continue;
+                    for (int64_t axis : {0, 1}) {  // and count_nonzero, whose kernels all/any along an axis use
+                        T got0, want0, count, want_count;
+                        EM_OK(fn(cpu(), x, &axis, 1, 0, got0.out()));
+                        EM_OK(fn(ref(), as_ref(x), &axis, 1, 0, want0.out()));
+                        expect_close(got0, want0, 0, 0, what + ", axis " + std::to_string(axis));
+                        EM_OK(ember_count_nonzero(cpu(), x, &axis, 1, 0, count.out()));
+                        EM_OK(ember_count_nonzero(ref(), as_ref(x), &axis, 1, 0, want_count.out()));
+                        expect_close(count, want_count, 0, 0, "count_nonzero " + std::string(ember_dtype_name(dt)) + layout + ", " + name + ", axis " + std::to_string(axis));
+                    }
+                }
         }
     }
 }

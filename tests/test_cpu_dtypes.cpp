@@ -2,6 +2,7 @@
 // take the threaded paths: float16/bfloat16 through the float32 kernels, column scans with
 // the reference's accumulators, vector shifts and integer conversions.
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <random>
 #include <string>
@@ -259,7 +260,8 @@ TEST(CpuLarge, Float64ToHalfTypesMatchReferenceExactly) {
 
 // Float -> integer astype (the ISA's toint table): NaN -> 0, saturation at each integer's
 // range, truncation toward zero, at every edge of every integer type and in the vector body
-// as well as the tail; integer -> integer wraps as the reference does.
+// as well as the tail; integer -> integer wraps as the reference does; complex -> real takes
+// the real part (bool: either part).
 TEST(CpuLarge, FloatToIntegerSaturatesAsReference) {
     NEED_CPU();
     const double inf = std::numeric_limits<double>::infinity(), p63 = std::ldexp(1.0, 63);
@@ -285,6 +287,26 @@ TEST(CpuLarge, FloatToIntegerSaturatesAsReference) {
             expect_close(got, want, 0, 0, std::string("astype ") + ember_dtype_name(from) + "->" + ember_dtype_name(to));
         }
     }
+    // complex -> every real dtype takes the real part (the imaginary one: large, NaN, or 0),
+    // -> bool either part; bit for bit, contiguous (tiled past the threading threshold) and strided.
+    std::vector<std::complex<double>> z;
+    for (int rep = 0; rep < 50; ++rep)
+        for (size_t i = 0; i < values.size(); ++i)
+            z.emplace_back(i % 7 == 3 ? 0.0 : values[i], i % 3 == 0 ? 0.0 : i % 3 == 1 ? values[(i * 5) % values.size()] : -0.0);
+    const int64_t zshape[1] = {(int64_t)z.size()}, from0[1] = {1}, to0[1] = {(int64_t)z.size()}, step2[1] = {2};
+    T z128, z64, z128s, z64s;
+    EM_OK(ember_tensor_from_data(cpu(), z.data(), EMBER_COMPLEX128, zshape, 1, z128.out()));
+    EM_OK(ember_astype(cpu(), z128, EMBER_COMPLEX64, z64.out()));
+    EM_OK(ember_slice(cpu(), z128, from0, to0, step2, 1, z128s.out()));
+    EM_OK(ember_slice(cpu(), z64, from0, to0, step2, 1, z64s.out()));
+    for (auto [what, x] : {std::pair<const char*, const ember_tensor_t*>{"", z128}, {"", z64}, {" strided", z128s}, {" strided", z64s}})
+        for (ember_dtype_t to : {EMBER_BOOL, EMBER_INT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_UINT16, EMBER_UINT32, EMBER_UINT64,
+                                 EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64}) {
+            T got, want;
+            EM_OK(ember_astype(cpu(), x, to, got.out()));
+            EM_OK(ember_astype(ref(), as_ref(x), to, want.out()));
+            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "astype " << ember_dtype_name(dtype_of(x)) << what << "->" << ember_dtype_name(to);
+        }
     T source = tensor(cpu(), values, {n}, EMBER_INT64);
     for (ember_dtype_t from : ints) {
         T x;

@@ -457,6 +457,25 @@ int cvt_index(int32_t d) {
     }
 }
 
+// The vector conversion from one dtype to another, or null: between the float types, integer
+// or bool to float32/float64, to bool (not from complex), to an integer type.
+CvtFn conversion(int32_t from, int32_t to) {
+    const int ci = cvt_index(from), co = cvt_index(to);
+    CvtFn cvt = ci >= 0 && co >= 0 ? g_isa->cvt[ci][co] : nullptr;
+    if (ci < 0 && (to == EMBER_FLOAT32 || to == EMBER_FLOAT64)) cvt = g_isa->icvt[from][to == EMBER_FLOAT64];
+    if (to == EMBER_BOOL) cvt = g_isa->tobool[from];
+    if (!cvt) cvt = g_isa->toint[from][to];
+    return cvt;
+}
+
+// dst[k] = the real part of complex src[k] (P: float or double), for k < n.
+template <class P>
+void real_parts(const void* src, void* dst, int64_t n) {
+    const P* z = (const P*)src;
+    P* out = (P*)dst;
+    for (int64_t k = 0; k < n; ++k) out[k] = z[2 * k];
+}
+
 template <class E>
 void fill_with(char* dst, const char* value, int64_t n) {
     E v;
@@ -502,11 +521,32 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
         });
         return EMBER_OK;
     }
-    int ci = cvt_index(x.dtype), co = cvt_index(o.dtype);
-    CvtFn cvt = ci >= 0 && co >= 0 ? g_isa->cvt[ci][co] : nullptr;
-    if (ci < 0 && (o.dtype == EMBER_FLOAT32 || o.dtype == EMBER_FLOAT64)) cvt = g_isa->icvt[x.dtype][o.dtype == EMBER_FLOAT64];
-    if (o.dtype == EMBER_BOOL) cvt = g_isa->tobool[x.dtype];
-    if (!cvt) cvt = g_isa->toint[x.dtype][o.dtype];
+    const bool complex_in = x.dtype == EMBER_COMPLEX64 || x.dtype == EMBER_COMPLEX128;
+    if (complex_in && o.dtype != EMBER_BOOL && o.dtype != EMBER_COMPLEX64 && o.dtype != EMBER_COMPLEX128 && (inner == 1 || sx == 1)) {
+        // complex -> real: the real parts (the reference converts them), gathered in L1
+        // pieces, then the real part type's conversion
+        const bool wide = x.dtype == EMBER_COMPLEX128;
+        const int32_t part = wide ? EMBER_FLOAT64 : EMBER_FLOAT32;
+        CvtFn then = o.dtype == part ? nullptr : conversion(part, o.dtype);
+        if (o.dtype != part && !then) return reference_on_slices(c, kElementwise);
+        parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
+            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+                const char* src = px + off[1] * (int64_t)isz;
+                char* dst = po + off[0] * (int64_t)osz;
+                constexpr int64_t kPiece = 512;
+                alignas(64) double buf[kPiece];
+                for (int64_t k = 0; k < len; k += kPiece) {
+                    const int64_t m = std::min(kPiece, len - k);
+                    void* parts = then ? (void*)buf : (void*)(dst + k * (int64_t)osz);
+                    if (wide) real_parts<double>(src + k * (int64_t)isz, parts, m);
+                    else real_parts<float>(src + k * (int64_t)isz, parts, m);
+                    if (then) then(buf, dst + k * (int64_t)osz, m);
+                }
+            });
+        });
+        return EMBER_OK;
+    }
+    CvtFn cvt = conversion(x.dtype, o.dtype);
     if (cvt && (inner == 1 || sx == 1)) {
         parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {

@@ -219,6 +219,13 @@ int64_t count_nonzero_range(const ember_view_t& x, const ZeroTest<U>& z, int64_t
             }
             return;
         }
+        if (z.lanes == 2 && step_bytes == 2 * (int64_t)sizeof(U)) {  // complex: either part
+            const U* v = (const U*)p;
+            int64_t part = 0;
+            for (int64_t k = 0; k < len; ++k) part += ((v[2 * k] | v[2 * k + 1]) & z.mask) != 0;
+            found += part;
+            return;
+        }
         for (int64_t k = 0; k < len; ++k, p += step_bytes) found += z.nonzero(p);
     });
     return found;
@@ -277,26 +284,35 @@ ember_status_t nonzero_kernel(const ember_kernel_call_t* c) {
     return EMBER_OK;
 }
 
-// all/any over every axis of a large tensor: the non-zero elements counted in chunks across
-// the pool (exact, whatever the order; complex included). Reductions that keep a dim, and
-// small ones, through count_nonzero's layouts (reduce.cpp), else the reference's code on
-// slices (complex kept dims).
+// all/any over every axis: the first zero (all) or non-zero (any) element decides, so the
+// elements are counted in blocks that stop there: the first block alone (random data decides
+// in it), then the rest across the pool, each task checking whether another has decided.
+// Reductions that keep a dim take count_nonzero's layouts (all_any_by_counts).
 ember_status_t all_any_kernel(const ember_kernel_call_t* c) {
     const bool all = kdata(c)->code != 0;
     const ember_view_t& x = c->in[0];
     const ember_view_t& out = c->out[0];
     const int64_t total = numel(x);
-    if (numel(out) != 1 || x.ndim == 0 || total < kParallelCheap || num_threads() <= 1 || out.dtype != EMBER_BOOL)
+    if (numel(out) != 1 || x.ndim == 0 || out.dtype != EMBER_BOOL)
         return all_any_by_counts(c, all) ? EMBER_OK : reference_on_slices(c, kAxesMask);
-    int64_t chunks, per_chunk;
-    chunking(total, chunks, per_chunk);
-    std::vector<int64_t> found((size_t)chunks, 0);
+    constexpr int64_t kBlock = 1 << 14;
+    std::atomic<bool> decided{false};
     visit_zero_test(x.dtype, [&](auto z) {
-        parallel_tasks(chunks, [&](int64_t t) { found[(size_t)t] = count_nonzero_range(x, z, t * per_chunk, std::min(total, (t + 1) * per_chunk)); });
+        auto scan = [&](int64_t begin, int64_t end) {
+            for (int64_t b = begin; b < end && !decided.load(std::memory_order_relaxed); b += kBlock) {
+                const int64_t e = std::min(end, b + kBlock), nonzero = count_nonzero_range(x, z, b, e);
+                if (all ? nonzero != e - b : nonzero != 0) decided.store(true, std::memory_order_relaxed);
+            }
+        };
+        const int64_t head = std::min(total, kBlock);
+        scan(0, head);
+        if (decided.load() || head == total) return;
+        if (total < kParallelCheap || num_threads() <= 1) return scan(head, total);
+        int64_t chunks, per_chunk;
+        chunking(total - head, chunks, per_chunk);
+        parallel_tasks(chunks, [&](int64_t t) { scan(head + t * per_chunk, std::min(total, head + (t + 1) * per_chunk)); });
     });
-    int64_t nonzero = 0;
-    for (int64_t f : found) nonzero += f;
-    *((uint8_t*)out.data + out.offset) = all ? nonzero == total : nonzero > 0;
+    *((uint8_t*)out.data + out.offset) = all != decided.load();
     return EMBER_OK;
 }
 

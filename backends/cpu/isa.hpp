@@ -117,7 +117,7 @@ struct IsaTable {
     ColFn col[R_COUNT][kDtypes];
     CvtFn cvt[C_COUNT][C_COUNT];
     CvtFn icvt[kDtypes][2];  // integer or bool dtype -> [0] float32, [1] float64
-    CvtFn tobool[kDtypes];   // integer, float32 or float64 -> bool (!= 0)
+    CvtFn tobool[kDtypes];   // integer, float32, float64 or complex -> bool (!= 0)
     // [from][to]: integer, bool, float32 or float64 -> integer dtype; integers wrap, floats
     // truncate toward zero, saturate at the integer's range and map NaN to 0 (the reference's astype)
     CvtFn toint[kDtypes][kDtypes];

@@ -330,7 +330,7 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
     }
 
     if (!dims[nd - 1].red && dims[nd - 1].si == 1 && dims[nd - 1].so == 1) {
-        if (complex_dtype(dt) && !complex_prod) {  // the real column sums of the (re, im) pairs
+        if (complex_dtype(dt) && op == R_SUM) {  // the real column sums of the (re, im) pairs
             for (int d = 0; d < nd; ++d) {
                 dims[d].si *= 2;
                 dims[d].so *= 2;

@@ -1219,6 +1219,27 @@ void col_count_nonzero(const void* const* xs, int nrows, int64_t n, void* accv) 
         for (int64_t j = 0; j < n; ++j) acc[j] += is_nonzero<T, IgnoreSign>(x[j]);
     }
 }
+// Complex count_nonzero: an element counts where either part is not +-0 (the sign bits
+// shifted out). P: the bits of one part, uint32_t (complex64) or uint64_t (complex128).
+template <class P>
+inline bool complex_nonzero(const P* z) {
+    return (P)((z[0] | z[1]) << 1) != 0;
+}
+template <class P>
+void row_count_nonzero_complex(const void* in, int64_t n, void* acc) {
+    const P* x = (const P*)in;
+    uint64_t count = 0;
+    for (int64_t i = 0; i < n; ++i) count += complex_nonzero(x + 2 * i);
+    *(uint64_t*)acc += count;
+}
+template <class P>
+void col_count_nonzero_complex(const void* const* xs, int nrows, int64_t n, void* accv) {
+    uint64_t* acc = (uint64_t*)accv;
+    for (int r = 0; r < nrows; ++r) {
+        const P* x = (const P*)xs[r];
+        for (int64_t j = 0; j < n; ++j) acc[j] += complex_nonzero(x + 2 * j);
+    }
+}
 template <class T, bool IsMax>
 void col_minmax_row(const void* in, int64_t n, void* accv) {
     const T* x = (const T*)in;
@@ -1477,6 +1498,13 @@ void cvt_to_bool(const void* in, void* out, int64_t n) {
     for (int64_t i = 0; i < n; ++i) o[i] = x[i] != From(0);
 }
 
+template <class P>  // complex: either part not +-0 (complex_nonzero)
+void cvt_complex_to_bool(const void* in, void* out, int64_t n) {
+    const P* x = (const P*)in;
+    uint8_t* o = (uint8_t*)out;
+    for (int64_t i = 0; i < n; ++i) o[i] = complex_nonzero(x + 2 * i);
+}
+
 // Calls f(dtype slot, a value of its C type) for every integer dtype.
 template <class F>
 void for_int_dtypes(F&& f) {
@@ -1592,6 +1620,8 @@ IsaTable build_table() {
     });
     t.tobool[D_F32] = cvt_to_bool<float>;
     t.tobool[D_F64] = cvt_to_bool<double>;
+    t.tobool[D_C64] = cvt_complex_to_bool<uint32_t>;
+    t.tobool[D_C128] = cvt_complex_to_bool<uint64_t>;
     t.icvt[D_BOOL][0] = cvt_to<uint8_t, float>;
     t.icvt[D_BOOL][1] = cvt_to<uint8_t, double>;
     fill_un_ints<UInvert>(t, U_NOT);
@@ -1654,6 +1684,10 @@ IsaTable build_table() {
     fill_count(D_F64, double{}, std::false_type{});
     fill_count(D_F16, uint16_t{}, std::true_type{});
     fill_count(D_BF16, uint16_t{}, std::true_type{});
+    t.row[R_NONZERO][D_C64] = row_count_nonzero_complex<uint32_t>;
+    t.row[R_NONZERO][D_C128] = row_count_nonzero_complex<uint64_t>;
+    t.col[R_NONZERO][D_C64] = col_count_nonzero_complex<uint32_t>;
+    t.col[R_NONZERO][D_C128] = col_count_nonzero_complex<uint64_t>;
 
     t.cvt[C_F16][C_F32] = cvt_f16_f32;
     t.cvt[C_F32][C_F16] = cvt_f32_f16;
