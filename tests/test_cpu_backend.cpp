@@ -746,7 +746,12 @@ TEST(CpuLarge, AllAnyOverEverythingStopAtTheDecidingElement) {
                     EM_OK(fn(cpu(), x, nullptr, 0, 0, got.out()));
                     EM_OK(fn(ref(), as_ref(x), nullptr, 0, 0, want.out()));
                     expect_close(got, want, 0, 0, what);
-                    if (x == line.t || !all) continue;
+                    if (!all) continue;
+                    T count_all, want_all;  // count_nonzero over everything (the either-part test for complex)
+                    EM_OK(ember_count_nonzero(cpu(), x, nullptr, 0, 0, count_all.out()));
+                    EM_OK(ember_count_nonzero(ref(), as_ref(x), nullptr, 0, 0, want_all.out()));
+                    expect_close(count_all, want_all, 0, 0, "count_nonzero " + std::string(ember_dtype_name(dt)) + layout + ", " + name);
+                    if (x == line.t) continue;
                     for (int64_t axis : {0, 1}) {  // and count_nonzero, whose kernels all/any along an axis use
                         T got0, want0, count, want_count;
                         EM_OK(fn(cpu(), x, &axis, 1, 0, got0.out()));
@@ -858,6 +863,47 @@ TEST(CpuLarge, ArgExtremesStopAtTheTypesLimits) {
     check(uint64_t{}, EMBER_UINT64);
 }
 
+// float32 floor_divide and remainder (fmod exact through float64, then the reference's
+// formula in float; lanes with a quotient of 2^29 or more, a zero or non-finite operand take
+// fmodf), float16/bfloat16 staged through them: bit for bit the reference's, on magnitudes from
+// 1e-8 to 1e12, quotients just below and above integers, every pair of special values
+// (zeros of both signs, infinities, NaN, subnormals, 2^29, the largest floats), a scalar on
+// either side, a broadcast row and a strided operand.
+TEST(CpuLarge, FloatFloorDivideAndRemainderExact) {
+    NEED_CPU();
+    const int64_t rows = 300, cols = 515, n = rows * cols;
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+    const double specials[] = {0.0, -0.0, inf, -inf, nan, 1, -1, 3, -3, 0.5, 1e-45, -1e-45, 3e38, -3e38, 7, 536870912.0, 1073741824.0, 1.5};
+    const size_t ns = sizeof specials / sizeof specials[0];
+    std::mt19937_64 rng(29);
+    std::uniform_real_distribution<double> exponent(-8, 12), unit(-1, 1);
+    std::vector<double> a((size_t)n), b((size_t)n), r((size_t)cols);
+    for (size_t i = 0; i < a.size(); ++i) {
+        a[i] = unit(rng) * std::pow(10.0, exponent(rng));
+        b[i] = unit(rng) * std::pow(10.0, exponent(rng));
+        if (i < ns * ns) a[i] = specials[i / ns], b[i] = specials[i % ns];
+        else if (i % 5 == 1) b[i] = (double)(float)a[i] * (i % 2 ? 0.9999999 : 1.0000001) / (double)(i % 7 + 1);  // quotients near integers
+    }
+    for (size_t j = 0; j < r.size(); ++j) r[j] = j < ns ? specials[j] : unit(rng) * 100;
+    using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        T x = tensor(cpu(), a, {rows, cols}, dt), y = tensor(cpu(), b, {rows, cols}, dt), row = tensor(cpu(), r, {cols}, dt);
+        T seven = tensor(cpu(), std::vector<double>{-7.0}, {}, dt), xs, ys;
+        const int64_t from[2] = {0, 0}, to[2] = {rows, cols}, steps[2] = {1, 2}, to_half[2] = {rows, (cols + 1) / 2};
+        EM_OK(ember_slice(cpu(), x, from, to, steps, 2, xs.out()));
+        EM_OK(ember_slice(cpu(), y, from, to_half, nullptr, 2, ys.out()));
+        for (auto [name, fn] : {std::pair<const char*, Binary>{"floor_divide", ember_floor_divide}, {"remainder", ember_remainder}}) {
+            for (auto [what, p, q] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{"arrays", x, y}, {"by a scalar", x, seven},
+                                      {"of a scalar", seven, y}, {"by a row", x, row}, {"strided", xs, ys}}) {
+                T got, want;
+                EM_OK(fn(cpu(), p, q, got.out()));
+                EM_OK(fn(ref(), as_ref(p), as_ref(q), want.out()));
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " " << what << " " << ember_dtype_name(dt);
+            }
+        }
+    }
+}
+
 // Integer floor_divide and remainder (vector kernels: truncated quotients through float or
 // double, then rounded down) exactly as the reference: every sign combination, divisors 0
 // and -1, the type's extremes (the smallest divided by -1 wraps), a broadcast scalar and a
@@ -936,6 +982,18 @@ TEST(CpuLarge, NegativeZeroScalarsKeepTheirSign) {
                 EM_OK(fn(ref(), as_ref(a), as_ref(b), want.out()));
                 EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << (scalar_first ? " -0.0 with x " : " x with -0.0 ") << dn;
             }
+        }
+        // Reduced through a transpose, memory order meets -0.0 first, the logical order +0.0.
+        T zmax = tensor(cpu(), std::vector<double>{-1, -0.0, -0.0, 0.0, 0.0, 0.0}, {2, 3}, dt), zmin = tensor(cpu(), std::vector<double>{1, -0.0, -0.0, 0.0, 0.0, 0.0}, {2, 3}, dt);
+        T zmax_t, zmin_t;
+        EM_OK(ember_matrix_transpose(cpu(), zmax, zmax_t.out()));
+        EM_OK(ember_matrix_transpose(cpu(), zmin, zmin_t.out()));
+        for (auto [name, fn, v] : {std::tuple<const char*, ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**), const ember_tensor_t*>{
+                                       "max", ember_max, zmax_t}, {"min", ember_min, zmin_t}}) {
+            T got, want;
+            EM_OK(fn(cpu(), v, nullptr, 0, 0, got.out()));
+            EM_OK(fn(ref(), as_ref(v), nullptr, 0, 0, want.out()));
+            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " of a transposed (3, 2) " << dn;
         }
         T zs = tensor(cpu(), zeros, {5, 100}, dt);
         const int64_t ax1 = 1;
@@ -1927,7 +1985,8 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
         "CpuLarge.ComplexKernelsMatchReferenceExactly:CpuLarge.ComplexSumsMatchReference:CpuLarge.AbsComplex128WithinOneUlp:"
         "CpuLarge.Float64ToHalfTypesMatchReferenceExactly:CpuLarge.ProdMatchesReference:CpuLarge.ComplexProdMatchesReference:"
         "CpuLarge.IntegerFloorDivideAndRemainderExact:CpuLarge.BoolComparisonsAndExtremes:CpuLarge.AllAnyAllLayoutsAndDtypes:"
-        "CpuLarge.ArgExtremesStopAtTheTypesLimits:CpuLarge.NegativeZeroScalarsKeepTheirSign:CpuLarge.HalfExtremesMatchReferenceBitForBit";
+        "CpuLarge.ArgExtremesStopAtTheTypesLimits:CpuLarge.NegativeZeroScalarsKeepTheirSign:CpuLarge.HalfExtremesMatchReferenceBitForBit:"
+        "CpuLarge.FloatFloorDivideAndRemainderExact";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }

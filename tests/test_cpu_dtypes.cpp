@@ -95,7 +95,8 @@ TEST(CpuLarge, HalfExtremesMatchReferenceBitForBit) {
             if ((b & 0x7fff) < inf) pool.push_back(b);
         }
         for (uint16_t b : {uint16_t(0), uint16_t(0x8000), uint16_t(1), uint16_t(0x8001), inf, uint16_t(inf | 0x8000)}) pool.push_back(b);
-        const uint16_t nans[4] = {uint16_t(inf | 0x200), uint16_t(inf | 0x8201), uint16_t(inf | 0x11), uint16_t(inf | 0x3)};  // the last two signalling
+        const uint16_t quiet = dt == EMBER_FLOAT16 ? 0x200 : 0x40;
+        const uint16_t nans[4] = {uint16_t(inf | quiet), uint16_t(0x8000 | inf | quiet | 1), uint16_t(inf | 0x11), uint16_t(inf | 0x3)};  // the last two signalling
         std::vector<uint16_t> clean((size_t)(rows * cols)), bits;
         for (int64_t i = 0; i < rows; ++i)
             for (int64_t j = 0; j < cols; ++j) {
@@ -103,13 +104,19 @@ TEST(CpuLarge, HalfExtremesMatchReferenceBitForBit) {
                 clean[k] = i % 5 == 4 ? ((k * 31) % 3 ? 0x8000 : 0) : pool[rng() % pool.size()];  // rows of zeros of both signs
             }
         bits = clean;
-        for (int64_t i = 0; i < rows; i += 7)  // row 0 too: the first row seeds the column accumulators
-            for (int q = 0; q < 2; ++q) bits[(size_t)(i * cols + (i * 13 + q * 400) % cols)] = nans[(i + q) % 4];
+        for (int64_t i = 7; i < rows; i += 7)  // never in columns 0 and 1: their only NaNs are row 0's,
+            for (int q = 0; q < 2; ++q) bits[(size_t)(i * cols + 2 + (i * 13 + q * 400) % (cols - 2))] = nans[(i + q) % 4];
+        bits[0] = nans[2], bits[1] = nans[3];  // which seeds the column accumulators
         const int64_t shape[2] = {rows, cols}, flat[1] = {rows * cols};
-        T x, xc, xt, xs, line;
+        T x, xc, xt, xs, line, nan_line, zeros, zeros_t, xct;
         EM_OK(ember_tensor_from_data(cpu(), bits.data(), dt, shape, 2, x.out()));
         EM_OK(ember_tensor_from_data(cpu(), clean.data(), dt, shape, 2, xc.out()));
         EM_OK(ember_tensor_from_data(cpu(), clean.data(), dt, flat, 1, line.out()));
+        EM_OK(ember_tensor_from_data(cpu(), bits.data(), dt, flat, 1, nan_line.out()));
+        const int64_t zshape[2] = {7, 143};  // row 4: zeros of both signs, reduced whole through a transpose
+        EM_OK(ember_tensor_from_data(cpu(), clean.data() + 4 * cols, dt, zshape, 2, zeros.out()));
+        EM_OK(ember_matrix_transpose(cpu(), zeros, zeros_t.out()));
+        EM_OK(ember_matrix_transpose(cpu(), xc, xct.out()));
         EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
         const int64_t from[2] = {0, 1}, to[2] = {rows, cols}, steps[2] = {2, 3};
         EM_OK(ember_slice(cpu(), x, from, to, steps, 2, xs.out()));
@@ -120,13 +127,15 @@ TEST(CpuLarge, HalfExtremesMatchReferenceBitForBit) {
             for (auto [layout, v, axes, naxes] : {std::tuple<const char*, const ember_tensor_t*, const int64_t*, int>{"rows", x, &ax1, 1}, {"columns", x, &ax0, 1},
                                                   {"all", x, nullptr, 0}, {"all, no NaN", xc, nullptr, 0}, {"columns, no NaN", xc, &ax0, 1},
                                                   {"transposed rows", xt, &ax1, 1}, {"strided rows", xs, &ax1, 1}, {"strided columns", xs, &ax0, 1},
-                                                  {"one line", line, nullptr, 0}}) {
+                                                  {"one line", line, nullptr, 0}, {"one line with NaNs", nan_line, nullptr, 0},
+                                                  {"transposed, all", xt, nullptr, 0}, {"transposed, all, no NaN", xct, nullptr, 0},
+                                                  {"zeros transposed, all", zeros_t, nullptr, 0}}) {
                 const std::string what = std::string(name) + " " + layout + " " + dn;
                 T got, want;
                 EM_OK(fn(cpu(), v, axes, naxes, 0, got.out()));
                 EM_OK(fn(ref(), as_ref(v), axes, naxes, 0, want.out()));
                 EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << what;
-                if (naxes == 0 && layout != std::string("one line")) continue;
+                if (naxes == 0 && std::string(layout).rfind("one line", 0) != 0) continue;
                 T agot, awant;
                 const int64_t axis = naxes ? *axes : 0;
                 EM_OK(arg(cpu(), v, axis, 0, agot.out()));
@@ -134,6 +143,44 @@ TEST(CpuLarge, HalfExtremesMatchReferenceBitForBit) {
                 expect_close(agot, awant, 0, 0, "arg" + what);
             }
         }
+    }
+}
+
+// float32 max/min: the reference's result comes through a float64 accumulator, so a signalling
+// NaN comes out quiet; the column kernels' first row, an axis of length 1 and single rows too.
+// And the last NaN of a line reduced in chunks.
+TEST(CpuLarge, Float32SignallingNaNsComeOutQuiet) {
+    NEED_CPU();
+    const int64_t rows = 64, cols = 300;
+    std::vector<uint32_t> bits((size_t)(rows * cols));
+    for (size_t i = 0; i < bits.size(); ++i) bits[i] = 0x3f800000u + (uint32_t)((i * 7919) % 1000) * 0x100u;  // 1 to ~1.03
+    bits[3] = 0x7f800001u, bits[(size_t)(5 * cols + 9)] = 0xff800123u, bits[(size_t)cols - 1] = 0x7fa00000u;  // signalling
+    const int64_t shape[2] = {rows, cols}, one_row[2] = {1, cols};
+    T x, r1;
+    EM_OK(ember_tensor_from_data(cpu(), bits.data(), EMBER_FLOAT32, shape, 2, x.out()));
+    EM_OK(ember_tensor_from_data(cpu(), bits.data(), EMBER_FLOAT32, one_row, 2, r1.out()));
+    const int64_t ax0 = 0, ax1 = 1;
+    using Red = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
+    for (auto [name, fn] : {std::pair<const char*, Red>{"max", ember_max}, {"min", ember_min}})
+        for (auto [layout, v, axes, naxes] : {std::tuple<const char*, const ember_tensor_t*, const int64_t*, int>{"rows", x, &ax1, 1}, {"columns", x, &ax0, 1},
+                                              {"all", x, nullptr, 0}, {"one row, axis 0", r1, &ax0, 1}, {"one row, axis 1", r1, &ax1, 1}}) {
+            T got, want;
+            EM_OK(fn(cpu(), v, axes, naxes, 0, got.out()));
+            EM_OK(fn(ref(), as_ref(v), axes, naxes, 0, want.out()));
+            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " " << layout;
+        }
+    // One long line in chunks across the pool: x[0] a NaN, the last NaN a third in; the chunks
+    // after it hold none and must not answer with x[0].
+    std::vector<uint32_t> line(300000, 0x3f800000u);
+    line[0] = 0x7fc00000u, line[100000] = 0xffc00007u;
+    const int64_t n[1] = {(int64_t)line.size()};
+    T l;
+    EM_OK(ember_tensor_from_data(cpu(), line.data(), EMBER_FLOAT32, n, 1, l.out()));
+    for (auto [name, fn] : {std::pair<const char*, Red>{"max", ember_max}, {"min", ember_min}}) {
+        T got, want;
+        EM_OK(fn(cpu(), l, nullptr, 0, 0, got.out()));
+        EM_OK(fn(ref(), as_ref(l), nullptr, 0, 0, want.out()));
+        EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " of a long line";
     }
 }
 

@@ -458,7 +458,7 @@ int cvt_index(int32_t d) {
 }
 
 // The vector conversion from one dtype to another, or null: between the float types, integer
-// or bool to float32/float64, to bool (not from complex), to an integer type.
+// or bool to float32/float64, to bool, to an integer type.
 CvtFn conversion(int32_t from, int32_t to) {
     const int ci = cvt_index(from), co = cvt_index(to);
     CvtFn cvt = ci >= 0 && co >= 0 ? g_isa->cvt[ci][co] : nullptr;

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <vector>
 
+#include "../common/float16.hpp"
 #include "cpu_common.hpp"
 
 namespace ember_cpu {
@@ -305,8 +306,6 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
             const int64_t per_row = (L + chunk - 1) / chunk;  // chunks per row
             const int64_t nchunks = per_row * nrows;
             std::vector<Acc> part((size_t)nchunks);
-            Acc first;
-            init_acc(first, px + ib * (int64_t)sz);
             // Each task folds a run of consecutive chunks, so every thread streams through
             // long stretches of memory (the hardware prefetchers lose ~30% of the DRAM
             // bandwidth when threads alternate 256 KiB chunks); the partials, and so the
@@ -318,7 +317,8 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
                     int64_t len = std::min(chunk, L - j0);
                     int64_t ri, unused;
                     rows.offsets(r, ri, unused);
-                    Acc a = first;
+                    Acc a;  // max/min: from the chunk's own first element (x[0] would win ties and NaNs for it)
+                    init_acc(a, px + (ib + ri + j0 * step) * (int64_t)sz);
                     fold(px + (ib + ri + j0 * step) * (int64_t)sz, len, a.raw);
                     part[(size_t)t] = a;
                 }
@@ -460,6 +460,69 @@ bool all_any_by_counts(const ember_kernel_call_t* c, bool all) {
 
 namespace {
 
+// f(base, element index) for every element of a view.
+template <class F>
+void for_each_element(const ember_view_t& v, F&& f) {
+    const ember_view_t* views[1] = {&v};
+    Geometry g;
+    if (!make_geometry(views, 1, g)) return;
+    char* base = base_ptr(v);
+    const int64_t step = g.st[0][g.nd - 1];
+    walk_runs<1>(g, 0, g.size, [&](const int64_t* off, int64_t len) {
+        for (int64_t k = 0; k < len; ++k) f(base, off[0] + k * step);
+    });
+}
+
+double float_at(int32_t dt, const char* base, int64_t i) {
+    switch (dt) {
+        case EMBER_FLOAT32: return ((const float*)base)[i];
+        case EMBER_FLOAT64: return ((const double*)base)[i];
+        case EMBER_FLOAT16: return ember_float16::to_float(((const uint16_t*)base)[i]);
+        default: {
+            const uint32_t u = (uint32_t)((const uint16_t*)base)[i] << 16;
+            float f;
+            std::memcpy(&f, &u, 4);
+            return f;
+        }
+    }
+}
+
+// Float max/min visit the reduced elements in memory order; where the reduced dims' logical
+// order is another, which NaN or which of -0.0 and +0.0 comes out need not be the reference's:
+// true when such a result is there.
+bool order_may_matter(const ember_kernel_call_t* c) {
+    const ember_view_t& in = c->in[0];
+    int64_t previous = INT64_MAX;
+    bool reordered = false;
+    for (int d = 0; d < in.ndim; ++d) {
+        if (!(c->attrs->axes_mask >> d & 1) || in.shape[d] == 1) continue;
+        reordered |= in.strides[d] > previous;
+        previous = in.strides[d];
+    }
+    if (!reordered) return false;
+    bool found = false;
+    for_each_element(c->out[0], [&](const char* base, int64_t i) {
+        const double v = float_at(c->out[0].dtype, base, i);
+        found |= v != v || v == 0;
+    });
+    return found;
+}
+
+// The reference's max/min of float32 and the half types convert their result (from double or
+// float32): a NaN comes out quiet, a float16 one as sign | 0x7e00.
+void quiet_nans(const ember_view_t& out) {
+    for_each_element(out, [&](char* base, int64_t i) {
+        if (out.dtype == EMBER_FLOAT32) {
+            uint32_t& u = ((uint32_t*)base)[i];
+            if ((u & 0x7fffffffu) > 0x7f800000u) u |= 0x400000u;
+        } else {
+            uint16_t& h = ((uint16_t*)base)[i];
+            const bool f16 = out.dtype == EMBER_FLOAT16;
+            if ((h & 0x7fff) > (f16 ? 0x7c00 : 0x7f80)) h = f16 ? (uint16_t)((h & 0x8000) | 0x7e00) : (uint16_t)(h | 0x40);
+        }
+    });
+}
+
 ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     const int code = kdata(c)->code;
     if (code == kMean && complex_dtype(c->in[0].dtype))
@@ -467,6 +530,10 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     if (reduce_native(c, code)) {
         if (code == R_PROD && complex_dtype(c->in[0].dtype) && any_complex_nonfinite(c->out[0]))
             return reference_on_slices(c, kAxesMask);  // infinities and NaNs where the reference's sequence puts them
+        if ((code == R_MAX || code == R_MIN) && float_sum(c->in[0].dtype)) {
+            if (order_may_matter(c)) return reference_on_slices(c, kAxesMask);
+            if (c->in[0].dtype != EMBER_FLOAT64) quiet_nans(c->out[0]);
+        }
         return EMBER_OK;
     }
     if (code == R_PROD) return reference_on_slices(c, kAxesMask);  // other dtypes and layouts

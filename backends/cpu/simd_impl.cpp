@@ -633,6 +633,45 @@ EMBER_EXACT_PAIR(signbit, uint8_t, uint8_t, __builtin_signbit(v) != 0, __builtin
 #undef EMBER_EXACT_PAIR
 #undef EMBER_EXACT_LOOP
 
+// float32 floor_divide and remainder as the reference computes them from fmod, in float. The
+// fmod is exact through float64: for |a / b| < 2^29, n = trunc(|a| / |b|) times |b| (29 + 24
+// bits) and |a| - n |b| are exact. n is never one too many: a quotient just below an integer
+// k is below it by at least 2^-24 (|a| and k |b| are multiples of |b|'s last place), more than
+// float64's rounding of a quotient under 2^29 can close. Other lanes (a or b not finite, b
+// zero, larger quotients) are recomputed with fmodf after the vector loop.
+template <bool Remainder>
+inline float from_fmod_f32(float a, float b, float m) {
+    if (Remainder) return m != 0 ? ((b < 0) != (m < 0) ? m + b : m) : __builtin_copysignf(0.0f, b);
+    float d = (a - m) / b;
+    d = m != 0 && (b < 0) != (m < 0) ? d - 1 : d;
+    float fd = __builtin_floorf(d);
+    fd = d - fd > 0.5f ? fd + 1 : fd;
+    return d == 0 ? __builtin_copysignf(0.0f, a / b) : fd;
+}
+template <bool Remainder>
+void floordiv_rem_f32(const void* av, const void* bv, void* out, int64_t n, int mode) {
+    const float* __restrict a = (const float*)av;
+    const float* __restrict b = (const float*)bv;
+    float* __restrict o = (float*)out;
+    const int64_t sa = mode & 1 ? 0 : 1, sb = mode & 2 ? 0 : 1;
+    int slow = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const float x = a[i * sa], y = b[i * sb];
+        const double ax = __builtin_fabs((double)x), ay = __builtin_fabs((double)y), q = ax / ay;
+        const bool fast = q < 536870912.0 && ay < __builtin_inf();  // false for NaN
+        const double k = __builtin_trunc(fast ? q : 0.0);
+        o[i] = from_fmod_f32<Remainder>(x, y, __builtin_copysignf((float)(ax - k * ay), x));
+        slow |= !fast;
+    }
+    if (slow)
+        for (int64_t i = 0; i < n; ++i) {
+            const float x = a[i * sa], y = b[i * sb];
+            const double q = __builtin_fabs((double)x) / __builtin_fabs((double)y);
+            if (q < 536870912.0 && __builtin_fabsf(y) < __builtin_inff()) continue;
+            o[i] = y == 0 ? (Remainder ? __builtin_fmodf(x, y) : x / y) : from_fmod_f32<Remainder>(x, y, __builtin_fmodf(x, y));
+        }
+}
+
 // ------------------------------------------------------------------ complex
 // |z| of one complex64 value as glibc's hypotf computes it: sqrt(re^2 + im^2) in float64,
 // rounded to float32 (each square is exact in float64, so a fused multiply-add rounds the
@@ -1618,6 +1657,8 @@ IsaTable build_table() {
         t.toint[D_BOOL][d] = cvt_to<uint8_t, To>;
         for_int_dtypes([&](int from, auto y) { t.toint[from][d] = cvt_to<decltype(y), To>; });
     });
+    t.bin[B_FLOORDIV][D_F32] = floordiv_rem_f32<false>;  // float16/bfloat16 too, staged through float32
+    t.bin[B_REM][D_F32] = floordiv_rem_f32<true>;
     t.tobool[D_F32] = cvt_to_bool<float>;
     t.tobool[D_F64] = cvt_to_bool<double>;
     t.tobool[D_C64] = cvt_complex_to_bool<uint32_t>;
