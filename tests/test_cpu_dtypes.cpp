@@ -169,6 +169,17 @@ TEST(CpuLarge, Float32SignallingNaNsComeOutQuiet) {
             EM_OK(fn(ref(), as_ref(v), axes, naxes, 0, want.out()));
             EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " " << layout;
         }
+    // float32 -> float16 writes a NaN as sign | 0x7e00 whatever its payload (the vector
+    // conversion keeps the payload's top bits).
+    const uint32_t payloads[4] = {0x7fc01234u, 0xffc00001u, 0x7f800001u, 0xffbfe000u};
+    std::vector<uint32_t> nans(1003, 0x40490fdbu);
+    for (size_t i = 0; i < nans.size(); i += 9) nans[i] = payloads[(i / 9) % 4];
+    const int64_t nn[1] = {(int64_t)nans.size()};
+    T nx, h_got, h_want;
+    EM_OK(ember_tensor_from_data(cpu(), nans.data(), EMBER_FLOAT32, nn, 1, nx.out()));
+    EM_OK(ember_astype(cpu(), nx, EMBER_FLOAT16, h_got.out()));
+    EM_OK(ember_astype(ref(), as_ref(nx), EMBER_FLOAT16, h_want.out()));
+    EXPECT_EQ(raw_bytes(h_got), raw_bytes(h_want)) << "float32 NaNs -> float16";
     // One long line in chunks across the pool: x[0] a NaN, the last NaN a third in; the chunks
     // after it hold none and must not answer with x[0].
     std::vector<uint32_t> line(300000, 0x3f800000u);

@@ -1307,10 +1307,16 @@ void cvt_f32_f16(const void* in, void* out, int64_t n) {
     uint16_t* o = (uint16_t*)out;
     int64_t i = 0;
 #if defined(__F16C__)
-    // Hardware conversion rounds to nearest even like the scalar code; NaNs stay NaN
-    // (quieted), which is all the reference guarantees as well.
-    for (; i + 8 <= n; i += 8)
-        _mm_storeu_si128((__m128i*)(o + i), _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    // Hardware conversion rounds to nearest even like the scalar code; it keeps a NaN's top
+    // payload bits, where the reference writes sign | 0x7e00: NaN lanes are replaced.
+    const __m128i sign = _mm_set1_epi16((short)0x8000), quiet = _mm_set1_epi16(0x7e00);
+    for (; i + 8 <= n; i += 8) {
+        const __m256 v = _mm256_loadu_ps(x + i);
+        const __m128i h = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+        const __m128i nan16 = _mm_packs_epi32(_mm256_castsi256_si128(nan), _mm256_extracti128_si256(nan, 1));
+        _mm_storeu_si128((__m128i*)(o + i), _mm_blendv_epi8(h, _mm_or_si128(_mm_and_si128(h, sign), quiet), nan16));
+    }
 #endif
     for (; i < n; ++i) o[i] = ember_float16::from_float(x[i]);
 }
