@@ -18,6 +18,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -1620,6 +1621,35 @@ TEST(CpuLarge, AbsComplex128WithinOneUlp) {
     EXPECT_LT(differ, (n - edge) / 50) << "random values that differ from the reference by 1 ulp";
 }
 
+// The layouts the prod tests reduce a (1000, 1001) tensor in: rows, columns, everything,
+// transposed, stepped, a middle and two outer axes of a 3-d view, 40 and 400 rows (the last
+// split into chunks across the pool).
+struct ProdLayout {
+    std::string what;
+    std::shared_ptr<T> x;
+    std::vector<int64_t> axes;
+    const int64_t* axes_ptr() const { return axes.empty() ? nullptr : axes.data(); }
+};
+std::vector<ProdLayout> prod_layouts(const ember_tensor_t* x) {
+    auto view = [&](auto make) {
+        auto t = std::make_shared<T>();
+        EXPECT_EQ(make(t->out()), EMBER_OK) << ember_last_error();
+        return t;
+    };
+    auto same = std::make_shared<T>();
+    EXPECT_EQ(ember_tensor_to(cpu(), x, same->out()), EMBER_OK);
+    const int64_t st[2] = {0, 0}, sp[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, step[2] = {1, 2}, cube_shape[3] = {1000, 7, 143};
+    const int64_t few_stop[2] = {40, EMBER_SLICE_END}, many_stop[2] = {400, EMBER_SLICE_END};
+    auto xt = view([&](ember_tensor_t** o) { return ember_matrix_transpose(cpu(), x, o); });
+    auto stepped = view([&](ember_tensor_t** o) { return ember_slice(cpu(), x, st, sp, step, 2, o); });
+    auto cube = view([&](ember_tensor_t** o) { return ember_reshape(cpu(), x, cube_shape, 3, o); });
+    auto few = view([&](ember_tensor_t** o) { return ember_slice(cpu(), x, st, few_stop, nullptr, 2, o); });
+    auto many = view([&](ember_tensor_t** o) { return ember_slice(cpu(), x, st, many_stop, nullptr, 2, o); });
+    return {{"all", same, {}},         {"rows", same, {1}},           {"columns", same, {0}},       {"transposed, columns", xt, {0}},
+            {"every other column", stepped, {0}}, {"every other column, all", stepped, {}}, {"middle axis", cube, {1}},
+            {"outer axes", cube, {0, 2}}, {"40 rows, all", few, {}},   {"400 rows, all", many, {}}};
+}
+
 // Complex sums in the ROW layout: two double accumulators, pairwise (reduce.cpp); the
 // reference sums in order in complex<double>. complex64 results agree to one float32 ulp,
 // complex128 ones to the reference's own rounding error (600601 terms of up to 3).
@@ -1638,33 +1668,14 @@ TEST(CpuLarge, ProdMatchesReference) {
     d[611 * cols + 8] = std::numeric_limits<float>::quiet_NaN();
     d[702 * cols + 9] = std::numeric_limits<float>::infinity();
     const T x32 = tensor(cpu(), d, {rows, cols}, EMBER_FLOAT32);
-    const int64_t axis0 = 0, axis1 = 1, axes02[2] = {0, 2};
     for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_COMPLEX64}) {
         const std::string name = ember_dtype_name(dt);
-        T x, xt, stepped, cube, few;
+        T x;
         EM_OK(ember_astype(cpu(), x32, dt, x.out()));
-        EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
-        int64_t st[2] = {0, 0}, sp[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, step[2] = {1, 2};
-        EM_OK(ember_slice(cpu(), x, st, sp, step, 2, stepped.out()));
-        const int64_t cube_shape[3] = {rows, 7, 143}, start[2] = {0, 0}, few_stop[2] = {40, EMBER_SLICE_END}, many_stop[2] = {400, EMBER_SLICE_END};
-        EM_OK(ember_reshape(cpu(), x, cube_shape, 3, cube.out()));
-        EM_OK(ember_slice(cpu(), x, start, few_stop, nullptr, 2, few.out()));
-        T many;  // 400400 factors: split into chunks across the pool (float32 overflows)
-        EM_OK(ember_slice(cpu(), x, start, many_stop, nullptr, 2, many.out()));
-        struct {
-            const char* what;
-            const ember_tensor_t* x;
-            const int64_t* axes;
-            int naxes;
-        } cases[] = {{"all", x, nullptr, 0},           {"rows", x, &axis1, 1},          {"columns", x, &axis0, 1},
-                     {"transposed, columns", xt, &axis0, 1}, {"every other column", stepped, &axis0, 1},
-                     {"every other column, all", stepped, nullptr, 0}, {"middle axis", cube, &axis1, 1},
-                     {"outer axes", cube, axes02, 2},  {"40 rows, all", few, nullptr, 0},
-                     {"400 rows, all", many, nullptr, 0}};
-        for (auto& k : cases) {
+        for (const ProdLayout& k : prod_layouts(x)) {
             T got, want;
-            EM_OK(ember_prod(cpu(), k.x, k.axes, k.naxes, 0, got.out()));
-            EM_OK(ember_prod(ref(), as_ref(k.x), k.axes, k.naxes, 0, want.out()));
+            EM_OK(ember_prod(cpu(), *k.x, k.axes_ptr(), (int)k.axes.size(), 0, got.out()));
+            EM_OK(ember_prod(ref(), as_ref(*k.x), k.axes_ptr(), (int)k.axes.size(), 0, want.out()));
             EXPECT_EQ(backend_of(got), "cpu");
             const double rtol = dt == EMBER_FLOAT32 ? 1.2e-7 : dt == EMBER_FLOAT64 ? 1e-13 : 0;
             expect_close(got, want, dt == EMBER_COMPLEX64 ? 0 : rtol, 0, "prod " + name + " " + k.what);
@@ -1698,36 +1709,19 @@ TEST(CpuLarge, ComplexProdMatchesReference) {
     std::vector<std::complex<double>> values((size_t)(rows * cols));
     for (auto& v : values) v = std::polar(std::exp2(u(rng) / 16), 3.14159 * u(rng));
     values[5 * cols + 3] = 0;  // a zero factor in row 5 and column 3
-    const int64_t shape[2] = {rows, cols}, axis0 = 0, axis1 = 1, axes02[2] = {0, 2};
+    const int64_t shape[2] = {rows, cols}, axis0 = 0, axis1 = 1;
     T x128;
     EM_OK(ember_tensor_from_data(cpu(), values.data(), EMBER_COMPLEX128, shape, 2, x128.out()));
     double worst[2] = {0, 0};
     for (ember_dtype_t dt : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
         const std::string name = ember_dtype_name(dt);
         const double rtol = dt == EMBER_COMPLEX64 ? 2.4e-7 : 1e-12;
-        T x, xt, stepped, cube, few, many;
+        T x;
         EM_OK(ember_astype(cpu(), x128, dt, x.out()));
-        EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
-        int64_t st[2] = {0, 0}, sp[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, step[2] = {1, 2};
-        EM_OK(ember_slice(cpu(), x, st, sp, step, 2, stepped.out()));
-        const int64_t cube_shape[3] = {rows, 7, 143}, start[2] = {0, 0}, few_stop[2] = {40, EMBER_SLICE_END}, many_stop[2] = {400, EMBER_SLICE_END};
-        EM_OK(ember_reshape(cpu(), x, cube_shape, 3, cube.out()));
-        EM_OK(ember_slice(cpu(), x, start, few_stop, nullptr, 2, few.out()));
-        EM_OK(ember_slice(cpu(), x, start, many_stop, nullptr, 2, many.out()));  // chunks across the pool
-        struct {
-            const char* what;
-            const ember_tensor_t* x;
-            const int64_t* axes;
-            int naxes;
-        } cases[] = {{"all", x, nullptr, 0},           {"rows", x, &axis1, 1},          {"columns", x, &axis0, 1},
-                     {"transposed, columns", xt, &axis0, 1}, {"every other column", stepped, &axis0, 1},
-                     {"every other column, all", stepped, nullptr, 0}, {"middle axis", cube, &axis1, 1},
-                     {"outer axes", cube, axes02, 2},  {"40 rows, all", few, nullptr, 0},
-                     {"400 rows, all", many, nullptr, 0}};
-        for (auto& k : cases) {
+        for (const ProdLayout& k : prod_layouts(x)) {
             T got, want;
-            EM_OK(ember_prod(cpu(), k.x, k.axes, k.naxes, 0, got.out()));
-            EM_OK(ember_prod(ref(), as_ref(k.x), k.axes, k.naxes, 0, want.out()));
+            EM_OK(ember_prod(cpu(), *k.x, k.axes_ptr(), (int)k.axes.size(), 0, got.out()));
+            EM_OK(ember_prod(ref(), as_ref(*k.x), k.axes_ptr(), (int)k.axes.size(), 0, want.out()));
             EXPECT_EQ(backend_of(got), "cpu");
             EXPECT_EQ(dtype_of(got), dt);
             const auto g = complex_values(got), w = complex_values(want);
