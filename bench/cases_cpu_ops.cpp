@@ -438,7 +438,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sum_bool", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, b, nullptr, 0, 0, r); }));
         for (ember_tensor_t* t : {x, zero, b}) ember_tensor_release(t);
     }
-    if (np.count("all_axis0_f32/1000x1000") || np.count("any_axis1_bool/1000x1000") || np.count("equal_bool/1e6") ||
+    if (np.count("all_axis0_f32/1000x1000") || np.count("any_axis1_bool/1000x1000") || np.count("all_axis0_bool/1000x1000") || np.count("equal_bool/1e6") ||
         np.count("argmax_bool/1e6")) {  // values uniform(0, 1); bools: value > 0.5
         ember_tensor_t *x = random_tensor(c, {1000, 1000}, 0, 1, 23), *half = nullptr, *b = nullptr, *flat = nullptr, *y = nullptr, *yb = nullptr;
         const int64_t axis0 = 0, axis1 = 1, n6[1] = {1000000};
@@ -449,6 +449,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         ember_greater(c, y, half, &yb);
         add("all_axis0_f32", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_all(c, x, &axis0, 1, 0, r); }));
         add("any_axis1_bool", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_any(c, b, &axis1, 1, 0, r); }));
+        add("all_axis0_bool", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_all(c, b, &axis0, 1, 0, r); }));
         add("equal_bool", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_equal(c, flat, yb, r); }));
         add("argmax_bool", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, flat, 0, 0, r); }));
         for (ember_tensor_t* t : {x, half, b, flat, y, yb}) ember_tensor_release(t);
@@ -468,7 +469,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("floor_divide_f16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a16, b16, r); }));
         for (ember_tensor_t* t : {a, b, a16, b16}) ember_tensor_release(t);
     }
-    if (np.count("floor_divide_i32/1e6") || np.count("remainder_i64/1e6") || np.count("floor_divide_scalar_i32/1e6")) {
+    if (np.count("floor_divide_i32/1e6") || np.count("remainder_i64/1e6") || np.count("floor_divide_scalar_i32/1e6") || np.count("pow_i32/1e6")) {
         // dividends integers in [-100, 100), divisors in [1, 7)
         auto integers = [&](double lo, double hi, ember_dtype_t dt, unsigned seed) {
             ember_tensor_t *u = random_tensor(c, {1000000}, lo, hi, seed), *f = nullptr, *i = nullptr;
@@ -484,6 +485,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("floor_divide_i32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a, b, r); }));
         add("remainder_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_remainder(c, a64, b64, r); }));
         add("floor_divide_scalar_i32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a, seven, r); }));
+        add("pow_i32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_pow(c, a, b, r); }));
         for (ember_tensor_t* t : {a, b, a64, b64, seven}) ember_tensor_release(t);
     }
     if (np.count("count_nonzero_f32/1e7")) {

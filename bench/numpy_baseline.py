@@ -80,6 +80,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   count_nonzero_f32  np.count_nonzero(x) of 1e7 values, half zeros
   all_axis0_f32      x.all(axis=0) of a (1000, 1000) float32 array (uniform(0, 1))
   any_axis1_bool     b.any(axis=1) of a (1000, 1000) bool array (uniform(0, 1) > 0.5)
+  all_axis0_bool     b.all(axis=0) of the same bools
   equal_bool         a == b of two 1e6 bool arrays
   argmax_bool        b.argmax() of 1e6 bools (NumPy and Ember stop at the first True)
   max_f16, argmax_axis1_f16
@@ -88,6 +89,7 @@ Index and random cases (INDEX_CASES, their own shapes):
                      a % b of 1e6 float32 values, a // b of 1e6 float16 values (a, b uniform(0.5, 2))
   floor_divide_i32   a // b of 1e6 int32 values, a in [-100, 100), b in [1, 7)
   remainder_i64      a % b of the same values as int64
+  pow_i32            a ** b of the int32 values of floor_divide_i32 (b in [1, 7))
   floor_divide_scalar_i32
                      a // 7 (NumPy divides by a scalar with libdivide)
   astype_f32_u8      x.astype(np.uint8) of 1e7 values in [0, 255]
@@ -266,6 +268,7 @@ INDEX_CASES = {
     "sum_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32) > 0,), lambda b: b.sum()),
     "all_axis0_f32": ("1000x1000", lambda r: (r.uniform(0, 1, (1000, 1000)).astype(np.float32),), lambda x: x.all(axis=0)),
     "any_axis1_bool": ("1000x1000", lambda r: (r.uniform(0, 1, (1000, 1000)) > 0.5,), lambda b: b.any(axis=1)),
+    "all_axis0_bool": ("1000x1000", lambda r: (r.uniform(0, 1, (1000, 1000)) > 0.5,), lambda b: b.all(axis=0)),
     "equal_bool": ("1e6", lambda r: (r.uniform(0, 1, 10**6) > 0.5, r.uniform(0, 1, 10**6) > 0.5), lambda a, b: a == b),
     "argmax_bool": ("1e6", lambda r: (r.uniform(0, 1, 10**6) > 0.5,), lambda b: b.argmax()),
     "max_f16": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float16),), lambda x: x.max()),
@@ -274,6 +277,7 @@ INDEX_CASES = {
     "floor_divide_f16": ("1e6", lambda r: (r.uniform(0.5, 2, 10**6).astype(np.float16), r.uniform(0.5, 2, 10**6).astype(np.float16)), lambda a, b: a // b),
     "floor_divide_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32), r.integers(1, 7, 10**6, dtype=np.int32)), lambda a, b: a // b),
     "remainder_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6), r.integers(1, 7, 10**6)), lambda a, b: a % b),
+    "pow_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32), r.integers(1, 7, 10**6, dtype=np.int32)), lambda a, b: a ** b),
     "floor_divide_scalar_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32),), lambda a: a // np.int32(7)),
     "count_nonzero_f32": ("1e7", lambda r: (np.maximum(r.uniform(-1, 1, 10**7), 0).astype(np.float32),), lambda x: np.count_nonzero(x)),
     "astype_f64_f16": ("1e6", lambda r: (r.uniform(-1000, 1000, 10**6),), lambda x: x.astype(np.float16)),

@@ -905,6 +905,52 @@ TEST(CpuLarge, FloatFloorDivideAndRemainderExact) {
     }
 }
 
+// Integer powers (a vector kernel: squaring with wrapping products, as many steps as the
+// widest exponent in the vector has bits) exactly as the reference: bases 0, +-1, +-2 and the
+// extremes, exponents 0 to 9, negative ones, and full-range ones (up to 64 steps);
+// a broadcast scalar and a broadcast row as exponents, a strided base.
+TEST(CpuLarge, IntegerPowersAsReference) {
+    NEED_CPU();
+    auto check = [](auto zero, ember_dtype_t dt) {
+        using V = decltype(zero);
+        using L = std::numeric_limits<V>;
+        const int64_t rows = 257, cols = 259;
+        std::vector<V> a((size_t)(rows * cols)), b(a.size()), r((size_t)cols);
+        std::mt19937_64 rng(23);
+        const V bases[] = {V(0), V(1), V(V(0) - 1), V(2), V(V(0) - 2), L::max(), L::lowest(), V(3)};
+        for (size_t i = 0; i < a.size(); ++i) {
+            a[i] = i % 5 == 0 ? bases[(i / 5) % 8] : (V)rng();
+            b[i] = i % 3 == 0 ? (V)rng() : i % 3 == 1 ? (V)(rng() % 10) : (V)((V)(rng() % 10) - (V)(L::is_signed ? 5 : 0));
+        }
+        for (int64_t j = 0; j < cols; ++j) r[(size_t)j] = (V)(j % 13 - (L::is_signed ? 3 : 0));
+        const int64_t shape[2] = {rows, cols}, row_shape[1] = {cols};
+        const V three = V(3);
+        T x, y, row, scalar, xs, ys;
+        EM_OK(ember_tensor_from_data(cpu(), a.data(), dt, shape, 2, x.out()));
+        EM_OK(ember_tensor_from_data(cpu(), b.data(), dt, shape, 2, y.out()));
+        EM_OK(ember_tensor_from_data(cpu(), r.data(), dt, row_shape, 1, row.out()));
+        EM_OK(ember_tensor_from_data(cpu(), &three, dt, nullptr, 0, scalar.out()));
+        const int64_t from[2] = {0, 0}, to[2] = {rows, cols}, steps[2] = {1, 2}, to_half[2] = {rows, (cols + 1) / 2};
+        EM_OK(ember_slice(cpu(), x, from, to, steps, 2, xs.out()));
+        EM_OK(ember_slice(cpu(), y, from, to_half, nullptr, 2, ys.out()));
+        for (auto [what, p, q] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{"arrays", x, y}, {"by a scalar", x, scalar},
+                                  {"of a scalar", scalar, y}, {"by a row", x, row}, {"strided", xs, ys}}) {
+            T got, want;
+            EM_OK(ember_pow(cpu(), p, q, got.out()));
+            EM_OK(ember_pow(ref(), as_ref(p), as_ref(q), want.out()));
+            expect_close(got, want, 0, 0, std::string("pow ") + ember_dtype_name(dt) + " " + what);
+        }
+    };
+    check(int8_t{}, EMBER_INT8);
+    check(uint8_t{}, EMBER_UINT8);
+    check(int16_t{}, EMBER_INT16);
+    check(uint16_t{}, EMBER_UINT16);
+    check(int32_t{}, EMBER_INT32);
+    check(uint32_t{}, EMBER_UINT32);
+    check(int64_t{}, EMBER_INT64);
+    check(uint64_t{}, EMBER_UINT64);
+}
+
 // Integer floor_divide and remainder (vector kernels: truncated quotients through float or
 // double, then rounded down) exactly as the reference: every sign combination, divisors 0
 // and -1, the type's extremes (the smallest divided by -1 wraps), a broadcast scalar and a
@@ -1980,7 +2026,7 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
         "CpuLarge.Float64ToHalfTypesMatchReferenceExactly:CpuLarge.ProdMatchesReference:CpuLarge.ComplexProdMatchesReference:"
         "CpuLarge.IntegerFloorDivideAndRemainderExact:CpuLarge.BoolComparisonsAndExtremes:CpuLarge.AllAnyAllLayoutsAndDtypes:"
         "CpuLarge.ArgExtremesStopAtTheTypesLimits:CpuLarge.NegativeZeroScalarsKeepTheirSign:CpuLarge.HalfExtremesMatchReferenceBitForBit:"
-        "CpuLarge.FloatFloorDivideAndRemainderExact";
+        "CpuLarge.FloatFloorDivideAndRemainderExact:CpuLarge.IntegerPowersAsReference";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }

@@ -259,10 +259,14 @@ struct NativeKernel {
     bool composite;  // overrides a composite row: there is no reference kernel to delegate to
 };
 void add_elementwise_kernels(std::vector<NativeKernel>& k);
+// A binary op through the ISA table's kernel bin[code] (broadcasts, strides, the half types
+// staged through float32), else the reference's code on slices (elementwise.cpp).
+ember_status_t binary_isa_kernel(const ember_kernel_call_t* c, int code);
 void add_reduce_kernels(std::vector<NativeKernel>& k);
-// all (else any) of c's input over its axes into c's bool output through count_nonzero's
-// native layouts (reduce.cpp); false, nothing written, where none applies.
-bool all_any_by_counts(const ember_kernel_call_t* c, bool all);
+// all (else any) of c's input over its axes into c's bool output: bools as their min/max,
+// other dtypes through count_nonzero's native layouts (reduce.cpp); false, nothing written,
+// where none applies.
+bool all_any_native(const ember_kernel_call_t* c, bool all);
 void add_matmul_kernels(std::vector<NativeKernel>& k);
 // softmax, log_softmax: one cache-resident pass per row (softmax.cpp).
 void add_softmax_kernels(std::vector<NativeKernel>& k);

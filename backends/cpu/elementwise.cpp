@@ -207,16 +207,19 @@ ember_status_t complex_binary(const ember_kernel_call_t* c, ComplexRun run) {
     return EMBER_OK;
 }
 
-ember_status_t binary_kernel(const ember_kernel_call_t* c) {
+ember_status_t binary_kernel(const ember_kernel_call_t* c) { return binary_isa_kernel(c, kdata(c)->code); }
+
+}  // namespace
+
+ember_status_t binary_isa_kernel(const ember_kernel_call_t* c, int code) {
     const ember_view_t& a = c->in[0];
     const ember_view_t& b = c->in[1];
     const ember_view_t& o = c->out[0];
-    const int code = kdata(c)->code;
     if ((code == B_MUL || code == B_DIV) && b.dtype == a.dtype && o.dtype == a.dtype)
         if (ComplexRun run = complex_run_for(a.dtype, code == B_DIV)) return complex_binary(c, run);
     const int slot = half_slot(a.dtype);
     const bool staged = slot >= 0 && (o.dtype == a.dtype || o.dtype == EMBER_BOOL);
-    BinFn fn = g_isa->bin[kdata(c)->code][staged ? EMBER_FLOAT32 : a.dtype];
+    BinFn fn = g_isa->bin[code][staged ? EMBER_FLOAT32 : a.dtype];
     if (!fn || b.dtype != a.dtype) return reference_on_slices(c, kElementwise);
     const ember_view_t* views[3] = {&o, &a, &b};
     Geometry g;
@@ -251,6 +254,8 @@ ember_status_t binary_kernel(const ember_kernel_call_t* c) {
     });
     return EMBER_OK;
 }
+
+namespace {
 
 // ------------------------------------------------------------------ unary
 // float64 transcendental functions: libm per element (as the reference), threaded.
@@ -578,7 +583,7 @@ void add_elementwise_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"bitwise_xor", binary_kernel, B_XOR, false});
     k.push_back({"bitwise_left_shift", binary_kernel, B_SHL, false});
     k.push_back({"bitwise_right_shift", binary_kernel, B_SHR, false});
-    k.push_back({"floor_divide", binary_kernel, B_FLOORDIV, false});  // integers; floats: the reference on slices
+    k.push_back({"floor_divide", binary_kernel, B_FLOORDIV, false});  // integers, float32 (and half); float64: the reference on slices
     k.push_back({"remainder", binary_kernel, B_REM, false});
     k.push_back({"logical_and", binary_kernel, B_AND, false});
     k.push_back({"logical_or", binary_kernel, B_OR, false});

@@ -187,6 +187,7 @@ ember_status_t binary(const ember_kernel_call_t* c, int mvec, F f) {
     const ember_view_t& b = c->in[1];
     const ember_view_t& o = c->out[0];
     const bool float_in = a.dtype == EMBER_FLOAT32 || a.dtype == EMBER_FLOAT64;
+    if (mvec == M_pow && a.dtype >= EMBER_INT8 && a.dtype <= EMBER_UINT64) return binary_isa_kernel(c, B_POW);  // integer powers
     if (!float_in || b.dtype != a.dtype || o.dtype != a.dtype) return reference_for(c);
     const ember_view_t* views[3] = {&o, &a, &b};
     Geometry g;

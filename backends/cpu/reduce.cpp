@@ -427,12 +427,15 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
 
 }  // namespace
 
-// all/any (c's output bool) as counts of the non-zero elements over the same axes, which
-// count_nonzero's native layouts give: all where the count is the number reduced, any where
-// it is not 0. False (nothing written) where no native layout applies.
-bool all_any_by_counts(const ember_kernel_call_t* c, bool all) {
+// all/any (c's output bool) natively: of bools (what the core converts all/any's input to)
+// as their min/max, since bools are bytes 0 and 1; of other dtypes as counts of the
+// non-zero elements over the same axes, which count_nonzero's native layouts give: all where
+// the count is the number reduced, any where it is not 0. False (nothing written) where no
+// native layout applies.
+bool all_any_native(const ember_kernel_call_t* c, bool all) {
     const ember_view_t& out = c->out[0];
     if (out.dtype != EMBER_BOOL) return false;
+    if (c->in[0].dtype == EMBER_BOOL && reduce_native(c, all ? R_MIN : R_MAX)) return true;
     const int64_t n = numel(out);
     Scratch<int64_t> counts(std::max<int64_t>(n, 1));
     int64_t strides[EMBER_MAX_DIMS];

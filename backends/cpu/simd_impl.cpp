@@ -186,6 +186,27 @@ template <class T, bool Remainder> inline V<T> floor_div_or_rem(V<T> a, V<T> b) 
     }
     return b == zero ? zero : Remainder ? r : q;
 }
+// Integer powers as the reference's: by squaring with wrapping products, as many steps as
+// the widest exponent in the vector has bits; a negative exponent gives 1 for a base of 1,
+// +-1 for -1 (by the exponent's parity) and 0 for any other base.
+template <class T> inline V<T> pow_int(V<T> a, V<T> b) {
+    using U = uint_of<T>;
+    const V<T> zero = {}, one = zero + 1;
+    V<U> e = (V<U>)b, base = (V<U>)a, r = (V<U>)one;
+    if constexpr (std::is_signed_v<T>) e = b < zero ? (V<U>)zero : e;
+    U steps = 0;
+    for (int l = 0; l < W<T>; ++l) steps |= e[l];
+    for (; steps; steps >>= 1) {
+        r = (e & 1) != 0 ? r * base : r;
+        base *= base;
+        e >>= 1;
+    }
+    if constexpr (std::is_signed_v<T>) {
+        const V<T> odd = (b & 1) != 0 ? zero - 1 : one;
+        return b < zero ? (a == one ? one : a == zero - 1 ? odd : zero) : (V<T>)r;
+    }
+    return (V<T>)r;
+}
 template <class T, class M> inline VBool<T> to_bool(M m) { return __builtin_convertvector(m, VBool<T>) & (uint8_t)1; }
 
 #define BIN_ARITH(Name, EXPR)                                     \
@@ -211,6 +232,7 @@ BIN_ARITH(OpShl, vshl<T>(a, b))
 BIN_ARITH(OpShr, vshr<T>(a, b))
 BIN_ARITH(OpFloorDiv, (floor_div_or_rem<T, false>(a, b)))
 BIN_ARITH(OpRem, (floor_div_or_rem<T, true>(a, b)))
+BIN_ARITH(OpPow, pow_int<T>(a, b))
 BIN_CMP(OpEq, a == b)
 BIN_CMP(OpNe, a != b)
 BIN_CMP(OpLt, a < b)
@@ -1654,6 +1676,7 @@ IsaTable build_table() {
         t.bin[B_SHR][d] = bin_fn<decltype(z), OpShr>;
         t.bin[B_FLOORDIV][d] = bin_fn<decltype(z), OpFloorDiv>;
         t.bin[B_REM][d] = bin_fn<decltype(z), OpRem>;
+        t.bin[B_POW][d] = bin_fn<decltype(z), OpPow>;
         t.icvt[d][0] = cvt_to<decltype(z), float>;
         t.icvt[d][1] = cvt_to<decltype(z), double>;
         t.tobool[d] = cvt_to_bool<decltype(z)>;
