@@ -33,7 +33,8 @@ TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
         EM_OK(ember_astype(cpu(), y0, dt, y.out()));
         EM_OK(ember_full(cpu(), nullptr, 0, 1.5, dt, s.out()));
         for (auto [name, fn] : {std::pair<const char*, Fn2>{"add", ember_add}, {"subtract", ember_subtract}, {"multiply", ember_multiply}, {"divide", ember_divide},
-                                {"maximum", ember_maximum}, {"minimum", ember_minimum}, {"less", ember_less}, {"equal", ember_equal}}) {
+                                {"maximum", ember_maximum}, {"minimum", ember_minimum}, {"less", ember_less}, {"equal", ember_equal},
+                                {"copysign", ember_copysign}}) {
             for (auto [what, a, b] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{" row-broadcast", x, y}, {" by a scalar", x, s}, {" of a scalar", s, x}}) {
                 T got, want;
                 EM_OK(fn(cpu(), a, b, got.out()));

@@ -45,7 +45,6 @@ namespace {
     X(pow, std::pow(a, b))             \
     X(atan2, std::atan2(a, b))         \
     X(hypot, std::hypot(a, b))         \
-    X(copysign, std::copysign(a, b))   \
     X(nextafter, std::nextafter(a, b))
 
 // The libmvec slot of an op, or -1.

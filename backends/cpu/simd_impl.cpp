@@ -207,6 +207,7 @@ template <class T> inline V<T> pow_int(V<T> a, V<T> b) {
     }
     return (V<T>)r;
 }
+template <class T> inline V<uint_of<T>> sign_bit() { return splat<uint_of<T>>((uint_of<T>)1 << (8 * sizeof(T) - 1)); }
 template <class T, class M> inline VBool<T> to_bool(M m) { return __builtin_convertvector(m, VBool<T>) & (uint8_t)1; }
 
 #define BIN_ARITH(Name, EXPR)                                     \
@@ -233,6 +234,7 @@ BIN_ARITH(OpShr, vshr<T>(a, b))
 BIN_ARITH(OpFloorDiv, (floor_div_or_rem<T, false>(a, b)))
 BIN_ARITH(OpRem, (floor_div_or_rem<T, true>(a, b)))
 BIN_ARITH(OpPow, pow_int<T>(a, b))
+BIN_ARITH(OpCopysign, (V<T>)(((V<uint_of<T>>)a & ~sign_bit<T>()) | ((V<uint_of<T>>)b & sign_bit<T>())))
 BIN_CMP(OpEq, a == b)
 BIN_CMP(OpNe, a != b)
 BIN_CMP(OpLt, a < b)
@@ -1686,6 +1688,8 @@ IsaTable build_table() {
         t.toint[D_BOOL][d] = cvt_to<uint8_t, To>;
         for_int_dtypes([&](int from, auto y) { t.toint[from][d] = cvt_to<decltype(y), To>; });
     });
+    t.bin[B_COPYSIGN][D_F32] = bin_fn<float, OpCopysign>;
+    t.bin[B_COPYSIGN][D_F64] = bin_fn<double, OpCopysign>;
     t.bin[B_FLOORDIV][D_F32] = floordiv_rem_f32<false>;  // float16/bfloat16 too, staged through float32
     t.bin[B_REM][D_F32] = floordiv_rem_f32<true>;
     t.tobool[D_F32] = cvt_to_bool<float>;
