@@ -869,7 +869,7 @@ TEST(CpuLarge, ArgExtremesStopAtTheTypesLimits) {
 // fmodf), float16/bfloat16 staged through them: bit for bit the reference's, on magnitudes from
 // 1e-8 to 1e12, quotients just below and above integers, every pair of special values
 // (zeros of both signs, infinities, NaN, subnormals, 2^29, the largest floats), a scalar on
-// either side, a broadcast row and a strided operand.
+// either side, a broadcast row, a strided operand, and in place into either operand.
 TEST(CpuLarge, FloatFloorDivideAndRemainderExact) {
     NEED_CPU();
     const int64_t rows = 300, cols = 515, n = rows * cols;
@@ -900,6 +900,17 @@ TEST(CpuLarge, FloatFloorDivideAndRemainderExact) {
                 EM_OK(fn(cpu(), p, q, got.out()));
                 EM_OK(fn(ref(), as_ref(p), as_ref(q), want.out()));
                 EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " " << what << " " << ember_dtype_name(dt);
+            }
+            // In place, into a and into b (the kernel must read lanes it falls back on before
+            // it writes over them): the special pairs are in every 256-element block's reach.
+            for (int into_b : {0, 1}) {
+                T p, q, want;
+                EM_OK(ember_astype(cpu(), x, dt, p.out()));  // copies
+                EM_OK(ember_astype(cpu(), y, dt, q.out()));
+                EM_OK(fn(ref(), as_ref(x), as_ref(y), want.out()));
+                const ember_tensor_t* operands[2] = {p, q};
+                EM_OK(ember_elementwise_into(cpu(), name, operands, 2, into_b ? q.t : p.t));
+                EXPECT_EQ(raw_bytes(into_b ? q.t : p.t), raw_bytes(want)) << name << " in place into " << (into_b ? "b " : "a ") << ember_dtype_name(dt);
             }
         }
     }

@@ -674,26 +674,36 @@ inline float from_fmod_f32(float a, float b, float m) {
 }
 template <bool Remainder>
 void floordiv_rem_f32(const void* av, const void* bv, void* out, int64_t n, int mode) {
-    const float* __restrict a = (const float*)av;
-    const float* __restrict b = (const float*)bv;
-    float* __restrict o = (float*)out;
+    // out may be a or b (in-place ops): each block is computed into `block`, its slow lanes
+    // patched from the still untouched inputs, and only then stored.
+    const float* a = (const float*)av;
+    const float* b = (const float*)bv;
+    float* o = (float*)out;
     const int64_t sa = mode & 1 ? 0 : 1, sb = mode & 2 ? 0 : 1;
-    int slow = 0;
-    for (int64_t i = 0; i < n; ++i) {
-        const float x = a[i * sa], y = b[i * sb];
-        const double ax = __builtin_fabs((double)x), ay = __builtin_fabs((double)y), q = ax / ay;
-        const bool fast = q < 536870912.0 && ay < __builtin_inf();  // false for NaN
-        const double k = __builtin_trunc(fast ? q : 0.0);
-        o[i] = from_fmod_f32<Remainder>(x, y, __builtin_copysignf((float)(ax - k * ay), x));
-        slow |= !fast;
-    }
-    if (slow)
-        for (int64_t i = 0; i < n; ++i) {
-            const float x = a[i * sa], y = b[i * sb];
-            const double q = __builtin_fabs((double)x) / __builtin_fabs((double)y);
-            if (q < 536870912.0 && __builtin_fabsf(y) < __builtin_inff()) continue;
-            o[i] = y == 0 ? (Remainder ? __builtin_fmodf(x, y) : x / y) : from_fmod_f32<Remainder>(x, y, __builtin_fmodf(x, y));
+    constexpr int64_t kBlock = 256;
+    alignas(64) float block[kBlock];
+    for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+        const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;
+        const float* pa = a + i0 * sa;
+        const float* pb = b + i0 * sb;
+        int slow = 0;
+        for (int64_t i = 0; i < m; ++i) {
+            const float x = pa[i * sa], y = pb[i * sb];
+            const double ax = __builtin_fabs((double)x), ay = __builtin_fabs((double)y), q = ax / ay;
+            const bool fast = q < 536870912.0 && ay < __builtin_inf();  // false for NaN
+            const double k = __builtin_trunc(fast ? q : 0.0);
+            block[i] = from_fmod_f32<Remainder>(x, y, __builtin_copysignf((float)(ax - k * ay), x));
+            slow |= !fast;
         }
+        if (slow)
+            for (int64_t i = 0; i < m; ++i) {
+                const float x = pa[i * sa], y = pb[i * sb];
+                const double q = __builtin_fabs((double)x) / __builtin_fabs((double)y);
+                if (q < 536870912.0 && __builtin_fabsf(y) < __builtin_inff()) continue;
+                block[i] = y == 0 ? (Remainder ? __builtin_fmodf(x, y) : x / y) : from_fmod_f32<Remainder>(x, y, __builtin_fmodf(x, y));
+            }
+        memcpy(o + i0, block, (size_t)m * sizeof(float));
+    }
 }
 
 // ------------------------------------------------------------------ complex
