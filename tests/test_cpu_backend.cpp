@@ -827,6 +827,19 @@ TEST(CpuLarge, BoolComparisonsAndExtremes) {
     }
 }
 
+// Calls check(a zero of the C type, the dtype) for each of the eight integer dtypes.
+template <class F>
+void for_each_int_dtype(F&& check) {
+    check(int8_t{}, EMBER_INT8);
+    check(uint8_t{}, EMBER_UINT8);
+    check(int16_t{}, EMBER_INT16);
+    check(uint16_t{}, EMBER_UINT16);
+    check(int32_t{}, EMBER_INT32);
+    check(uint32_t{}, EMBER_UINT32);
+    check(int64_t{}, EMBER_INT64);
+    check(uint64_t{}, EMBER_UINT64);
+}
+
 // argmax/argmin stop scanning a line at a value nothing can replace (an integer type's
 // largest or smallest): the first position of that value, as the reference's, with repeats
 // of it, in many short lines and in one long line cut into stretches across the pool.
@@ -854,14 +867,7 @@ TEST(CpuLarge, ArgExtremesStopAtTheTypesLimits) {
             expect_close(got2, want2, 0, 0, std::string("argmin ") + ember_dtype_name(dt) + " " + what);
         }
     };
-    check(int8_t{}, EMBER_INT8);
-    check(uint8_t{}, EMBER_UINT8);
-    check(int16_t{}, EMBER_INT16);
-    check(uint16_t{}, EMBER_UINT16);
-    check(int32_t{}, EMBER_INT32);
-    check(uint32_t{}, EMBER_UINT32);
-    check(int64_t{}, EMBER_INT64);
-    check(uint64_t{}, EMBER_UINT64);
+    for_each_int_dtype(check);
 }
 
 // float32 floor_divide and remainder (fmod exact through float64, then the reference's
@@ -952,14 +958,7 @@ TEST(CpuLarge, IntegerPowersAsReference) {
             expect_close(got, want, 0, 0, std::string("pow ") + ember_dtype_name(dt) + " " + what);
         }
     };
-    check(int8_t{}, EMBER_INT8);
-    check(uint8_t{}, EMBER_UINT8);
-    check(int16_t{}, EMBER_INT16);
-    check(uint16_t{}, EMBER_UINT16);
-    check(int32_t{}, EMBER_INT32);
-    check(uint32_t{}, EMBER_UINT32);
-    check(int64_t{}, EMBER_INT64);
-    check(uint64_t{}, EMBER_UINT64);
+    for_each_int_dtype(check);
 }
 
 // Integer floor_divide and remainder (vector kernels: truncated quotients through float or
@@ -1001,14 +1000,7 @@ TEST(CpuLarge, IntegerFloorDivideAndRemainderExact) {
                 expect_close(got, want, 0, 0, std::string(name) + " " + ember_dtype_name(dt) + " " + what);
             }
     };
-    check(int8_t{}, EMBER_INT8);
-    check(uint8_t{}, EMBER_UINT8);
-    check(int16_t{}, EMBER_INT16);
-    check(uint16_t{}, EMBER_UINT16);
-    check(int32_t{}, EMBER_INT32);
-    check(uint32_t{}, EMBER_UINT32);
-    check(int64_t{}, EMBER_INT64);
-    check(uint64_t{}, EMBER_UINT64);
+    for_each_int_dtype(check);
 }
 
 // A scalar -0.0 keeps its sign when the vector kernels broadcast it (a splat built as a zero
