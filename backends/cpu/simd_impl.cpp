@@ -1449,34 +1449,22 @@ void col_sum_half_row(const void* x, int64_t n, void* acc) {
 
 // float16/bfloat16 max/min: float32 holds every value exactly, so the float32 pick (first of
 // equal values, the last NaN) finds the same element, and a value that is not NaN converts
-// back to the element's bits, -0 included. A NaN comes out as the reference's conversion from
-// float32 writes it (quiet_half_nan). Inf: the type's infinity bits (NaNs are the magnitudes
-// above it).
-template <uint16_t Inf>
-inline uint16_t quiet_half_nan(uint16_t h) {
-    return Inf == 0x7c00 ? (uint16_t)((h & 0x8000) | 0x7e00) : (uint16_t)(h | 0x40);  // float16 drops the payload
-}
-template <CvtFn Up, CvtFn Down, uint16_t Inf, bool IsMax>
+// back to the element's bits, -0 included. NaN results are written as the reference's
+// conversion writes them by reduce.cpp's quiet_nans, after the whole reduction.
+template <CvtFn Up, CvtFn Down, bool IsMax>
 void row_minmax_half(const void* in, int64_t n, void* acc) {
     const uint16_t* x = (const uint16_t*)in;
-    uint16_t* a = (uint16_t*)acc;
     alignas(64) float buf[1024];
     float best;
-    Up(a, &best, 1);
+    Up(acc, &best, 1);
     for (int64_t i = 0; i < n; i += 1024) {
         const int64_t m = n - i < 1024 ? n - i : 1024;
         Up(x + i, buf, m);
         row_minmax<float, IsMax>(buf, m, &best);
     }
-    if (best == best) {
-        Down(&best, a, 1);
-    } else {
-        uint32_t u;
-        memcpy(&u, &best, 4);
-        *a = quiet_half_nan<Inf>((uint16_t)(u >> 16));  // the sign, and bfloat16's payload, survive the widening
-    }
+    Down(&best, acc, 1);
 }
-template <CvtFn Up, uint16_t Inf, bool IsMax>
+template <CvtFn Up, bool IsMax>
 void col_minmax_half_row(const void* in, int64_t n, void* accv) {
     const uint16_t* x = (const uint16_t*)in;
     uint16_t* acc = (uint16_t*)accv;
@@ -1486,9 +1474,8 @@ void col_minmax_half_row(const void* in, int64_t n, void* accv) {
         Up(acc + j, fa, m);
         Up(x + j, fx, m);
         for (int64_t k = 0; k < m; ++k) {
-            const bool nan = fx[k] != fx[k];
-            const bool take = nan || (IsMax ? fx[k] > fa[k] : fx[k] < fa[k]);
-            acc[j + k] = nan ? quiet_half_nan<Inf>(x[j + k]) : take ? x[j + k] : acc[j + k];
+            const bool take = fx[k] != fx[k] || (IsMax ? fx[k] > fa[k] : fx[k] < fa[k]);
+            acc[j + k] = take ? x[j + k] : acc[j + k];
         }
     }
 }
@@ -1632,10 +1619,10 @@ void fill_minmax(IsaTable& t, int op) {
     });
     t.row[op][D_BOOL] = row_minmax<uint8_t, IsMax>;  // bools are bytes 0 and 1
     t.col[op][D_BOOL] = col_each_row<col_minmax_row<uint8_t, IsMax>>;
-    t.row[op][D_F16] = row_minmax_half<cvt_f16_f32, cvt_f32_f16, 0x7c00, IsMax>;
-    t.row[op][D_BF16] = row_minmax_half<cvt_bf16_f32, cvt_f32_bf16, 0x7f80, IsMax>;
-    t.col[op][D_F16] = col_each_row<col_minmax_half_row<cvt_f16_f32, 0x7c00, IsMax>>;
-    t.col[op][D_BF16] = col_each_row<col_minmax_half_row<cvt_bf16_f32, 0x7f80, IsMax>>;
+    t.row[op][D_F16] = row_minmax_half<cvt_f16_f32, cvt_f32_f16, IsMax>;
+    t.row[op][D_BF16] = row_minmax_half<cvt_bf16_f32, cvt_f32_bf16, IsMax>;
+    t.col[op][D_F16] = col_each_row<col_minmax_half_row<cvt_f16_f32, IsMax>>;
+    t.col[op][D_BF16] = col_each_row<col_minmax_half_row<cvt_bf16_f32, IsMax>>;
 }
 
 IsaTable build_table() {
