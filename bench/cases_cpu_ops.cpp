@@ -469,7 +469,8 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("floor_divide_f16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a16, b16, r); }));
         for (ember_tensor_t* t : {a, b, a16, b16}) ember_tensor_release(t);
     }
-    if (np.count("floor_divide_i32/1e6") || np.count("remainder_i64/1e6") || np.count("floor_divide_scalar_i32/1e6") || np.count("pow_i32/1e6")) {
+    if (np.count("floor_divide_i32/1e6") || np.count("remainder_i64/1e6") || np.count("floor_divide_scalar_i32/1e6") || np.count("pow_i32/1e6") ||
+        np.count("cumsum_i64/1e6")) {
         // dividends integers in [-100, 100), divisors in [1, 7)
         auto integers = [&](double lo, double hi, ember_dtype_t dt, unsigned seed) {
             ember_tensor_t *u = random_tensor(c, {1000000}, lo, hi, seed), *f = nullptr, *i = nullptr;
@@ -486,6 +487,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("remainder_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_remainder(c, a64, b64, r); }));
         add("floor_divide_scalar_i32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a, seven, r); }));
         add("pow_i32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_pow(c, a, b, r); }));
+        add("cumsum_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_cumsum(c, a64, 0, r); }));
         for (ember_tensor_t* t : {a, b, a64, b64, seven}) ember_tensor_release(t);
     }
     if (np.count("count_nonzero_f32/1e7")) {

@@ -870,6 +870,41 @@ TEST(CpuLarge, ArgExtremesStopAtTheTypesLimits) {
     for_each_int_dtype(check);
 }
 
+// Integer cumsum/cumprod along a long innermost line (scan.cpp: the line cut into parts
+// across the threads, each part scanned from the total of those before it): the reference's
+// sequential results exactly, wrapping included (smaller integers reach it cast to
+// int64/uint64 by the core). Sums of values over the whole range wrap often; products of
+// odd values never reach zero, so a part that started from the wrong total would show.
+// A 1-d line, two rows, and a view starting one element in.
+TEST(CpuLarge, LongIntegerScansMatchReferenceExactly) {
+    NEED_CPU();
+    auto check = [](auto zero, ember_dtype_t dt) {
+        using V = decltype(zero);
+        const int64_t n = 300003;
+        std::mt19937_64 gen(17);
+        std::vector<V> sum_values((size_t)n * 2), odd_values((size_t)n * 2);
+        for (size_t i = 0; i < sum_values.size(); ++i) {
+            sum_values[i] = (V)gen();
+            odd_values[i] = (V)(gen() | 1);
+        }
+        for (auto [op, values] : {std::pair<const char*, std::vector<V>*>{"cumsum", &sum_values}, {"cumprod", &odd_values}}) {
+            auto fn = std::string(op) == "cumsum" ? ember_cumsum : ember_cumprod;
+            const int64_t flat[1] = {2 * n}, rows[2] = {2, n}, from[1] = {1}, to[1] = {2 * n}, step[1] = {1};
+            T x, m, tail;
+            EM_OK(ember_tensor_from_data(cpu(), values->data(), dt, flat, 1, x.out()));
+            EM_OK(ember_reshape(cpu(), x, rows, 2, m.out()));
+            EM_OK(ember_slice(cpu(), x, from, to, step, 1, tail.out()));
+            for (auto [what, t, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"two rows", m, 1}, {"view from 1", tail, 0}}) {
+                T got, want;
+                EM_OK(fn(cpu(), t, axis, got.out()));
+                EM_OK(fn(ref(), as_ref(t), axis, want.out()));
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << op << " " << ember_dtype_name(dt) << " " << what;
+            }
+        }
+    };
+    for_each_int_dtype(check);
+}
+
 // float32 floor_divide and remainder (fmod exact through float64, then the reference's
 // formula in float; lanes with a quotient of 2^29 or more, a zero or non-finite operand take
 // fmodf), float16/bfloat16 staged through them: bit for bit the reference's, on magnitudes from
