@@ -302,11 +302,16 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("dot_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, x, x, r); }));
         ember_tensor_release(x);
     }
-    if (np.count("add_transposed_f32/1000x1000")) {
+    if (np.count("add_transposed_f32/1000x1000") || np.count("add_transposed_f16/1000x1000")) {
         ember_tensor_t* x = random_tensor(c, {1000, 1000}, -1, 1, 15), *y = random_tensor(c, {1000, 1000}, -1, 1, 16), *xt = nullptr;
+        ember_tensor_t *x16 = nullptr, *y16 = nullptr, *xt16 = nullptr;
         ember_matrix_transpose(c, x, &xt);
+        ember_astype(c, x, EMBER_FLOAT16, &x16);
+        ember_astype(c, y, EMBER_FLOAT16, &y16);
+        ember_matrix_transpose(c, x16, &xt16);
         add("add_transposed_f32", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_add(c, xt, y, r); }));
-        for (ember_tensor_t* t : {x, y, xt}) ember_tensor_release(t);
+        add("add_transposed_f16", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_add(c, xt16, y16, r); }));
+        for (ember_tensor_t* t : {x, y, xt, x16, y16, xt16}) ember_tensor_release(t);
     }
     // Tall operands: x @ w (row blocks), x.T @ y and x.T @ x (the inner dimension split; NumPy
     // gives x.T @ x to SYRK, which computes one triangle).

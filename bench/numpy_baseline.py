@@ -37,6 +37,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   exp_f16            np.exp(x) of 1e6 float16 values
   dot_f32            x @ x of two 1e6-vectors (one vector, with itself)
   add_transposed_f32 x.T + y of (1000, 1000) arrays
+  add_transposed_f16 the same in float16
   matmul_i32         a @ a of a (512, 512) int32 array (NumPy has no BLAS for integers either)
   matvec_f32         m @ x of a (1000, 1000) array and a 1000-vector
   add_matvec_f32     20 times: a + b of 1e6-vectors, then m @ x as above (an elementwise op
@@ -195,6 +196,8 @@ INDEX_CASES = {
     "exp_f16": ("1e6", lambda r: (r.uniform(-3, 3, 10**6).astype(np.float16),), lambda x: np.exp(x)),
     "dot_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: x @ x),
     "add_transposed_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32), r.uniform(-1, 1, (1000, 1000)).astype(np.float32)),
+                           lambda x, y: x.T + y),
+    "add_transposed_f16": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float16), r.uniform(-1, 1, (1000, 1000)).astype(np.float16)),
                            lambda x, y: x.T + y),
     "matmul_i32": ("512x512", lambda r: (r.integers(-100, 100, (512, 512)).astype(np.int32),), lambda a: a @ a),
     "matvec_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32), r.uniform(-1, 1, 1000).astype(np.float32)),

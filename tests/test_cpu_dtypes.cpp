@@ -15,8 +15,9 @@
 namespace {
 
 // float16/bfloat16 elementwise ops run the float32 kernels chunk by chunk and round once,
-// as the reference computes them: exact arithmetic and comparisons are identical, the
-// transcendental functions within one unit of the half type's last place.
+// as the reference computes them: exact arithmetic and comparisons are identical bit for bit
+// (a NaN's sign and payload included), the transcendental functions within one unit of the
+// half type's last place. Transposed operands are gathered into tiles first.
 TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
     NEED_CPU();
     const int64_t rows = 301, cols = 1001;
@@ -28,38 +29,44 @@ TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
     using Fn1 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
     for (ember_dtype_t dt : {EMBER_FLOAT16, EMBER_BFLOAT16}) {
         const std::string dn = ember_dtype_name(dt);
-        T x, y, s;
+        T x, y, s, xt, z;
         EM_OK(ember_astype(cpu(), x0, dt, x.out()));
         EM_OK(ember_astype(cpu(), y0, dt, y.out()));
         EM_OK(ember_full(cpu(), nullptr, 0, 1.5, dt, s.out()));
+        EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
+        z = tensor(cpu(), randf((size_t)(rows * cols), -4, 4, 104), {cols, rows}, dt);
         for (auto [name, fn] : {std::pair<const char*, Fn2>{"add", ember_add}, {"subtract", ember_subtract}, {"multiply", ember_multiply}, {"divide", ember_divide},
                                 {"maximum", ember_maximum}, {"minimum", ember_minimum}, {"less", ember_less}, {"equal", ember_equal},
                                 {"copysign", ember_copysign}}) {
-            for (auto [what, a, b] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{" row-broadcast", x, y}, {" by a scalar", x, s}, {" of a scalar", s, x}}) {
+            for (auto [what, a, b] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{" row-broadcast", x, y}, {" by a scalar", x, s}, {" of a scalar", s, x},
+                                      {" transposed", xt, z}, {" by a transposed", z, xt}, {" transposed by a scalar", xt, s}}) {
                 T got, want;
                 EM_OK(fn(cpu(), a, b, got.out()));
                 EM_OK(fn(ref(), as_ref(a), as_ref(b), want.out()));
-                expect_close(got, want, 0, 0, std::string(name) + what + " " + dn);
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << what << " " << dn;
             }
         }
         const double half_ulp = dt == EMBER_FLOAT16 ? 1.0 / 1024 : 1.0 / 128;
         for (auto [name, fn, rtol] : {std::tuple<const char*, Fn1, double>{"sqrt", ember_sqrt, 0}, {"abs", ember_abs, 0}, {"relu", ember_relu, 0},
                                       {"exp", ember_exp, half_ulp}, {"log", ember_log, half_ulp}, {"tanh", ember_tanh, half_ulp},
                                       {"sigmoid", ember_sigmoid, half_ulp}, {"silu", ember_silu, half_ulp}}) {
-            T got, want;
-            EM_OK(fn(cpu(), x, got.out()));
-            EM_OK(fn(ref(), as_ref(x), want.out()));
-            expect_close(got, want, rtol, 1e-7, std::string(name) + " " + dn);
+            for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"", x}, {" transposed", xt}}) {
+                T got, want;
+                EM_OK(fn(cpu(), v, got.out()));
+                EM_OK(fn(ref(), as_ref(v), want.out()));
+                if (rtol == 0) EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << layout << " " << dn;
+                else expect_close(got, want, rtol, 1e-7, std::string(name) + layout + " " + dn);
+            }
         }
         // Sums (double accumulators, chunk-wise conversion) and means (in float32, rounded
         // once: the float16 sum of these 3e5 values overflows, their mean does not).
-        T pos = tensor(cpu(), randf((size_t)(rows * cols), 0, 4, 103), {rows, cols}, dt), xt;
-        EM_OK(ember_matrix_transpose(cpu(), pos, xt.out()));
+        T pos = tensor(cpu(), randf((size_t)(rows * cols), 0, 4, 103), {rows, cols}, dt), pos_t;
+        EM_OK(ember_matrix_transpose(cpu(), pos, pos_t.out()));
         const int64_t ax0 = 0, ax1 = 1;
         using Red = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
         for (auto [name, fn] : {std::pair<const char*, Red>{"sum", ember_sum}, {"mean", ember_mean}, {"var", nullptr}}) {
             for (auto [layout, v, axes, naxes] : {std::tuple<const char*, const ember_tensor_t*, const int64_t*, int>{"all", pos, nullptr, 0},
-                                                  {"rows", pos, &ax1, 1}, {"columns", pos, &ax0, 1}, {"transposed", xt, &ax1, 1}}) {
+                                                  {"rows", pos, &ax1, 1}, {"columns", pos, &ax0, 1}, {"transposed", pos_t, &ax1, 1}}) {
                 T got, want;
                 if (fn) {
                     EM_OK(fn(cpu(), v, axes, naxes, 0, got.out()));

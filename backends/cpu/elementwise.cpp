@@ -143,7 +143,18 @@ void binary_half_run(BinFn fn, int slot, const uint16_t* a, const uint16_t* b, c
     }
 }
 
-// ------------------------------------------------------------------ binary
+// One run of a unary op on a contiguous half operand into a contiguous output of its type.
+void unary_half_run(UnFn fn, int slot, const uint16_t* x, uint16_t* out, int64_t len) {
+    alignas(64) float fx[kStage], fr[kStage];
+    const CvtFn up = g_isa->cvt[slot][C_F32], down = g_isa->cvt[C_F32][slot];
+    for (int64_t i = 0; i < len; i += kStage) {
+        const int64_t n = std::min(kStage, len - i);
+        up(x + i, fx, n);
+        fn(fx, fr, n, 0);
+        down(fr, out + i, n);
+    }
+}
+
 // ------------------------------------------------------------------ complex multiply, divide
 // The ISA's loop (complex_mul: the textbook product, each operation rounded, as the
 // reference's std::complex product computes it; complex_div_c64: libgcc's float64 quotient
@@ -229,13 +240,16 @@ ember_status_t binary_isa_kernel(const ember_kernel_call_t* c, int code) {
     const int64_t so = g.st[0][last], sa = g.st[1][last], sb = g.st[2][last];
     const size_t isz = itemsize_of(a.dtype), osz = itemsize_of(o.dtype);
     const bool strided = inner > 1 && ((sa != 0 && sa != 1) || (sb != 0 && sb != 1));
-    if (inner > 1 && (so != 1 || (strided && (staged || isz > 8)))) return reference_on_slices(c, kElementwise);
+    if (inner > 1 && (so != 1 || (strided && isz > 8))) return reference_on_slices(c, kElementwise);
     const int mode = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0) | stream_flag(g.size * (int64_t)osz, o, {&a, &b});
     char *pa = base_ptr(a), *pb = base_ptr(b), *po = base_ptr(o);
     if (strided) {
         char* const base[3] = {po, pa, pb};
         const size_t sizes[3] = {osz, isz, isz};
-        for_tiles<3>(g, base, sizes, kParallelCheap / 4, [&](const char* const* p, int64_t n) { fn(p[1], p[2], (char*)p[0], n, mode & 3); });
+        for_tiles<3>(g, base, sizes, kParallelCheap / 4, [&](const char* const* p, int64_t n) {
+            if (staged) binary_half_run(fn, slot, (const uint16_t*)p[1], (const uint16_t*)p[2], (char*)p[0], o.dtype == EMBER_BOOL, n, mode & 3);
+            else fn(p[1], p[2], (char*)p[0], n, mode & 3);
+        });
         return EMBER_OK;
     }
     if (staged) {
@@ -357,19 +371,18 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     const int slot = half_slot(x.dtype);
     UnFn fn32 = slot >= 0 && o.dtype == x.dtype ? g_isa->un[code][EMBER_FLOAT32] : nullptr;
     if (fn32 && unit) {
-        const CvtFn up = g_isa->cvt[slot][C_F32], down = g_isa->cvt[C_F32][slot];
         parallel_range(g.size, kParallelCostly, 1 << 12, [&](int64_t begin, int64_t end) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
-                alignas(64) float fx[kStage], fr[kStage];
-                const uint16_t* xs = (const uint16_t*)px + off[1];
-                uint16_t* os = (uint16_t*)po + off[0];
-                for (int64_t i = 0; i < len; i += kStage) {
-                    const int64_t n = std::min(kStage, len - i);
-                    up(xs + i, fx, n);
-                    fn32(fx, fr, n, 0);
-                    down(fr, os + i, n);
-                }
+                unary_half_run(fn32, slot, (const uint16_t*)px + off[1], (uint16_t*)po + off[0], len);
             });
+        });
+        return EMBER_OK;
+    }
+    if (fn32 && inner > 1 && g.st[0][last] == 1) {  // a strided half input
+        char* const base[2] = {po, px};
+        const size_t sizes[2] = {2, 2};
+        for_tiles<2>(g, base, sizes, kParallelCostly, [&](const char* const* p, int64_t n) {
+            unary_half_run(fn32, slot, (const uint16_t*)p[1], (uint16_t*)p[0], n);
         });
         return EMBER_OK;
     }
