@@ -1041,7 +1041,7 @@ TEST(CpuLarge, IntegerFloorDivideAndRemainderExact) {
 // A scalar -0.0 keeps its sign when the vector kernels broadcast it (a splat built as a zero
 // vector plus the scalar made it +0.0: 2 * -0.0 came out +0.0), and max/min reductions keep
 // the first of equal zeros and the last NaN as the reference does; bit for bit, every float dtype, the scalar
-// on either side, lengths with vector tails.
+// on either side, lengths with vector tails, contiguous and stepped operands.
 TEST(CpuLarge, NegativeZeroScalarsKeepTheirSign) {
     NEED_CPU();
     std::vector<double> v(4099);
@@ -1056,17 +1056,20 @@ TEST(CpuLarge, NegativeZeroScalarsKeepTheirSign) {
     using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
     for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
         const std::string dn = ember_dtype_name(dt);
-        T x = tensor(cpu(), v, {(int64_t)v.size()}, dt), z = tensor(cpu(), std::vector<double>{-0.0}, {}, dt);
+        T x = tensor(cpu(), v, {(int64_t)v.size()}, dt), z = tensor(cpu(), std::vector<double>{-0.0}, {}, dt), stepped;
+        const int64_t from[1] = {1}, to[1] = {(int64_t)v.size()}, step[1] = {3};  // gathered into tiles first
+        EM_OK(ember_slice(cpu(), x, from, to, step, 1, stepped.out()));
         for (auto [name, fn] : {std::pair<const char*, Binary>{"add", ember_add}, {"subtract", ember_subtract}, {"multiply", ember_multiply},
                                 {"divide", ember_divide}, {"maximum", ember_maximum}, {"minimum", ember_minimum}, {"copysign", ember_copysign}}) {
-            for (bool scalar_first : {false, true}) {
-                const ember_tensor_t* a = scalar_first ? z.t : x.t;
-                const ember_tensor_t* b = scalar_first ? x.t : z.t;
-                T got, want;
-                EM_OK(fn(cpu(), a, b, got.out()));
-                EM_OK(fn(ref(), as_ref(a), as_ref(b), want.out()));
-                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << (scalar_first ? " -0.0 with x " : " x with -0.0 ") << dn;
-            }
+            for (auto [layout, operand] : {std::pair<const char*, const ember_tensor_t*>{"x", x}, {"x[1::3]", stepped}})
+                for (bool scalar_first : {false, true}) {
+                    const ember_tensor_t* a = scalar_first ? z.t : operand;
+                    const ember_tensor_t* b = scalar_first ? operand : z.t;
+                    T got, want;
+                    EM_OK(fn(cpu(), a, b, got.out()));
+                    EM_OK(fn(ref(), as_ref(a), as_ref(b), want.out()));
+                    EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << (scalar_first ? " -0.0 with " : " with -0.0 ") << layout << " " << dn;
+                }
         }
         // Reduced through a transpose, memory order meets -0.0 first, the logical order +0.0.
         T zmax = tensor(cpu(), std::vector<double>{-1, -0.0, -0.0, 0.0, 0.0, 0.0}, {2, 3}, dt), zmin = tensor(cpu(), std::vector<double>{1, -0.0, -0.0, 0.0, 0.0, 0.0}, {2, 3}, dt);
