@@ -1,5 +1,6 @@
-// IEEE binary16 <-> binary32, rounding to nearest even (NaN stays NaN, quieted), and
-// double -> float rounded to odd for the half types, for the reference and cpu backends.
+// IEEE binary16 <-> binary32, rounding to nearest even (NaN stays NaN, quieted), bfloat16 ->
+// binary32, and double -> float rounded to odd for the half types, for the reference and cpu
+// backends.
 // `static inline`: every translation unit that includes it (the cpu backend's per-ISA
 // copies of simd_impl.cpp in particular) keeps a private copy.
 #pragma once
@@ -54,6 +55,14 @@ static inline uint16_t from_float(float f) {
     uint32_t rem = absx & 0x1fffu;
     if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) ++r;
     return (uint16_t)(sign | r);
+}
+
+// bfloat16 is the top half of a float32: widening is exact.
+static inline float bf16_to_float(uint16_t b) {
+    const uint32_t wide = (uint32_t)b << 16;
+    float f;
+    std::memcpy(&f, &wide, 4);
+    return f;
 }
 
 // double -> float rounded to odd: toward zero, then the last bit set where anything was

@@ -30,13 +30,7 @@ struct Extreme {
 template <bool IsF16>
 struct HalfBits {
     uint16_t bits;
-    float value() const {
-        if (IsF16) return ember_float16::to_float(bits);
-        const uint32_t wide = (uint32_t)bits << 16;
-        float f;
-        std::memcpy(&f, &wide, 4);
-        return f;
-    }
+    float value() const { return IsF16 ? ember_float16::to_float(bits) : ember_float16::bf16_to_float(bits); }
     bool operator==(HalfBits o) const { return bits == o.bits; }
     bool operator<(HalfBits o) const { return value() < o.value(); }
 };

@@ -481,12 +481,7 @@ double float_at(int32_t dt, const char* base, int64_t i) {
         case EMBER_FLOAT32: return ((const float*)base)[i];
         case EMBER_FLOAT64: return ((const double*)base)[i];
         case EMBER_FLOAT16: return ember_float16::to_float(((const uint16_t*)base)[i]);
-        default: {
-            const uint32_t u = (uint32_t)((const uint16_t*)base)[i] << 16;
-            float f;
-            std::memcpy(&f, &u, 4);
-            return f;
-        }
+        default: return ember_float16::bf16_to_float(((const uint16_t*)base)[i]);
     }
 }
 

@@ -1354,15 +1354,12 @@ void cvt_f32_f16(const void* in, void* out, int64_t n) {
 #endif
     for (; i < n; ++i) o[i] = ember_float16::from_float(x[i]);
 }
-// The float32 side through memcpy: out and in are float objects (a uint32_t store into a float
-// variable that the caller then reads as float could be reordered under strict aliasing).
+// The float32 side as float objects (bits through memcpy): a uint32_t store into a float
+// that the caller then reads as float could be reordered under strict aliasing.
 void cvt_bf16_f32(const void* in, void* out, int64_t n) {
     const uint16_t* x = (const uint16_t*)in;
     float* o = (float*)out;
-    for (int64_t i = 0; i < n; ++i) {
-        const uint32_t u = (uint32_t)x[i] << 16;
-        memcpy(o + i, &u, 4);
-    }
+    for (int64_t i = 0; i < n; ++i) o[i] = ember_float16::bf16_to_float(x[i]);
 }
 void cvt_f32_bf16(const void* in, void* out, int64_t n) {
     const float* x = (const float*)in;

@@ -42,12 +42,7 @@ struct bfloat16 {
             bits = (uint16_t)(u >> 16);
         }
     }
-    operator float() const {
-        uint32_t u = (uint32_t)bits << 16;
-        float f;
-        std::memcpy(&f, &u, 4);
-        return f;
-    }
+    operator float() const { return ember_float16::bf16_to_float(bits); }
 };
 
 using c64 = std::complex<float>;
