@@ -466,13 +466,17 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("argmax_axis1_f16", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, h, 1, 0, r); }));
         for (ember_tensor_t* t : {x, h}) ember_tensor_release(t);
     }
-    if (np.count("remainder_f32/1e6") || np.count("floor_divide_f16/1e6")) {  // a, b uniform(0.5, 2)
+    if (np.count("remainder_f32/1e6") || np.count("floor_divide_f16/1e6") || np.count("remainder_f64/1e6")) {  // a, b uniform(0.5, 2)
         ember_tensor_t *a = random_tensor(c, {1000000}, 0.5, 2, 28), *b = random_tensor(c, {1000000}, 0.5, 2, 29), *a16 = nullptr, *b16 = nullptr;
+        ember_tensor_t *a64 = nullptr, *b64 = nullptr;
         ember_astype(c, a, EMBER_FLOAT16, &a16);
         ember_astype(c, b, EMBER_FLOAT16, &b16);
+        ember_astype(c, a, EMBER_FLOAT64, &a64);
+        ember_astype(c, b, EMBER_FLOAT64, &b64);
         add("remainder_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_remainder(c, a, b, r); }));
         add("floor_divide_f16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a16, b16, r); }));
-        for (ember_tensor_t* t : {a, b, a16, b16}) ember_tensor_release(t);
+        add("remainder_f64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_remainder(c, a64, b64, r); }));
+        for (ember_tensor_t* t : {a, b, a16, b16, a64, b64}) ember_tensor_release(t);
     }
     if (np.count("floor_divide_i32/1e6") || np.count("remainder_i64/1e6") || np.count("floor_divide_scalar_i32/1e6") || np.count("pow_i32/1e6") ||
         np.count("cumsum_i64/1e6")) {

@@ -86,8 +86,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   argmax_bool        b.argmax() of 1e6 bools (NumPy and Ember stop at the first True)
   max_f16, argmax_axis1_f16
                      x.max(), x.argmax(axis=1) of a (1000, 1000) float16 array (uniform(-1, 1))
-  remainder_f32, floor_divide_f16
-                     a % b of 1e6 float32 values, a // b of 1e6 float16 values (a, b uniform(0.5, 2))
+  remainder_f32, floor_divide_f16, remainder_f64
+                     a % b of 1e6 float32 values, a // b of 1e6 float16 values, a % b of 1e6 float64
+                     values (a, b uniform(0.5, 2))
   floor_divide_i32   a // b of 1e6 int32 values, a in [-100, 100), b in [1, 7)
   remainder_i64      a % b of the same values as int64
   pow_i32            a ** b of the int32 values of floor_divide_i32 (b in [1, 7))
@@ -278,6 +279,7 @@ INDEX_CASES = {
     "max_f16": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float16),), lambda x: x.max()),
     "argmax_axis1_f16": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float16),), lambda x: x.argmax(axis=1)),
     "remainder_f32": ("1e6", lambda r: (r.uniform(0.5, 2, 10**6).astype(np.float32), r.uniform(0.5, 2, 10**6).astype(np.float32)), lambda a, b: a % b),
+    "remainder_f64": ("1e6", lambda r: (r.uniform(0.5, 2, 10**6), r.uniform(0.5, 2, 10**6)), lambda a, b: a % b),
     "floor_divide_f16": ("1e6", lambda r: (r.uniform(0.5, 2, 10**6).astype(np.float16), r.uniform(0.5, 2, 10**6).astype(np.float16)), lambda a, b: a // b),
     "floor_divide_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32), r.integers(1, 7, 10**6, dtype=np.int32)), lambda a, b: a // b),
     "remainder_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6), r.integers(1, 7, 10**6)), lambda a, b: a % b),

@@ -905,31 +905,39 @@ TEST(CpuLarge, LongIntegerScansMatchReferenceExactly) {
     for_each_int_dtype(check);
 }
 
-// float32 floor_divide and remainder (fmod exact through float64, then the reference's
-// formula in float; lanes with a quotient of 2^29 or more, a zero or non-finite operand take
-// fmodf), float16/bfloat16 staged through them: bit for bit the reference's, on magnitudes from
-// 1e-8 to 1e12, quotients just below and above integers, every pair of special values
-// (zeros of both signs, infinities, NaN, subnormals, 2^29, the largest floats), a scalar on
-// either side, a broadcast row, a strided operand, and in place into either operand.
+// float32/float64 floor_divide and remainder (fmod exact through float64 or through one fused
+// multiply-add, then the reference's formula in the operands' type; lanes with a quotient of
+// 2^29 (2^52) or more, a zero or non-finite operand, or a float64 quotient rounded across an
+// integer take libm's fmod), float16/bfloat16 staged through float32: bit for bit the
+// reference's, on magnitudes from 1e-8 to 1e12, quotients within a last place of integers,
+// every pair of special values (zeros of both signs, infinities, NaN, subnormals, 2^29, 2^52,
+// the largest floats), a scalar on either side, a broadcast row, a strided operand, and in
+// place into either operand.
 TEST(CpuLarge, FloatFloorDivideAndRemainderExact) {
     NEED_CPU();
     const int64_t rows = 300, cols = 515, n = rows * cols;
     const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-    const double specials[] = {0.0, -0.0, inf, -inf, nan, 1, -1, 3, -3, 0.5, 1e-45, -1e-45, 3e38, -3e38, 7, 536870912.0, 1073741824.0, 1.5};
+    const double specials[] = {0.0, -0.0, inf, -inf, nan, 1, -1, 3, -3, 0.5, 1e-45, -1e-45, 3e38, -3e38, 7, 536870912.0, 1073741824.0, 1.5,
+                               4503599627370496.0, 9007199254740992.0, 1e300, -1e-310, 5e-324};
     const size_t ns = sizeof specials / sizeof specials[0];
     std::mt19937_64 rng(29);
     std::uniform_real_distribution<double> exponent(-8, 12), unit(-1, 1);
-    std::vector<double> a((size_t)n), b((size_t)n), r((size_t)cols);
+    std::vector<double> a((size_t)n), b((size_t)n), b64((size_t)n), r((size_t)cols);
     for (size_t i = 0; i < a.size(); ++i) {
         a[i] = unit(rng) * std::pow(10.0, exponent(rng));
-        b[i] = unit(rng) * std::pow(10.0, exponent(rng));
-        if (i < ns * ns) a[i] = specials[i / ns], b[i] = specials[i % ns];
-        else if (i % 5 == 1) b[i] = (double)(float)a[i] * (i % 2 ? 0.9999999 : 1.0000001) / (double)(i % 7 + 1);  // quotients near integers
+        b[i] = b64[i] = unit(rng) * std::pow(10.0, exponent(rng));
+        if (i < ns * ns) {
+            a[i] = specials[i / ns], b[i] = b64[i] = specials[i % ns];
+        } else if (i % 5 == 1) {  // quotients near integers, a float32's and a float64's last place away
+            b[i] = (double)(float)a[i] * (i % 2 ? 0.9999999 : 1.0000001) / (double)(i % 7 + 1);
+            b64[i] = a[i] / (double)(i % 7 + 1);
+            for (size_t k = 0; k < i % 3; ++k) b64[i] = std::nextafter(b64[i], i % 2 ? inf : -inf);
+        }
     }
     for (size_t j = 0; j < r.size(); ++j) r[j] = j < ns ? specials[j] : unit(rng) * 100;
     using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
-    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT16, EMBER_BFLOAT16}) {
-        T x = tensor(cpu(), a, {rows, cols}, dt), y = tensor(cpu(), b, {rows, cols}, dt), row = tensor(cpu(), r, {cols}, dt);
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        T x = tensor(cpu(), a, {rows, cols}, dt), y = tensor(cpu(), dt == EMBER_FLOAT64 ? b64 : b, {rows, cols}, dt), row = tensor(cpu(), r, {cols}, dt);
         T seven = tensor(cpu(), std::vector<double>{-7.0}, {}, dt), xs, ys;
         const int64_t from[2] = {0, 0}, to[2] = {rows, cols}, steps[2] = {1, 2}, to_half[2] = {rows, (cols + 1) / 2};
         EM_OK(ember_slice(cpu(), x, from, to, steps, 2, xs.out()));

@@ -596,7 +596,7 @@ void add_elementwise_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"bitwise_xor", binary_kernel, B_XOR, false});
     k.push_back({"bitwise_left_shift", binary_kernel, B_SHL, false});
     k.push_back({"bitwise_right_shift", binary_kernel, B_SHR, false});
-    k.push_back({"floor_divide", binary_kernel, B_FLOORDIV, false});  // integers, float32 (and half); float64: the reference on slices
+    k.push_back({"floor_divide", binary_kernel, B_FLOORDIV, false});  // integers and floats (half staged through float32)
     k.push_back({"remainder", binary_kernel, B_REM, false});
     k.push_back({"copysign", binary_kernel, B_COPYSIGN, false});
     k.push_back({"logical_and", binary_kernel, B_AND, false});

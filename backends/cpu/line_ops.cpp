@@ -1,6 +1,6 @@
 // Ops whose outputs along some dim depend only on the inputs at the same index of that dim:
 // elementwise ops without a kernel of their own here (logaddexp; for elementwise.cpp the
-// dtypes its kernels lack: floor_divide and remainder of floats, ...), and ops that treat each line along
+// dtypes its kernels lack: most complex ops, ...), and ops that treat each line along
 // their axes on its own (take_along_axis, scatter; for reduce.cpp, argreduce.cpp, scan.cpp,
 // sort.cpp and fft.cpp: prod of other dtypes, complex all/any over given axes, strided argmax/argmin,
 // cumsum/cumprod along the innermost dim, FFTs on wide vectors).

@@ -657,52 +657,75 @@ EMBER_EXACT_PAIR(signbit, uint8_t, uint8_t, __builtin_signbit(v) != 0, __builtin
 #undef EMBER_EXACT_PAIR
 #undef EMBER_EXACT_LOOP
 
-// float32 floor_divide and remainder as the reference computes them from fmod, in float. The
-// fmod is exact through float64: for |a / b| < 2^29, n = trunc(|a| / |b|) times |b| (29 + 24
-// bits) and |a| - n |b| are exact. n is never one too many: a quotient just below an integer
-// k is below it by at least 2^-24 (|a| and k |b| are multiples of |b|'s last place), more than
-// float64's rounding of a quotient under 2^29 can close. Other lanes (a or b not finite, b
-// zero, larger quotients) are recomputed with fmodf after the vector loop.
-template <bool Remainder>
-inline float from_fmod_f32(float a, float b, float m) {
-    if (Remainder) return m != 0 ? ((b < 0) != (m < 0) ? m + b : m) : __builtin_copysignf(0.0f, b);
-    float d = (a - m) / b;
+// float32/float64 floor_divide and remainder as the reference computes them from fmod, in the
+// operands' type. The fmod is computed exactly where cheap, else with libm after the loop:
+// - float32 through float64: for |a / b| < 2^29, n = trunc(|a| / |b|) times |b| (29 + 24
+//   bits) and |a| - n |b| are exact. n is never one too many: a quotient just below an
+//   integer k is below it by at least 2^-24 (|a| and k |b| are multiples of |b|'s last
+//   place), more than float64's rounding of a quotient under 2^29 can close.
+// - float64 with one fused multiply-add: for |a / b| < 2^52, r = |a| - n |b| rounded once is
+//   exact when n is the true truncated quotient (fmod's result is representable). The
+//   rounded quotient can make n one off; then the exact |a| - n |b| lies in [-|b|, 0) or
+//   [|b|, 2 |b|), a nonzero multiple of the smallest subnormal that rounding keeps there, so
+//   0 <= r < |b| proves n right.
+// Other lanes (a or b not finite, b zero, larger quotients, a float64 n proved wrong) take
+// libm's fmod.
+template <class T> inline T floor_of(T v) { return sizeof(T) == 4 ? __builtin_floorf(v) : __builtin_floor(v); }
+template <class T> inline T copysign_of(T v, T s) { return sizeof(T) == 4 ? __builtin_copysignf(v, s) : __builtin_copysign(v, s); }
+template <class T> inline T fmod_of(T a, T b) { return sizeof(T) == 4 ? __builtin_fmodf(a, b) : __builtin_fmod(a, b); }
+template <class T, bool Remainder>
+inline T from_fmod(T a, T b, T m) {
+    if (Remainder) return m != 0 ? ((b < 0) != (m < 0) ? m + b : m) : copysign_of(T(0), b);
+    T d = (a - m) / b;
     d = m != 0 && (b < 0) != (m < 0) ? d - 1 : d;
-    float fd = __builtin_floorf(d);
-    fd = d - fd > 0.5f ? fd + 1 : fd;
-    return d == 0 ? __builtin_copysignf(0.0f, a / b) : fd;
+    T fd = floor_of(d);
+    fd = d - fd > T(0.5) ? fd + 1 : fd;
+    return d == 0 ? copysign_of(T(0), a / b) : fd;
 }
-template <bool Remainder>
-void floordiv_rem_f32(const void* av, const void* bv, void* out, int64_t n, int mode) {
+// fmod(x, y) into m where the exact shortcut holds; false where libm must compute it.
+inline bool quick_fmod(float x, float y, float& m) {
+    const double ax = __builtin_fabs((double)x), ay = __builtin_fabs((double)y), q = ax / ay;
+    const bool fast = q < 536870912.0 && ay < __builtin_inf();  // false for NaN
+    const double k = __builtin_trunc(fast ? q : 0.0);
+    m = __builtin_copysignf((float)(ax - k * ay), x);
+    return fast;
+}
+inline bool quick_fmod(double x, double y, double& m) {
+    const double ax = __builtin_fabs(x), ay = __builtin_fabs(y), q = ax / ay;
+    const bool small = q < 4503599627370496.0 && ay < __builtin_inf();  // false for NaN
+    const double k = __builtin_trunc(small ? q : 0.0), r = __builtin_fma(-k, ay, ax);
+    m = __builtin_copysign(r, x);
+    return small && r >= 0 && r < ay;
+}
+template <class T, bool Remainder>
+void floordiv_rem(const void* av, const void* bv, void* out, int64_t n, int mode) {
     // out may be a or b (in-place ops): each block is computed into `block`, its slow lanes
     // patched from the still untouched inputs, and only then stored.
-    const float* a = (const float*)av;
-    const float* b = (const float*)bv;
-    float* o = (float*)out;
+    const T* a = (const T*)av;
+    const T* b = (const T*)bv;
+    T* o = (T*)out;
     const int64_t sa = mode & 1 ? 0 : 1, sb = mode & 2 ? 0 : 1;
     constexpr int64_t kBlock = 256;
-    alignas(64) float block[kBlock];
+    alignas(64) T block[kBlock];
     for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
         const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;
-        const float* pa = a + i0 * sa;
-        const float* pb = b + i0 * sb;
+        const T* pa = a + i0 * sa;
+        const T* pb = b + i0 * sb;
         int slow = 0;
         for (int64_t i = 0; i < m; ++i) {
-            const float x = pa[i * sa], y = pb[i * sb];
-            const double ax = __builtin_fabs((double)x), ay = __builtin_fabs((double)y), q = ax / ay;
-            const bool fast = q < 536870912.0 && ay < __builtin_inf();  // false for NaN
-            const double k = __builtin_trunc(fast ? q : 0.0);
-            block[i] = from_fmod_f32<Remainder>(x, y, __builtin_copysignf((float)(ax - k * ay), x));
-            slow |= !fast;
+            const T x = pa[i * sa], y = pb[i * sb];
+            T r;
+            slow |= !quick_fmod(x, y, r);
+            block[i] = from_fmod<T, Remainder>(x, y, r);
         }
         if (slow)
             for (int64_t i = 0; i < m; ++i) {
-                const float x = pa[i * sa], y = pb[i * sb];
-                const double q = __builtin_fabs((double)x) / __builtin_fabs((double)y);
-                if (q < 536870912.0 && __builtin_fabsf(y) < __builtin_inff()) continue;
-                block[i] = y == 0 ? (Remainder ? __builtin_fmodf(x, y) : x / y) : from_fmod_f32<Remainder>(x, y, __builtin_fmodf(x, y));
+                const T x = pa[i * sa], y = pb[i * sb];
+                T r;
+                if (quick_fmod(x, y, r)) continue;
+                block[i] = y == 0 ? (Remainder ? fmod_of(x, y) : x / y) : from_fmod<T, Remainder>(x, y, fmod_of(x, y));
             }
-        memcpy(o + i0, block, (size_t)m * sizeof(float));
+        memcpy(o + i0, block, (size_t)m * sizeof(T));
     }
 }
 
@@ -1684,8 +1707,10 @@ IsaTable build_table() {
     });
     t.bin[B_COPYSIGN][D_F32] = bin_fn<float, OpCopysign>;
     t.bin[B_COPYSIGN][D_F64] = bin_fn<double, OpCopysign>;
-    t.bin[B_FLOORDIV][D_F32] = floordiv_rem_f32<false>;  // float16/bfloat16 too, staged through float32
-    t.bin[B_REM][D_F32] = floordiv_rem_f32<true>;
+    t.bin[B_FLOORDIV][D_F32] = floordiv_rem<float, false>;  // float16/bfloat16 too, staged through float32
+    t.bin[B_REM][D_F32] = floordiv_rem<float, true>;
+    t.bin[B_FLOORDIV][D_F64] = floordiv_rem<double, false>;
+    t.bin[B_REM][D_F64] = floordiv_rem<double, true>;
     t.tobool[D_F32] = cvt_to_bool<float>;
     t.tobool[D_F64] = cvt_to_bool<double>;
     t.tobool[D_C64] = cvt_complex_to_bool<uint32_t>;
