@@ -872,10 +872,11 @@ TEST(CpuLarge, ArgExtremesStopAtTheTypesLimits) {
 
 // Integer cumsum/cumprod along a long innermost line (scan.cpp: the line cut into parts
 // across the threads, each part scanned from the total of those before it): the reference's
-// sequential results exactly, wrapping included (smaller integers reach it cast to
-// int64/uint64 by the core). Sums of values over the whole range wrap often; products of
-// odd values never reach zero, so a part that started from the wrong total would show.
-// A 1-d line, two rows, and a view starting one element in.
+// sequential results exactly, wrapping included. The core casts smaller integers to
+// int64/uint64 first, so those two are the kernel's dtypes. Sums of values over the whole
+// range wrap often; products of odd values never reach zero, so a part that started from
+// the wrong total would show. A 1-d line, two rows, and a view starting one element in.
+// (With one thread the kernel leaves such lines to the reference.)
 TEST(CpuLarge, LongIntegerScansMatchReferenceExactly) {
     NEED_CPU();
     auto check = [](auto zero, ember_dtype_t dt) {
@@ -902,7 +903,8 @@ TEST(CpuLarge, LongIntegerScansMatchReferenceExactly) {
             }
         }
     };
-    for_each_int_dtype(check);
+    check(int64_t{}, EMBER_INT64);
+    check(uint64_t{}, EMBER_UINT64);
 }
 
 // float32/float64 floor_divide and remainder (fmod exact through float64 or through one fused
@@ -1020,7 +1022,17 @@ TEST(CpuLarge, IntegerFloorDivideAndRemainderExact) {
         for (size_t i = 0; i < a.size(); ++i) {
             a[i] = i % 11 == 0 ? specials[(i / 11) % 9] : (V)rng();
             b[i] = i % 13 == 0 ? specials[(i / 13) % 9] : i % 3 == 0 ? (V)(rng() % 19) - (V)(L::is_signed ? 9 : 0) : (V)rng();
+            // 64-bit lanes divide through double where a whole vector lies under 2^53: rows
+            // 100-149 hold such dividends (to +-(2^53 - 1)), rows 150-199 odd ones just above
+            // 2^53, which double cannot hold; divisors up to 2^24 there.
+            const size_t row = i / (size_t)cols;
+            const uint64_t bits = rng();
+            const bool negative = L::is_signed && (bits & 1);
+            if (row >= 100 && row < 150) a[i] = (V)(negative ? -(int64_t)(bits >> 11) : (int64_t)(bits >> 11));
+            if (row >= 150 && row < 200) a[i] = (V)((negative ? -1 : 1) * (int64_t)((uint64_t(1) << 53) + ((bits >> 12) % 1000) * 2 + 1));
+            if (row >= 100 && row < 200 && i % 13 != 0) b[i] = (V)(rng() >> 40) + (V)(i % 2 && L::is_signed ? -3 : 3);
         }
+        a[100 * cols] = (V)((int64_t(1) << 53) - 1), a[100 * cols + 1] = (V)(1 - (int64_t(1) << 53));
         for (int64_t j = 0; j < cols; ++j) r[(size_t)j] = j % 9 == 0 ? specials[(j / 9) % 9] : (V)(rng() % 100);
         const int64_t shape[2] = {rows, cols}, row_shape[1] = {cols};
         T x, y, row, scalar, xs;
@@ -1054,6 +1066,9 @@ TEST(CpuLarge, NegativeZeroScalarsKeepTheirSign) {
     NEED_CPU();
     std::vector<double> v(4099);
     for (size_t i = 0; i < v.size(); ++i) v[i] = i % 4 == 0 ? 0.0 : i % 4 == 1 ? -0.0 : i % 4 == 2 ? 1.5 * (double)i : -0.25 * (double)i;
+    // NaNs of both signs in the vector body and the tail, in x and x[1::3]: maximum/minimum
+    // give the reference's default NaN, the other ops the operand's.
+    v[7] = -std::numeric_limits<double>::quiet_NaN(), v[4093] = std::numeric_limits<double>::quiet_NaN(), v[4097] = -std::numeric_limits<double>::quiet_NaN();
     // Rows of 100 that lead with a non-zero, so the vector lanes meet the zeros of both signs
     // in another order than the line's; NaNs of both signs (the last one wins).
     const double nan = std::numeric_limits<double>::quiet_NaN();

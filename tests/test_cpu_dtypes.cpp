@@ -16,14 +16,16 @@ namespace {
 
 // float16/bfloat16 elementwise ops run the float32 kernels chunk by chunk and round once,
 // as the reference computes them: exact arithmetic and comparisons are identical bit for bit
-// (a NaN's sign and payload included), the transcendental functions within one unit of the
-// half type's last place. Transposed operands are gathered into tiles first.
+// (NaNs of both signs included: the half types hold no payload the reference keeps), the
+// transcendental functions within one unit of the half type's last place. Transposed
+// operands are gathered into tiles first.
 TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
     NEED_CPU();
     const int64_t rows = 301, cols = 1001;
     auto d = randf((size_t)(rows * cols), -4, 4, 101);
     d[7] = std::numeric_limits<float>::quiet_NaN();
     d[8] = std::numeric_limits<float>::infinity();
+    d[9] = -std::numeric_limits<float>::quiet_NaN();
     T x0 = tensor(cpu(), d, {rows, cols}, EMBER_FLOAT32), y0 = tensor(cpu(), randf((size_t)cols, 0.5f, 3, 102), {1, cols}, EMBER_FLOAT32);
     using Fn2 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
     using Fn1 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
@@ -200,6 +202,31 @@ TEST(CpuLarge, Float32SignallingNaNsComeOutQuiet) {
         EM_OK(fn(cpu(), l, nullptr, 0, 0, got.out()));
         EM_OK(fn(ref(), as_ref(l), nullptr, 0, 0, want.out()));
         EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " of a long line";
+    }
+}
+
+// Unary ops of broadcast views: a column spread along rows and one value spread over a
+// matrix (the inner stride 0, which the strided-input tile path must leave alone: it would
+// read a row from the single element), against the reference; exact ops bit for bit.
+TEST(CpuLarge, UnaryOpsOfBroadcastViews) {
+    NEED_CPU();
+    const int64_t shape[2] = {300, 1000};
+    using Fn1 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        const double rtol = dt == EMBER_FLOAT16 ? 1.0 / 1024 : dt == EMBER_BFLOAT16 ? 1.0 / 128 : 1e-6;
+        T col = tensor(cpu(), randf(300, -3, 3, 111), {300, 1}, dt), one = tensor(cpu(), std::vector<float>{-1.25f}, {1}, dt), col_b, one_b;
+        EM_OK(ember_broadcast_to(cpu(), col, shape, 2, col_b.out()));
+        EM_OK(ember_broadcast_to(cpu(), one, shape, 2, one_b.out()));
+        for (auto [name, fn, exact] : {std::tuple<const char*, Fn1, bool>{"exp", ember_exp, false}, {"sqrt", ember_sqrt, true}, {"abs", ember_abs, true},
+                                       {"negative", ember_negative, true}, {"relu", ember_relu, true}}) {
+            for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{" of a column", col_b}, {" of one value", one_b}}) {
+                T got, want;
+                EM_OK(fn(cpu(), v, got.out()));
+                EM_OK(fn(ref(), as_ref(v), want.out()));
+                if (exact) EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << layout << " " << ember_dtype_name(dt);
+                else expect_close(got, want, rtol, 0, std::string(name) + layout + " " + ember_dtype_name(dt));
+            }
+        }
     }
 }
 

@@ -378,7 +378,11 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
         });
         return EMBER_OK;
     }
-    if (fn32 && inner > 1 && g.st[0][last] == 1) {  // a strided half input
+    // A strided input along the inner dim: gathered into tiles. (Stride 0, a broadcast
+    // input, is left to the reference: the tiles pass such an operand through as a scalar,
+    // which only the binary kernels understand.)
+    const bool strided = inner > 1 && g.st[0][last] == 1 && g.st[1][last] != 0;
+    if (fn32 && strided) {  // a half input
         char* const base[2] = {po, px};
         const size_t sizes[2] = {2, 2};
         for_tiles<2>(g, base, sizes, kParallelCostly, [&](const char* const* p, int64_t n) {
@@ -397,7 +401,7 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
                        });
         return EMBER_OK;
     }
-    if (fn && inner > 1 && g.st[0][last] == 1 && itemsize_of(x.dtype) <= 8) {  // a strided input
+    if (fn && strided && itemsize_of(x.dtype) <= 8) {
         char* const base[2] = {po, px};
         const size_t sizes[2] = {itemsize_of(o.dtype), itemsize_of(x.dtype)};
         for_tiles<2>(g, base, sizes, kParallelCostly, [&](const char* const* p, int64_t n) { fn(p[1], (char*)p[0], n, 0); });

@@ -19,10 +19,12 @@ namespace {
 
 constexpr int64_t kBlock = 512;  // accumulators per task (4 KiB of doubles: stays in L1)
 
-// The accumulator: double for floats, the unsigned type of the same width for integers
-// (wrap-around without undefined behaviour).
+// The accumulator: double for floats, for integers an unsigned type of at least 32 bits and
+// of the same width for wider ones: wrap-around without undefined behaviour (a product of
+// two uint16_t promotes to int and can overflow it), and the low bits stored back are the
+// reference's narrow wrapped results.
 template <class T, bool = std::is_floating_point_v<T>> struct acc_type { using type = double; };
-template <class T> struct acc_type<T, false> { using type = std::make_unsigned_t<T>; };
+template <class T> struct acc_type<T, false> { using type = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>; };
 template <class T> using acc_of = typename acc_type<T>::type;
 
 template <class T, bool IsSum>

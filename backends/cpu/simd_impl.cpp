@@ -140,6 +140,16 @@ template <class T> inline V<T> vmin(V<T> a, V<T> b) {
     if constexpr (is_flt<T>) return ((b < a) | (b != b)) ? b : a;
     else return b < a ? b : a;
 }
+// maximum/minimum: any NaN operand gives the reference's NaN (the type's default quiet NaN,
+// positive), not the operand's own sign and payload as vmax/vmin (the reductions') keep it.
+template <class T> inline V<T> max_or_nan(V<T> a, V<T> b) {
+    if constexpr (is_flt<T>) return ((a != a) | (b != b)) ? splat<T>(std::numeric_limits<T>::quiet_NaN()) : (a < b ? b : a);
+    else return vmax<T>(a, b);
+}
+template <class T> inline V<T> min_or_nan(V<T> a, V<T> b) {
+    if constexpr (is_flt<T>) return ((a != a) | (b != b)) ? splat<T>(std::numeric_limits<T>::quiet_NaN()) : (b < a ? b : a);
+    else return vmin<T>(a, b);
+}
 // Shifts with the reference's rule for counts outside [0, bits): 0 to the left; to the
 // right 0, or -1 for a negative signed value.
 template <class T> inline V<T> vshl(V<T> a, V<T> b) {
@@ -157,17 +167,43 @@ template <class T> inline V<T> vshr(V<T> a, V<T> b) {
 }
 // Integer quotients rounded toward minus infinity and their remainders, as the reference's:
 // a zero divisor gives 0 for both, -1 gives -a (wrapped) and 0. The other lanes' truncated
-// quotient comes from floating point, exactly: float for 8- and 16-bit types (|a| <= 2^16
-// < 2^24), double for 32-bit ones (< 2^53); 64-bit types divide lane by lane.
+// quotient comes from floating point, exactly where |a| < 2^24 (float) or 2^53 (double): the
+// rounded quotient cannot reach the next integer, 1/|b| away. float for 8- and 16-bit types,
+// double for 32-bit ones, and for 64-bit ones when every lane is under 2^53 (else lane by
+// lane). 8- and 16-bit lanes widen to int32 one doubling at a time and narrow back the same
+// way: GCC lowers a direct int8 <-> float conversion of a whole vector lane by lane (ten
+// times slower).
 template <class T> inline V<T> truncated_quotient(V<T> a, V<T> b) {
     if constexpr (sizeof(T) == 8) {
+        using VD = typename VT<double>::type;
+        const T limit = T(1) << 53;
+        auto large = a >= limit || b >= limit;
+        if constexpr (std::is_signed_v<T>) large = large || a <= -limit || b <= -limit;
+        bool any_large = false;
+        for (int l = 0; l < W<T>; ++l) any_large |= large[l] != 0;
+        if (!any_large) return __builtin_convertvector(__builtin_convertvector(a, VD) / __builtin_convertvector(b, VD), V<T>);
         V<T> q;
         for (int l = 0; l < W<T>; ++l) q[l] = a[l] / b[l];
         return q;
-    } else {
-        using F = std::conditional_t<sizeof(T) <= 2, float, double>;
-        using Wide = typename VT<F, (int)sizeof(F) * W<T>>::type;
+    } else if constexpr (sizeof(T) == 4) {
+        using Wide = typename VT<double, 2 * VB>::type;
         return __builtin_convertvector(__builtin_convertvector(a, Wide) / __builtin_convertvector(b, Wide), V<T>);
+    } else {
+        using H = std::conditional_t<std::is_signed_v<T>, int16_t, uint16_t>;
+        using VH = typename VT<H, 2 * W<T>>::type;
+        using VI = typename VT<int32_t, 4 * W<T>>::type;
+        using VF = typename VT<float, 4 * W<T>>::type;
+        VI ai, bi;
+        if constexpr (sizeof(T) == 1) {
+            ai = __builtin_convertvector(__builtin_convertvector(a, VH), VI);
+            bi = __builtin_convertvector(__builtin_convertvector(b, VH), VI);
+        } else {
+            ai = __builtin_convertvector(a, VI);
+            bi = __builtin_convertvector(b, VI);
+        }
+        const VI q = __builtin_convertvector(__builtin_convertvector(ai, VF) / __builtin_convertvector(bi, VF), VI);
+        if constexpr (sizeof(T) == 1) return __builtin_convertvector(__builtin_convertvector(q, VH), V<T>);
+        else return __builtin_convertvector(q, V<T>);
     }
 }
 template <class T, bool Remainder> inline V<T> floor_div_or_rem(V<T> a, V<T> b) {
@@ -224,8 +260,8 @@ BIN_ARITH(OpAdd, wrap_add<T>(a, b))
 BIN_ARITH(OpSub, wrap_sub<T>(a, b))
 BIN_ARITH(OpMul, wrap_mul<T>(a, b))
 BIN_ARITH(OpDiv, a / b)
-BIN_ARITH(OpMax, vmax<T>(a, b))
-BIN_ARITH(OpMin, vmin<T>(a, b))
+BIN_ARITH(OpMax, max_or_nan<T>(a, b))
+BIN_ARITH(OpMin, min_or_nan<T>(a, b))
 BIN_ARITH(OpAnd, a & b)
 BIN_ARITH(OpOr, a | b)
 BIN_ARITH(OpXor, a ^ b)
@@ -528,10 +564,10 @@ struct USquare {
 struct URecip {
     template <class T> static inline V<T> f(V<T> x) { return (T)1 / x; }
 };
-struct URelu {
+struct URelu {  // maximum(x, 0), a NaN included
     template <class T> static inline V<T> f(V<T> x) {
         if constexpr (std::is_unsigned_v<T>) return x;
-        else return x < (T)0 ? V<T>{} : x;
+        else return max_or_nan<T>(x, V<T>{});
     }
 };
 struct UExp {
