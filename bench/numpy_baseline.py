@@ -93,6 +93,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   remainder_i64      a % b of the same values as int64
   pow_i32            a ** b of the int32 values of floor_divide_i32 (b in [1, 7))
   cumsum_i64         np.cumsum(a) of the int64 values of remainder_i64
+  floor_divide_i8    a // b of the values of floor_divide_i32 as int8
+  floor_divide_scalar_i64
+                     a // 7 of the int64 values
   floor_divide_scalar_i32
                      a // 7 (NumPy divides by a scalar with libdivide)
   astype_f32_u8      x.astype(np.uint8) of 1e7 values in [0, 255]
@@ -284,6 +287,8 @@ INDEX_CASES = {
     "floor_divide_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32), r.integers(1, 7, 10**6, dtype=np.int32)), lambda a, b: a // b),
     "remainder_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6), r.integers(1, 7, 10**6)), lambda a, b: a % b),
     "pow_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32), r.integers(1, 7, 10**6, dtype=np.int32)), lambda a, b: a ** b),
+    "floor_divide_i8": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int8), r.integers(1, 7, 10**6, dtype=np.int8)), lambda a, b: a // b),
+    "floor_divide_scalar_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6),), lambda a: a // np.int64(7)),
     "cumsum_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6),), lambda a: np.cumsum(a)),
     "floor_divide_scalar_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32),), lambda a: a // np.int32(7)),
     "count_nonzero_f32": ("1e7", lambda r: (np.maximum(r.uniform(-1, 1, 10**7), 0).astype(np.float32),), lambda x: np.count_nonzero(x)),
