@@ -1,4 +1,5 @@
-// IEEE binary16 <-> binary32, rounding to nearest even (NaN stays NaN, quieted), bfloat16 ->
+// IEEE binary16 <-> binary32, rounding to nearest even (a NaN stays NaN, quieted both ways,
+// its payload kept where it fits, as the F16C instructions convert), bfloat16 ->
 // binary32, and double -> float rounded to odd for the half types, for the reference and cpu
 // backends.
 // `static inline`: every translation unit that includes it (the cpu backend's per-ISA
@@ -27,7 +28,7 @@ static inline float to_float(uint16_t h) {
             x = sign | ((uint32_t)(113 - shift) << 23) | (m << 13);
         }
     } else if (e == 31) {
-        x = sign | 0x7f800000u | (m << 13);
+        x = sign | 0x7f800000u | (m << 13) | (m ? 0x400000u : 0u);  // a signalling NaN comes out quiet
     } else {
         x = sign | ((e + 112u) << 23) | (m << 13);
     }
