@@ -279,6 +279,37 @@ TEST(CpuLarge, ColumnScansMatchReferenceExactly) {
     }
 }
 
+// astype of transposed and stepped views (gathered into tiles, then the contiguous
+// conversions; complex -> real through the real parts) against the reference bit for bit,
+// from every kind of dtype to floats, half types, integers and bool, with NaN, infinities,
+// zeros of both signs and values out of the integer types' range.
+TEST(CpuLarge, StridedConversionsMatchReferenceExactly) {
+    NEED_CPU();
+    const int64_t rows = 301, cols = 514;
+    auto values = randf((size_t)(rows * cols), -300, 300, 121);
+    const float specials[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                              0.0f, -0.0f, 0.5f, -0.5f, 1e10f, -1e10f, 127.5f, 255.0f, 65504.0f};
+    for (size_t i = 0; i < values.size(); i += 37) values[i] = specials[(i / 37) % 12];
+    T base = tensor(cpu(), values, {rows, cols}, EMBER_FLOAT32);
+    const int64_t from0[2] = {0, 0}, to0[2] = {rows, cols}, steps[2] = {1, 2};
+    for (ember_dtype_t from : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT8, EMBER_UINT8, EMBER_INT32, EMBER_INT64, EMBER_UINT64,
+                               EMBER_BOOL, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        T x, xt, xs;
+        EM_OK(ember_astype(cpu(), base, from, x.out()));
+        EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
+        EM_OK(ember_slice(cpu(), x, from0, to0, steps, 2, xs.out()));
+        for (ember_dtype_t to : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_BOOL}) {
+            if (to == from) continue;
+            for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"transposed", xt}, {"stepped", xs}}) {
+                T got, want;
+                EM_OK(ember_astype(cpu(), v, to, got.out()));
+                EM_OK(ember_astype(ref(), as_ref(v), to, want.out()));
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "astype " << layout << " " << ember_dtype_name(from) << " -> " << ember_dtype_name(to);
+            }
+        }
+    }
+}
+
 // Vector shifts (counts outside [0, bits) as the reference: 0, or -1 for a negative signed
 // value shifted right) and integer/bool -> float conversions, every integer dtype, against
 // the reference exactly; astype pairs without a vector kernel run the reference on slices.

@@ -543,38 +543,36 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
         });
         return EMBER_OK;
     }
+    // One contiguous run of x converted into o. complex -> real: the real parts (the
+    // reference converts them), gathered in L1 pieces, then the real part type's conversion.
     const bool complex_in = x.dtype == EMBER_COMPLEX64 || x.dtype == EMBER_COMPLEX128;
-    if (complex_in && o.dtype != EMBER_BOOL && o.dtype != EMBER_COMPLEX64 && o.dtype != EMBER_COMPLEX128 && (inner == 1 || sx == 1)) {
-        // complex -> real: the real parts (the reference converts them), gathered in L1
-        // pieces, then the real part type's conversion
-        const bool wide = x.dtype == EMBER_COMPLEX128;
-        const int32_t part = wide ? EMBER_FLOAT64 : EMBER_FLOAT32;
-        CvtFn then = o.dtype == part ? nullptr : conversion(part, o.dtype);
-        if (o.dtype != part && !then) return reference_on_slices(c, kElementwise);
+    const bool real_out = o.dtype != EMBER_BOOL && o.dtype != EMBER_COMPLEX64 && o.dtype != EMBER_COMPLEX128;
+    const bool wide = x.dtype == EMBER_COMPLEX128;
+    const int32_t part = wide ? EMBER_FLOAT64 : EMBER_FLOAT32;
+    const CvtFn cvt = complex_in && real_out ? (o.dtype == part ? nullptr : conversion(part, o.dtype)) : conversion(x.dtype, o.dtype);
+    if (!cvt && !(complex_in && real_out && o.dtype == part)) return reference_on_slices(c, kElementwise);
+    auto convert_run = [&](const char* src, char* dst, int64_t len) {
+        if (!(complex_in && real_out)) return cvt(src, dst, len);
+        constexpr int64_t kPiece = 512;
+        alignas(64) double buf[kPiece];
+        for (int64_t k = 0; k < len; k += kPiece) {
+            const int64_t m = std::min(kPiece, len - k);
+            void* parts = cvt ? (void*)buf : (void*)(dst + k * (int64_t)osz);
+            if (wide) real_parts<double>(src + k * (int64_t)isz, parts, m);
+            else real_parts<float>(src + k * (int64_t)isz, parts, m);
+            if (cvt) cvt(buf, dst + k * (int64_t)osz, m);
+        }
+    };
+    if (inner == 1 || sx == 1) {
         parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
-            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
-                const char* src = px + off[1] * (int64_t)isz;
-                char* dst = po + off[0] * (int64_t)osz;
-                constexpr int64_t kPiece = 512;
-                alignas(64) double buf[kPiece];
-                for (int64_t k = 0; k < len; k += kPiece) {
-                    const int64_t m = std::min(kPiece, len - k);
-                    void* parts = then ? (void*)buf : (void*)(dst + k * (int64_t)osz);
-                    if (wide) real_parts<double>(src + k * (int64_t)isz, parts, m);
-                    else real_parts<float>(src + k * (int64_t)isz, parts, m);
-                    if (then) then(buf, dst + k * (int64_t)osz, m);
-                }
-            });
+            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) { convert_run(px + off[1] * (int64_t)isz, po + off[0] * (int64_t)osz, len); });
         });
         return EMBER_OK;
     }
-    CvtFn cvt = conversion(x.dtype, o.dtype);
-    if (cvt && (inner == 1 || sx == 1)) {
-        parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
-            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
-                cvt(px + off[1] * (int64_t)isz, po + off[0] * (int64_t)osz, len);
-            });
-        });
+    if (sx != 0 && isz <= 8) {  // a transposed or stepped input, gathered into tiles (not a broadcast one)
+        char* const base[2] = {po, px};
+        const size_t sizes[2] = {osz, isz};
+        for_tiles<2>(g, base, sizes, kParallelCheap, [&](const char* const* p, int64_t n) { convert_run(p[1], (char*)p[0], n); });
         return EMBER_OK;
     }
     return reference_on_slices(c, kElementwise);
