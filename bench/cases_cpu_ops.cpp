@@ -518,6 +518,13 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("astype_f64_f16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_astype(c, x, EMBER_FLOAT16, r); }));
         for (ember_tensor_t* t : {x32, x}) ember_tensor_release(t);
     }
+    if (np.count("astype_stepped_f32_f16/1e6")) {  // x[::2] of 2e6 values
+        ember_tensor_t *x = random_tensor(c, {2000000}, -1000, 1000, 37), *xs = nullptr;
+        const int64_t from[1] = {0}, to[1] = {2000000}, step[1] = {2};
+        ember_slice(c, x, from, to, step, 1, &xs);
+        add("astype_stepped_f32_f16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_astype(c, xs, EMBER_FLOAT16, r); }));
+        for (ember_tensor_t* t : {x, xs}) ember_tensor_release(t);
+    }
     if (np.count("astype_f32_u8/1e7")) {
         ember_tensor_t* x = random_tensor(c, {10000000}, 0, 255, 20);
         add("astype_f32_u8", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_astype(c, x, EMBER_UINT8, r); }));

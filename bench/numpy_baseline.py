@@ -100,6 +100,8 @@ Index and random cases (INDEX_CASES, their own shapes):
                      a // 7 (NumPy divides by a scalar with libdivide)
   astype_f32_u8      x.astype(np.uint8) of 1e7 values in [0, 255]
   astype_f64_f16     x.astype(np.float16) of 1e6 float64 values in [-1000, 1000]
+  astype_stepped_f32_f16
+                     x[::2].astype(np.float16) of 2e6 float32 values in [-1000, 1000]
   pow2_f32           x ** 2 of 1e7 values (NumPy squares; Ember's pow too, for an exponent of 2)
   norm_f32           np.linalg.norm(x) of 1e7 values
   argmax_rows_f32    np.argmax(x, axis=1) of a (2000, 5000) and of a (1000, 1000) array
@@ -292,6 +294,7 @@ INDEX_CASES = {
     "cumsum_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6),), lambda a: np.cumsum(a)),
     "floor_divide_scalar_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32),), lambda a: a // np.int32(7)),
     "count_nonzero_f32": ("1e7", lambda r: (np.maximum(r.uniform(-1, 1, 10**7), 0).astype(np.float32),), lambda x: np.count_nonzero(x)),
+    "astype_stepped_f32_f16": ("1e6", lambda r: (r.uniform(-1000, 1000, 2 * 10**6).astype(np.float32),), lambda x: x[::2].astype(np.float16)),
     "astype_f64_f16": ("1e6", lambda r: (r.uniform(-1000, 1000, 10**6),), lambda x: x.astype(np.float16)),
     "astype_f32_u8": ("1e7", lambda r: (r.uniform(0, 255, 10**7).astype(np.float32),), lambda x: x.astype(np.uint8)),
     "pow2_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: x ** 2),

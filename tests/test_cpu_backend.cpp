@@ -1658,11 +1658,15 @@ TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
         // divide likewise (complex64: libgcc's float64 quotient, with the recovery where
         // the specials meet 0 or infinity; complex128: the reference on slices).
         using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
-        for (auto [name, fn] : {std::pair<const char*, Binary>{"multiply", ember_multiply}, {"divide", ember_divide}}) {
+        // add and subtract part by part: bit for bit (zeros' signs and NaNs included).
+        for (auto [name, fn] : {std::pair<const char*, Binary>{"multiply", ember_multiply}, {"divide", ember_divide}, {"add", ember_add}, {"subtract", ember_subtract}}) {
             auto expect_same = [&, name = name, fn = fn](const ember_tensor_t* x, const ember_tensor_t* y, const std::string& what) {
                 T got, want, got_im, want_im;
                 EM_OK(fn(cpu(), x, y, got.out()));
                 EM_OK(fn(ref(), as_ref(x), as_ref(y), want.out()));
+                if (name[0] == 'a' || name[0] == 's') {
+                    EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " " << d << " " << what;
+                }
                 expect_close(got, want, 0, 0, std::string(name) + " " + d + " " + what);
                 EM_OK(ember_imag(ref(), as_ref(got), got_im.out()));
                 EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));

@@ -310,6 +310,30 @@ TEST(CpuLarge, StridedConversionsMatchReferenceExactly) {
     }
 }
 
+// float16/bfloat16 cumsum/cumprod along the innermost dim (scan.cpp: widened, summed in
+// double, each sum rounded once back): the reference's bits, a long 1-d line (pieces of
+// 1024), rows of odd length, and a view along a transposed axis (the reference's path).
+TEST(CpuLarge, HalfScansMatchReferenceExactly) {
+    NEED_CPU();
+    for (ember_dtype_t dt : {EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        for (bool sum : {true, false}) {
+            auto values = randf(100003, sum ? -3.0f : 0.99f, sum ? 3.0f : 1.01f, 131);
+            values[77] = std::numeric_limits<float>::quiet_NaN();
+            values[50001] = sum ? 1e30f : 0.0f;
+            T line = tensor(cpu(), values, {100003}, dt), rows = tensor(cpu(), values, {97, 1031}, EMBER_FLOAT32), rows_h, cols;
+            EM_OK(ember_astype(cpu(), rows, dt, rows_h.out()));
+            EM_OK(ember_matrix_transpose(cpu(), rows_h, cols.out()));
+            auto fn = sum ? ember_cumsum : ember_cumprod;
+            for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"1-d", line}, {"rows", rows_h}, {"transposed", cols}}) {
+                T got, want;
+                EM_OK(fn(cpu(), v, -1, got.out()));
+                EM_OK(fn(ref(), as_ref(v), -1, want.out()));
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << (sum ? "cumsum " : "cumprod ") << ember_dtype_name(dt) << " " << layout;
+            }
+        }
+    }
+}
+
 // Vector shifts (counts outside [0, bits) as the reference: 0, or -1 for a negative signed
 // value shifted right) and integer/bool -> float conversions, every integer dtype, against
 // the reference exactly; astype pairs without a vector kernel run the reference on slices.

@@ -188,7 +188,27 @@ void complex_run(const void* av, const void* bv, void* ov, int64_t n, int scalar
         if (dst == buf) std::memcpy(o + 2 * i0, buf, (size_t)len * 2 * sizeof(R));
     }
 }
+// Complex sums and differences part by part, as the reference's std::complex operators.
+template <class R, bool Subtract>
+void complex_add_run(const void* av, const void* bv, void* ov, int64_t n, int scalars) {
+    const R* a = (const R*)av;
+    const R* b = (const R*)bv;
+    R* o = (R*)ov;
+    if (scalars == 0) {  // both contiguous: one real loop over the parts
+        for (int64_t i = 0; i < 2 * n; ++i) o[i] = Subtract ? a[i] - b[i] : a[i] + b[i];
+        return;
+    }
+    const int64_t sa = scalars & 1 ? 0 : 2, sb = scalars & 2 ? 0 : 2;
+    for (int64_t i = 0; i < n; ++i) {
+        o[2 * i] = Subtract ? a[i * sa] - b[i * sb] : a[i * sa] + b[i * sb];
+        o[2 * i + 1] = Subtract ? a[i * sa + 1] - b[i * sb + 1] : a[i * sa + 1] + b[i * sb + 1];
+    }
+}
 using ComplexRun = void (*)(const void*, const void*, void*, int64_t, int);
+ComplexRun complex_add_run_for(int32_t dtype, bool subtract) {
+    if (dtype == EMBER_COMPLEX64) return subtract ? complex_add_run<float, true> : complex_add_run<float, false>;
+    return subtract ? complex_add_run<double, true> : complex_add_run<double, false>;
+}
 // The run for a complex product or quotient of `dtype` values; null where there is none
 // (complex128 quotients take libgcc's scaled algorithm, left to the reference).
 ComplexRun complex_run_for(int32_t dtype, bool divide) {
@@ -226,6 +246,9 @@ ember_status_t binary_isa_kernel(const ember_kernel_call_t* c, int code) {
     const ember_view_t& a = c->in[0];
     const ember_view_t& b = c->in[1];
     const ember_view_t& o = c->out[0];
+    const bool complex_in = a.dtype == EMBER_COMPLEX64 || a.dtype == EMBER_COMPLEX128;
+    if (complex_in && (code == B_ADD || code == B_SUB) && b.dtype == a.dtype && o.dtype == a.dtype)
+        return complex_binary(c, complex_add_run_for(a.dtype, code == B_SUB));
     if ((code == B_MUL || code == B_DIV) && b.dtype == a.dtype && o.dtype == a.dtype)
         if (ComplexRun run = complex_run_for(a.dtype, code == B_DIV)) return complex_binary(c, run);
     const int slot = half_slot(a.dtype);

@@ -4,12 +4,14 @@
 // are the reference's (float32 in double, float64 in double, integers wrapping in their
 // own width) and each line is still summed in order, so the results are the reference's
 // bit for bit. Scans along the innermost dim are sequential within a line: line_ops.cpp
-// threads them across lines. A long line of integers is shared by the threads instead:
+// threads float32/float64 ones across lines, float16/bfloat16 ones run here (widened and
+// narrowed by the vector conversions). A long line of integers is shared by the threads instead:
 // wrapping addition and multiplication are associative, so each part of the line scanned
 // from the total of the parts before it gives the sequential results exactly. (One thread's
 // sequential scan already runs at about one element per cycle, near what the cache
 // delivers; interleaving several chains on one thread measured no faster.)
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 #include "cpu_common.hpp"
@@ -100,6 +102,33 @@ void scan_line_threaded(const T* x, T* y, int64_t n) {
     });
 }
 
+// float16/bfloat16 lines along the innermost dim (contiguous): the reference's double
+// accumulator over the widened elements, each sum rounded once back to the half type, a piece
+// at a time through the ISA's conversions; threaded across lines.
+void scan_half_rows(const ember_view_t& in, const ember_view_t& out, int axis, bool sum, int slot) {
+    const uint16_t* src = (const uint16_t*)in.data + in.offset;
+    uint16_t* dst = (uint16_t*)out.data + out.offset;
+    const int64_t n = in.shape[axis], lines = numel(in) / n;
+    const CvtFn widen = g_isa->cvt[slot][C_F32], narrow = g_isa->cvt[C_F64][slot];
+    auto scan = [&](int64_t line) {
+        int64_t io, oo;
+        line_offsets(in, out, axis, line, io, oo);
+        constexpr int64_t kPiece = 1024;
+        alignas(64) float x[kPiece];
+        alignas(64) double y[kPiece];
+        double acc = sum ? 0.0 : 1.0;
+        for (int64_t k = 0; k < n; k += kPiece) {
+            const int64_t m = std::min(kPiece, n - k);
+            widen(src + io + k, x, m);
+            for (int64_t i = 0; i < m; ++i) y[i] = acc = sum ? acc + (double)x[i] : acc * (double)x[i];
+            narrow(y, dst + oo + k, m);
+        }
+    };
+    parallel_range(lines, n * lines >= kParallelCostly ? 2 : INT64_MAX, 1, [&](int64_t b, int64_t e) {
+        for (int64_t l = b; l < e; ++l) scan(l);
+    });
+}
+
 // Integer lines along the innermost dim, long enough for the threads; false if not such.
 bool scan_long_lines(const ember_kernel_call_t* c, int axis, bool sum) {
     const ember_view_t& in = c->in[0];
@@ -136,6 +165,10 @@ ember_status_t scan_kernel(const ember_kernel_call_t* c) {
         inner *= in.shape[d];
     }
     if (inner == 1 && scan_long_lines(c, axis, sum)) return EMBER_OK;
+    if (inner == 1 && half_slot(in.dtype) >= 0 && in.strides[axis] == 1 && out.strides[axis] == 1) {
+        scan_half_rows(in, out, axis, sum, half_slot(in.dtype));
+        return EMBER_OK;
+    }
     if (inner < 16) return reference_on_slices(c, kAxisAttr);  // (nearly) a scan along the innermost dim
     const bool done = visit_real(in.dtype, [&](auto z) {
         using T = decltype(z);
