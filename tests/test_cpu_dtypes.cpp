@@ -259,6 +259,10 @@ TEST(CpuLarge, ColumnScansMatchReferenceExactly) {
         for (int64_t d : c.shape) n *= d;
         for (bool sum : {true, false}) {
             auto d = randf((size_t)n, sum ? -3.0f : 0.9f, sum ? 3.0f : 1.1f, 91);
+            // NaNs of both signs, in either order, in two columns of the first case (a NaN
+            // total stays the first NaN met)
+            const float nan = std::numeric_limits<float>::quiet_NaN();
+            d[100 * 1001 + 7] = -nan, d[200 * 1001 + 7] = nan, d[50 * 1001 + 9] = nan, d[60 * 1001 + 9] = -nan;
             for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT64}) {
                 T x0 = tensor(cpu(), d, c.shape, EMBER_FLOAT32), x, scaled;
                 if (dt == EMBER_INT32 || dt == EMBER_INT64) {  // integers in -300..300 (sum) or 2..3 (product, wrapping)
@@ -273,7 +277,7 @@ TEST(CpuLarge, ColumnScansMatchReferenceExactly) {
                 auto fn = sum ? ember_cumsum : ember_cumprod;
                 EM_OK(fn(cpu(), x, c.axis, got.out()));
                 EM_OK(fn(ref(), as_ref(x), c.axis, want.out()));
-                expect_close(got, want, 0, 0, std::string(sum ? "cumsum " : "cumprod ") + ember_dtype_name(dt) + " axis " + std::to_string(c.axis) + " of " + std::to_string(c.shape.size()) + "-d");
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << (sum ? "cumsum " : "cumprod ") << ember_dtype_name(dt) << " axis " << c.axis << " of " << c.shape.size() << "-d";
             }
         }
     }
@@ -317,10 +321,15 @@ TEST(CpuLarge, HalfScansMatchReferenceExactly) {
     NEED_CPU();
     for (ember_dtype_t dt : {EMBER_FLOAT16, EMBER_BFLOAT16}) {
         for (bool sum : {true, false}) {
+            // NaNs of both signs late in the line and early in row 5 (a NaN total stays the
+            // first NaN met), an overflow (sum) or a zero (product) midway.
+            const float nan = std::numeric_limits<float>::quiet_NaN();
             auto values = randf(100003, sum ? -3.0f : 0.99f, sum ? 3.0f : 1.01f, 131);
-            values[77] = std::numeric_limits<float>::quiet_NaN();
             values[50001] = sum ? 1e30f : 0.0f;
-            T line = tensor(cpu(), values, {100003}, dt), rows = tensor(cpu(), values, {97, 1031}, EMBER_FLOAT32), rows_h, cols;
+            values[99903] = nan, values[99953] = -nan;
+            auto row_values = values;
+            row_values[5 * 1031 + 10] = -nan, row_values[5 * 1031 + 20] = nan;
+            T line = tensor(cpu(), values, {100003}, dt), rows = tensor(cpu(), row_values, {97, 1031}, EMBER_FLOAT32), rows_h, cols;
             EM_OK(ember_astype(cpu(), rows, dt, rows_h.out()));
             EM_OK(ember_matrix_transpose(cpu(), rows_h, cols.out()));
             auto fn = sum ? ember_cumsum : ember_cumprod;

@@ -1,5 +1,5 @@
-// IEEE binary16 <-> binary32, rounding to nearest even (a NaN stays NaN, quieted both ways,
-// its payload kept where it fits, as the F16C instructions convert), bfloat16 ->
+// IEEE binary16 <-> binary32, rounding to nearest even (a NaN stays NaN and comes out quiet:
+// widening keeps its payload, as F16C does; narrowing writes sign | 0x7e00), bfloat16 ->
 // binary32, and double -> float rounded to odd for the half types, for the reference and cpu
 // backends.
 // `static inline`: every translation unit that includes it (the cpu backend's per-ISA

@@ -3,9 +3,11 @@
 // block of accumulators with vector operations across the inner dims. The accumulators
 // are the reference's (float32 in double, float64 in double, integers wrapping in their
 // own width) and each line is still summed in order, so the results are the reference's
-// bit for bit. Scans along the innermost dim are sequential within a line: line_ops.cpp
-// threads float32/float64 ones across lines, float16/bfloat16 ones run here (widened and
-// narrowed by the vector conversions). A long line of integers is shared by the threads instead:
+// bit for bit. A NaN total stays the first NaN met, in both backends: which of two NaN
+// operands an add returns is the compiler's choice.
+// Scans along the innermost dim are sequential within a line: line_ops.cpp threads
+// float32/float64 ones across lines; float16/bfloat16 ones run here, widened and narrowed
+// by the vector conversions. A long line of integers is shared by the threads instead:
 // wrapping addition and multiplication are associative, so each part of the line scanned
 // from the total of the parts before it gives the sequential results exactly. (One thread's
 // sequential scan already runs at about one element per cycle, near what the cache
@@ -57,7 +59,9 @@ void scan_columns(const ember_view_t& in, const ember_view_t& out, int axis, int
         for (int64_t j = 0; j < len; ++j) acc[j] = IsSum ? A(0) : A(1);
         for (int64_t k = 0; k < n; ++k, x += si, y += so)
             for (int64_t j = 0; j < len; ++j) {
-                acc[j] = IsSum ? A(acc[j] + (A)x[j]) : A(acc[j] * (A)x[j]);
+                const A next = IsSum ? A(acc[j] + (A)x[j]) : A(acc[j] * (A)x[j]);
+                if constexpr (std::is_floating_point_v<A>) acc[j] = acc[j] != acc[j] ? acc[j] : next;  // a NaN total stays the first NaN met
+                else acc[j] = next;
                 y[j] = (T)acc[j];
             }
     };
@@ -120,7 +124,10 @@ void scan_half_rows(const ember_view_t& in, const ember_view_t& out, int axis, b
         for (int64_t k = 0; k < n; k += kPiece) {
             const int64_t m = std::min(kPiece, n - k);
             widen(src + io + k, x, m);
-            for (int64_t i = 0; i < m; ++i) y[i] = acc = sum ? acc + (double)x[i] : acc * (double)x[i];
+            for (int64_t i = 0; i < m; ++i) {
+                const double next = sum ? acc + (double)x[i] : acc * (double)x[i];
+                y[i] = acc = acc != acc ? acc : next;  // a NaN total stays the first NaN met
+            }
             narrow(y, dst + oo + k, m);
         }
     };

@@ -160,6 +160,10 @@ ember_status_t scan_kernel(const ember_kernel_call_t* call) {
                 A acc = IsSum ? A(0) : A(1);
                 for (int64_t k = 0; k < n; ++k) {
                     A v = convert<A>(src[ib + k * si]);
+                    // A NaN total stays the first NaN met: with two NaN operands, which one
+                    // a float add returns depends on how the compiler ordered them.
+                    if constexpr (std::is_floating_point_v<A>)
+                        if (acc != acc) v = acc;
                     acc = IsSum ? wadd(acc, v) : wmul(acc, v);
                     dst[ob + k * so] = convert<T>(acc);
                 }
