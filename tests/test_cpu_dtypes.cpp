@@ -70,11 +70,14 @@ TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
         const int64_t nbits = (int64_t)bits.size();
         T raw;
         EM_OK(ember_tensor_from_data(cpu(), bits.data(), dt, &nbits, 1, raw.out()));
-        for (ember_dtype_t wide : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        for (ember_dtype_t wide : {EMBER_FLOAT32, EMBER_FLOAT64, dt}) {  // and a copy, which keeps every bit
             T got, want;
             EM_OK(ember_astype(cpu(), raw, wide, got.out()));
             EM_OK(ember_astype(ref(), as_ref(raw), wide, want.out()));
             EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << dn << " -> " << ember_dtype_name(wide);
+            if (wide == dt) {
+                EXPECT_EQ(raw_bytes(got), raw_bytes(raw)) << dn << " copied";
+            }
         }
         // Sums (double accumulators, chunk-wise conversion) and means (in float32, rounded
         // once: the float16 sum of these 3e5 values overflows, their mean does not).
@@ -296,15 +299,18 @@ TEST(CpuLarge, StridedConversionsMatchReferenceExactly) {
     for (size_t i = 0; i < values.size(); i += 37) values[i] = specials[(i / 37) % 12];
     T base = tensor(cpu(), values, {rows, cols}, EMBER_FLOAT32);
     const int64_t from0[2] = {0, 0}, to0[2] = {rows, cols}, steps[2] = {1, 2};
-    for (ember_dtype_t from : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT8, EMBER_UINT8, EMBER_INT32, EMBER_INT64, EMBER_UINT64,
-                               EMBER_BOOL, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
-        T x, xt, xs;
+    const int64_t axis1 = 1;
+    for (ember_dtype_t from : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT8, EMBER_UINT8, EMBER_INT16, EMBER_UINT16, EMBER_INT32,
+                               EMBER_UINT32, EMBER_INT64, EMBER_UINT64, EMBER_BOOL, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        T x, xt, xs, xf;
         EM_OK(ember_astype(cpu(), base, from, x.out()));
         EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
         EM_OK(ember_slice(cpu(), x, from0, to0, steps, 2, xs.out()));
-        for (ember_dtype_t to : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_BOOL}) {
+        EM_OK(ember_flip(cpu(), x, &axis1, 1, xf.out()));
+        for (ember_dtype_t to : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT8, EMBER_UINT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8,
+                                 EMBER_BOOL, EMBER_COMPLEX64}) {
             if (to == from) continue;
-            for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"transposed", xt}, {"stepped", xs}}) {
+            for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"transposed", xt}, {"stepped", xs}, {"flipped", xf}}) {
                 T got, want;
                 EM_OK(ember_astype(cpu(), v, to, got.out()));
                 EM_OK(ember_astype(ref(), as_ref(v), to, want.out()));

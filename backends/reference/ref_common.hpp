@@ -100,7 +100,9 @@ template <class T> constexpr unsigned kind_bit() {
 // anything to bool is "!= 0" (for complex: either part non-zero).
 template <class To, class From>
 To convert(From v) {
-    if constexpr (is_bool_v<To> && is_cplx_v<From>) {
+    if constexpr (std::is_same_v<To, From>) {
+        return v;  // a copy keeps the bits (a half NaN's payload too)
+    } else if constexpr (is_bool_v<To> && is_cplx_v<From>) {
         return v.real() != 0 || v.imag() != 0;
     } else if constexpr (is_cplx_v<From> && !is_cplx_v<To>) {
         return convert<To>(v.real());
