@@ -558,6 +558,15 @@ TEST(CpuLarge, LineOpsMatchReferenceExactly) {
         expect_close(got, want, 0, 0, "complex exp");
         expect_close(gi, wi, 0, 0, "complex exp (imaginary parts)");
     }
+    // Three long lines: one slice each (a part per line, not parts rounded up to 16 lines).
+    T few = tensor(cpu(), randf(3 * 100001, -2, 2, 23), {3, 100001}, EMBER_FLOAT32);
+    for (auto& [name, fn] : ops) {
+        if (name.find("-1") == std::string::npos) continue;  // the ops along the long axis
+        T got, want;
+        EM_OK(fn(cpu(), few, got.out()));
+        EM_OK(fn(ref(), as_ref(few), want.out()));
+        EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " of three long lines";
+    }
     // A refusal of the reference (complex argmax) is reported as such from the threaded path.
     T z, y;
     EM_OK(ember_astype(cpu(), base, EMBER_COMPLEX64, z.out()));

@@ -68,10 +68,14 @@ ember_status_t reference_on_slices(const ember_kernel_call_t* c, int code) {
     Slice probe;
     make_slice(probe, 0, 0);
     if (ember_status_t st = kd->ref.fn(&probe.call)) return st;
+    // Equal parts of the split dim, as many as the pool has threads twice over (not
+    // parallel_range's: it rounds parts up to 16 elements, which leaves fewer than 32 long
+    // lines on one thread).
     std::atomic<int> failed{0};
-    parallel_range(out.shape[split], 2, 1, [&](int64_t begin, int64_t end) {
+    const int64_t n = out.shape[split], parts = std::min<int64_t>(n, 2 * (int64_t)num_threads());
+    parallel_tasks(parts, [&](int64_t t) {
         Slice s;
-        make_slice(s, begin, end);
+        make_slice(s, t * n / parts, (t + 1) * n / parts);
         if (kd->ref.fn(&s.call) != EMBER_OK) failed.store(1);
     });
     // A failure that depends on the data (an index out of range) is reported by running the

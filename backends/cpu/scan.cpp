@@ -13,7 +13,6 @@
 // sequential scan already runs at about one element per cycle, near what the cache
 // delivers; interleaving several chains on one thread measured no faster.)
 #include <algorithm>
-#include <cstdint>
 #include <type_traits>
 
 #include "cpu_common.hpp"
@@ -148,9 +147,9 @@ void scan_half_rows(const ember_view_t& in, const ember_view_t& out, int axis, b
             narrow(y, dst + oo + k, m);
         }
     };
-    parallel_range(lines, n * lines >= kParallelCostly ? 2 : INT64_MAX, 1, [&](int64_t b, int64_t e) {
-        for (int64_t l = b; l < e; ++l) scan(l);
-    });
+    if (n * lines >= kParallelCostly) parallel_tasks(lines, scan);  // a task per line: few long lines spread too
+    else
+        for (int64_t l = 0; l < lines; ++l) scan(l);
 }
 
 // Integer lines along the innermost dim, long enough for the threads; false if not such.
