@@ -479,7 +479,8 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         for (ember_tensor_t* t : {a, b, a16, b16, a64, b64}) ember_tensor_release(t);
     }
     if (np.count("floor_divide_i32/1e6") || np.count("remainder_i64/1e6") || np.count("floor_divide_scalar_i32/1e6") || np.count("pow_i32/1e6") ||
-        np.count("cumsum_i64/1e6") || np.count("floor_divide_i8/1e6") || np.count("floor_divide_scalar_i64/1e6")) {
+        np.count("cumsum_i64/1e6") || np.count("floor_divide_i8/1e6") || np.count("floor_divide_scalar_i64/1e6") ||
+        np.count("floor_divide_scalar_i8/1e6") || np.count("remainder_scalar_u16/1e6")) {
         // dividends integers in [-100, 100), divisors in [1, 7)
         auto integers = [&](double lo, double hi, ember_dtype_t dt, unsigned seed) {
             ember_tensor_t *u = random_tensor(c, {1000000}, lo, hi, seed), *f = nullptr, *i = nullptr;
@@ -489,7 +490,13 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
             return i;
         };
         ember_tensor_t *a = integers(-100, 100, EMBER_INT32, 25), *b = integers(1, 7, EMBER_INT32, 26), *a64 = nullptr, *b64 = nullptr, *seven = nullptr;
-        ember_tensor_t *a8 = nullptr, *b8 = nullptr, *seven64 = nullptr;
+        ember_tensor_t *a8 = nullptr, *b8 = nullptr, *seven64 = nullptr, *seven8 = nullptr, *u16 = nullptr, *seven16 = nullptr, *a_plus = nullptr;
+        ember_tensor_t* hundred = nullptr;
+        ember_full(c, nullptr, 0, 100, EMBER_INT32, &hundred);
+        ember_add(c, a, hundred, &a_plus);
+        ember_astype(c, a_plus, EMBER_UINT16, &u16);
+        ember_full(c, nullptr, 0, 7, EMBER_INT8, &seven8);
+        ember_full(c, nullptr, 0, 7, EMBER_UINT16, &seven16);
         ember_astype(c, a, EMBER_INT64, &a64);
         ember_astype(c, b, EMBER_INT64, &b64);
         ember_astype(c, a, EMBER_INT8, &a8);
@@ -503,7 +510,9 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("cumsum_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_cumsum(c, a64, 0, r); }));
         add("floor_divide_i8", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a8, b8, r); }));
         add("floor_divide_scalar_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a64, seven64, r); }));
-        for (ember_tensor_t* t : {a, b, a64, b64, seven, a8, b8, seven64}) ember_tensor_release(t);
+        add("floor_divide_scalar_i8", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a8, seven8, r); }));
+        add("remainder_scalar_u16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_remainder(c, u16, seven16, r); }));
+        for (ember_tensor_t* t : {a, b, a64, b64, seven, a8, b8, seven64, seven8, u16, seven16, a_plus, hundred}) ember_tensor_release(t);
     }
     if (np.count("count_nonzero_f32/1e7")) {
         ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 19), *zero = nullptr, *y = nullptr;

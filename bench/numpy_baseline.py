@@ -98,6 +98,10 @@ Index and random cases (INDEX_CASES, their own shapes):
                      a // 7 of the int64 values
   floor_divide_scalar_i32
                      a // 7 (NumPy divides by a scalar with libdivide)
+  floor_divide_scalar_i8
+                     a // 7 of the values as int8
+  remainder_scalar_u16
+                     (a + 100) % 7 as uint16
   astype_f32_u8      x.astype(np.uint8) of 1e7 values in [0, 255]
   astype_f64_f16     x.astype(np.float16) of 1e6 float64 values in [-1000, 1000]
   astype_stepped_f32_f16
@@ -292,6 +296,8 @@ INDEX_CASES = {
     "floor_divide_i8": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int8), r.integers(1, 7, 10**6, dtype=np.int8)), lambda a, b: a // b),
     "floor_divide_scalar_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6),), lambda a: a // np.int64(7)),
     "cumsum_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6),), lambda a: np.cumsum(a)),
+    "floor_divide_scalar_i8": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int8),), lambda a: a // np.int8(7)),
+    "remainder_scalar_u16": ("1e6", lambda r: (r.integers(0, 200, 10**6, dtype=np.uint16),), lambda a: a % np.uint16(7)),
     "floor_divide_scalar_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32),), lambda a: a // np.int32(7)),
     "count_nonzero_f32": ("1e7", lambda r: (np.maximum(r.uniform(-1, 1, 10**7), 0).astype(np.float32),), lambda x: np.count_nonzero(x)),
     "astype_stepped_f32_f16": ("1e6", lambda r: (r.uniform(-1000, 1000, 2 * 10**6).astype(np.float32),), lambda x: x[::2].astype(np.float16)),

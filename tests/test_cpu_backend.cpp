@@ -1016,9 +1016,12 @@ TEST(CpuLarge, IntegerPowersAsReference) {
 }
 
 // Integer floor_divide and remainder (vector kernels: truncated quotients through float or
-// double, then rounded down) exactly as the reference: every sign combination, divisors 0
-// and -1, the type's extremes (the smallest divided by -1 wraps), a broadcast scalar and a
-// broadcast row as divisors, a strided dividend; lengths that leave vector tails.
+// double, then rounded down; by one divisor, a multiplication by its reciprocal) exactly as
+// the reference: every sign combination, divisors 0 and -1, the type's extremes (the
+// smallest divided by -1 wraps), broadcast scalars (each special value, small and random
+// ones), a broadcast row and a broadcast column as divisors, a strided dividend; lengths
+// that leave vector tails. 64-bit dividends around 2^50, where division by one divisor
+// stops multiplying, and 2^53.
 TEST(CpuLarge, IntegerFloorDivideAndRemainderExact) {
     NEED_CPU();
     auto check = [](auto zero, ember_dtype_t dt) {
@@ -1042,13 +1045,22 @@ TEST(CpuLarge, IntegerFloorDivideAndRemainderExact) {
             if (row >= 100 && row < 200 && i % 13 != 0) b[i] = (V)(rng() >> 40) + (V)(i % 2 && L::is_signed ? -3 : 3);
         }
         a[100 * cols] = (V)((int64_t(1) << 53) - 1), a[100 * cols + 1] = (V)(1 - (int64_t(1) << 53));
+        for (int64_t i = 0; i < 64; ++i)  // rows 200 and 201: dividends just below and above 2^50
+            a[(size_t)(200 * cols + i)] = (V)((i % 2 && L::is_signed ? -1 : 1) * ((int64_t(1) << 50) - 32 + i / 2));
         for (int64_t j = 0; j < cols; ++j) r[(size_t)j] = j % 9 == 0 ? specials[(j / 9) % 9] : (V)(rng() % 100);
-        const int64_t shape[2] = {rows, cols}, row_shape[1] = {cols};
-        T x, y, row, scalar, xs;
+        std::vector<V> column((size_t)rows);
+        for (int64_t i = 0; i < rows; ++i) column[(size_t)i] = i % 4 == 0 ? specials[(i / 4) % 9] : (V)rng();
+        const int64_t shape[2] = {rows, cols}, row_shape[1] = {cols}, column_shape[2] = {rows, 1};
+        T x, y, row, col, xs;
         EM_OK(ember_tensor_from_data(cpu(), a.data(), dt, shape, 2, x.out()));
         EM_OK(ember_tensor_from_data(cpu(), b.data(), dt, shape, 2, y.out()));
         EM_OK(ember_tensor_from_data(cpu(), r.data(), dt, row_shape, 1, row.out()));
-        EM_OK(ember_tensor_from_data(cpu(), &specials[8], dt, nullptr, 0, scalar.out()));  // 7 or -7
+        EM_OK(ember_tensor_from_data(cpu(), column.data(), dt, column_shape, 2, col.out()));
+        std::vector<V> divisors(std::begin(specials), std::end(specials));
+        for (V extra : {V(2), V(3), V(100), V(L::max() / 3), V(V(0) - 3), (V)rng(), (V)rng()}) divisors.push_back(extra);
+        std::vector<T> scalars(divisors.size());
+        for (size_t k = 0; k < divisors.size(); ++k) EM_OK(ember_tensor_from_data(cpu(), &divisors[k], dt, nullptr, 0, scalars[k].out()));
+        const T& scalar = scalars[8];  // 7 or -7
         const int64_t from[2] = {0, 0}, to[2] = {rows, cols}, steps[2] = {1, 2};
         EM_OK(ember_slice(cpu(), x, from, to, steps, 2, xs.out()));
         T ys;
@@ -1056,13 +1068,19 @@ TEST(CpuLarge, IntegerFloorDivideAndRemainderExact) {
         EM_OK(ember_slice(cpu(), y, from, to_half, nullptr, 2, ys.out()));
         using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
         for (auto [name, fn] : {std::pair<const char*, Binary>{"floor_divide", ember_floor_divide}, {"remainder", ember_remainder}})
-            for (auto [what, p, q] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{"same shape", x, y}, {"row", x, row},
-                                      {"scalar", x, scalar}, {"scalar dividend", scalar, y}, {"strided", xs, ys}}) {
+        {
+            std::vector<std::tuple<std::string, const ember_tensor_t*, const ember_tensor_t*>> cases = {
+                {"same shape", x, y}, {"row", x, row}, {"column", x, col}, {"scalar dividend", scalar, y}, {"strided", xs, ys}};
+            for (size_t k = 0; k < divisors.size(); ++k)
+                cases.emplace_back("by the scalar " + std::to_string(+divisors[k]), x, scalars[k]);
+            cases.emplace_back("strided by a scalar", xs, scalars[9]);
+            for (const auto& [what, p, q] : cases) {
                 T got, want;
                 EM_OK(fn(cpu(), p, q, got.out()));
                 EM_OK(fn(ref(), as_ref(p), as_ref(q), want.out()));
                 expect_close(got, want, 0, 0, std::string(name) + " " + ember_dtype_name(dt) + " " + what);
             }
+        }
     };
     for_each_int_dtype(check);
 }

@@ -357,6 +357,158 @@ void bin_fn(const void* a, const void* b, void* out, int64_t n, int mode) {
     }
 }
 
+// Integer floor_divide / remainder by one divisor d (b broadcast, mode 2): a multiplication
+// by r, 1/d rounded and then moved one place away from zero, instead of a division per lane.
+// The truncated quotient is trunc(a * r) in float (8- and 16-bit lanes) or double (wider),
+// exact while |a| <= 2^(P-3) (P = 24 or 53 significand bits): |r| exceeds |1/d| by at most
+// 3 * 2^-P of it and the product rounds by 2^-P more, so a * r stays under the next integer
+// (a fractional quotient is at least 1/|d| below it), and an integral quotient, which the
+// product cannot round below, comes out exact. 64-bit lanes at or above 2^50 divide.
+// d = 0 and d = -1 (whose negation wraps) are answered before the loop.
+template <class T> using DivLane = std::conditional_t<sizeof(T) <= 2, int32_t, T>;
+template <class T> using DivFloat = std::conditional_t<sizeof(T) <= 2, float, double>;
+template <class T> using VDivLane = typename VT<DivLane<T>, W<T> * (int)sizeof(DivLane<T>)>::type;
+template <class T> using VDivFloat = typename VT<DivFloat<T>, W<T> * (int)sizeof(DivFloat<T>)>::type;
+template <class T> inline DivFloat<T> reciprocal_away_from_zero(T d) {
+    using F = DivFloat<T>;
+    F r = F(1) / F(d);
+    uint_of<F> bits;
+    memcpy(&bits, &r, sizeof bits);
+    ++bits;  // one place larger in magnitude, whatever the sign
+    memcpy(&r, &bits, sizeof bits);
+    return r;
+}
+// The high halves of 16-bit unsigned products (one instruction on every x86 ISA).
+inline V<uint16_t> mulhi_u16(V<uint16_t> a, V<uint16_t> b) {
+    V<uint16_t> r;
+#if defined(__AVX512BW__)
+    __m512i x, y;
+    memcpy(&x, &a, 64), memcpy(&y, &b, 64);
+    const __m512i h = _mm512_mulhi_epu16(x, y);
+#elif defined(__AVX2__)
+    __m256i x, y;
+    memcpy(&x, &a, 32), memcpy(&y, &b, 32);
+    const __m256i h = _mm256_mulhi_epu16(x, y);
+#elif defined(__SSE2__)
+    __m128i x, y;
+    memcpy(&x, &a, 16), memcpy(&y, &b, 16);
+    const __m128i h = _mm_mulhi_epu16(x, y);
+#else
+    using Wide = typename VT<uint32_t, 2 * VB>::type;
+    const auto h = __builtin_convertvector((__builtin_convertvector(a, Wide) * __builtin_convertvector(b, Wide)) >> 16, V<uint16_t>);
+#endif
+    static_assert(sizeof h == sizeof r, "one vector");
+    memcpy(&r, &h, sizeof r);
+    return r;
+}
+// 8-bit lanes by d, |d| >= 2, in 16-bit lanes: |quotient| = mulhi(|a|, m), m = ceil(2^16 / |d|)
+// (at most 2^15). The product exceeds |a| / |d| by under |a| / 2^16 < 1/256 <= 1/|d|, which
+// cannot carry a quotient to the next integer: a fractional one is at least 1/|d| below it.
+template <class T, bool Remainder>
+inline V<T> floor_div_or_rem_by_small(V<T> a, T d, uint16_t m) {
+    using VH = typename VT<int16_t, 2 * W<T>>::type;
+    V<int16_t> x[2], q[2], rem[2];
+    const VH wide = __builtin_convertvector(a, VH);  // sign- or zero-extended
+    memcpy(x, &wide, sizeof x);
+    const int16_t dd = d;
+    const V<int16_t> zero = {};
+    for (int p = 0; p < 2; ++p) {
+        const V<uint16_t> magnitude = (V<uint16_t>)(x[p] < zero ? zero - x[p] : x[p]);
+        q[p] = (V<int16_t>)mulhi_u16(magnitude, splat<uint16_t>(m));
+        if constexpr (std::is_signed_v<T>) q[p] = (x[p] ^ dd) < zero ? zero - q[p] : q[p];
+        rem[p] = x[p] - q[p] * dd;  // |q d| <= |a|: no overflow
+        if constexpr (std::is_signed_v<T>) {
+            const auto across = (rem[p] != zero) & ((rem[p] ^ dd) < zero);  // rounded up: q - 1, rem + d
+            q[p] = across ? q[p] - 1 : q[p];
+            rem[p] = across ? rem[p] + dd : rem[p];
+        }
+    }
+    VH result;
+    memcpy(&result, Remainder ? rem : q, sizeof result);
+    return __builtin_convertvector(result, V<T>);
+}
+template <class T, bool Remainder>
+inline V<T> floor_div_or_rem_by(V<T> a, T d, DivFloat<T> r) {
+    if constexpr (sizeof(T) == 8) {
+        const T limit = T(1) << 50;
+        auto large = a >= limit;
+        if constexpr (std::is_signed_v<T>) large = large || a <= -limit;
+        bool any_large = false;
+        for (int l = 0; l < W<T>; ++l) any_large |= large[l] != 0;
+        if (any_large) return floor_div_or_rem<T, Remainder>(a, splat<T>(d));
+    }
+    using L = DivLane<T>;
+    using U = uint_of<L>;
+    // 8-bit lanes widen (and narrow) through 16 bits: GCC converts int8 <-> int32 lane by lane.
+    using H = std::conditional_t<std::is_signed_v<T>, int16_t, uint16_t>;
+    using VH = typename VT<H, 2 * W<T>>::type;
+    VDivLane<T> x;
+    if constexpr (sizeof(T) == 1) x = __builtin_convertvector(__builtin_convertvector(a, VH), VDivLane<T>);
+    else x = __builtin_convertvector(a, VDivLane<T>);
+    VDivLane<T> q = __builtin_convertvector(__builtin_convertvector(x, VDivFloat<T>) * r, VDivLane<T>);
+    // The remainder and the rounding down in vectors of the machine's width: GCC compares
+    // wider vectors lane by lane.
+    constexpr int parts = (int)(sizeof(VDivLane<T>) / sizeof(V<L>));
+    V<L> xs[parts], qs[parts], rs[parts];
+    memcpy(xs, &x, sizeof xs);
+    memcpy(qs, &q, sizeof qs);
+    for (int p = 0; p < parts; ++p) {
+        rs[p] = (V<L>)((V<U>)xs[p] - (V<U>)qs[p] * (U)d);
+        if constexpr (std::is_signed_v<T>) {
+            // Where truncation rounded the quotient up (rem nonzero, its sign not d's).
+            const V<L> zero = {};
+            const auto across = (rs[p] != zero) & ((rs[p] ^ (L)d) < zero);
+            qs[p] = across ? qs[p] - 1 : qs[p];
+            rs[p] = across ? rs[p] + (L)d : rs[p];
+        }
+    }
+    VDivLane<T> rem;
+    memcpy(&q, qs, sizeof qs);
+    memcpy(&rem, rs, sizeof rs);
+    const VDivLane<T> result = Remainder ? rem : q;
+    if constexpr (sizeof(T) == 1) return __builtin_convertvector(__builtin_convertvector(result, VH), V<T>);
+    else return __builtin_convertvector(result, V<T>);
+}
+template <class T, bool Remainder>
+void int_floordiv_rem(const void* av, const void* bv, void* out, int64_t n, int mode) {
+    using Op = std::conditional_t<Remainder, OpRem, OpFloorDiv>;
+    if ((mode & 3) != 2) return bin_fn<T, Op>(av, bv, out, n, mode);
+    const T* a = (const T*)av;
+    const T d = *(const T*)bv;
+    T* o = (T*)out;
+    if (d == 0 || (Remainder && (d == 1 || (std::is_signed_v<T> && d == T(-1))))) {
+        memset((void*)o, 0, (size_t)n * sizeof(T));
+        return;
+    }
+    if (std::is_signed_v<T> && d == T(-1)) {  // floor_divide: -a, wrapped
+        for (int64_t i = 0; i < n; ++i) o[i] = (T)(uint_of<T>(0) - (uint_of<T>)a[i]);
+        return;
+    }
+    if (d == 1) {
+        if (o != a) memcpy((void*)o, a, (size_t)n * sizeof(T));
+        return;
+    }
+    const DivFloat<T> r = reciprocal_away_from_zero(d);
+    uint16_t m = 0;  // 8-bit lanes' multiplier (|d| >= 2 here)
+    if constexpr (sizeof(T) == 1) {
+        const unsigned magnitude = d < 0 ? 0u - (unsigned)(int)d : (unsigned)d;
+        m = (uint16_t)((65536u + magnitude - 1) / magnitude);
+    }
+    auto quotients = [&](V<T> x) {
+        if constexpr (sizeof(T) == 1) return floor_div_or_rem_by_small<T, Remainder>(x, d, m);
+        else return floor_div_or_rem_by<T, Remainder>(x, d, r);
+    };
+    constexpr int w = W<T>;
+    int64_t i = 0;
+    for (; i + w <= n; i += w) store_vec(o + i, quotients(load(a + i)));
+    if (i < n) {
+        T tail[w] = {};
+        memcpy(tail, a + i, (size_t)(n - i) * sizeof(T));
+        const V<T> q = quotients(load(tail));
+        memcpy(o + i, &q, (size_t)(n - i) * sizeof(T));
+    }
+}
+
 // ------------------------------------------------------------------ float32 math
 using VF = V<float>;
 using VI = V<int32_t>;
@@ -1729,8 +1881,8 @@ IsaTable build_table() {
     for_int_dtypes([&](int d, auto z) {
         t.bin[B_SHL][d] = bin_fn<decltype(z), OpShl>;
         t.bin[B_SHR][d] = bin_fn<decltype(z), OpShr>;
-        t.bin[B_FLOORDIV][d] = bin_fn<decltype(z), OpFloorDiv>;
-        t.bin[B_REM][d] = bin_fn<decltype(z), OpRem>;
+        t.bin[B_FLOORDIV][d] = int_floordiv_rem<decltype(z), false>;
+        t.bin[B_REM][d] = int_floordiv_rem<decltype(z), true>;
         t.bin[B_POW][d] = bin_fn<decltype(z), OpPow>;
         t.icvt[d][0] = cvt_to<decltype(z), float>;
         t.icvt[d][1] = cvt_to<decltype(z), double>;
