@@ -262,6 +262,12 @@ void add_elementwise_kernels(std::vector<NativeKernel>& k);
 // A binary op through the ISA table's kernel bin[code] (broadcasts, strides, the half types
 // staged through float32), else the reference's code on slices (elementwise.cpp).
 ember_status_t binary_isa_kernel(const ember_kernel_call_t* c, int code);
+// The same over a given kernel: fn takes the operands' dtype, or float32 for float16/bfloat16
+// operands (staged through it); null fn: the reference on slices.
+ember_status_t binary_vector_kernel(const ember_kernel_call_t* c, BinFn fn);
+// A float16/bfloat16 input through the float32 kernel fn32 into an output of its type:
+// contiguous runs, stepped ones through tiles; false (nothing written) where neither applies.
+bool unary_half_staged(const ember_kernel_call_t* c, UnFn fn32);
 void add_reduce_kernels(std::vector<NativeKernel>& k);
 // all (else any) of c's input over its axes into c's bool output: bools as their min/max,
 // other dtypes through count_nonzero's native layouts (reduce.cpp); false, nothing written,

@@ -251,9 +251,16 @@ ember_status_t binary_isa_kernel(const ember_kernel_call_t* c, int code) {
         return complex_binary(c, complex_add_run_for(a.dtype, code == B_SUB));
     if ((code == B_MUL || code == B_DIV) && b.dtype == a.dtype && o.dtype == a.dtype)
         if (ComplexRun run = complex_run_for(a.dtype, code == B_DIV)) return complex_binary(c, run);
+    const bool staged = half_slot(a.dtype) >= 0 && (o.dtype == a.dtype || o.dtype == EMBER_BOOL);
+    return binary_vector_kernel(c, g_isa->bin[code][staged ? EMBER_FLOAT32 : a.dtype]);
+}
+
+ember_status_t binary_vector_kernel(const ember_kernel_call_t* c, BinFn fn) {
+    const ember_view_t& a = c->in[0];
+    const ember_view_t& b = c->in[1];
+    const ember_view_t& o = c->out[0];
     const int slot = half_slot(a.dtype);
     const bool staged = slot >= 0 && (o.dtype == a.dtype || o.dtype == EMBER_BOOL);
-    BinFn fn = g_isa->bin[code][staged ? EMBER_FLOAT32 : a.dtype];
     if (!fn || b.dtype != a.dtype) return reference_on_slices(c, kElementwise);
     const ember_view_t* views[3] = {&o, &a, &b};
     Geometry g;
@@ -290,6 +297,37 @@ ember_status_t binary_isa_kernel(const ember_kernel_call_t* c, int code) {
         });
     });
     return EMBER_OK;
+}
+
+bool unary_half_staged(const ember_kernel_call_t* c, UnFn fn32) {
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& o = c->out[0];
+    const int slot = half_slot(x.dtype);
+    if (slot < 0 || o.dtype != x.dtype || !fn32) return false;
+    const ember_view_t* views[2] = {&o, &x};
+    Geometry g;
+    if (!make_geometry(views, 2, g)) return true;
+    const int last = g.nd - 1;
+    const int64_t inner = g.shape[last];
+    char *px = base_ptr(x), *po = base_ptr(o);
+    if (inner == 1 || (g.st[0][last] == 1 && g.st[1][last] == 1)) {
+        parallel_range(g.size, kParallelCostly, 1 << 12, [&](int64_t begin, int64_t end) {
+            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+                unary_half_run(fn32, slot, (const uint16_t*)px + off[1], (uint16_t*)po + off[0], len);
+            });
+        });
+        return true;
+    }
+    // A strided input along the inner dim: gathered into tiles. (Stride 0, a broadcast
+    // input, is left to the caller: the tiles pass such an operand through as a scalar,
+    // which only the binary kernels understand.)
+    if (g.st[0][last] != 1 || g.st[1][last] == 0) return false;
+    char* const base[2] = {po, px};
+    const size_t sizes[2] = {2, 2};
+    for_tiles<2>(g, base, sizes, kParallelCostly, [&](const char* const* p, int64_t n) {
+        unary_half_run(fn32, slot, (const uint16_t*)p[1], (uint16_t*)p[0], n);
+    });
+    return true;
 }
 
 namespace {
@@ -391,28 +429,10 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     const bool complex_abs = code == U_ABS && complex_in;
     UnFn fn = o.dtype == x.dtype || complex_abs ? g_isa->un[code][x.dtype] : nullptr;
     char *px = base_ptr(x), *po = base_ptr(o);
-    const int slot = half_slot(x.dtype);
-    UnFn fn32 = slot >= 0 && o.dtype == x.dtype ? g_isa->un[code][EMBER_FLOAT32] : nullptr;
-    if (fn32 && unit) {
-        parallel_range(g.size, kParallelCostly, 1 << 12, [&](int64_t begin, int64_t end) {
-            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
-                unary_half_run(fn32, slot, (const uint16_t*)px + off[1], (uint16_t*)po + off[0], len);
-            });
-        });
-        return EMBER_OK;
-    }
-    // A strided input along the inner dim: gathered into tiles. (Stride 0, a broadcast
-    // input, is left to the reference: the tiles pass such an operand through as a scalar,
-    // which only the binary kernels understand.)
+    // Half types through the float32 kernel, unless the ISA has one for the half type itself.
+    if (half_slot(x.dtype) >= 0 && o.dtype == x.dtype && !fn && unary_half_staged(c, g_isa->un[code][EMBER_FLOAT32])) return EMBER_OK;
+    // A strided input along the inner dim: gathered into tiles (as in unary_half_staged).
     const bool strided = inner > 1 && g.st[0][last] == 1 && g.st[1][last] != 0;
-    if (fn32 && strided) {  // a half input
-        char* const base[2] = {po, px};
-        const size_t sizes[2] = {2, 2};
-        for_tiles<2>(g, base, sizes, kParallelCostly, [&](const char* const* p, int64_t n) {
-            unary_half_run(fn32, slot, (const uint16_t*)p[1], (uint16_t*)p[0], n);
-        });
-        return EMBER_OK;
-    }
     if (fn && unit) {
         const size_t sz = itemsize_of(x.dtype), osz = itemsize_of(o.dtype);
         const int flags = stream_flag(g.size * (int64_t)osz, o, {&x});

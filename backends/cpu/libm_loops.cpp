@@ -3,8 +3,9 @@
 // vectorises go through it (isa.hpp, simd_mvec.hpp: <= 4 ulp), those of rounding and
 // classification through simd_impl.cpp's exact loops; everything else is the same libm
 // call as the reference backend, per element (bit-identical to it). Complex rounding and
-// classification run on the parts; other dtypes go to the reference kernel (complex and
-// half ones on slices across the pool).
+// classification run on the parts; float16/bfloat16 through the float32 vector functions
+// (staged in L1 chunks, rounded once), except nextafter and the bool-valued ones; other
+// dtypes go to the reference kernel (complex ones on slices across the pool).
 #include <algorithm>
 #include <cmath>
 #include <string_view>
@@ -134,6 +135,7 @@ ember_status_t unary(const ember_kernel_call_t* c, int mvec, F f) {
     const ember_view_t& o = c->out[0];
     const bool float_in = x.dtype == EMBER_FLOAT32 || x.dtype == EMBER_FLOAT64;
     if (!float_in && complex_by_parts(c, mvec)) return EMBER_OK;
+    if (!Bool && mvec >= 0 && unary_half_staged(c, g_isa->math[mvec][0])) return EMBER_OK;
     if (!float_in || o.dtype != (Bool ? (int32_t)EMBER_BOOL : x.dtype)) return reference_for(c);
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
@@ -187,6 +189,8 @@ ember_status_t binary(const ember_kernel_call_t* c, int mvec, F f) {
     const ember_view_t& o = c->out[0];
     const bool float_in = a.dtype == EMBER_FLOAT32 || a.dtype == EMBER_FLOAT64;
     if (mvec == M_pow && a.dtype >= EMBER_INT8 && a.dtype <= EMBER_UINT64) return binary_isa_kernel(c, B_POW);  // integer powers
+    if (half_slot(a.dtype) >= 0 && mvec >= 0 && b.dtype == a.dtype && o.dtype == a.dtype && g_isa->math2[mvec][0])
+        return binary_vector_kernel(c, g_isa->math2[mvec][0]);
     if (!float_in || b.dtype != a.dtype || o.dtype != a.dtype) return reference_for(c);
     const ember_view_t* views[3] = {&o, &a, &b};
     Geometry g;

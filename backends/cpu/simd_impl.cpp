@@ -710,6 +710,18 @@ struct UAbs {
         else return x < 0 ? wrap_sub<T>(V<T>{}, x) : x;
     }
 };
+// |x| of float16 (Bf16: bfloat16) bits: the sign cleared, and a NaN as the reference's
+// rounding from float32 writes it (float16: 0x7e00; bfloat16: its bits, quieted). No
+// conversion to float32 and back.
+template <bool Bf16>
+struct UAbsHalf {
+    template <class T> static inline V<T> f(V<T> x) {
+        static_assert(std::is_same_v<T, uint16_t>, "half bits");
+        const V<T> magnitude = x & (T)0x7fff;
+        if constexpr (Bf16) return magnitude > (T)0x7f80 ? magnitude | (T)0x0040 : magnitude;
+        else return magnitude > (T)0x7c00 ? splat<T>(0x7e00) : magnitude;
+    }
+};
 struct USquare {
     template <class T> static inline V<T> f(V<T> x) { return wrap_mul<T>(x, x); }
 };
@@ -1873,6 +1885,8 @@ IsaTable build_table() {
 
     fill_un_all<UNeg>(t, U_NEG, true);
     fill_un_all<UAbs>(t, U_ABS, true);
+    t.un[U_ABS][D_F16] = un_fn<uint16_t, UAbsHalf<false>>;
+    t.un[U_ABS][D_BF16] = un_fn<uint16_t, UAbsHalf<true>>;
     fill_un_all<USquare>(t, U_SQUARE, true);
     fill_un_all<URelu>(t, U_RELU, true);
     fill_bin_bits<OpAnd>(t, B_AND);
