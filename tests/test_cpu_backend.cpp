@@ -1045,8 +1045,18 @@ TEST(CpuLarge, IntegerFloorDivideAndRemainderExact) {
             if (row >= 100 && row < 200 && i % 13 != 0) b[i] = (V)(rng() >> 40) + (V)(i % 2 && L::is_signed ? -3 : 3);
         }
         a[100 * cols] = (V)((int64_t(1) << 53) - 1), a[100 * cols + 1] = (V)(1 - (int64_t(1) << 53));
-        for (int64_t i = 0; i < 64; ++i)  // rows 200 and 201: dividends just below and above 2^50
+        // Row 200: dividends just below 2^50 and at 2^50 (64-bit lanes multiply below it);
+        // rows 201-208: |a| < 2^40, whole vectors that take the multiplication.
+        for (int64_t i = 0; i < 66; ++i)
             a[(size_t)(200 * cols + i)] = (V)((i % 2 && L::is_signed ? -1 : 1) * ((int64_t(1) << 50) - 32 + i / 2));
+        for (size_t i = 201 * (size_t)cols; i < 209 * (size_t)cols; ++i)
+            a[i] = (V)((L::is_signed && (i & 1) ? -1 : 1) * (int64_t)(rng() >> 24));
+        // Row 209: d * k for the scalar divisors 3, 49, 103 and -49: integral quotients, some
+        // of which (49 / 49 in double) a reciprocal rounded to nearest brings out one too small.
+        for (int64_t j = 0; j < cols; ++j) {
+            const int64_t factor[4] = {3, 49, 103, L::is_signed ? -49 : 49};
+            a[(size_t)(209 * cols + j)] = (V)(factor[j % 4] * (int64_t(1) << ((j / 4) % 44)));
+        }
         for (int64_t j = 0; j < cols; ++j) r[(size_t)j] = j % 9 == 0 ? specials[(j / 9) % 9] : (V)(rng() % 100);
         std::vector<V> column((size_t)rows);
         for (int64_t i = 0; i < rows; ++i) column[(size_t)i] = i % 4 == 0 ? specials[(i / 4) % 9] : (V)rng();
@@ -1057,7 +1067,7 @@ TEST(CpuLarge, IntegerFloorDivideAndRemainderExact) {
         EM_OK(ember_tensor_from_data(cpu(), r.data(), dt, row_shape, 1, row.out()));
         EM_OK(ember_tensor_from_data(cpu(), column.data(), dt, column_shape, 2, col.out()));
         std::vector<V> divisors(std::begin(specials), std::end(specials));
-        for (V extra : {V(2), V(3), V(100), V(L::max() / 3), V(V(0) - 3), (V)rng(), (V)rng()}) divisors.push_back(extra);
+        for (V extra : {V(2), V(3), V(100), V(L::max() / 3), V(V(0) - 3), (V)rng(), (V)rng(), V(49), V(103), V(V(0) - 49)}) divisors.push_back(extra);
         std::vector<T> scalars(divisors.size());
         for (size_t k = 0; k < divisors.size(); ++k) EM_OK(ember_tensor_from_data(cpu(), &divisors[k], dt, nullptr, 0, scalars[k].out()));
         const T& scalar = scalars[8];  // 7 or -7

@@ -359,7 +359,8 @@ void bin_fn(const void* a, const void* b, void* out, int64_t n, int mode) {
 
 // Integer floor_divide / remainder by one divisor d (b broadcast, mode 2): a multiplication
 // by r, 1/d rounded and then moved one place away from zero, instead of a division per lane.
-// The truncated quotient is trunc(a * r) in float (8- and 16-bit lanes) or double (wider),
+// (8-bit lanes: floor_div_or_rem_by_small, below.) The truncated quotient of wider lanes is
+// trunc(a * r) in float (16-bit lanes) or double (32- and 64-bit),
 // exact while |a| <= 2^(P-3) (P = 24 or 53 significand bits): |r| exceeds |1/d| by at most
 // 3 * 2^-P of it and the product rounds by 2^-P more, so a * r stays under the next integer
 // (a fractional quotient is at least 1/|d| below it), and an integral quotient, which the
@@ -458,8 +459,8 @@ inline V<T> floor_div_or_rem_by(V<T> a, T d, DivFloat<T> r) {
             // Where truncation rounded the quotient up (rem nonzero, its sign not d's).
             const V<L> zero = {};
             const auto across = (rs[p] != zero) & ((rs[p] ^ (L)d) < zero);
-            qs[p] = across ? qs[p] - 1 : qs[p];
-            rs[p] = across ? rs[p] + (L)d : rs[p];
+            qs[p] = across ? (V<L>)((V<U>)qs[p] - 1) : qs[p];  // unsigned: both sides are computed in every lane
+            rs[p] = across ? (V<L>)((V<U>)rs[p] + (U)d) : rs[p];
         }
     }
     VDivLane<T> rem;
