@@ -835,6 +835,13 @@ void sqrt_f64(const void* in, void* out, int64_t n, int) {
 // or SSE2 bit arithmetic, which -fno-trapping-math allows), exact like the reference's libm
 // calls; round is half to even (rint, as the reference's nearbyint). These ran as one libm
 // call per element before: floor of 1e6 float32 took 0.53 ms, 6x NumPy's time.
+// The sign bit from the bits: GCC does not vectorise __builtin_signbit of a double (of a
+// float it does, and better than this).
+template <class T> inline uint8_t sign_bit_of(T v) {
+    uint_of<T> bits;
+    memcpy(&bits, &v, sizeof bits);
+    return (uint8_t)(bits >> (8 * sizeof(T) - 1));
+}
 #define EMBER_EXACT_LOOP(fn, T, R, expr)                               \
     void fn(const void* in, void* out, int64_t n, int) {               \
         const T* __restrict x = (const T*)in;                          \
@@ -854,7 +861,7 @@ EMBER_EXACT_PAIR(round, float, double, __builtin_rintf(v), __builtin_rint(v))
 EMBER_EXACT_PAIR(isnan, uint8_t, uint8_t, v != v, v != v)
 EMBER_EXACT_PAIR(isinf, uint8_t, uint8_t, __builtin_fabsf(v) == __builtin_inff(), __builtin_fabs(v) == __builtin_inf())
 EMBER_EXACT_PAIR(isfinite, uint8_t, uint8_t, __builtin_fabsf(v) < __builtin_inff(), __builtin_fabs(v) < __builtin_inf())
-EMBER_EXACT_PAIR(signbit, uint8_t, uint8_t, __builtin_signbit(v) != 0, __builtin_signbit(v) != 0)
+EMBER_EXACT_PAIR(signbit, uint8_t, uint8_t, __builtin_signbit(v) != 0, sign_bit_of(v))
 #undef EMBER_EXACT_PAIR
 #undef EMBER_EXACT_LOOP
 
