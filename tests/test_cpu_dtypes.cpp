@@ -49,20 +49,13 @@ TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
             }
         }
         const double half_ulp = dt == EMBER_FLOAT16 ? 1.0 / 1024 : 1.0 / 128;
+        // The libm functions (from expm1 on) run libmvec's float32 variants (<= 4 float32
+        // ulp) and round once: within one half ulp of the reference's float32 libm too;
+        // rounding bit for bit.
         for (auto [name, fn, rtol] : {std::tuple<const char*, Fn1, double>{"sqrt", ember_sqrt, 0}, {"abs", ember_abs, 0}, {"relu", ember_relu, 0},
                                       {"exp", ember_exp, half_ulp}, {"log", ember_log, half_ulp}, {"tanh", ember_tanh, half_ulp},
-                                      {"sigmoid", ember_sigmoid, half_ulp}, {"silu", ember_silu, half_ulp}}) {
-            for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"", x}, {" transposed", xt}}) {
-                T got, want;
-                EM_OK(fn(cpu(), v, got.out()));
-                EM_OK(fn(ref(), as_ref(v), want.out()));
-                if (rtol == 0) EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << layout << " " << dn;
-                else expect_close(got, want, rtol, 1e-7, std::string(name) + layout + " " + dn);
-            }
-        }
-        // libm's functions (libmvec's float32 variants, <= 4 float32 ulp, then rounded once),
-        // within one half ulp of the reference's float32 libm; rounding bit for bit.
-        for (auto [name, fn, rtol] : {std::tuple<const char*, Fn1, double>{"expm1", ember_expm1, half_ulp}, {"log1p", ember_log1p, half_ulp},
+                                      {"sigmoid", ember_sigmoid, half_ulp}, {"silu", ember_silu, half_ulp},
+                                      {"expm1", ember_expm1, half_ulp}, {"log1p", ember_log1p, half_ulp},
                                       {"log2", ember_log2, half_ulp}, {"log10", ember_log10, half_ulp}, {"sin", ember_sin, half_ulp},
                                       {"cos", ember_cos, half_ulp}, {"tan", ember_tan, half_ulp}, {"asin", ember_asin, half_ulp},
                                       {"acos", ember_acos, half_ulp}, {"atan", ember_atan, half_ulp}, {"sinh", ember_sinh, half_ulp},
