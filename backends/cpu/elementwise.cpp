@@ -430,7 +430,7 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     UnFn fn = o.dtype == x.dtype || complex_abs ? g_isa->un[code][x.dtype] : nullptr;
     char *px = base_ptr(x), *po = base_ptr(o);
     // Half types through the float32 kernel, unless the ISA has one for the half type itself.
-    if (half_slot(x.dtype) >= 0 && o.dtype == x.dtype && !fn && unary_half_staged(c, g_isa->un[code][EMBER_FLOAT32])) return EMBER_OK;
+    if (!fn && unary_half_staged(c, g_isa->un[code][EMBER_FLOAT32])) return EMBER_OK;
     // A strided input along the inner dim: gathered into tiles (as in unary_half_staged).
     const bool strided = inner > 1 && g.st[0][last] == 1 && g.st[1][last] != 0;
     if (fn && unit) {

@@ -489,11 +489,13 @@ void int_floordiv_rem(const void* av, const void* bv, void* out, int64_t n, int 
         if (o != a) memcpy((void*)o, a, (size_t)n * sizeof(T));
         return;
     }
-    const DivFloat<T> r = reciprocal_away_from_zero(d);
-    uint16_t m = 0;  // 8-bit lanes' multiplier (|d| >= 2 here)
+    DivFloat<T> r = 0;  // wider lanes' reciprocal
+    uint16_t m = 0;     // 8-bit lanes' multiplier (|d| >= 2 here)
     if constexpr (sizeof(T) == 1) {
         const unsigned magnitude = d < 0 ? 0u - (unsigned)(int)d : (unsigned)d;
         m = (uint16_t)((65536u + magnitude - 1) / magnitude);
+    } else {
+        r = reciprocal_away_from_zero(d);
     }
     auto quotients = [&](V<T> x) {
         if constexpr (sizeof(T) == 1) return floor_div_or_rem_by_small<T, Remainder>(x, d, m);
