@@ -106,6 +106,25 @@ TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
             EM_OK(fn(ref(), as_ref(raw), want.out()));
             EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " of special " << dn << " values";
         }
+        // isnan, isinf, isfinite and signbit (read from the bits) of every bit pattern,
+        // contiguous and through a transposed view.
+        {
+            std::vector<uint16_t> every(65536);
+            for (size_t i = 0; i < every.size(); ++i) every[i] = (uint16_t)i;
+            const int64_t square[2] = {256, 256};
+            T grid, across;
+            EM_OK(ember_tensor_from_data(cpu(), every.data(), dt, square, 2, grid.out()));
+            EM_OK(ember_matrix_transpose(cpu(), grid, across.out()));
+            for (auto [name, fn] : {std::pair<const char*, Fn1>{"isnan", ember_isnan}, {"isinf", ember_isinf},
+                                    {"isfinite", ember_isfinite}, {"signbit", ember_signbit}}) {
+                for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"", grid}, {" transposed", across}}) {
+                    T got, want;
+                    EM_OK(fn(cpu(), v, got.out()));
+                    EM_OK(fn(ref(), as_ref(v), want.out()));
+                    EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << layout << " of every " << dn << " pattern";
+                }
+            }
+        }
         // Sums (double accumulators, chunk-wise conversion) and means (in float32, rounded
         // once: the float16 sum of these 3e5 values overflows, their mean does not).
         T pos = tensor(cpu(), randf((size_t)(rows * cols), 0, 4, 103), {rows, cols}, dt), pos_t;

@@ -4,8 +4,8 @@
 // classification through simd_impl.cpp's exact loops; everything else is the same libm
 // call as the reference backend, per element (bit-identical to it). Complex rounding and
 // classification run on the parts; float16/bfloat16 through the float32 vector functions
-// (staged in L1 chunks, rounded once), except nextafter and the bool-valued ones; other
-// dtypes go to the reference kernel (complex ones on slices across the pool).
+// (staged in L1 chunks, rounded once), except nextafter; their classification reads the
+// bits. Other dtypes go to the reference kernel (complex ones on slices across the pool).
 #include <algorithm>
 #include <cmath>
 #include <string_view>
@@ -120,6 +120,42 @@ bool complex_by_parts(const ember_kernel_call_t* c, int mvec) {
     return true;
 }
 
+// isnan, isinf, isfinite and signbit of float16/bfloat16 read the bits (the reference
+// widens each value to float32 first, which keeps its class and sign): (h & 0x7fff)
+// against the infinity's pattern, or the top bit.
+bool classify_half(const ember_kernel_call_t* c, int mvec) {
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& o = c->out[0];
+    if (half_slot(x.dtype) < 0 || o.dtype != EMBER_BOOL) return false;
+    if (mvec != M_isnan && mvec != M_isinf && mvec != M_isfinite && mvec != M_signbit) return false;
+    const ember_view_t* views[2] = {&o, &x};
+    Geometry g;
+    if (!make_geometry(views, 2, g)) return true;
+    const uint16_t inf = x.dtype == EMBER_FLOAT16 ? 0x7c00 : 0x7f80;
+    const int64_t so = g.st[0][g.nd - 1], sx = g.st[1][g.nd - 1];
+    const char* px = base_ptr(x);
+    char* po = base_ptr(o);
+    auto run = [&](auto test) {
+        parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
+            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
+                const uint16_t* h = (const uint16_t*)px + off[1];
+                uint8_t* r = (uint8_t*)po + off[0];
+                if (so == 1 && sx == 1)
+                    for (int64_t i = 0; i < len; ++i) r[i] = test(h[i]);
+                else
+                    for (int64_t i = 0; i < len; ++i) r[i * so] = test(h[i * sx]);
+            });
+        });
+    };
+    switch (mvec) {
+        case M_isnan: run([inf](uint16_t h) -> uint8_t { return (h & 0x7fff) > inf; }); break;
+        case M_isinf: run([inf](uint16_t h) -> uint8_t { return (h & 0x7fff) == inf; }); break;
+        case M_isfinite: run([inf](uint16_t h) -> uint8_t { return (h & 0x7fff) < inf; }); break;
+        default: run([](uint16_t h) -> uint8_t { return h >> 15; }); break;
+    }
+    return true;
+}
+
 // Other dtypes go to the reference kernel: complex and half ones (which it computes in
 // libm's complex functions or in float32) on slices across the pool, the rest (integers,
 // bool: cheap or an error) as they are.
@@ -136,6 +172,7 @@ ember_status_t unary(const ember_kernel_call_t* c, int mvec, F f) {
     const bool float_in = x.dtype == EMBER_FLOAT32 || x.dtype == EMBER_FLOAT64;
     if (!float_in && complex_by_parts(c, mvec)) return EMBER_OK;
     if (!Bool && mvec >= 0 && unary_half_staged(c, g_isa->math[mvec][0])) return EMBER_OK;
+    if (Bool && classify_half(c, mvec)) return EMBER_OK;
     if (!float_in || o.dtype != (Bool ? (int32_t)EMBER_BOOL : x.dtype)) return reference_for(c);
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
