@@ -291,12 +291,13 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("all_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_all(c, y, nullptr, 0, 0, r); }));
         for (ember_tensor_t* t : {x, y}) ember_tensor_release(t);
     }
-    if (np.count("exp_f16/1e6") || np.count("sin_f16/1e6") || np.count("abs_f16/1e6")) {
+    if (np.count("exp_f16/1e6") || np.count("sin_f16/1e6") || np.count("abs_f16/1e6") || np.count("isnan_f16/1e6")) {
         ember_tensor_t* x32 = random_tensor(c, {1000000}, -3, 3, 13), *x = nullptr;
         ember_astype(c, x32, EMBER_FLOAT16, &x);
         add("exp_f16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_exp(c, x, r); }));
         add("sin_f16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sin(c, x, r); }));
         add("abs_f16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_abs(c, x, r); }));
+        add("isnan_f16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_isnan(c, x, r); }));
         for (ember_tensor_t* t : {x32, x}) ember_tensor_release(t);
     }
     if (np.count("dot_f32/1e6")) {

@@ -34,8 +34,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   cumsum_axis0_f32   np.cumsum(x, axis=0) of a (1000, 10000) array (NumPy sums in float32, Ember in double)
   argmax_f32         np.argmax(x) of 1e7 values
   all_f32            x.all() of 1e7 values (none zero)
-  exp_f16, sin_f16, abs_f16
-                     np.exp(x), np.sin(x), np.abs(x) of 1e6 float16 values in [-3, 3]
+  exp_f16, sin_f16, abs_f16, isnan_f16
+                     np.exp(x), np.sin(x), np.abs(x), np.isnan(x) of 1e6 float16 values in [-3, 3]
   dot_f32            x @ x of two 1e6-vectors (one vector, with itself)
   add_transposed_f32 x.T + y of (1000, 1000) arrays
   add_transposed_f16 the same in float16
@@ -207,6 +207,7 @@ INDEX_CASES = {
     "exp_f16": ("1e6", lambda r: (r.uniform(-3, 3, 10**6).astype(np.float16),), lambda x: np.exp(x)),
     "sin_f16": ("1e6", lambda r: (r.uniform(-3, 3, 10**6).astype(np.float16),), lambda x: np.sin(x)),
     "abs_f16": ("1e6", lambda r: (r.uniform(-3, 3, 10**6).astype(np.float16),), lambda x: np.abs(x)),
+    "isnan_f16": ("1e6", lambda r: (r.uniform(-3, 3, 10**6).astype(np.float16),), lambda x: np.isnan(x)),
     "dot_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: x @ x),
     "add_transposed_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32), r.uniform(-1, 1, (1000, 1000)).astype(np.float32)),
                            lambda x, y: x.T + y),
