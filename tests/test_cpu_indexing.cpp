@@ -51,30 +51,38 @@ TEST(CpuLarge, TakeMatchesReferenceExactly) {
     T rows = indices(cpu(), {2000}, -300, 300, 42);       // negative indices wrap
     T cols = indices(cpu(), {40, 50}, -1001, 1001, 43);   // a 2-d index: out (300, 40, 50)
     T plain = indices(cpu(), {3000}, 0, 300, 45);          // none negative: used as it is
+    T many = indices(cpu(), {40000}, -300300, 300300, 46);  // elements of a long vector: on two threads
     T every_other;                                         // a strided index view
     const int64_t from = 0, to = EMBER_SLICE_END, by = 2;
     EM_OK(ember_slice(cpu(), rows, &from, &to, &by, 1, every_other.out()));
+    const int64_t flat_shape = 300 * 1001;
     for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_INT16, EMBER_INT8, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
-        T x;
+        T x, flat;
         EM_OK(ember_astype(cpu(), x32, dt, x.out()));
+        EM_OK(ember_reshape(cpu(), x, &flat_shape, 1, flat.out()));
         const std::string d = ember_dtype_name(dt);
         for (auto [name, xv, idx, axis] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*, int64_t>{"rows", x, rows, 0},
                                            {"elements", x, cols, 1},
                                            {"transposed rows", xt, cols, 0},  // the slice is not one block: the reference runs
                                            {"transposed elements", xt, rows, 1},
                                            {"rows, no negative index", x, plain, 0},
-                                           {"elements, a strided index", x, every_other, 1}}) {
+                                           {"elements, a strided index", x, every_other, 1},
+                                           {"elements of a long vector", flat, many, 0}}) {
             T got, want;
             EM_OK(ember_take(cpu(), xv, idx, axis, got.out()));
             EM_OK(ember_take(ref(), as_ref(xv), as_ref(idx), axis, want.out()));
             expect_identical(got, want, std::string("take ") + name + " " + d);
         }
     }
-    // A bad index anywhere fails with the reference's status and message; the output is not kept.
-    const int64_t too_big = 300, too_small = -301;
-    for (const int64_t* v : {&too_big, &too_small}) {
-        T idx = indices(cpu(), {5000}, 0, 300, 44, v), y;
-        EM_FAILS(ember_take(cpu(), x32, idx, 0, y.out()), EMBER_ERR_INDEX, "take");
+    // A bad index anywhere fails with the reference's status and message; the output is not
+    // kept. Rows (one memcpy each) and elements of a long vector, on two threads.
+    T flat;
+    EM_OK(ember_reshape(cpu(), x32, &flat_shape, 1, flat.out()));
+    const int64_t too_big = 300, too_small = -301, far_too_big = flat_shape, far_too_small = -flat_shape - 1;
+    for (auto [v, table, len] : {std::tuple<const int64_t*, const ember_tensor_t*, int64_t>{&too_big, x32, 300}, {&too_small, x32, 300},
+                                 {&far_too_big, flat, flat_shape}, {&far_too_small, flat, flat_shape}}) {
+        T idx = indices(cpu(), {40000}, 0, len, 44, v), y;
+        EM_FAILS(ember_take(cpu(), table, idx, 0, y.out()), EMBER_ERR_INDEX, "take");
         EXPECT_EQ((const ember_tensor_t*)y, nullptr);
     }
 }
