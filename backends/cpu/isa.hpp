@@ -27,7 +27,8 @@ enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIG
             U_CONJ, U_COUNT };
 // float32/float64 functions vectorised by glibc's libmvec (the ISA's variant; <= 4 ulp),
 // contiguous input and output: math[fn][0] float32, [1] float64; math2 takes two contiguous
-// operands (mode as for bin: a scalar a or b).
+// operands (mode as for bin: a scalar a or b). math2[M_pow][0] of the AVX-512 variant is
+// simd_impl.cpp's own float32 pow.
 #define EMBER_MVEC_UNARY(X) X(expm1) X(log1p) X(log2) X(log10) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) \
     X(sinh) X(cosh) X(asinh) X(acosh) X(atanh) X(erf) X(erfc)
 #define EMBER_MVEC_BINARY(X) X(pow) X(atan2) X(hypot)

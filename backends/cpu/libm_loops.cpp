@@ -1,6 +1,7 @@
 // float32/float64 elementwise math without a kernel in simd_impl.cpp (sin, erf, pow, ...),
 // over any strides, on the thread pool. Contiguous runs of the functions glibc's libmvec
-// vectorises go through it (isa.hpp, simd_mvec.hpp: <= 4 ulp), those of rounding and
+// vectorises go through it (isa.hpp, simd_mvec.hpp: <= 4 ulp; float32 pow on AVX-512
+// through simd_impl.cpp's own kernel), those of rounding and
 // classification through simd_impl.cpp's exact loops; everything else is the same libm
 // call as the reference backend, per element (bit-identical to it). Complex rounding and
 // classification run on the parts; float16/bfloat16 through the float32 vector functions
