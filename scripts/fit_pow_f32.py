@@ -9,7 +9,7 @@ log2:  x = 2^k * m, m in [sqrt(1/2), sqrt(2)), t = (m - 1) / (m + 1) (|t| < 0.17
        relative to L (= relative to log2 m)
 exp2:  w = n + r, n = round(w), |r| <= 1/2: 2^r = E(r), relative error
 Lawson's weighted minimax (iteratively reweighted least squares) on a dense grid, targets in
-mpmath at 40 digits; the coefficients are printed as float64 literals. Then the whole kernel
+mpmath; the coefficients are printed as float64 literals. Then the whole kernel
 is simulated in float64 (numpy) on random inputs and compared with mpmath's pow, rounded to
 float32, in float32 ulp.
 """
@@ -17,22 +17,7 @@ import argparse
 import mpmath as mp
 import numpy as np
 
-mp.mp.dps = 40
-
-
-def lawson(xs, target, weight, degree, iters=400):
-    A = np.array([[float(x) ** j for j in range(degree + 1)] for x in xs])
-    t = np.array([float(v) for v in target])
-    w = np.array([float(v) for v in weight])
-    Aw, tw = A * w[:, None], t * w
-    lam = np.full(len(xs), 1.0 / len(xs))
-    for _ in range(iters):
-        s = np.sqrt(lam)
-        c, *_ = np.linalg.lstsq(Aw * s[:, None], tw * s, rcond=None)
-        e = np.abs(Aw @ c - tw)
-        lam = lam * e
-        lam /= lam.sum()
-    return c, np.abs(Aw @ c - tw).max()
+from fit_simd_math import lawson  # Lawson's weighted minimax; sets mpmath to 50 digits
 
 
 def horner(c, x):
@@ -51,9 +36,10 @@ def main():
     tmax = (mp.sqrt(2) - 1) / (mp.sqrt(2) + 1)
     ss = [tmax ** 2 * i / (a.points - 1) for i in range(a.points)]
     L = lambda s: 2 / mp.log(2) if s == 0 else 2 * mp.atanh(mp.sqrt(s)) / (mp.sqrt(s) * mp.log(2))
-    cl, el = lawson(ss, [L(s) for s in ss], [1 / L(s) for s in ss], a.degree_log)
+    powers = lambda degree: [(lambda j: (lambda x: x ** j))(j) for j in range(degree + 1)]
+    cl, el = lawson(ss, [L(s) for s in ss], [1 / L(s) for s in ss], powers(a.degree_log), iters=400)
     rs = [mp.mpf(-0.5) + mp.mpf(i) / (a.points - 1) for i in range(a.points)]
-    ce, ee = lawson(rs, [mp.power(2, r) for r in rs], [1 / mp.power(2, r) for r in rs], a.degree_exp2)
+    ce, ee = lawson(rs, [mp.power(2, r) for r in rs], [1 / mp.power(2, r) for r in rs], powers(a.degree_exp2), iters=400)
     print(f"log2: L degree {a.degree_log} in t^2, relative error {el:.3g} (2^{np.log2(el):.1f})")
     print("  L = " + ", ".join(f"{v:.17g}" for v in cl))
     print(f"exp2: E degree {a.degree_exp2}, relative error {ee:.3g} (2^{np.log2(ee):.1f})")

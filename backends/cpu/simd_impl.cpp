@@ -1167,11 +1167,11 @@ inline void pow_f32_block(const VFp* x, const VFp* y, const VIp* sign, VFp* resu
         s[u] = t[u] * t[u];
     }
     for (int u = 0; u < U; ++u) {
-        VDp l = splat(0.34072792611838165);
-        l = l * s[u] + 0.41167284016510719;
-        l = l * s[u] + 0.57708358280309158;
-        l = l * s[u] + 0.96179667335529029;
-        l = l * s[u] + 2.8853900817900668;
+        VDp l = splat(0.34072802575649797);
+        l = l * s[u] + 0.41167283365452556;
+        l = l * s[u] + 0.57708358294517081;
+        l = l * s[u] + 0.96179667335415886;
+        l = l * s[u] + 2.8853900817900686;
         VDp v = __builtin_convertvector(y[u], VDp) * (t[u] * l + w[u]);
         v = v < -160.0 ? splat(-160.0) : v;
         w[u] = v > 130.0 ? splat(130.0) : v;
@@ -1181,14 +1181,14 @@ inline void pow_f32_block(const VFp* x, const VFp* y, const VIp* sign, VFp* resu
     memcpy(&shifter_bits, &shifter, 8);
     for (int u = 0; u < U; ++u) {
         const VDp big = w[u] + shifter, r = w[u] - (big - shifter);
-        VDp e = splat(1.5201925773955359e-05);
-        e = e * r + 0.00015469293768559451;
-        e = e * r + 0.0013333922569197631;
-        e = e * r + 0.0096180272455631682;
-        e = e * r + 0.05550410353411301;
-        e = e * r + 0.24022651198217204;
-        e = e * r + 0.69314718072846893;
-        e = e * r + 0.99999999996167732;
+        VDp e = splat(1.5201926030293316e-05);
+        e = e * r + 0.00015469293758605917;
+        e = e * r + 0.0013333922568294391;
+        e = e * r + 0.009618027245601464;
+        e = e * r + 0.055504103534122343;
+        e = e * r + 0.24022651198216904;
+        e = e * r + 0.69314718072846659;
+        e = e * r + 0.99999999996167654;
         const VLp scaled = (VLp)e + (((VLp)big - shifter_bits) << 52);
         result[u] = (VFp)((VIp)__builtin_convertvector((VDp)scaled, VFp) | sign[u]);
     }
