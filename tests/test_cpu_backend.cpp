@@ -941,11 +941,17 @@ TEST(CpuLarge, ArgExtremesStopAtTheTypesLimits) {
         for (int64_t i : {70001, 70002, 250003, 299999}) v[(size_t)i] = std::numeric_limits<V>::max();
         for (int64_t i : {5, 123457, 123458}) v[(size_t)i] = std::numeric_limits<V>::lowest();
         for (int64_t i = 1000; i < n; i += 1000) v[(size_t)i] = i % 3000 ? std::numeric_limits<V>::max() : std::numeric_limits<V>::lowest();
+        // The same without limits before 100000: stretches across the pool find them (with
+        // limits in its first chunk, a line is answered from that chunk alone).
+        std::vector<V> late(v);
+        for (int64_t i = 0; i < 100000; ++i) late[(size_t)i] = (V)((i * 7919) % 97);
         const int64_t flat[1] = {n}, lines[2] = {n / 500, 500};
-        T x, m;
+        T x, m, y;
         EM_OK(ember_tensor_from_data(cpu(), v.data(), dt, flat, 1, x.out()));
+        EM_OK(ember_tensor_from_data(cpu(), late.data(), dt, flat, 1, y.out()));
         EM_OK(ember_reshape(cpu(), x, lines, 2, m.out()));
-        for (auto [what, t, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"rows of 500", m, 1}}) {
+        for (auto [what, t, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"rows of 500", m, 1},
+                                     {"1-d, limits late", y, 0}}) {
             T got, want, got2, want2;
             EM_OK(ember_argmax(cpu(), t, axis, 0, got.out()));
             EM_OK(ember_argmax(ref(), as_ref(t), axis, 0, want.out()));

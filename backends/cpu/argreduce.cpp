@@ -121,6 +121,17 @@ void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn 
         });
         return;
     }
+    // One long line whose first chunk holds a value nothing replaces (the first True of a
+    // bool argmax, typically) is answered here: waking the pool cost more than the scan.
+    if (lines == 1) {
+        int64_t io, oo;
+        line_offsets(in, out, axis, 0, io, oo);
+        const Extreme<T> head = extreme_of<T, IsMax>(base + io, std::min<int64_t>(n, 4096), row, stop);
+        if (is_nan(head.value) || head.value == stop) {
+            dst[oo] = head.index;
+            return;
+        }
+    }
     // Few long lines: stretches of each line across the pool, combined in order.
     const int64_t stretch = std::max<int64_t>(1 << 16, (n + 4 * nt - 1) / (4 * nt));
     const int64_t per_line = (n + stretch - 1) / stretch;
