@@ -441,9 +441,10 @@ TEST(CpuLarge, LibmOpsOfComplexAndHalfOnSlices) {
 // subnormal bases, results that overflow, become subnormal or vanish, bases next to 1 with
 // large exponents) and special lanes that send their vector to powf, alone and mixed into
 // vectors of ordinary lanes, as arrays and with either operand broadcast. Within 6e-7
-// (libmvec's 4 ulp); zeros, infinities and NaNs as the reference, signs included. The own
-// kernel (AVX-512, no EMBER_CPU_ISA cap) within one ulp of the correctly rounded power, and
-// equal to it for nearly every lane (its error bound: 0.5 + 2^-7 ulp).
+// (libmvec's 4 ulp); zeros, infinities and NaNs as the reference, signs included; a pair's
+// result the same bits wherever it sits. The own kernel (AVX-512, no EMBER_CPU_ISA cap)
+// within 0.508 ulp of the float64 power for normal results (its bound: 0.5 + 2^-7), and
+// correctly rounded for nearly every lane.
 TEST(CpuMath, PowFloat32Lanes) {
     NEED_CPU();
     const bool own_kernel = !std::getenv("EMBER_CPU_ISA") && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
@@ -456,8 +457,10 @@ TEST(CpuMath, PowFloat32Lanes) {
         {1e-40f, 0.5f}, {1e-45f, 0.25f}, {3e-39f, -0.1f}, {-1e-40f, 1}, {1e-40f, 1}, {10, 50}, {2, 128}, {2, 127.99f},
         {3.4e38f, 1}, {3.4e38f, 1.0000001f}, {0.5f, 140}, {0.5f, 149}, {0.5f, 150}, {0.5f, 149.5f}, {0.5f, 200}, {-0.5f, 151},
         {1.0000001f, 1e7f}, {0.99999994f, -3e7f}, {1.0000001f, -8e8f}, {1e30f, 1.2f}, {1e-30f, -1.2f}, {1e30f, -1.2f},
-        {3, 2}, {10, 3}, {2, -3}, {9, 0.5f}, {1, 1e30f}, {0.7f, 0.3f}, {1.9f, -2.7f}, {123.4f, 4.56f}, {5e-20f, -1.9f}};
-    const float special_x[] = {0.0f, -0.0f, inf, -inf, nan, -2};
+        {3, 2}, {10, 3}, {2, -3}, {9, 0.5f}, {1, 1e30f}, {0.7f, 0.3f}, {1.9f, -2.7f}, {123.4f, 4.56f}, {5e-20f, -1.9f},
+        {0x1.fc17e4p-1f, -0x1.68c8d4p+10f},  // powf rounds this one the other way (0.512 ulp)
+        {0x1.ff8f9ep-1f, -1e5f}, {0x1.6400eep+0f, -0x1.9bfffcp+7f}, {0.7f, -0.0f}, {-3, 0.0f}};  // the kernel's worst found: 0.505 ulp
+    const float special_x[] = {0.0f, -0.0f, inf, -inf, nan, -2, -1, 1, 0.7f};
     const float special_y[] = {0.0f, -0.0f, 1, -1, 0.5f, 2, 3, -3, inf, -inf, nan, 1e10f, 2.5f};
     std::vector<float> xs, ys;
     for (int rep = 0; rep < 5; ++rep)  // each lane in several vector positions
@@ -470,8 +473,8 @@ TEST(CpuMath, PowFloat32Lanes) {
     size_t s = 0;
     for (int i = 0; i < 2000; ++i) {  // one special pair among ordinary ones every 37 lanes
         const bool special = i % 37 == 5;
-        xs.push_back(special ? special_x[s % 6] : base(rng));
-        ys.push_back(special ? special_y[(s / 6) % 13] : power(rng));
+        xs.push_back(special ? special_x[s % 9] : base(rng));
+        ys.push_back(special ? special_y[(s / 9) % 13] : power(rng));
         s += special;
     }
     for (float a : special_x)
@@ -501,17 +504,52 @@ TEST(CpuMath, PowFloat32Lanes) {
             if (!same && bad++ < 5)
                 ADD_FAILURE() << "pow " << what << " at " << i << ": got " << g[i] << ", want " << w[i];
         }
-        if (!own_kernel || std::string(what) != "arrays") continue;
-        size_t rounded_apart = 0, finite = 0;
+        if (std::string(what) != "arrays") continue;
+        // The same pairs one place later (other vector positions and tail), and with every
+        // third lane made special: each pair's result is the same bits wherever it sits.
+        std::vector<float> later_x(xs), later_y(ys), mixed_x(xs), mixed_y(ys);
+        later_x.insert(later_x.begin(), 2.0f);
+        later_y.insert(later_y.begin(), 0.5f);
+        for (size_t i = 0; i < xs.size(); i += 3) mixed_y[i] = nan;
+        const int64_t n1 = n + 1;
+        T lx, ly, mx, my, later, mixed;
+        EM_OK(ember_tensor_from_data(cpu(), later_x.data(), EMBER_FLOAT32, &n1, 1, lx.out()));
+        EM_OK(ember_tensor_from_data(cpu(), later_y.data(), EMBER_FLOAT32, &n1, 1, ly.out()));
+        EM_OK(ember_tensor_from_data(cpu(), mixed_x.data(), EMBER_FLOAT32, &n, 1, mx.out()));
+        EM_OK(ember_tensor_from_data(cpu(), mixed_y.data(), EMBER_FLOAT32, &n, 1, my.out()));
+        EM_OK(ember_pow(cpu(), lx, ly, later.out()));
+        EM_OK(ember_pow(cpu(), mx, my, mixed.out()));
+        auto gl = host_values(later), gm = host_values(mixed);
+        size_t moved = 0;
         for (size_t i = 0; i < g.size(); ++i) {
-            const float exact = (float)std::pow((double)xs[i], (double)ys[i]);
-            if (!std::isfinite(exact) || exact == 0) continue;
-            ++finite;
-            const float ulp = std::nextafter(std::fabs(exact), inf) - std::fabs(exact);
-            EXPECT_LE(std::fabs(g[i] - (double)exact), (double)ulp) << "pow(" << xs[i] << ", " << ys[i] << ")";
-            rounded_apart += (float)g[i] != exact;
+            const bool same = std::isnan(g[i]) ? std::isnan(gl[i + 1]) : std::memcmp(&g[i], &gl[i + 1], sizeof g[i]) == 0;
+            const bool same_mixed = i % 3 == 0 || (std::isnan(g[i]) ? std::isnan(gm[i]) : std::memcmp(&g[i], &gm[i], sizeof g[i]) == 0);
+            if ((!same || !same_mixed) && moved++ < 5)
+                ADD_FAILURE() << "pow(" << xs[i] << ", " << ys[i] << ") = " << g[i] << " here, " << gl[i + 1] << " one place later, " << gm[i]
+                              << " beside special lanes";
         }
-        EXPECT_LE(rounded_apart * 100, finite) << rounded_apart << " of " << finite << " powers not correctly rounded";
+        for (size_t i = 0; i < ordinary.size(); ++i) {  // and alone: a vector's tail
+            const int64_t one = 1;
+            T px, py, alone;
+            EM_OK(ember_tensor_from_data(cpu(), &xs[i], EMBER_FLOAT32, &one, 1, px.out()));
+            EM_OK(ember_tensor_from_data(cpu(), &ys[i], EMBER_FLOAT32, &one, 1, py.out()));
+            EM_OK(ember_pow(cpu(), px, py, alone.out()));
+            const double ga = host_values(alone)[0];
+            EXPECT_TRUE(std::isnan(g[i]) ? std::isnan(ga) : std::memcmp(&g[i], &ga, sizeof ga) == 0)
+                << "pow(" << xs[i] << ", " << ys[i] << ") = " << g[i] << " in the array, " << ga << " alone";
+        }
+        if (!own_kernel) continue;
+        size_t rounded_apart = 0, normal = 0;
+        for (size_t i = 0; i < g.size(); ++i) {
+            const double exact = std::pow((double)xs[i], (double)ys[i]);
+            const float rounded = (float)exact;
+            if (!std::isfinite(rounded) || std::fabs(rounded) < std::numeric_limits<float>::min()) continue;
+            ++normal;
+            const double ulp = std::nextafter(std::fabs(rounded), inf) - std::fabs(rounded);
+            EXPECT_LE(std::fabs(g[i] - exact), 0.508 * ulp) << "pow(" << xs[i] << ", " << ys[i] << ")";
+            rounded_apart += (float)g[i] != rounded;
+        }
+        EXPECT_LE(rounded_apart * 100, normal) << rounded_apart << " of " << normal << " powers not correctly rounded";
     }
 }
 

@@ -188,8 +188,9 @@ ember_status_t unary(const ember_kernel_call_t* c, int mvec, F f) {
 template <class T, class F>
 void binary_loop(const Geometry& g, const char* pa, const char* pb, char* po, BinFn vec, F f) {
     const int64_t so = g.st[0][g.nd - 1], sa = g.st[1][g.nd - 1], sb = g.st[2][g.nd - 1];
-    // The vector functions take unit-stride operands or a broadcast scalar (stride 0).
-    if (so != 1 || (sa != 1 && sa != 0) || (sb != 1 && sb != 0) || (sa == 0 && sb == 0)) vec = nullptr;
+    // The vector functions take unit-stride operands or broadcast scalars (stride 0; all
+    // three for a single element, which so gets the same result as in an array).
+    if (g.size != 1 && (so != 1 || (sa != 1 && sa != 0) || (sb != 1 && sb != 0))) vec = nullptr;
     const int mode = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0);
     parallel_range(g.size, kParallelCostly, kGrain, [&](int64_t begin, int64_t end) {
         walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
