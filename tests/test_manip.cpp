@@ -362,6 +362,91 @@ TEST(ManipJoin, TileRepeatPadRoll) {
     EXPECT_TRUE(is(RUN(ember_roll(ctx, r, sh.data(), axes01.data(), 2, O)), {2, 3}, {5, 3, 4, 2, 0, 1}));
 }
 
+// roll and the pad modes are block copies: against index formulas written here, for shifts
+// and widths beyond the axis length (several chunks), negative shifts, a repeated axis
+// (shifts add up), a transposed input, and empty and length-1 axes.
+TEST(ManipShape, RollAndPadAgainstIndexFormulas) {
+    ember_ctx_t* ctx = test_ctx();
+    const I shape = {4, 5, 3};
+    T x = make(iota(60), shape, EMBER_INT32), xt;
+    const I perm = {2, 1, 0};
+    EM_OK(ember_permute_dims(ctx, x, perm.data(), 3, xt.out()));
+    auto wrap = [](int64_t i, int64_t n) { return ((i % n) + n) % n; };
+    auto value = [](const I& sh, const I& st, const I& idx) {  // element idx of an iota with strides st
+        double v = 0;
+        for (size_t d = 0; d < sh.size(); ++d) v += (double)(idx[d] * st[d]);
+        return v;
+    };
+    struct R {
+        I shifts, axes;
+    };
+    const R rolls[] = {{{1}, {0}}, {{-7}, {1}}, {{13, -2}, {2, 0}}, {{2, 3}, {1, 1}}, {{4}, {0}}, {{0, 0, 0}, {0, 1, 2}}, {{-101, 9, 1}, {0, 1, 2}}};
+    for (const ember_tensor_t* src : {(const ember_tensor_t*)x, (const ember_tensor_t*)xt}) {
+        const I sh = shape_of(src), st = strides_of(src);
+        for (const R& r : rolls) {
+            I total(3, 0);
+            for (size_t k = 0; k < r.axes.size(); ++k) total[(size_t)r.axes[k]] += r.shifts[k];
+            V want;
+            for (int64_t i = 0; i < sh[0]; ++i)
+                for (int64_t j = 0; j < sh[1]; ++j)
+                    for (int64_t k = 0; k < sh[2]; ++k) want.push_back(value(sh, st, {wrap(i - total[0], sh[0]), wrap(j - total[1], sh[1]), wrap(k - total[2], sh[2])}));
+            EXPECT_TRUE(is(RUN(ember_roll(ctx, src, r.shifts.data(), r.axes.data(), (int)r.axes.size(), O)), sh, want, EMBER_INT32))
+                << "roll by " << r.shifts[0] << " along " << r.axes[0] << (src == xt ? " transposed" : "");
+        }
+        for (int64_t s : {0, 1, -17, 61, 60 * 5 + 3}) {  // flattened, in C order of src
+            V flat;
+            for (int64_t i = 0; i < sh[0]; ++i)
+                for (int64_t j = 0; j < sh[1]; ++j)
+                    for (int64_t k = 0; k < sh[2]; ++k) flat.push_back(value(sh, st, {i, j, k}));
+            V want(flat.size());
+            for (int64_t i = 0; i < 60; ++i) want[(size_t)i] = flat[(size_t)wrap(i - s, 60)];
+            EXPECT_TRUE(is(RUN(ember_roll(ctx, src, &s, nullptr, 1, O)), sh, want, EMBER_INT32)) << "flattened roll by " << s;
+        }
+    }
+    const I empty_shape = {3, 0};
+    T empty = make(V{}, empty_shape, EMBER_INT32);
+    const I e_shift = {2, 5}, e_axes = {0, 1};
+    EXPECT_TRUE(is(RUN(ember_roll(ctx, empty, e_shift.data(), e_axes.data(), 2, O)), empty_shape, {}, EMBER_INT32));
+    EXPECT_TRUE(is(RUN(ember_roll(ctx, empty, e_shift.data(), nullptr, 1, O)), empty_shape, {}, EMBER_INT32));
+    FAILS(EMBER_ERR_INVALID_ARGUMENT, "ember_roll", ember_roll(ctx, x, e_shift.data(), e_axes.data(), -1, O));
+
+    // pad: widths (before, after) per axis; the source index of each output position.
+    auto source = [&](int64_t i, int64_t n, ember_pad_mode_t mode) -> int64_t {
+        if (i >= 0 && i < n) return i;
+        if (mode == EMBER_PAD_CONSTANT) return -1;
+        if (mode == EMBER_PAD_EDGE || n == 1) return std::min<int64_t>(std::max<int64_t>(i, 0), n - 1);
+        if (mode == EMBER_PAD_WRAP) return wrap(i, n);
+        const int64_t j = wrap(i, 2 * (n - 1));  // reflect: period 2(n - 1)
+        return j >= n ? 2 * (n - 1) - j : j;
+    };
+    const I widths[] = {{0, 0, 0, 0}, {1, 2, 3, 0}, {9, 4, 0, 13}, {2, 2, 2, 2}, {0, 11, 6, 1}};
+    for (const I& in_shape : {I{3, 4}, I{1, 5}, I{6, 2}}) {
+        T m0 = make(iota((int)(in_shape[0] * in_shape[1]), 1), in_shape, EMBER_INT32), m;
+        EM_OK(ember_matrix_transpose(ctx, m0, m.out()));  // a transposed input as well
+        for (const ember_tensor_t* src : {(const ember_tensor_t*)m0, (const ember_tensor_t*)m}) {
+            const I sh = shape_of(src), st = strides_of(src);
+            for (const I& w : widths)
+                for (ember_pad_mode_t mode : {EMBER_PAD_CONSTANT, EMBER_PAD_EDGE, EMBER_PAD_REFLECT, EMBER_PAD_WRAP}) {
+                    const I out_shape = {sh[0] + w[0] + w[1], sh[1] + w[2] + w[3]};
+                    V want;
+                    for (int64_t i = 0; i < out_shape[0]; ++i)
+                        for (int64_t j = 0; j < out_shape[1]; ++j) {
+                            const int64_t a = source(i - w[0], sh[0], mode), b = source(j - w[2], sh[1], mode);
+                            want.push_back(a < 0 || b < 0 ? -5.0 : 1 + value(sh, st, {a, b}));
+                        }
+                    EXPECT_TRUE(is(RUN(ember_pad(ctx, src, w.data(), mode, -5, O)), out_shape, want, EMBER_INT32))
+                        << "pad mode " << mode << " of (" << sh[0] << ", " << sh[1] << ") widths " << w[0] << " " << w[1] << " " << w[2] << " " << w[3];
+                }
+        }
+    }
+    const I pad_empty = {1, 1, 0, 0};
+    for (ember_pad_mode_t mode : {EMBER_PAD_CONSTANT, EMBER_PAD_REFLECT})  // the padded axis is not the empty one
+        EXPECT_TRUE(is(RUN(ember_pad(ctx, empty, pad_empty.data(), mode, 7, O)), {5, 0}, {}, EMBER_INT32));
+    const I pad_cols = {0, 0, 1, 1};
+    FAILS(EMBER_ERR_SHAPE, "ember_pad", ember_pad(ctx, empty, pad_cols.data(), EMBER_PAD_WRAP, 0, O));
+    FAILS(EMBER_ERR_INVALID_ARGUMENT, "ember_pad", ember_pad(ctx, x, widths[1].data(), (ember_pad_mode_t)17, 0, O));
+}
+
 // ---------------------------------------------------------------- indexing
 TEST(ManipIndex, TakeAndTakeAlongAxis) {
     ember_ctx_t* ctx = test_ctx();

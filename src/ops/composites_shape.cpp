@@ -46,23 +46,6 @@ TRef op_concat(ember_ctx* ctx, const std::vector<const ember_tensor*>& xs, int64
 
 namespace {
 
-TRef host_index(ember_ctx* ctx, const std::vector<int64_t>& v) {
-    TRef t = alloc_tensor(ctx, EMBER_INT64, {(int64_t)v.size()});
-    if (!v.empty()) {
-        Backend* b = t->storage->backend;
-        ember_status_t st = b->iface->write(b->state, t->storage->device, t->storage->buffer, 0, v.data(), v.size() * 8);
-        if (st != EMBER_OK) raise(st, "writing indices failed");
-    }
-    return t;
-}
-
-TRef take_axis(ember_ctx* ctx, const ember_tensor* x, const std::vector<int64_t>& idx, int64_t axis) {
-    TRef i = host_index(ctx, idx);
-    ember_tensor* r = nullptr;
-    if (ember_take(ctx, x, i.get(), axis, &r) != EMBER_OK) raise(ember_last_status(), "%s", ember_last_error());
-    return TRef(r);
-}
-
 TRef triangle(ember_ctx* ctx, const ember_tensor* x, int64_t k, bool lower) {
     if (x->ndim < 2) raise(EMBER_ERR_SHAPE, "needs at least 2 dimensions, got shape %s", shape_str(x).c_str());
     int64_t n = x->shape[x->ndim - 2], m = x->shape[x->ndim - 1];
@@ -70,6 +53,57 @@ TRef triangle(ember_ctx* ctx, const ember_tensor* x, int64_t k, bool lower) {
     TRef cols = op_arange(ctx, (double)-k, 1, m, EMBER_INT64);  // j - k
     TRef keep = bin(ctx, lower ? OP_greater_equal : OP_less_equal, rows, cols);
     return op_where(ctx, keep.get(), x, scalar_like(ctx, 0, x->dtype).get());
+}
+
+// x shifted cyclically by shift[d] along each axis d, as at most two block copies per
+// shifted axis: an index tensor and a gather cost ten times more.
+void copy_rolled(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src, const std::vector<int64_t>& shift, int axis) {
+    while (axis < src->ndim && shift[(size_t)axis] % src->shape[axis] == 0) ++axis;
+    if (axis == src->ndim) {
+        op_assign(ctx, dst, src);
+        return;
+    }
+    const int64_t len = src->shape[axis], s = ((shift[(size_t)axis] % len) + len) % len;
+    copy_rolled(ctx, op_slice_axis(dst, axis, s, len, 1).get(), op_slice_axis(src, axis, 0, len - s, 1).get(), shift, axis + 1);
+    copy_rolled(ctx, op_slice_axis(dst, axis, 0, s, 1).get(), op_slice_axis(src, axis, len - s, len, 1).get(), shift, axis + 1);
+}
+
+TRef rolled(ember_ctx* ctx, const ember_tensor* x, const std::vector<int64_t>& shift) {
+    TRef out = alloc_tensor(ctx, x->dtype, shape_of(x));
+    if (x->size) copy_rolled(ctx, out.get(), x, shift, 0);
+    return out;
+}
+
+// Fills the pads along axis d of t, whose positions [before, before + n) hold the data, from
+// those positions. Wrap and reflect go in chunks that each copy what is written already.
+void pad_from_middle(ember_ctx* ctx, ember_tensor* t, int d, int64_t before, int64_t n, ember_pad_mode_t mode) {
+    const int64_t total = t->shape[d];
+    auto part = [&](int64_t lo, int64_t hi) { return op_slice_axis(t, d, lo, hi, 1); };
+    auto reversed = [&](int64_t lo, int64_t hi) { return op_slice_axis(part(lo, hi).get(), d, EMBER_SLICE_END, EMBER_SLICE_END, -1); };
+    auto copy = [&](int64_t lo, int64_t hi, const TRef& src) { op_assign(ctx, part(lo, hi).get(), src.get()); };
+    if (mode == EMBER_PAD_EDGE || n == 1) {  // reflecting one element repeats it too
+        copy(0, before, part(before, before + 1));
+        copy(before + n, total, part(before + n - 1, before + n));
+    } else if (mode == EMBER_PAD_WRAP) {
+        for (int64_t p = before, c; p > 0; p -= c) {
+            c = std::min(n, p);
+            copy(p - c, p, part(p - c + n, p + n));
+        }
+        for (int64_t q = before + n, c; q < total; q += c) {
+            c = std::min(n, total - q);
+            copy(q, q + c, part(q - n, q - n + c));
+        }
+    } else {  // reflect about the edge elements without repeating them; chunks of n - 1 keep
+              // each chunk's mirror point on one of the pattern's mirror points
+        for (int64_t p = before, c; p > 0; p -= c) {
+            c = std::min(n - 1, p);
+            copy(p - c, p, reversed(p + 1, p + 1 + c));
+        }
+        for (int64_t q = before + n, c; q < total; q += c) {
+            c = std::min(n - 1, total - q);
+            copy(q, q + c, reversed(q - 1 - c, q - 1));
+        }
+    }
 }
 
 void check_list(const ember_tensor* const* xs, int n, ember_ctx* ctx) {
@@ -328,65 +362,54 @@ ENTRY(ember_pad, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* pad
     PRELUDE
     check_same_backend(ctx, x, "x");
     if (x->ndim && !pad_width) raise(EMBER_ERR_INVALID_ARGUMENT, "argument 'pad_width' is NULL");
-    for (int d = 0; d < 2 * x->ndim; ++d)
-        if (pad_width[d] < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "negative pad width %lld", (long long)pad_width[d]);
-    if (mode == EMBER_PAD_CONSTANT) {
-        Shape shape = shape_of(x);
-        for (int d = 0; d < x->ndim; ++d) shape[d] += pad_width[2 * d] + pad_width[2 * d + 1];
-        TRef r = op_full(ctx, shape, value, x->dtype);
-        TRef inner = TRef::borrow(r.get());
-        for (int d = 0; d < x->ndim; ++d) inner = op_slice_axis(inner.get(), d, pad_width[2 * d], pad_width[2 * d] + x->shape[d], 1);
-        if (x->size) op_assign(ctx, inner.get(), x);
-        *out = r.release();
-        return;
-    }
-    if (mode != EMBER_PAD_EDGE && mode != EMBER_PAD_REFLECT && mode != EMBER_PAD_WRAP) raise(EMBER_ERR_INVALID_ARGUMENT, "unknown pad mode %d", (int)mode);
-    TRef r = TRef::borrow(x);
+    if (mode != EMBER_PAD_CONSTANT && mode != EMBER_PAD_EDGE && mode != EMBER_PAD_REFLECT && mode != EMBER_PAD_WRAP) raise(EMBER_ERR_INVALID_ARGUMENT, "unknown pad mode %d", (int)mode);
+    Shape shape = shape_of(x);
     for (int d = 0; d < x->ndim; ++d) {
-        int64_t before = pad_width[2 * d], after = pad_width[2 * d + 1], n = x->shape[d];
-        if (!before && !after) continue;
-        if (n == 0) raise(EMBER_ERR_SHAPE, "cannot pad an empty axis in this mode");
-        std::vector<int64_t> idx;
-        for (int64_t i = -before; i < n + after; ++i) {
-            int64_t j = i;
-            if (mode == EMBER_PAD_EDGE) {
-                j = std::min(std::max<int64_t>(i, 0), n - 1);
-            } else if (mode == EMBER_PAD_WRAP) {
-                j = ((i % n) + n) % n;
-            } else if (n == 1) {
-                j = 0;
-            } else {  // reflect about the edge elements, not repeating them
-                int64_t period = 2 * (n - 1);
-                j = ((i % period) + period) % period;
-                if (j >= n) j = period - j;
-            }
-            idx.push_back(j);
-        }
-        r = take_axis(ctx, r.get(), idx, d);
+        const int64_t before = pad_width[2 * d], after = pad_width[2 * d + 1];
+        if (before < 0 || after < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "negative pad width %lld", (long long)std::min(before, after));
+        if (mode != EMBER_PAD_CONSTANT && x->shape[d] == 0 && (before || after)) raise(EMBER_ERR_SHAPE, "cannot pad an empty axis in this mode");
+        shape[d] += before + after;
     }
-    *out = (r.get() == x ? op_copy(ctx, x) : r).release();
+    // Every element is written once, by block copies. The middle of each axis holds x; the
+    // pads are the value, or copies from what is already written along that axis.
+    TRef r = alloc_tensor(ctx, x->dtype, shape);
+    TRef fill = mode == EMBER_PAD_CONSTANT ? weak_f64(ctx, value) : TRef();
+    TRef middle = TRef::borrow(r.get());
+    for (int d = 0; d < x->ndim; ++d) {
+        const int64_t begin = pad_width[2 * d], end = begin + x->shape[d];
+        if (fill) {
+            op_assign(ctx, op_slice_axis(middle.get(), d, 0, begin, 1).get(), fill.get());
+            op_assign(ctx, op_slice_axis(middle.get(), d, end, shape[d], 1).get(), fill.get());
+        }
+        middle = op_slice_axis(middle.get(), d, begin, end, 1);
+    }
+    op_assign(ctx, middle.get(), x);
+    if (!fill) {
+        for (int d = 0; d < x->ndim; ++d) {
+            // Axes before d are padded already, axes after d not yet.
+            TRef part = TRef::borrow(r.get());
+            for (int e = d + 1; e < x->ndim; ++e) part = op_slice_axis(part.get(), e, pad_width[2 * e], pad_width[2 * e] + x->shape[e], 1);
+            pad_from_middle(ctx, part.get(), d, pad_width[2 * d], x->shape[d], mode);
+        }
+    }
+    *out = r.release();
 })
 ENTRY(ember_roll, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* shifts, const int64_t* axes, int n, ember_tensor_t** out), {
     PRELUDE
     check_same_backend(ctx, x, "x");
     require_arg(shifts, "shifts");
     if (!axes) {
-        TRef f = op_reshape(ctx, x, {x->size}, true);
-        int64_t len = x->size;
-        std::vector<int64_t> idx((size_t)len);
-        for (int64_t i = 0; i < len; ++i) idx[(size_t)i] = (((i - shifts[0]) % len) + len) % len;
-        *out = op_reshape(ctx, take_axis(ctx, f.get(), idx, 0).get(), shape_of(x), true).release();
+        TRef flat = op_reshape(ctx, x, {x->size}, true);
+        *out = op_reshape(ctx, rolled(ctx, flat.get(), {shifts[0]}).get(), shape_of(x), true).release();
         return;
     }
-    TRef r = TRef::borrow(x);
+    if (n < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "n = %d is negative", n);
+    std::vector<int64_t> shift((size_t)x->ndim, 0);  // shifts along a repeated axis add up, as in NumPy
     for (int k = 0; k < n; ++k) {
         int64_t a = normalize_axis(axes[k], x->ndim), len = x->shape[a];
-        if (len == 0) continue;
-        std::vector<int64_t> idx((size_t)len);
-        for (int64_t i = 0; i < len; ++i) idx[(size_t)i] = (((i - shifts[k]) % len) + len) % len;
-        r = take_axis(ctx, r.get(), idx, a);
+        if (len) shift[(size_t)a] = ((shift[(size_t)a] + shifts[k] % len) % len + len) % len;
     }
-    *out = (r.get() == x ? op_copy(ctx, x) : r).release();
+    *out = rolled(ctx, x, shift).release();
 })
 ENTRY(ember_one_hot, (ember_ctx_t * ctx, const ember_tensor_t* indices, int64_t depth, int dtype, ember_tensor_t** out), {
     PRELUDE
