@@ -2110,6 +2110,75 @@ TEST(CpuLarge, AstypeCopyAndAssign) {
     expect_close(dst, x, 0, 0, "assign");
 }
 
+// Transposed inputs: copies run the register transpose on bands of output rows, other ops
+// gather them in 64 x 64 tiles (16 x 256 below 64 rows). Exactly the reference's bytes for
+// every element size, with outer dims, edges that are not whole tiles, a destination whose
+// rows are stepped, and a copy large enough for streaming stores.
+TEST(CpuLarge, TransposedInputsExact) {
+    NEED_CPU();
+    struct Layout {
+        std::vector<int64_t> shape, perm;
+    };
+    const Layout layouts[] = {{{67, 130}, {1, 0}}, {{3, 70, 129}, {0, 2, 1}}, {{5, 3}, {1, 0}}, {{2, 64, 16}, {2, 1, 0}}, {{2100, 2048}, {1, 0}}};
+    const ember_dtype_t dtypes[] = {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128, EMBER_INT8, EMBER_FLOAT16, EMBER_INT64};
+    unsigned seed = 700;
+    for (const Layout& l : layouts) {
+        int64_t n = 1;
+        for (int64_t e : l.shape) n *= e;
+        for (ember_dtype_t dt : dtypes) {
+            if (n > 1000000 && dt != EMBER_FLOAT32 && dt != EMBER_COMPLEX128) continue;
+            const bool cplx = dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128;
+            // Complex values get imaginary parts: 2n reals read as n complex numbers.
+            auto d = randf((size_t)(cplx ? 2 * n : n), -100, 100, ++seed);
+            T base;
+            if (cplx) {
+                std::vector<double> wide(d.begin(), d.end());
+                std::vector<float> narrow(d.begin(), d.end());
+                const void* data = dt == EMBER_COMPLEX128 ? (const void*)wide.data() : (const void*)narrow.data();
+                EM_OK(ember_tensor_from_data(cpu(), data, dt, l.shape.data(), (int)l.shape.size(), base.out()));
+            } else {
+                base = tensor(cpu(), d, l.shape, dt);
+            }
+            T xt, other;
+            EM_OK(ember_permute_dims(cpu(), base, l.perm.data(), (int)l.perm.size(), xt.out()));
+            EM_OK(ember_copy(cpu(), xt, other.out()));  // the same values, contiguous
+            std::string what = std::string(ember_dtype_name(dt)) + " (";
+            for (int64_t e : shape_of(xt)) what += std::to_string(e) + ",";
+            what += ") transposed";
+            T got, want;
+            EM_OK(ember_copy(cpu(), xt, got.out()));
+            EM_OK(ember_copy(ref(), as_ref(xt), want.out()));
+            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "copy of " << what;
+            EXPECT_EQ(raw_bytes(other), raw_bytes(want)) << "copy of " << what;
+            T sum, want_sum;
+            EM_OK(ember_add(cpu(), xt, other, sum.out()));
+            EM_OK(ember_add(ref(), as_ref(xt), as_ref(other), want_sum.out()));
+            EXPECT_EQ(raw_bytes(sum), raw_bytes(want_sum)) << "add of " << what;
+            if (dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64) {
+                const ember_dtype_t to = dt == EMBER_FLOAT32 ? EMBER_FLOAT64 : EMBER_FLOAT32;
+                T cast, want_cast;
+                EM_OK(ember_astype(cpu(), xt, to, cast.out()));
+                EM_OK(ember_astype(ref(), as_ref(xt), to, want_cast.out()));
+                EXPECT_EQ(raw_bytes(cast), raw_bytes(want_cast)) << "astype of " << what;
+            }
+            // Into the middle columns of a wider buffer: the destination's rows are stepped.
+            std::vector<int64_t> wide_shape = shape_of(xt);
+            wide_shape.back() += 7;
+            T wide_cpu, wide_ref, dst_cpu, dst_ref;
+            EM_OK(ember_zeros(cpu(), wide_shape.data(), (int)wide_shape.size(), dt, wide_cpu.out()));
+            EM_OK(ember_zeros(ref(), wide_shape.data(), (int)wide_shape.size(), dt, wide_ref.out()));
+            std::vector<int64_t> start(wide_shape.size(), 0), stop(wide_shape.size(), EMBER_SLICE_END), step(wide_shape.size(), 1);
+            start.back() = 3;
+            stop.back() = 3 + shape_of(xt).back();
+            EM_OK(ember_slice(cpu(), wide_cpu, start.data(), stop.data(), step.data(), (int)start.size(), dst_cpu.out()));
+            EM_OK(ember_slice(ref(), wide_ref, start.data(), stop.data(), step.data(), (int)start.size(), dst_ref.out()));
+            EM_OK(ember_assign(cpu(), dst_cpu, xt));
+            EM_OK(ember_assign(ref(), dst_ref, as_ref(xt)));
+            EXPECT_EQ(raw_bytes(wide_cpu), raw_bytes(wide_ref)) << "assign into stepped rows of " << what;
+        }
+    }
+}
+
 // Outputs of at least the streaming threshold (half the L3, 4 to 16 MiB) are written with
 // streaming stores, after a lane-by-lane head that reaches vector alignment (inputs sliced
 // by one element here); clip fences once per run of chunks rather than once per call.

@@ -65,6 +65,10 @@ void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc
 }  // namespace
 
 void gather_strided(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, size_t sz, int64_t dst_row, char* dst) {
+    if (rs == 1 && nr > 1 && (sz == 4 || sz == 8 || sz == 16)) {  // a transposed operand: in registers
+        g_isa->transpose[sz == 4 ? 0 : sz == 8 ? 1 : 2](src, cs, dst, dst_row, nc, nr, false);
+        return;
+    }
     switch (sz) {
         case 1: gather_tile<uint8_t>(src, rs, cs, nr, nc, dst_row, dst); break;
         case 2: gather_tile<uint16_t>(src, rs, cs, nr, nc, dst_row, dst); break;
@@ -548,6 +552,34 @@ void fill_with(char* dst, const char* value, int64_t n) {
     std::fill_n((E*)dst, n, v);
 }
 
+// A copy whose input is transposed (unit stride down the output's columns) of 4-, 8- or
+// 16-byte elements: the register transpose (simd_transpose.hpp) on bands of output rows
+// across the pool. Gathering such an input into tiles (for_tiles) took 11 ms for a 2048 x
+// 2048 float32 matrix on the Zen 4 host of series 18.
+bool transposed_copy(const Geometry& g, const char* px, char* po, size_t sz) {
+    const int nd = g.nd;
+    if (nd < 2 || g.st[1][nd - 2] != 1 || (sz != 4 && sz != 8 && sz != 16)) return false;
+    const int64_t rows = g.shape[nd - 2], cols = g.shape[nd - 1], out_row = g.st[0][nd - 2], in_col = g.st[1][nd - 1];
+    const TransposeFn transpose = g_isa->transpose[sz == 4 ? 0 : sz == 8 ? 1 : 2];
+    const bool stream = g.size * (int64_t)sz >= g_stream_bytes;
+    int64_t outer = 1;
+    for (int d = 0; d < nd - 2; ++d) outer *= g.shape[d];
+    parallel_range(outer * rows, g.size >= kParallelCheap ? 0 : INT64_MAX, 16, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin, n; r < end; r += n) {
+            const int64_t t = r / rows, i0 = r % rows;
+            n = std::min(rows - i0, end - r);
+            int64_t off[2] = {i0 * out_row, i0};
+            for (int64_t o = t, d = nd - 3; d >= 0; --d) {
+                for (int k = 0; k < 2; ++k) off[k] += (o % g.shape[d]) * g.st[k][d];
+                o /= g.shape[d];
+            }
+            // out(i0 + c, j) = x(i0 + c, j): x's columns are the transpose's source rows
+            transpose(px + off[1] * (int64_t)sz, in_col, po + off[0] * (int64_t)sz, out_row, cols, n, stream);
+        }
+    });
+    return true;
+}
+
 ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& x = c->in[0];
     const ember_view_t& o = c->out[0];
@@ -586,6 +618,7 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
         });
         return EMBER_OK;
     }
+    if (x.dtype == o.dtype && transposed_copy(g, px, po, isz)) return EMBER_OK;
     // One contiguous run of x converted into o. complex -> real: the real parts (the
     // reference converts them), gathered in L1 pieces, then the real part type's conversion.
     const bool complex_in = x.dtype == EMBER_COMPLEX64 || x.dtype == EMBER_COMPLEX128;
