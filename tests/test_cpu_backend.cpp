@@ -2179,6 +2179,39 @@ TEST(CpuLarge, TransposedInputsExact) {
     }
 }
 
+// A broadcast value of another dtype (full, zeros, a column assigned across rows) is
+// converted once per run and stored: exactly the reference's bytes, for values the
+// conversions treat specially (NaN, infinities, -0.0, out of an integer type's range).
+TEST(CpuLarge, BroadcastValuesOfAnotherDtypeExact) {
+    NEED_CPU();
+    const double values[] = {0.0, -0.0, 3.0, -3.7, 300.5, 1e10, -1e300, NAN, INFINITY, -INFINITY, 65504.0, 1e-45};
+    const ember_dtype_t dtypes[] = {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT8, EMBER_UINT8, EMBER_INT16,
+                                    EMBER_UINT32, EMBER_INT64, EMBER_UINT64, EMBER_BOOL, EMBER_COMPLEX64};
+    const int64_t shape[2] = {301, 1003};
+    for (ember_dtype_t dt : dtypes)
+        for (double v : values) {
+            T got, want;
+            EM_OK(ember_full(cpu(), shape, 2, v, dt, got.out()));
+            EM_OK(ember_full(ref(), shape, 2, v, dt, want.out()));
+            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "full(" << v << ") as " << ember_dtype_name(dt);
+        }
+    // A float64 column (one value per row, NaN and out-of-range ones among them) assigned
+    // across the rows of int16, float16 and bool matrices: one conversion per run.
+    std::vector<double> col(301);
+    for (size_t i = 0; i < col.size(); ++i) col[i] = values[i % 12] * (i % 5 == 0 ? -1.0 : 1.0) + (double)(i % 3);
+    T column;
+    const int64_t col_shape[2] = {301, 1};
+    EM_OK(ember_tensor_from_data(cpu(), col.data(), EMBER_FLOAT64, col_shape, 2, column.out()));
+    for (ember_dtype_t dt : {EMBER_INT16, EMBER_FLOAT16, EMBER_BOOL, EMBER_UINT8}) {
+        T got, want;
+        EM_OK(ember_zeros(cpu(), shape, 2, dt, got.out()));
+        EM_OK(ember_zeros(ref(), shape, 2, dt, want.out()));
+        EM_OK(ember_assign(cpu(), got, column));
+        EM_OK(ember_assign(ref(), want, as_ref(column)));
+        EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "a float64 column assigned across " << ember_dtype_name(dt) << " rows";
+    }
+}
+
 // Outputs of at least the streaming threshold (half the L3, 4 to 16 MiB) are written with
 // streaming stores, after a lane-by-lane head that reaches vector alignment (inputs sliced
 // by one element here); clip fences once per run of chunks rather than once per call.

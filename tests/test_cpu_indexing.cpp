@@ -179,6 +179,23 @@ TEST(CpuLarge, NonzeroAndArangeMatchReferenceExactly) {
         EM_OK(ember_arange(ref(), -1e5, 3.3e5, 0.37, dt, want.out()));
         expect_identical(got, want, std::string("arange ") + ember_dtype_name(dt));
     }
+    // Integral start and step take integer lanes where every value is exact and within the
+    // dtype: both ends near the type's limits, descending, odd lengths, threaded lengths, and
+    // ranges past 2^52 or past the type (the clamped double path).
+    struct A {
+        double start, stop, step;
+    };
+    const A integral[] = {{0, 300007, 1},           {5, -400003, -3},        {2147483647.0 - 99999, 2147483647.0, 1}, {-2147483648.0, -2147483648.0 + 1003, 7},
+                          {0x1p52 - 50, 0x1p52 + 50, 1}, {-0x1p53, -0x1p53 + 40, 1}, {2147483600.0, 2147483800.0, 3},   {0, 5, 1},
+                          {1e12, 1e12 + 333333, 1}, {0x1p54, 0x1p54 + 1000, 3},
+                          {1, 0x1p53 + 10, 0x1p52 + 1}};  // the last value, 2^53 + 3, is not a double
+    for (const A& a : integral)
+        for (ember_dtype_t dt : {EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_INT16, EMBER_FLOAT32, EMBER_FLOAT64}) {
+            T got, want;
+            EM_OK(ember_arange(cpu(), a.start, a.stop, a.step, dt, got.out()));
+            EM_OK(ember_arange(ref(), a.start, a.stop, a.step, dt, want.out()));
+            expect_identical(got, want, std::string("arange from ") + std::to_string(a.start) + " by " + std::to_string(a.step) + " " + ember_dtype_name(dt));
+        }
 }
 
 // random_ops.cpp: runs of elements with their own block numbers. The same seed must give

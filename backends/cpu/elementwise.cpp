@@ -601,11 +601,21 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
         });
         return EMBER_OK;
     }
-    if (x.dtype == o.dtype && sx == 0) {  // broadcast fill: typed stores the compiler vectorises
+    const bool complex_in = x.dtype == EMBER_COMPLEX64 || x.dtype == EMBER_COMPLEX128;
+    // A broadcast value (zeros, full, a weak scalar assigned): converted once per run where the
+    // dtypes differ, then typed stores the compiler vectorises. Converting it element by
+    // element in the reference made zeros of 1e5 float32 cost 33 us, 4x NumPy's full.
+    const CvtFn convert_one = x.dtype == o.dtype || complex_in || sx != 0 ? nullptr : conversion(x.dtype, o.dtype);
+    if (sx == 0 && (x.dtype == o.dtype || convert_one)) {
         parallel_range(g.size, kParallelCheap * 2, 1 << 15, [&](int64_t begin, int64_t end) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
                 char* dst = po + off[0] * (int64_t)osz;
                 const char* src = px + off[1] * (int64_t)isz;
+                alignas(16) char converted[16];
+                if (convert_one) {
+                    convert_one(src, converted, 1);
+                    src = converted;
+                }
                 switch (osz) {
                     case 1: fill_with<uint8_t>(dst, src, len); break;
                     case 2: fill_with<uint16_t>(dst, src, len); break;
@@ -621,7 +631,6 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     if (x.dtype == o.dtype && transposed_copy(g, px, po, isz)) return EMBER_OK;
     // One contiguous run of x converted into o. complex -> real: the real parts (the
     // reference converts them), gathered in L1 pieces, then the real part type's conversion.
-    const bool complex_in = x.dtype == EMBER_COMPLEX64 || x.dtype == EMBER_COMPLEX128;
     const bool real_out = o.dtype != EMBER_BOOL && o.dtype != EMBER_COMPLEX64 && o.dtype != EMBER_COMPLEX128;
     const bool wide = x.dtype == EMBER_COMPLEX128;
     const int32_t part = wide ? EMBER_FLOAT64 : EMBER_FLOAT32;
