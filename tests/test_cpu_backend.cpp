@@ -2210,6 +2210,34 @@ TEST(CpuLarge, BroadcastValuesOfAnotherDtypeExact) {
         EM_OK(ember_assign(ref(), want, as_ref(column)));
         EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "a float64 column assigned across " << ember_dtype_name(dt) << " rows";
     }
+    // Short runs: repeat along the last axis (each value stored k times, k = 2, 3, 4 unrolled,
+    // others not), of a transposed 3-d input large enough for the pool, and a float64 value
+    // per row converted into short int8/float16 rows.
+    auto d = randf(2 * 301 * 435, -200, 200, 77);
+    for (ember_dtype_t dt : {EMBER_UINT8, EMBER_FLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX128}) {
+        T x = tensor(cpu(), d, {2, 301, 435}, dt), xt;
+        const int64_t perm[3] = {0, 2, 1};
+        EM_OK(ember_permute_dims(cpu(), x, perm, 3, xt.out()));
+        for (int64_t k : {1, 2, 3, 4, 5, 15, 16}) {
+            T got, want;
+            EM_OK(ember_repeat(cpu(), xt, k, -1, got.out()));
+            EM_OK(ember_repeat(ref(), as_ref(xt), k, -1, want.out()));
+            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "repeat by " << k << " along the last axis of " << ember_dtype_name(dt);
+        }
+    }
+    T wide = tensor(cpu(), d, {2 * 301 * 435, 1}, EMBER_FLOAT64);
+    for (ember_dtype_t dt : {EMBER_INT8, EMBER_FLOAT16})
+        for (int64_t k : {2, 3, 7}) {  // into columns 2..2+k of rows of k + 5: stepped rows
+            const int64_t rows_shape[2] = {2 * 301 * 435, k + 5}, start[2] = {0, 2}, stop[2] = {EMBER_SLICE_END, 2 + k}, step[2] = {1, 1};
+            T got, want, got_cols, want_cols;
+            EM_OK(ember_zeros(cpu(), rows_shape, 2, dt, got.out()));
+            EM_OK(ember_zeros(ref(), rows_shape, 2, dt, want.out()));
+            EM_OK(ember_slice(cpu(), got, start, stop, step, 2, got_cols.out()));
+            EM_OK(ember_slice(ref(), want, start, stop, step, 2, want_cols.out()));
+            EM_OK(ember_assign(cpu(), got_cols, wide));
+            EM_OK(ember_assign(ref(), want_cols, as_ref(wide)));
+            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "float64 values assigned across rows of " << k << " " << ember_dtype_name(dt);
+        }
 }
 
 // Outputs of at least the streaming threshold (half the L3, 4 to 16 MiB) are written with

@@ -552,6 +552,26 @@ void fill_with(char* dst, const char* value, int64_t n) {
     std::fill_n((E*)dst, n, v);
 }
 
+// Rows [begin, end) of rows (the geometry without its last dim, of length inner and
+// stride 0 in x): each row's value, converted by convert_one where given, stored inner times.
+// K: inner as a constant (repeats of 2, 3, 4: stores the compiler unrolls), or 0.
+template <class E, int K>
+void fill_rows(const Geometry& rows, const char* px, size_t isz, char* po, int64_t inner, CvtFn convert_one, int64_t begin, int64_t end) {
+    if constexpr (K != 0) inner = K;
+    const int last = rows.nd - 1;
+    const int64_t so = rows.st[0][last], sx = rows.st[1][last];
+    walk_runs<2>(rows, begin, end, [&](const int64_t* off, int64_t len) {
+        for (int64_t i = 0; i < len; ++i) {
+            const char* src = px + (off[1] + i * sx) * (int64_t)isz;
+            E v;
+            if (convert_one) convert_one(src, &v, 1);
+            else std::memcpy(&v, src, sizeof v);
+            E* dst = (E*)po + off[0] + i * so;
+            for (int64_t j = 0; j < inner; ++j) dst[j] = v;
+        }
+    });
+}
+
 // A copy whose input is transposed (unit stride down the output's columns) of 4-, 8- or
 // 16-byte elements: the register transpose (simd_transpose.hpp) on bands of output rows
 // across the pool. Gathering such an input into tiles (for_tiles) took 11 ms for a 2048 x
@@ -606,6 +626,32 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     // dtypes differ, then typed stores the compiler vectorises. Converting it element by
     // element in the reference made zeros of 1e5 float32 cost 33 us, 4x NumPy's full.
     const CvtFn convert_one = x.dtype == o.dtype || complex_in || sx != 0 ? nullptr : conversion(x.dtype, o.dtype);
+    if (sx == 0 && (x.dtype == o.dtype || convert_one) && inner < 16 && g.nd >= 2 && osz <= 8) {
+        // Short runs (repeat along the last axis broadcasts x[..., None] to (..., k)): one
+        // walk over the rows. Walking the runs paid the walk's cost per run of 2 elements:
+        // repeat(x, 2, axis=-1) of a (1024, 1024) float32 took 1.7 ms, NumPy 1.15.
+        Geometry rows = g;
+        rows.nd = g.nd - 1;
+        rows.size = g.size / inner;
+        parallel_range(rows.size, kParallelCheap * 2 / inner, 1 << 12, [&](int64_t begin, int64_t end) {
+            auto fill = [&](auto element) {
+                using E = decltype(element);
+                switch (inner) {
+                    case 2: return fill_rows<E, 2>(rows, px, isz, po, inner, convert_one, begin, end);
+                    case 3: return fill_rows<E, 3>(rows, px, isz, po, inner, convert_one, begin, end);
+                    case 4: return fill_rows<E, 4>(rows, px, isz, po, inner, convert_one, begin, end);
+                    default: return fill_rows<E, 0>(rows, px, isz, po, inner, convert_one, begin, end);
+                }
+            };
+            switch (osz) {
+                case 1: fill(uint8_t()); break;
+                case 2: fill(uint16_t()); break;
+                case 4: fill(uint32_t()); break;
+                default: fill(uint64_t()); break;
+            }
+        });
+        return EMBER_OK;
+    }
     if (sx == 0 && (x.dtype == o.dtype || convert_one)) {
         parallel_range(g.size, kParallelCheap * 2, 1 << 15, [&](int64_t begin, int64_t end) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
