@@ -1636,6 +1636,48 @@ TEST(CpuLarge, MatmulSplitsLongInnerDimensions) {
     }
 }
 
+// Batches of dot products (vecdot along the last axis: (1, k) @ (k, 1) each) call DOT per
+// product from the pool: short and long rows, stepped and reversed rows, a transposed
+// operand, broadcast batch axes, against the reference.
+TEST(CpuLarge, BatchedDotProducts) {
+    NEED_CPU();
+    struct Case {
+        std::vector<int64_t> a, b;
+    };
+    const Case cases[] = {{{1000, 3}, {1000, 3}}, {{300, 65}, {300, 65}}, {{7, 5000}, {7, 5000}}, {{5, 1, 17}, {1, 4, 17}}, {{40000, 2}, {2}}};
+    unsigned seed = 900;
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64})
+        for (const Case& cs : cases) {
+            auto count = [](const std::vector<int64_t>& sh) {
+                int64_t n = 1;
+                for (int64_t e : sh) n *= e;
+                return n;
+            };
+            T a = tensor(cpu(), randf((size_t)count(cs.a), -1, 1, ++seed), cs.a, dt), b = tensor(cpu(), randf((size_t)count(cs.b), -1, 1, ++seed), cs.b, dt);
+            const double tol = dt == EMBER_FLOAT32 ? 2e-4 : 1e-12;
+            T got, want;
+            EM_OK(ember_vecdot(cpu(), a, b, -1, got.out()));
+            EM_OK(ember_vecdot(ref(), as_ref(a), as_ref(b), -1, want.out()));
+            expect_close(got, want, tol, tol, std::string("vecdot ") + ember_dtype_name(dt) + " rows of " + std::to_string(cs.a.back()));
+            // reversed rows of a, and b's values read down the columns of its transpose
+            const int64_t last = (int64_t)cs.a.size() - 1;
+            T ar, bt, bv;
+            EM_OK(ember_flip(cpu(), a, &last, 1, ar.out()));
+            if (cs.b.size() == 2) {
+                std::vector<int64_t> tshape = {cs.b[1], cs.b[0]};
+                T b2 = tensor(cpu(), randf((size_t)count(cs.b), -1, 1, ++seed), tshape, dt);
+                EM_OK(ember_matrix_transpose(cpu(), b2, bt.out()));
+                bv = std::move(bt);
+            } else {
+                EM_OK(ember_copy(cpu(), b, bv.out()));
+            }
+            T got2, want2;
+            EM_OK(ember_vecdot(cpu(), ar, bv, -1, got2.out()));
+            EM_OK(ember_vecdot(ref(), as_ref(ar), as_ref(bv), -1, want2.out()));
+            expect_close(got2, want2, tol, tol, std::string("vecdot of reversed rows and a transposed operand ") + ember_dtype_name(dt));
+        }
+}
+
 // Real products of at most 32^3 multiply-adds (64^3 where OpenBLAS's core has no
 // small-matrix kernels) run in the ISA's own kernel (small_batch in matmul.cpp,
 // simd_small_gemm.hpp; float16 and bfloat16 after their conversion to float32): every row remainder (m % 4), every column path (two
