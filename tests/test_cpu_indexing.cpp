@@ -87,6 +87,51 @@ TEST(CpuLarge, TakeMatchesReferenceExactly) {
     }
 }
 
+// gather.cpp's take_along_axis: every element size, negative indices (wrapped), a
+// transposed x, broadcasting on either side outside the axis, int32 indices, the middle
+// axis of a 3-d x; a bad negative index fails with the reference's status.
+TEST(CpuLarge, TakeAlongAxisLayoutsAndDtypes) {
+    NEED_CPU();
+    auto d = randf(2 * 301 * 437, -100, 100, 61);
+    for (ember_dtype_t dt : {EMBER_INT8, EMBER_FLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX128}) {
+        T x3 = tensor(cpu(), d, {2, 301, 437}, dt), x2, xt;
+        x2 = tensor(cpu(), std::vector<float>(d.begin(), d.begin() + 301 * 437), {301, 437}, dt);
+        EM_OK(ember_matrix_transpose(cpu(), x2, xt.out()));  // (437, 301)
+        struct Case {
+            const char* what;
+            const ember_tensor_t* x;
+            T index;
+            int64_t axis;
+        };
+        Case cases[] = {
+            {"rows, negative indices", x2, indices(cpu(), {301, 600}, -437, 437, 62), 1},
+            {"columns", x2, indices(cpu(), {250, 437}, -301, 301, 63), 0},
+            {"transposed x", xt, indices(cpu(), {437, 77}, -301, 301, 64), 1},
+            {"index broadcast over rows", x2, indices(cpu(), {1, 900}, 0, 437, 65), 1},
+            {"x broadcast over rows", nullptr, indices(cpu(), {50, 40}, -437, 437, 66), 1},
+            {"middle axis of 3-d", x3, indices(cpu(), {2, 500, 437}, -301, 301, 67), 1},
+        };
+        T first_row;
+        const int64_t start[2] = {0, 0}, stop[2] = {1, EMBER_SLICE_END}, step[2] = {1, 1};
+        EM_OK(ember_slice(cpu(), x2, start, stop, step, 2, first_row.out()));
+        cases[4].x = first_row;
+        for (Case& cs : cases) {
+            T got, want;
+            EM_OK(ember_take_along_axis(cpu(), cs.x, cs.index, cs.axis, got.out()));
+            EM_OK(ember_take_along_axis(ref(), as_ref(cs.x), as_ref(cs.index), cs.axis, want.out()));
+            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "take_along_axis, " << cs.what << ", " << ember_dtype_name(dt);
+        }
+        T i32, got, want;
+        EM_OK(ember_astype(cpu(), cases[0].index, EMBER_INT32, i32.out()));
+        EM_OK(ember_take_along_axis(cpu(), x2, i32, 1, got.out()));
+        EM_OK(ember_take_along_axis(ref(), as_ref(x2), as_ref(i32), 1, want.out()));
+        EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "take_along_axis with int32 indices, " << ember_dtype_name(dt);
+    }
+    const int64_t bad = -438;
+    T x = tensor(cpu(), d, {602, 437}, EMBER_FLOAT32), order = indices(cpu(), {602, 437}, 0, 437, 68, &bad), y;
+    EM_FAILS(ember_take_along_axis(cpu(), x, order, 1, y.out()), EMBER_ERR_INDEX, "take_along_axis");
+}
+
 // line_ops.cpp: ops split along a dim they do not work along, with inputs passed whole
 // where every slice needs all of them (searchsorted's sequence, scatter's index).
 TEST(CpuLarge, SlicedIndexOpsMatchReferenceExactly) {

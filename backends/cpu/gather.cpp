@@ -130,6 +130,64 @@ ember_status_t take_kernel(const ember_kernel_call_t* c) {
     return bad.load() ? delegate(c) : EMBER_OK;
 }
 
+// ---------------------------------------------------------------- take_along_axis
+struct Element16 {  // complex128, moved whole
+    uint64_t lo, hi;
+};
+// out[p] = x[p with its axis coordinate replaced by index[p]]: x is walked with a zero
+// stride along the axis (so each position gives the start of its line) beside out and the
+// index, and each index, wrapped and checked, steps along the line. It ran the reference on
+// slices: 0.91x NumPy for a (1024, 1024) float32 gathered along its rows.
+template <class T>
+uint64_t gather_along(const Geometry& g, char* po, const int64_t* pi, const char* px, int64_t axis_stride, int64_t n, int64_t begin, int64_t end) {
+    uint64_t outside = 0;
+    const int last = g.nd - 1;
+    const int64_t so = g.st[0][last], si = g.st[1][last], sx = g.st[2][last];
+    walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
+        T* o = (T*)po + off[0];
+        const int64_t* ix = pi + off[1];
+        const T* x = (const T*)px + off[2];
+        for (int64_t k = 0; k < len; ++k) o[k * so] = x[k * sx + wrapped_index(ix[k * si], n, outside) * axis_stride];
+    });
+    return outside;
+}
+
+ember_status_t take_along_axis_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& idx = c->in[1];
+    const ember_view_t& out = c->out[0];
+    const int axis = (int)c->attrs->i[0];
+    const size_t sz = itemsize_of(x.dtype);
+    if (c->n_in != 2 || idx.dtype != EMBER_INT64 || axis < 0 || axis >= x.ndim || x.ndim != out.ndim || idx.ndim != out.ndim ||
+        (sz != 1 && sz != 2 && sz != 4 && sz != 8 && sz != 16))
+        return reference_on_slices(c, kAxisAttr);
+    const int64_t n = x.shape[axis], axis_stride = x.strides[axis];
+    ember_view_t lines = x;  // x's line starts, in out's shape
+    int64_t line_strides[EMBER_MAX_DIMS];
+    for (int d = 0; d < x.ndim; ++d) line_strides[d] = d == axis ? 0 : x.strides[d];
+    lines.strides = line_strides;
+    lines.shape = out.shape;
+    const ember_view_t* views[3] = {&out, &idx, &lines};
+    Geometry g;
+    if (!make_geometry(views, 3, g)) return EMBER_OK;
+    char* po = base_ptr(out);
+    const int64_t* pi = (const int64_t*)idx.data + idx.offset;
+    const char* px = base_ptr(x);
+    std::atomic<int> bad{0};
+    parallel_range(g.size, kParallelCheap / 4, 4096, [&](int64_t begin, int64_t end) {
+        uint64_t outside;
+        switch (sz) {
+            case 1: outside = gather_along<uint8_t>(g, po, pi, px, axis_stride, n, begin, end); break;
+            case 2: outside = gather_along<uint16_t>(g, po, pi, px, axis_stride, n, begin, end); break;
+            case 4: outside = gather_along<uint32_t>(g, po, pi, px, axis_stride, n, begin, end); break;
+            case 8: outside = gather_along<uint64_t>(g, po, pi, px, axis_stride, n, begin, end); break;
+            default: outside = gather_along<Element16>(g, po, pi, px, axis_stride, n, begin, end); break;
+        }
+        if (outside) bad.store(1, std::memory_order_relaxed);
+    });
+    return bad.load() ? delegate(c) : EMBER_OK;  // the reference reports the index
+}
+
 // ---------------------------------------------------------------- nonzero
 // An element is zero when its bits are, ignoring the sign bit of each float part (so -0.0
 // is zero and NaN is not): `lanes` lanes of type U, each tested under `mask`.
@@ -460,6 +518,7 @@ ember_status_t arange_kernel(const ember_kernel_call_t* c) {
 
 void add_gather_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"take", take_kernel, 0, false});
+    k.push_back({"take_along_axis", take_along_axis_kernel, 0, false});
     k.push_back({"nonzero", nonzero_kernel, 0, false});
     k.push_back({"all", all_any_kernel, 1, false});
     k.push_back({"any", all_any_kernel, 0, false});
