@@ -2152,16 +2152,18 @@ TEST(CpuLarge, AstypeCopyAndAssign) {
     expect_close(dst, x, 0, 0, "assign");
 }
 
-// Transposed inputs: copies run the register transpose on bands of output rows, other ops
-// gather them in 64 x 64 tiles (16 x 256 below 64 rows). Exactly the reference's bytes for
-// every element size, with outer dims, edges that are not whole tiles, a destination whose
-// rows are stepped, and a copy large enough for streaming stores.
+// Transposed inputs: copies of 32 rows or more run the register transpose on bands of
+// output rows, other ops and fewer rows gather them into 16 x 256 tiles (by the register
+// transpose for 4- and 8-byte elements). Exactly the reference's bytes for every element
+// size, with outer dims, edges that are not whole tiles, few long rows, a destination whose
+// rows are stepped, and a float32 copy with streaming stores (rows of 8448 bytes: vector-
+// aligned, above 16 MiB).
 TEST(CpuLarge, TransposedInputsExact) {
     NEED_CPU();
     struct Layout {
         std::vector<int64_t> shape, perm;
     };
-    const Layout layouts[] = {{{67, 130}, {1, 0}}, {{3, 70, 129}, {0, 2, 1}}, {{5, 3}, {1, 0}}, {{2, 64, 16}, {2, 1, 0}}, {{2100, 2048}, {1, 0}}};
+    const Layout layouts[] = {{{67, 130}, {1, 0}}, {{3, 70, 129}, {0, 2, 1}}, {{5, 3}, {1, 0}}, {{2, 64, 16}, {2, 1, 0}}, {{3000, 5}, {1, 0}}, {{2112, 2048}, {1, 0}}};
     const ember_dtype_t dtypes[] = {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128, EMBER_INT8, EMBER_FLOAT16, EMBER_INT64};
     unsigned seed = 700;
     for (const Layout& l : layouts) {

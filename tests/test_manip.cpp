@@ -409,6 +409,23 @@ TEST(ManipShape, RollAndPadAgainstIndexFormulas) {
     EXPECT_TRUE(is(RUN(ember_roll(ctx, empty, e_shift.data(), e_axes.data(), 2, O)), empty_shape, {}, EMBER_INT32));
     EXPECT_TRUE(is(RUN(ember_roll(ctx, empty, e_shift.data(), nullptr, 1, O)), empty_shape, {}, EMBER_INT32));
     FAILS(EMBER_ERR_INVALID_ARGUMENT, "ember_roll", ember_roll(ctx, x, e_shift.data(), e_axes.data(), -1, O));
+    // Six shifted axes (more than one pass of block copies) and the extreme shifts.
+    const I six = {2, 3, 2, 3, 2, 2};
+    T y = make(iota(144), six, EMBER_INT32);
+    const I six_shifts = {1, -1, INT64_MIN, INT64_MAX, 3, -5}, six_axes = {0, 1, 2, 3, 4, 5};
+    V want6(144);
+    for (int64_t i = 0; i < 144; ++i) {  // want6[i] = y[index of i shifted back]
+        int64_t rest = i, src = 0, scale = 1;
+        I idx(6);
+        for (int d = 5; d >= 0; --d) idx[(size_t)d] = rest % six[(size_t)d], rest /= six[(size_t)d];
+        for (int d = 5; d >= 0; --d) {
+            const int64_t n = six[(size_t)d], sh = six_shifts[(size_t)d] % n;
+            src += wrap(idx[(size_t)d] - sh, n) * scale;
+            scale *= n;
+        }
+        want6[(size_t)i] = (double)src;
+    }
+    EXPECT_TRUE(is(RUN(ember_roll(ctx, y, six_shifts.data(), six_axes.data(), 6, O)), six, want6, EMBER_INT32)) << "roll along six axes";
 
     // pad: widths (before, after) per axis; the source index of each output position.
     auto source = [&](int64_t i, int64_t n, ember_pad_mode_t mode) -> int64_t {
@@ -445,6 +462,11 @@ TEST(ManipShape, RollAndPadAgainstIndexFormulas) {
     const I pad_cols = {0, 0, 1, 1};
     FAILS(EMBER_ERR_SHAPE, "ember_pad", ember_pad(ctx, empty, pad_cols.data(), EMBER_PAD_WRAP, 0, O));
     FAILS(EMBER_ERR_INVALID_ARGUMENT, "ember_pad", ember_pad(ctx, x, widths[1].data(), (ember_pad_mode_t)17, 0, O));
+    const I huge = {INT64_MAX, INT64_MAX, 0, 0, 0, 0};
+    FAILS(EMBER_ERR_INVALID_ARGUMENT, "ember_pad", ember_pad(ctx, x, huge.data(), EMBER_PAD_WRAP, 0, O));
+    const I wide_empty = {0, 0, 1000000000, 0};  // an empty result: nothing to copy, however wide
+    EXPECT_TRUE(is(RUN(ember_pad(ctx, make(V{}, {0, 2}, EMBER_INT32), wide_empty.data(), EMBER_PAD_REFLECT, 0, O)), {0, 1000000002}, {}, EMBER_INT32));
+    EXPECT_TRUE(is(RUN(ember_pad(ctx, make(V{4}, {}, EMBER_INT32), nullptr, EMBER_PAD_EDGE, 0, O)), {}, {4}, EMBER_INT32));
 }
 
 // ---------------------------------------------------------------- indexing

@@ -3,7 +3,9 @@
 // goes to the selected ISA's vector kernel when the output is contiguous along it and every
 // input is contiguous or a broadcast scalar (stride 0): the common cases, including row and
 // column broadcasting; float16/bfloat16 through the float32 kernels, chunk by chunk.
-// Transposed, stepped or reversed inputs are gathered into L1 tiles first (for_tiles).
+// Transposed, stepped or reversed inputs are gathered into L1 tiles first (for_tiles; the
+// register transpose for transposed ones), except a plain copy of a transposed input of 32
+// rows or more, which runs the register transpose straight into the output.
 // Complex multiply has a loop of its own; other complex ops (but abs of complex64 and conj)
 // run the reference kernel, which accepts any strides, on slices across the pool.
 #include <algorithm>
@@ -65,8 +67,8 @@ void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc
 }  // namespace
 
 void gather_strided(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, size_t sz, int64_t dst_row, char* dst) {
-    if (rs == 1 && nr > 1 && (sz == 4 || sz == 8 || sz == 16)) {  // a transposed operand: in registers
-        g_isa->transpose[sz == 4 ? 0 : sz == 8 ? 1 : 2](src, cs, dst, dst_row, nc, nr, false);
+    if (rs == 1 && nr > 1 && (sz == 4 || sz == 8)) {  // a transposed operand: in registers
+        g_isa->transpose[sz == 4 ? 0 : 1](src, cs, dst, dst_row, nc, nr, false);
         return;
     }
     switch (sz) {
@@ -580,6 +582,9 @@ bool transposed_copy(const Geometry& g, const char* px, char* po, size_t sz) {
     const int nd = g.nd;
     if (nd < 2 || g.st[1][nd - 2] != 1 || (sz != 4 && sz != 8 && sz != 16)) return false;
     const int64_t rows = g.shape[nd - 2], cols = g.shape[nd - 1], out_row = g.st[0][nd - 2], in_col = g.st[1][nd - 1];
+    // Fewer rows than a register tile holds go element by element there, and a few long rows
+    // would leave the pool idle: the tiles of for_tiles split those along the rows.
+    if (rows < 32) return false;
     const TransposeFn transpose = g_isa->transpose[sz == 4 ? 0 : sz == 8 ? 1 : 2];
     const bool stream = g.size * (int64_t)sz >= g_stream_bytes;
     int64_t outer = 1;

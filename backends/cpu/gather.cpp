@@ -459,12 +459,14 @@ void fill_arange(const ember_view_t& out, double start, double step) {
     T* dst = (T*)out.data + out.offset;
     const int64_t st = out.strides[0], n = out.shape[0];
     if constexpr (std::is_integral_v<T>) {
-        // Integral start and step with both ends within T and +-2^52: every start + k * step
-        // is exact in double, so integer arithmetic gives the same values, in a loop the
-        // compiler vectorises (the clamped conversion took 0.55 ns per int64).
+        // Integral start and step, both ends within T and +-2^52 and (n - 1) * step within
+        // +-2^52 (so the step fits in int64 too): every k * step and start + k * step the
+        // reference computes in double is exact, so integer arithmetic gives its values, in a
+        // loop the compiler vectorises (the clamped conversion took 0.55 ns per int64).
         const double last = start + (double)(n - 1) * step, lo = std::min(start, last), hi = std::max(start, last);
         if (st == 1 && start == std::floor(start) && step == std::floor(step) && std::fabs(lo) <= 0x1p52 && std::fabs(hi) <= 0x1p52 &&
-            lo >= (double)std::numeric_limits<T>::lowest() && hi <= (double)std::numeric_limits<T>::max()) {
+            std::fabs(step) * (double)std::max<int64_t>(n - 1, 1) <= 0x1p52 && lo >= (double)std::numeric_limits<T>::lowest() &&
+            hi <= (double)std::numeric_limits<T>::max()) {
             const int64_t first = (int64_t)start, delta = (int64_t)step;
             parallel_range(n, kParallelCheap, 4096, [&](int64_t begin, int64_t end) {
                 // 16-byte vectors of T's own width, unsigned (the step past the last value

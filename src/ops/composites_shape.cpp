@@ -68,10 +68,21 @@ void copy_rolled(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src, con
     copy_rolled(ctx, op_slice_axis(dst, axis, 0, s, 1).get(), op_slice_axis(src, axis, len - s, len, 1).get(), shift, axis + 1);
 }
 
+// At most kRollAxes shifted axes per pass (2^kRollAxes blocks), the rest in further passes:
+// 16 shifted axes of length 2 would be 65536 one-element copies at once.
+constexpr int kRollAxes = 4;
 TRef rolled(ember_ctx* ctx, const ember_tensor* x, const std::vector<int64_t>& shift) {
+    std::vector<int64_t> now(shift.size(), 0), later(shift.size(), 0);
+    int taken = 0;
+    bool more = false;
+    for (size_t d = 0; d < shift.size(); ++d) {
+        const int64_t s = x->shape[d] ? shift[d] % x->shape[d] : 0;
+        if (s && taken < kRollAxes) now[d] = s, ++taken;
+        else if (s) later[d] = s, more = true;
+    }
     TRef out = alloc_tensor(ctx, x->dtype, shape_of(x));
-    if (x->size) copy_rolled(ctx, out.get(), x, shift, 0);
-    return out;
+    if (x->size) copy_rolled(ctx, out.get(), x, now, 0);
+    return more ? rolled(ctx, out.get(), later) : out;
 }
 
 // Fills the pads along axis d of t, whose positions [before, before + n) hold the data, from
@@ -367,11 +378,13 @@ ENTRY(ember_pad, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* pad
     for (int d = 0; d < x->ndim; ++d) {
         const int64_t before = pad_width[2 * d], after = pad_width[2 * d + 1];
         if (before < 0 || after < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "negative pad width %lld", (long long)std::min(before, after));
+        if (before > INT64_MAX - x->shape[d] - after) raise(EMBER_ERR_INVALID_ARGUMENT, "pad widths %lld and %lld overflow axis %d", (long long)before, (long long)after, d);
         if (mode != EMBER_PAD_CONSTANT && x->shape[d] == 0 && (before || after)) raise(EMBER_ERR_SHAPE, "cannot pad an empty axis in this mode");
         shape[d] += before + after;
     }
-    // Every element is written once, by block copies. The middle of each axis holds x; the
-    // pads are the value, or copies from what is already written along that axis.
+    // Block copies: the middle of each axis holds x; the pads are the value, or copies of what
+    // is already written along that axis (op_assign copies a source first where it shares
+    // bytes with its destination, as the pads of an inner axis do).
     TRef r = alloc_tensor(ctx, x->dtype, shape);
     TRef fill = mode == EMBER_PAD_CONSTANT ? weak_f64(ctx, value) : TRef();
     TRef middle = TRef::borrow(r.get());
@@ -384,7 +397,7 @@ ENTRY(ember_pad, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* pad
         middle = op_slice_axis(middle.get(), d, begin, end, 1);
     }
     op_assign(ctx, middle.get(), x);
-    if (!fill) {
+    if (!fill && r->size) {
         for (int d = 0; d < x->ndim; ++d) {
             // Axes before d are padded already, axes after d not yet.
             TRef part = TRef::borrow(r.get());
