@@ -731,6 +731,46 @@ TEST(CpuLarge, ReductionsAllLayouts) {
     }
 }
 
+// Short columns (at most 8 rows reduced: pieces of columns reduced on the stack and written
+// at once), the partial-row path just above (9 rows) and with blocks of partial rows to
+// combine (300 rows, in pieces of columns), with kept outer dims, lengths that are not whole
+// pieces, and inputs large enough for the pool; NaN among the values.
+TEST(CpuLarge, ShortColumnReductions) {
+    NEED_CPU();
+    struct {
+        const char* name;
+        Reduce fn;
+    } ops[] = {{"sum", ember_sum}, {"mean", ember_mean}, {"max", ember_max}, {"min", ember_min}, {"prod", ember_prod}};
+    struct Case {
+        std::vector<int64_t> shape, axes;
+    };
+    const Case cases[] = {{{3, 5001}, {0}}, {{2, 7, 4099}, {1}}, {{8, 3000}, {0}}, {{9, 3000}, {0}}, {{4, 70001}, {0}}, {{2, 3, 2, 2100}, {0, 2}}, {{300, 4100}, {0}}};
+    unsigned seed = 1300;
+    for (const Case& cs : cases) {
+        int64_t n = 1;
+        for (int64_t e : cs.shape) n *= e;
+        auto d = randf((size_t)n, -2, 2, ++seed);
+        d[(size_t)n / 3] = std::numeric_limits<float>::quiet_NaN();
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT8, EMBER_FLOAT16, EMBER_COMPLEX64}) {
+            T x = tensor(cpu(), d, cs.shape, dt);
+            for (auto& op : ops) {
+                if (dt == EMBER_COMPLEX64 && (op.fn == ember_max || op.fn == ember_min)) continue;
+                std::string what = std::string(op.name) + " " + ember_dtype_name(dt) + " rows " + std::to_string(cs.shape[cs.axes[0]]) + " of " + std::to_string(n);
+                T got, want;
+                EM_OK(op.fn(cpu(), x, cs.axes.data(), (int)cs.axes.size(), 0, got.out()));
+                EM_OK(op.fn(ref(), as_ref(x), cs.axes.data(), (int)cs.axes.size(), 0, want.out()));
+                const bool exact = op.fn == ember_max || op.fn == ember_min || dt == EMBER_INT32 || dt == EMBER_INT8;
+                const double rtol = exact ? 0 : dt == EMBER_FLOAT16 ? 2e-3 : dt == EMBER_FLOAT64 ? 1e-12 : 1e-6;
+                expect_close(got, want, rtol, rtol * 1e-2, what);
+                T cnt, want_cnt;
+                EM_OK(ember_count_nonzero(cpu(), x, cs.axes.data(), (int)cs.axes.size(), 0, cnt.out()));
+                EM_OK(ember_count_nonzero(ref(), as_ref(x), cs.axes.data(), (int)cs.axes.size(), 0, want_cnt.out()));
+                expect_close(cnt, want_cnt, 0, 0, std::string("count_nonzero ") + what);
+            }
+        }
+    }
+}
+
 // count_nonzero's own kernels (bytes, 2-, 4- and 8-byte lanes, half types without their
 // sign bit) against the reference, in every layout of the drivers, with -0.0 (not counted)
 // and NaN (counted) among the values; and the sum of bool, which is a count.
