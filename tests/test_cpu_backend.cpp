@@ -771,6 +771,40 @@ TEST(CpuLarge, ShortColumnReductions) {
     }
 }
 
+// Short rows (fewer elements than a vector: max/min fold them in order; argmax/argmin scan
+// lines of at most 16 in one pass): exactly the reference's bits and positions, with ties,
+// both zeros and NaNs of different payloads placed anywhere, every row length from 1 to 17.
+TEST(CpuLarge, ShortRowExtremesExact) {
+    NEED_CPU();
+    const uint32_t patterns[] = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7fc00001u, 0xffc00002u, 0x7f800000u, 0x40000000u, 0x7fc00003u};
+    std::mt19937 rng(1400);
+    for (int64_t len = 1; len <= 17; ++len) {
+        const int64_t rows = 3001;
+        std::vector<float> v((size_t)(rows * len));
+        for (auto& e : v) {
+            const uint32_t bits = patterns[rng() % 9];
+            std::memcpy(&e, &bits, 4);
+        }
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT8, EMBER_INT32, EMBER_UINT8}) {
+            T x = tensor(cpu(), v, {rows, len}, dt);
+            const int64_t axis[1] = {1};
+            for (int which = 0; which < 4; ++which) {
+                T got, want;
+                if (which < 2) {
+                    auto fn = which == 0 ? ember_max : ember_min;
+                    EM_OK(fn(cpu(), x, axis, 1, 0, got.out()));
+                    EM_OK(fn(ref(), as_ref(x), axis, 1, 0, want.out()));
+                } else {
+                    auto fn = which == 2 ? ember_argmax : ember_argmin;
+                    EM_OK(fn(cpu(), x, 1, 0, got.out()));
+                    EM_OK(fn(ref(), as_ref(x), 1, 0, want.out()));
+                }
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << (const char*[]){"max", "min", "argmax", "argmin"}[which] << " of rows of " << len << " " << ember_dtype_name(dt);
+            }
+        }
+    }
+}
+
 // count_nonzero's own kernels (bytes, 2-, 4- and 8-byte lanes, half types without their
 // sign bit) against the reference, in every layout of the drivers, with -0.0 (not counted)
 // and NaN (counted) among the values; and the sum of bool, which is a count.
