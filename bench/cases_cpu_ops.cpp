@@ -621,6 +621,38 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sum_axis0_f32", "2000x5000", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, x, &axis0, 1, 0, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("sum_axis0_short_f32/4x262144") || np.count("sum_axis0_short_i32/4x262144")) {
+        ember_tensor_t *x = random_tensor(c, {4, 262144}, -1, 1, 23), *xi = nullptr, *scaled = nullptr, *k = nullptr;
+        ember_scalar_f64(c, 100, &k);
+        ember_multiply(c, x, k, &scaled);
+        ember_astype(c, scaled, EMBER_INT32, &xi);
+        const int64_t axis0 = 0;
+        add("sum_axis0_short_f32", "4x262144", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, x, &axis0, 1, 0, r); }));
+        add("sum_axis0_short_i32", "4x262144", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, xi, &axis0, 1, 0, r); }));
+        for (ember_tensor_t* t : {x, xi, scaled, k}) ember_tensor_release(t);
+    }
+    if (np.count("max_rows_short_f32/1e6x3") || np.count("argmax_rows_short_f32/1e6x3") || np.count("vecdot_short_f32/100000x16")) {
+        ember_tensor_t *x = random_tensor(c, {1000000, 3}, -1, 1, 24), *v = random_tensor(c, {100000, 16}, -1, 1, 25);
+        const int64_t last = -1;
+        add("max_rows_short_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) { ember_max(c, x, &last, 1, 0, r); }));
+        add("argmax_rows_short_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x, -1, 0, r); }));
+        add("vecdot_short_f32", "100000x16", time_result(reps, [&](ember_tensor_t** r) { ember_vecdot(c, v, v, -1, r); }));
+        for (ember_tensor_t* t : {x, v}) ember_tensor_release(t);
+    }
+    if (np.count("take_along_axis_f32/1024x1024") || np.count("repeat_last_f32/1024x1024")) {
+        ember_tensor_t* x = random_tensor(c, {1024, 1024}, -1, 1, 26);
+        std::vector<int64_t> idx(1024 * 1024);
+        for (auto& i : idx) i = (int64_t)(rng() % 1024);
+        ember_tensor_t* ix = from_host(c, idx.data(), EMBER_INT64, {1024, 1024});
+        add("take_along_axis_f32", "1024x1024", time_result(reps, [&](ember_tensor_t** r) { ember_take_along_axis(c, x, ix, 1, r); }));
+        add("repeat_last_f32", "1024x1024", time_result(reps, [&](ember_tensor_t** r) { ember_repeat(c, x, 2, -1, r); }));
+        for (ember_tensor_t* t : {x, ix}) ember_tensor_release(t);
+    }
+    if (np.count("full_f32/1e6") || np.count("arange_i64/1e6")) {
+        const int64_t n[1] = {1000000};
+        add("full_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_full(c, n, 1, 0.5, EMBER_FLOAT32, r); }));
+        add("arange_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_arange(c, 0, 1000000, 1, EMBER_INT64, r); }));
+    }
     if (np.count("fft_c64/1024x1024")) {
         ember_tensor_t* re = random_tensor(c, {1024, 1024}, -1, 1, 7), *z = nullptr;
         ember_astype(c, re, EMBER_COMPLEX64, &z);

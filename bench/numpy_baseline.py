@@ -116,6 +116,15 @@ Index and random cases (INDEX_CASES, their own shapes):
   norm_f32           np.linalg.norm(x) of 1e7 values
   argmax_rows_f32    np.argmax(x, axis=1) of a (2000, 5000) and of a (1000, 1000) array
   sum_axis0_f32      x.sum(axis=0) of a (2000, 5000) array
+  sum_axis0_short_f32, sum_axis0_short_i32
+                     x.sum(axis=0) of a (4, 262144) float32 / int32 array (four long rows)
+  max_rows_short_f32, argmax_rows_short_f32
+                     x.max(axis=-1), x.argmax(axis=-1) of a (1e6, 3) array (many short rows)
+  vecdot_short_f32   np.vecdot(x, x) of a (100000, 16) array
+  take_along_axis_f32 np.take_along_axis(x, i, axis=1) of a (1024, 1024) array, random int64 i
+  repeat_last_f32    np.repeat(x, 2, axis=-1) of a (1024, 1024) array
+  full_f32           np.full(10**6, 0.5, dtype=np.float32) (Ember: ember_full)
+  arange_i64         np.arange(10**6) (Ember: ember_arange, int64)
   iadd_f32           x += y of 1e7 values (NumPy's np.add(x, y, out=x); Ember's ember_elementwise_into)
   floor_f32, isnan_f32  np.floor(x), np.isnan(x) of 1e7 values
   add_stepped_f32    x[::2] + x[1::2] of 2e7 values (1e7 results from two stepped views)
@@ -321,6 +330,16 @@ INDEX_CASES = {
     "norm_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.linalg.norm(x)),
     "argmax_rows_f32": ("2000x5000", lambda r: (r.uniform(-1, 1, (2000, 5000)).astype(np.float32),), lambda x: np.argmax(x, axis=1)),
     "sum_axis0_f32": ("2000x5000", lambda r: (r.uniform(-1, 1, (2000, 5000)).astype(np.float32),), lambda x: x.sum(axis=0)),
+    "sum_axis0_short_f32": ("4x262144", lambda r: (r.uniform(-1, 1, (4, 262144)).astype(np.float32),), lambda x: x.sum(axis=0)),
+    "sum_axis0_short_i32": ("4x262144", lambda r: (r.integers(-100, 100, (4, 262144), dtype=np.int32),), lambda x: x.sum(axis=0)),
+    "max_rows_short_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: x.max(axis=-1)),
+    "argmax_rows_short_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: x.argmax(axis=-1)),
+    "vecdot_short_f32": ("100000x16", lambda r: (r.uniform(-1, 1, (100000, 16)).astype(np.float32),), lambda x: np.vecdot(x, x)),
+    "take_along_axis_f32": ("1024x1024", lambda r: (r.uniform(-1, 1, (1024, 1024)).astype(np.float32), r.integers(0, 1024, (1024, 1024))),
+                            lambda x, i: np.take_along_axis(x, i, axis=1)),
+    "repeat_last_f32": ("1024x1024", lambda r: (r.uniform(-1, 1, (1024, 1024)).astype(np.float32),), lambda x: np.repeat(x, 2, axis=-1)),
+    "full_f32": ("1e6", lambda r: (), lambda: np.full(10**6, 0.5, dtype=np.float32)),
+    "arange_i64": ("1e6", lambda r: (), lambda: np.arange(10**6)),
     "iadd_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32), r.uniform(-1, 1, 10**7).astype(np.float32)),
                  lambda x, y: np.add(x, y, out=x)),
     "floor_f32": ("1e7", lambda r: (r.uniform(-100, 100, 10**7).astype(np.float32),), np.floor),
