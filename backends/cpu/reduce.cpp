@@ -371,14 +371,21 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
             kept.offsets(k, ib, ob);
             char* dst = po + (ob + j0) * (int64_t)osz;
             const double* sums = (const double*)acc;
-            if (fsum && dt == EMBER_FLOAT32) {  // write_result's arithmetic, in a loop
-                for (int64_t j = 0; j < j1 - j0; ++j) {
-                    float v = (float)sums[j];
-                    if (code == kMean) v = v / (float)count;
-                    ((float*)dst)[j] = v;
-                }
+            const int64_t n = j1 - j0;
+            if (fsum && dt == EMBER_FLOAT32) {  // write_result's arithmetic, in loops the compiler vectorises
+                float* out32 = (float*)dst;
+                const float divisor = (float)count;
+                if (code == kMean)
+                    for (int64_t j = 0; j < n; ++j) out32[j] = (float)sums[j] / divisor;
+                else
+                    for (int64_t j = 0; j < n; ++j) out32[j] = (float)sums[j];
             } else if (fsum && dt == EMBER_FLOAT64) {
-                for (int64_t j = 0; j < j1 - j0; ++j) ((double*)dst)[j] = code == kMean ? sums[j] / (double)count : sums[j];
+                double* out64 = (double*)dst;
+                const double divisor = (double)count;
+                if (code == kMean)
+                    for (int64_t j = 0; j < n; ++j) out64[j] = sums[j] / divisor;
+                else
+                    for (int64_t j = 0; j < n; ++j) out64[j] = sums[j];
             } else if (!adds(op) && op != R_PROD) {  // max/min: the accumulators are the elements
                 std::memcpy(dst, acc, (size_t)(j1 - j0) * sz);
             } else if (adds(op) && !fsum && abytes == 8 && osz == 8) {  // integer sums, counts: (u)int64 as they are
