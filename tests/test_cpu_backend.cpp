@@ -1452,6 +1452,24 @@ TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
             }
         }
     }
+    // Short rows (at most 16: blocks of rows at a time), split across the pool, beside the
+    // first length that takes the row-by-row path.
+    for (int64_t len : {1, 3, 16, 17}) {
+        auto f = randf((size_t)(30011 * len), -30, 30, 33 + (unsigned)len);
+        f[(size_t)len * 7] = std::numeric_limits<float>::quiet_NaN();
+        f[(size_t)len * 9] = std::numeric_limits<float>::infinity();
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+            T s = tensor(cpu(), f, {30011, len}, dt);
+            for (int lg = 0; lg < 2; ++lg) {
+                T got, want;
+                auto fn = lg ? ember_log_softmax : ember_softmax;
+                EM_OK(fn(cpu(), s, -1, got.out()));
+                EM_OK(fn(ref(), as_ref(s), -1, want.out()));
+                const double rtol = dt == EMBER_FLOAT64 ? 1e-13 : 2e-6;
+                expect_close(got, want, rtol, lg ? rtol * 30 : 1e-30, std::string(lg ? "log_" : "") + "softmax of rows of " + std::to_string(len) + " " + ember_dtype_name(dt));
+            }
+        }
+    }
     T got, want;
     const int64_t last[1] = {-1};
     EM_OK(ember_logsumexp(cpu(), x, last, 1, 0, got.out()));

@@ -2,6 +2,7 @@
 // docs/backend-guide.md). Each row is handled while it sits in L1/L2: max, exp(x - max),
 // sum, scale, so the tensor crosses memory once each way instead of the composite's six
 // passes. float16/bfloat16 rows are computed in float32 and rounded once.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -45,6 +46,48 @@ void row_kernel(const T* x, T* out, int64_t n, int32_t dt, int op) {
     }
 }
 
+// Rows of at most kShortRow elements, back to back in x and out: blocks of rows at a time,
+// the exponentials of a whole block in one vector call. Five vector calls per row cost 40 ns
+// for a row of 3 floats ((1e6, 3): 41 ms, NumPy's expression 60). The same steps as
+// row_kernel (the row's maximum, NaN winning; x - shift; exp; the sum in double; one
+// division or x - (shift + log sum)); the sum runs in order here, not pairwise.
+constexpr int64_t kShortRow = 16;
+template <class T>
+void short_rows(const T* x, T* out, int64_t rows, int64_t n, int32_t dt, int op) {
+    constexpr int64_t kBlock = 4096;
+    T shift[kBlock];
+    const UnFn vexp = g_isa->un[U_EXP][dt];
+    for (int64_t r0 = 0; r0 < rows; r0 += kBlock / n) {
+        const int64_t nr = std::min(kBlock / n, rows - r0);
+        const T* xb = x + r0 * n;
+        T* ob = out + r0 * n;
+        for (int64_t r = 0; r < nr; ++r) {
+            T m = -std::numeric_limits<T>::infinity();
+            for (int64_t k = 0; k < n; ++k) {
+                const T v = xb[r * n + k];
+                if (v > m || v != v) m = v;
+                if (m != m) break;
+            }
+            shift[r] = std::isfinite(m) ? m : T(0);
+            for (int64_t k = 0; k < n; ++k) ob[r * n + k] = xb[r * n + k] - shift[r];
+        }
+        if (vexp) vexp(ob, ob, nr * n, 0);
+        else
+            for (int64_t k = 0; k < nr * n; ++k) ob[k] = std::exp(ob[k]);
+        for (int64_t r = 0; r < nr; ++r) {
+            double acc = 0;
+            for (int64_t k = 0; k < n; ++k) acc += ob[r * n + k];
+            const T sum = (T)acc;
+            if (op == kSoftmax) {
+                for (int64_t k = 0; k < n; ++k) ob[r * n + k] = ob[r * n + k] / sum;
+            } else {
+                const T c = shift[r] + std::log(sum);
+                for (int64_t k = 0; k < n; ++k) ob[r * n + k] = xb[r * n + k] - c;
+            }
+        }
+    }
+}
+
 struct Job {
     const ember_view_t* in;
     const ember_view_t* out;
@@ -79,6 +122,10 @@ void run_rows(const Job& j, int64_t begin, int64_t end) {
     int64_t os = 1;
     for (int d = j.axis + 1; d < x.ndim; ++d) os *= x.shape[d];
     const bool native = x.dtype == j.work;
+    if (native && j.axis == x.ndim - 1 && n <= kShortRow && is_contiguous(x)) {
+        const T* first = (const T*)base_ptr(x) + begin * n;
+        return short_rows<T>(first, (T*)base_ptr(*j.out) + begin * n, end - begin, n, j.work, j.op);
+    }
     std::vector<T> xin, xout;
     std::vector<uint16_t> half;
     for (int64_t r = begin; r < end; ++r) {
