@@ -88,8 +88,8 @@ TEST(CpuLarge, TakeMatchesReferenceExactly) {
 }
 
 // gather.cpp's take_along_axis: every element size, negative indices (wrapped), a
-// transposed x, broadcasting on either side outside the axis, int32 indices, the middle
-// axis of a 3-d x; a bad negative index fails with the reference's status.
+// transposed x, an x reversed along the axis, one index per line, broadcasting on either
+// side outside the axis, int32 indices, the middle axis of a 3-d x; a bad negative index fails with the reference's status.
 TEST(CpuLarge, TakeAlongAxisLayoutsAndDtypes) {
     NEED_CPU();
     auto d = randf(2 * 301 * 437, -100, 100, 61);
@@ -110,7 +110,13 @@ TEST(CpuLarge, TakeAlongAxisLayoutsAndDtypes) {
             {"index broadcast over rows", x2, indices(cpu(), {1, 900}, 0, 437, 65), 1},
             {"x broadcast over rows", nullptr, indices(cpu(), {50, 40}, -437, 437, 66), 1},
             {"middle axis of 3-d", x3, indices(cpu(), {2, 500, 437}, -301, 301, 67), 1},
+            {"x reversed along the axis", nullptr, indices(cpu(), {301, 50}, -437, 437, 69), 1},
+            {"one index per line", x2, indices(cpu(), {301, 1}, -437, 437, 70), 1},
         };
+        T reversed;
+        const int64_t along[1] = {1};
+        EM_OK(ember_flip(cpu(), x2, along, 1, reversed.out()));
+        cases[6].x = reversed;
         T first_row;
         const int64_t start[2] = {0, 0}, stop[2] = {1, EMBER_SLICE_END}, step[2] = {1, 1};
         EM_OK(ember_slice(cpu(), x2, start, stop, step, 2, first_row.out()));

@@ -450,8 +450,9 @@ ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const e
     const char *pa = base_ptr(a), *pb = base_ptr(b);
     char* po = base_ptr(o);
 
+    // (CBLAS moves the pointer of a negative step back by (k - 1) * step, computed in int.)
     if (m == 1 && n == 1 && k <= kDotAlone && batch > 1 && (dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64) && acs != 0 && brs != 0 &&
-        std::abs(acs) <= INT_MAX && std::abs(brs) <= INT_MAX) {
+        std::abs(acs) <= INT_MAX && std::abs(brs) <= INT_MAX && (acs > 0 || (k - 1) * -acs <= INT_MAX) && (brs > 0 || (k - 1) * -brs <= INT_MAX)) {
         if (dt == EMBER_FLOAT32) batched_dots<float>(a, b, o, batch, k);
         else batched_dots<double>(a, b, o, batch, k);
         return EMBER_OK;
