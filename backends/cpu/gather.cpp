@@ -475,11 +475,11 @@ void fill_arange(const ember_view_t& out, double start, double step) {
                 constexpr int L = 16 / sizeof(T);
                 typedef U Lanes __attribute__((vector_size(16)));
                 const U d = (U)delta, v0 = (U)(first + begin * delta);
-                Lanes v, step;
-                for (int i = 0; i < L; ++i) v[i] = v0 + (U)i * d, step[i] = (U)L * d;
+                Lanes v, advance;  // (not `step`: that is arange's own step, captured)
+                for (int i = 0; i < L; ++i) v[i] = v0 + (U)i * d, advance[i] = (U)L * d;
                 char* out_run = (char*)(dst + begin);
                 int64_t k = 0;
-                for (; k + L <= end - begin; k += L, v += step) _mm_storeu_si128((__m128i*)(out_run + k * (int64_t)sizeof(T)), (__m128i)v);
+                for (; k + L <= end - begin; k += L, v += advance) _mm_storeu_si128((__m128i*)(out_run + k * (int64_t)sizeof(T)), (__m128i)v);
                 for (; k < end - begin; ++k) ((T*)out_run)[k] = (T)(v0 + (U)k * d);
             });
             return;
