@@ -742,6 +742,19 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("fft_long_c64", "1048576", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_fft(c, z, -1, -1, EMBER_FFT_BACKWARD, r); }));
         ember_tensor_release(z);
     }
+    if (np.count("rfft_f32/1024x1024") || np.count("irfft_f32/1024x1024")) {  // the real transforms' own kernels
+        ember_tensor_t *x = random_tensor(c, {1024, 1024}, -1, 1, 10), *spec = nullptr;
+        ember_rfft(c, x, -1, -1, EMBER_FFT_BACKWARD, &spec);
+        add("rfft_f32", "1024x1024", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_rfft(c, x, -1, -1, EMBER_FFT_BACKWARD, r); }));
+        add("irfft_f32", "1024x1024", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_irfft(c, spec, 1024, -1, EMBER_FFT_BACKWARD, r); }));
+        for (ember_tensor_t* t : {x, spec}) ember_tensor_release(t);
+    }
+    if (np.count("rfft_long_f64/1e6")) {  // one long line: a complex transform of 500000 split in two
+        ember_tensor_t *x32 = random_tensor(c, {1000000}, -1, 1, 11), *x = nullptr;
+        ember_astype(c, x32, EMBER_FLOAT64, &x);
+        add("rfft_long_f64", "1e6", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_rfft(c, x, -1, -1, EMBER_FFT_BACKWARD, r); }));
+        for (ember_tensor_t* t : {x32, x}) ember_tensor_release(t);
+    }
     if (np.count("fft_prime_c64/100003")) {  // a prime length: Bluestein through power-of-two transforms
         ember_tensor_t* z = complex_tensor({100003}, 9);
         add("fft_prime_c64", "100003", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_fft(c, z, -1, -1, EMBER_FFT_BACKWARD, r); }));

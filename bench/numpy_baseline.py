@@ -67,6 +67,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   fft_c64            np.fft.fft(x) along the last axis of a (1024, 1024) complex64 array
   fft_long_c64       np.fft.fft(x) of one complex64 line of 2^20 values
   fft_prime_c64      np.fft.fft(x) of one complex64 line of 100003 values (a prime length)
+  rfft_f32           np.fft.rfft(x) along the last axis of a (1024, 1024) float32 array
+  irfft_f32          np.fft.irfft(y, 1024) of that array's rfft (complex64) along the last axis
+  rfft_long_f64      np.fft.rfft(x) of one float64 line of 1e6 values
   abs_c64, multiply_c64, sum_c64, divide_c64
                      np.abs(z), a * b, z.sum(), a / b of 1e6 complex64 values (parts uniform(-1, 1))
   sum_axis0_c64      z.sum(axis=0) of a (1000, 1000) complex64 array
@@ -297,6 +300,10 @@ INDEX_CASES = {
     "norm_f64": ("1e6", lambda r: (r.uniform(-1, 1, 10**6),), lambda x: np.linalg.norm(x)),
     "fft_long_c64": ("1048576", lambda r: ((r.uniform(-1, 1, 1 << 20) + 1j * r.uniform(-1, 1, 1 << 20)).astype(np.complex64),),
                      np.fft.fft),
+    "rfft_f32": ("1024x1024", lambda r: (r.uniform(-1, 1, (1024, 1024)).astype(np.float32),), lambda x: np.fft.rfft(x, axis=-1)),
+    "irfft_f32": ("1024x1024", lambda r: (np.fft.rfft(r.uniform(-1, 1, (1024, 1024)).astype(np.float32), axis=-1).astype(np.complex64),),
+                  lambda y: np.fft.irfft(y, 1024, axis=-1)),
+    "rfft_long_f64": ("1e6", lambda r: (r.uniform(-1, 1, 10**6),), np.fft.rfft),
     "fft_prime_c64": ("100003", lambda r: ((r.uniform(-1, 1, 100003) + 1j * r.uniform(-1, 1, 100003)).astype(np.complex64),),
                       np.fft.fft),
     "any_c64": ("1e6", lambda r: (complex_uniform(r, 10**6),), lambda z: z.any()),

@@ -1907,7 +1907,7 @@ TEST(CpuBackend, FftOnEveryIsaAndThreadCount) {
     NEED_CHILD_PROCESSES();
     for (auto env : {std::pair<std::string, std::string>{"EMBER_CPU_ISA", "avx2"}, {"EMBER_CPU_ISA", "generic"}, {"EMBER_NUM_THREADS", "1"},
                      {"EMBER_NUM_THREADS", "3"}})
-        EXPECT_EQ(run_child("CpuLarge.FftMatchesReference", {env}), 0) << env.first << "=" << env.second;
+        EXPECT_EQ(run_child("CpuLarge.FftMatchesReference:CpuLarge.RealFftMatchesReference", {env}), 0) << env.first << "=" << env.second;
 }
 
 // abs of complex64, and conj and multiply of both complex dtypes, run vector kernels promised

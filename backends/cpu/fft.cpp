@@ -1,10 +1,12 @@
-// fft_c2c (the one FFT kernel: an unnormalised complex DFT along one axis) with the lines
+// fft_c2c (the FFT primitive: an unnormalised complex DFT along one axis) with the lines
 // transformed a vector's width at a time (simd_fft.hpp), blocks of lines across the pool.
 // Lines longer than kMaxLength, and one or two lines on wide vectors, are split in two
 // (transform_long). Lengths with a prime factor above kFftMaxRadix take Bluestein's chirp-z
 // transform over those power-of-two transforms, the reference's algorithm step for step
 // with the chirp and the chirp filter's transform kept in the plan. Bad arguments go to
-// the reference, which reports them.
+// the reference, which reports them. rfft and irfft, the composites' kernels, are at the
+// end: real lines of even length through the complex transform of half their length
+// (fft_real.hpp).
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -15,6 +17,8 @@
 
 namespace ember_cpu {
 namespace {
+
+#include "fft_real.hpp"
 
 // Radix 4 first, then the primes in order: the reference's factorisation, so that both
 // backends compute the same sums. Empty when a factor exceeds kFftMaxRadix.
@@ -97,20 +101,22 @@ PlanData make_plan(int64_t n) {
 
 // The plans of the last few lengths used: the twiddles take ~0.1 ms at n = 1024 (long
 // double sine and cosine), a twentieth of transforming 1024 such lines.
-std::shared_ptr<const PlanData> plan_for(int64_t n) {
+template <class T, class Make>
+std::shared_ptr<const T> remembered(int64_t n, Make make) {
     static std::mutex mutex;
-    static std::vector<std::shared_ptr<const PlanData>> recent;  // the latest last
+    static std::vector<std::pair<int64_t, std::shared_ptr<const T>>> recent;  // the latest last
     {
         std::lock_guard<std::mutex> lock(mutex);
         for (const auto& p : recent)
-            if (p->n == n) return p;
+            if (p.first == n) return p.second;
     }
-    auto plan = std::make_shared<const PlanData>(make_plan(n));
+    auto made = std::make_shared<const T>(make(n));
     std::lock_guard<std::mutex> lock(mutex);
-    recent.push_back(plan);
+    recent.emplace_back(n, made);
     if (recent.size() > 8) recent.erase(recent.begin());
-    return plan;
+    return made;
 }
+std::shared_ptr<const PlanData> plan_for(int64_t n) { return remembered<PlanData>(n, make_plan); }
 
 // ~5 n log2 n flops per line; the pool takes from about 2^18 flops per piece.
 double fft_work(int64_t lines, int64_t n) { return (double)lines * 5.0 * (double)n * std::log2((double)n + 1); }
@@ -119,44 +125,55 @@ constexpr double kPoolWork = double(1 << 19);
 // Scratch doubles per block of lines: the block in and the block out.
 int64_t block_doubles(int64_t n, int64_t lanes) { return 4 * n * lanes; }
 
+// fn(first, count, block) for the blocks of `lanes` lines, spread over the pool when the
+// transforms (lines of length n) are worth it; block: block_doubles scratch doubles.
+template <class F>
+void over_line_blocks(int64_t lines, int64_t n, int64_t block_doubles, F&& fn) {
+    const int64_t lanes = g_isa->vector_bytes / 8, blocks = (lines + lanes - 1) / lanes;
+    const int64_t pieces = fft_work(lines, n) < kPoolWork ? 1 : std::min<int64_t>(blocks, num_threads());
+    Scratch<double> scratch(pieces * block_doubles);
+    parallel_tasks(pieces, [&](int64_t t) {
+        double* block = scratch.data + t * block_doubles;
+        for (int64_t blk = t * blocks / pieces; blk < (t + 1) * blocks / pieces; ++blk)
+            fn(blk * lanes, std::min(lanes, lines - blk * lanes), block);
+    });
+}
+
+// The lines' first elements: lanes past count repeat the block's first line.
+template <class S, class D>
+void block_lines(const ember_view_t& in, const ember_view_t& out, int axis, int64_t first, int64_t count, S** src, D** dst) {
+    for (int64_t l = 0; l < g_isa->vector_bytes / 8; ++l) {
+        int64_t io, oo;
+        line_offsets(in, out, axis, first + (l < count ? l : 0), io, oo);
+        src[l] = (S*)base_ptr(in) + io;
+        dst[l] = (D*)base_ptr(out) + oo;
+    }
+}
+
 template <class C>
 void transform(const ember_view_t& in, const ember_view_t& out, int axis, bool inverse, const FftPlan& plan) {
     using R = typename C::value_type;
-    const int64_t n = plan.n, lanes = g_isa->vector_bytes / 8, lines = numel(in) / n;
-    const int64_t blocks = (lines + lanes - 1) / lanes, ist = in.strides[axis], ost = out.strides[axis];
-    const C* ip = (const C*)base_ptr(in);
-    C* op = (C*)base_ptr(out);
+    const int64_t n = plan.n, lanes = g_isa->vector_bytes / 8, ist = in.strides[axis], ost = out.strides[axis];
     const double sign = inverse ? -1.0 : 1.0;  // the inverse is conj(DFT(conj(x)))
-    const int64_t pieces = fft_work(lines, n) < kPoolWork ? 1 : std::min<int64_t>(blocks, num_threads());
-    Scratch<double> scratch(pieces * block_doubles(n, lanes));
-    parallel_tasks(pieces, [&](int64_t t) {
-        double* a = scratch.data + t * block_doubles(n, lanes);
+    over_line_blocks(numel(in) / n, n, block_doubles(n, lanes), [&](int64_t first, int64_t count, double* a) {
         double* b = a + 2 * n * lanes;
         const C* src[kMaxLanes];
         C* dst[kMaxLanes];
-        for (int64_t blk = t * blocks / pieces; blk < (t + 1) * blocks / pieces; ++blk) {
-            const int64_t first = blk * lanes, count = std::min(lanes, lines - first);
-            for (int64_t l = 0; l < lanes; ++l) {  // lanes past the last line repeat line 0
-                int64_t io, oo;
-                line_offsets(in, out, axis, first + (l < count ? l : 0), io, oo);
-                src[l] = ip + io;
-                dst[l] = op + oo;
+        block_lines(in, out, axis, first, count, src, dst);
+        // Element by element across the lines: the block is written in order, and the
+        // lines are read as `lanes` sequential streams.
+        for (int64_t k = 0; k < n; ++k) {
+            double* re = a + 2 * k * lanes;
+            for (int64_t l = 0; l < lanes; ++l) {
+                const C v = src[l][k * ist];
+                re[l] = (double)v.real();
+                re[lanes + l] = sign * (double)v.imag();
             }
-            // Element by element across the lines: the block is written in order, and the
-            // lines are read as `lanes` sequential streams.
-            for (int64_t k = 0; k < n; ++k) {
-                double* re = a + 2 * k * lanes;
-                for (int64_t l = 0; l < lanes; ++l) {
-                    const C v = src[l][k * ist];
-                    re[l] = (double)v.real();
-                    re[lanes + l] = sign * (double)v.imag();
-                }
-            }
-            g_isa->fft_lines(plan, a, b);
-            for (int64_t k = 0; k < n; ++k) {
-                const double* re = b + 2 * k * lanes;
-                for (int64_t l = 0; l < count; ++l) dst[l][k * ost] = C((R)re[l], (R)(sign * re[lanes + l]));
-            }
+        }
+        g_isa->fft_lines(plan, a, b);
+        for (int64_t k = 0; k < n; ++k) {
+            const double* re = b + 2 * k * lanes;
+            for (int64_t l = 0; l < count; ++l) dst[l][k * ost] = C((R)re[l], (R)(sign * re[lanes + l]));
         }
     });
 }
@@ -265,6 +282,18 @@ void transform_lines(const double* a, double* b, int64_t lines, const PlanData& 
     run_plan(in, out, 1, false, plan);
 }
 
+// fn(line, first k, end k) over count lines of len elements, across the pool.
+template <class F>
+void each(int64_t count, int64_t len, F&& fn) {
+    parallel_range(count * len, kParallelCheap / 4, 1 << 12, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end;) {
+            const int64_t l = i / len, k0 = i - l * len, k1 = std::min(len, k0 + (end - i));
+            fn(l, k0, k1);
+            i += k1 - k0;
+        }
+    });
+}
+
 // Bluestein's chirp-z transform, as the reference computes it: a = x w (w the chirp) zero
 // padded to m, A = DFT_m(a), c = conj(A F) (F the filter's transform), then
 // X = conj(DFT_m(c)) / m * w, the inverse through conjugates as in transform(). Rounds of
@@ -283,16 +312,6 @@ void bluestein(const ember_view_t& in, const ember_view_t& out, int axis, bool i
     const int64_t ist = in.strides[axis], ost = out.strides[axis];
     const C* ip = (const C*)base_ptr(in);
     C* op = (C*)base_ptr(out);
-    // f(line in the round, first k, end k) over the round's count * len elements.
-    auto each = [](int64_t count, int64_t len, auto&& fn) {
-        parallel_range(count * len, kParallelCheap / 4, 1 << 12, [&](int64_t begin, int64_t end) {
-            for (int64_t i = begin; i < end;) {
-                const int64_t l = i / len, k0 = i - l * len, k1 = std::min(len, k0 + (end - i));
-                fn(l, k0, k1);
-                i += k1 - k0;
-            }
-        });
-    };
     for (int64_t first = 0; first < lines; first += per_round) {
         const int64_t count = std::min(per_round, lines - first);
         each(count, m, [&](int64_t l, int64_t k0, int64_t k1) {
@@ -347,8 +366,233 @@ ember_status_t fft_kernel(const ember_kernel_call_t* c) {
     return EMBER_OK;
 }
 
+// ---------------------------------------------------------------- real transforms
+// rfft and irfft (the composites' kernel conventions, docs/backend-guide.md): a line of even
+// length n = 2m goes through a complex transform of length m and the steps of
+// fft_real.hpp; an odd length through the complex transform of length n.
+
+// exp(-2 pi i k / n) for k <= n / 2, the twiddles of those steps.
+std::shared_ptr<const std::vector<double>> split_twiddles(int64_t n) {
+    return remembered<std::vector<double>>(n, [](int64_t len) { return fft_twiddles(len, len / 2 + 1); });
+}
+
+// Whether lines of half length m run a block of lines at a time through fft_lines with the
+// steps on the block (transform()'s case); run_plan's other cases go through scratch lines.
+bool fused_real(int64_t m, int64_t lines, const PlanData& half) {
+    return !half.factors.empty() && m <= kMaxLength && !(lines * 4 <= g_isa->vector_bytes / 8 && m >= 64);
+}
+
+// Blocks of m + 1 and m elements: the split writes one element more than the transform.
+int64_t real_block_doubles(int64_t m, int64_t lanes) { return 2 * (2 * m + 1) * lanes; }
+
+template <class R>
+void rfft_fused(const ember_view_t& in, const ember_view_t& out, int axis, const PlanData& half, const double* w) {
+    using C = std::complex<R>;
+    const int64_t m = half.n, lanes = g_isa->vector_bytes / 8, ist = in.strides[axis], ost = out.strides[axis];
+    const FftPlan plan{m, half.factors.data(), half.twiddles.data()};
+    over_line_blocks(numel(in) / (2 * m), m, real_block_doubles(m, lanes), [&](int64_t first, int64_t count, double* a) {
+        double* b = a + 2 * (m + 1) * lanes;
+        const R* src[kMaxLanes];
+        C* dst[kMaxLanes];
+        block_lines(in, out, axis, first, count, src, dst);
+        for (int64_t k = 0; k < m; ++k) {
+            double* re = a + 2 * k * lanes;
+            for (int64_t l = 0; l < lanes; ++l) {
+                re[l] = (double)src[l][2 * k * ist];
+                re[lanes + l] = (double)src[l][(2 * k + 1) * ist];
+            }
+        }
+        g_isa->fft_lines(plan, a, b);
+        g_isa->rfft_split(m, w, b, a, 0, m + 1);
+        for (int64_t k = 0; k <= m; ++k) {
+            const double* re = a + 2 * k * lanes;
+            for (int64_t l = 0; l < count; ++l) dst[l][k * ost] = C((R)re[l], (R)re[lanes + l]);
+        }
+    });
+}
+
+template <class R>
+void irfft_fused(const ember_view_t& in, const ember_view_t& out, int axis, const PlanData& half, const double* w) {
+    using C = std::complex<R>;
+    const int64_t m = half.n, lanes = g_isa->vector_bytes / 8, ist = in.strides[axis], ost = out.strides[axis];
+    const FftPlan plan{m, half.factors.data(), half.twiddles.data()};
+    over_line_blocks(numel(out) / (2 * m), m, real_block_doubles(m, lanes), [&](int64_t first, int64_t count, double* a) {
+        double* b = a + 2 * (m + 1) * lanes;
+        const C* src[kMaxLanes];
+        R* dst[kMaxLanes];
+        block_lines(in, out, axis, first, count, src, dst);
+        for (int64_t k = 0; k <= m; ++k) {
+            double* re = a + 2 * k * lanes;
+            for (int64_t l = 0; l < lanes; ++l) {
+                const C v = src[l][k * ist];
+                re[l] = (double)v.real();
+                re[lanes + l] = (double)v.imag();
+            }
+        }
+        g_isa->irfft_merge(m, w, a, b, 0, m);
+        g_isa->fft_lines(plan, b, a);  // conj(z), z[j] = x[2j] + i x[2j+1]
+        for (int64_t j = 0; j < m; ++j) {
+            const double* re = a + 2 * j * lanes;
+            for (int64_t l = 0; l < count; ++l) {
+                dst[l][2 * j * ost] = (R)re[l];
+                dst[l][(2 * j + 1) * ost] = (R)-re[lanes + l];
+            }
+        }
+    });
+}
+
+struct Pair {
+    double re, im;
+};
+
+// Lines per round through scratch: two buffers of 16 MiB at most.
+int64_t lines_per_round(int64_t lines, int64_t len) { return std::min(lines, std::max<int64_t>(1, (int64_t(1) << 20) / len)); }
+
+// The other lengths: rounds of lines through complex128 scratch lines of len values.
+// pack(first, count, z) fills them, the transform of length len (forward, or the unscaled
+// inverse) runs whatever len is, and finish(first, count, Z) reads the results.
+template <class Pack, class Finish>
+void via_scratch(int64_t lines, int64_t len, bool inverse, Pack&& pack, Finish&& finish) {
+    const int64_t per_round = lines_per_round(lines, len), strides[2] = {len, 1};
+    const std::shared_ptr<const PlanData> data = plan_for(len);
+    Scratch<Pair> a(len * per_round), b(len * per_round);
+    for (int64_t first = 0; first < lines; first += per_round) {
+        const int64_t count = std::min(per_round, lines - first), shape[2] = {count, len};
+        pack(first, count, a.data);
+        const ember_view_t zin{a.data, 0, EMBER_COMPLEX128, 2, shape, strides}, zout{b.data, 0, EMBER_COMPLEX128, 2, shape, strides};
+        if (len == 1) std::copy(a.data, a.data + count, b.data);
+        else if (!data->factors.empty()) run_plan(zin, zout, 1, inverse, *data);
+        else bluestein<std::complex<double>>(zin, zout, 1, inverse, *data);
+        finish(first, count, b.data);
+    }
+}
+
+template <class R>
+void rfft_scratch(const ember_view_t& in, const ember_view_t& out, int axis, int64_t n, const double* w) {
+    using C = std::complex<R>;
+    const int64_t ist = in.strides[axis], ost = out.strides[axis], lines = numel(in) / n, m = n / 2;
+    const bool odd = n % 2;
+    const int64_t len = odd ? n : m;
+    const R* ip = (const R*)base_ptr(in);
+    C* op = (C*)base_ptr(out);
+    auto pack = [&](int64_t first, int64_t count, Pair* z) {
+        each(count, len, [&](int64_t l, int64_t k0, int64_t k1) {
+            int64_t io, oo;
+            line_offsets(in, out, axis, first + l, io, oo);
+            Pair* row = z + l * len;
+            for (int64_t k = k0; k < k1; ++k)
+                row[k] = odd ? Pair{(double)ip[io + k * ist], 0.0} : Pair{(double)ip[io + 2 * k * ist], (double)ip[io + (2 * k + 1) * ist]};
+        });
+    };
+    auto finish = [&](int64_t first, int64_t count, const Pair* z) {
+        each(count, m + 1, [&](int64_t l, int64_t k0, int64_t k1) {
+            int64_t io, oo;
+            line_offsets(in, out, axis, first + l, io, oo);
+            const Pair* row = z + l * len;
+            Pair x[64];
+            for (int64_t k = k0; k < k1; k += 64) {
+                const int64_t end = std::min(k1, k + 64);
+                if (odd) std::copy(row + k, row + end, x);
+                else rfft_split(m, w, row, x, k, end);
+                for (int64_t j = k; j < end; ++j) op[oo + j * ost] = C((R)x[j - k].re, (R)x[j - k].im);
+            }
+        });
+    };
+    via_scratch(lines, len, false, pack, finish);
+}
+
+template <class R>
+void irfft_scratch(const ember_view_t& in, const ember_view_t& out, int axis, int64_t n, const double* w) {
+    using C = std::complex<R>;
+    const int64_t ist = in.strides[axis], ost = out.strides[axis], lines = numel(out) / n, m = n / 2;
+    const bool odd = n % 2;
+    const int64_t len = odd ? n : m;
+    const C* ip = (const C*)base_ptr(in);
+    R* op = (R*)base_ptr(out);
+    auto at = [&](int64_t io, int64_t k) {
+        const C v = ip[io + k * ist];
+        return Pair{(double)v.real(), (double)v.imag()};
+    };
+    // Even n: the round's X lines (m + 1 values) gathered first, for the merge.
+    Scratch<Pair> halves(odd ? 0 : (m + 1) * lines_per_round(lines, len));
+    auto pack = [&](int64_t first, int64_t count, Pair* z) {
+        if (odd) {  // the Hermitian line: X[k], and at n - k its conjugate
+            each(count, n, [&](int64_t l, int64_t k0, int64_t k1) {
+                int64_t io, oo;
+                line_offsets(in, out, axis, first + l, io, oo);
+                for (int64_t k = k0; k < k1; ++k) {
+                    const Pair v = at(io, k <= m ? k : n - k);
+                    z[l * n + k] = k == 0 ? Pair{v.re, 0.0} : k <= m ? v : Pair{v.re, -v.im};
+                }
+            });
+            return;
+        }
+        each(count, m + 1, [&](int64_t l, int64_t k0, int64_t k1) {
+            int64_t io, oo;
+            line_offsets(in, out, axis, first + l, io, oo);
+            for (int64_t k = k0; k < k1; ++k) halves.data[l * (m + 1) + k] = at(io, k);
+        });
+        each(count, m, [&](int64_t l, int64_t k0, int64_t k1) { irfft_merge(m, w, halves.data + l * (m + 1), z + l * m + k0, k0, k1); });
+    };
+    auto finish = [&](int64_t first, int64_t count, const Pair* z) {
+        each(count, len, [&](int64_t l, int64_t k0, int64_t k1) {
+            int64_t io, oo;
+            line_offsets(in, out, axis, first + l, io, oo);
+            const Pair* row = z + l * len;
+            for (int64_t k = k0; k < k1; ++k) {
+                if (odd) {
+                    op[oo + k * ost] = (R)row[k].re;
+                } else {
+                    op[oo + 2 * k * ost] = (R)row[k].re;
+                    op[oo + (2 * k + 1) * ost] = (R)-row[k].im;
+                }
+            }
+        });
+    };
+    via_scratch(lines, len, odd, pack, finish);
+}
+
+// The dtypes and shapes of a real transform's call: real (float32/float64) lines of n on one
+// side, complex lines of n / 2 + 1 of the matching precision on the other, the other dims
+// alike.
+bool real_call_ok(const ember_view_t& real, const ember_view_t& cplx, int axis) {
+    const bool single = real.dtype == EMBER_FLOAT32 && cplx.dtype == EMBER_COMPLEX64;
+    const bool twice = real.dtype == EMBER_FLOAT64 && cplx.dtype == EMBER_COMPLEX128;
+    if (!(single || twice) || real.ndim != cplx.ndim || axis < 0 || axis >= real.ndim || real.shape[axis] < 1) return false;
+    for (int d = 0; d < real.ndim; ++d)
+        if (real.shape[d] != (d == axis ? 2 * (cplx.shape[d] - 1) + real.shape[d] % 2 : cplx.shape[d])) return false;
+    return true;
+}
+
+template <bool Inverse>
+ember_status_t real_fft_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t &in = c->in[0], &out = c->out[0];
+    const ember_view_t &real = Inverse ? out : in, &cplx = Inverse ? in : out;
+    const int axis = (int)c->attrs->i[0];
+    if (c->n_in != 1 || c->n_out != 1 || !real_call_ok(real, cplx, axis))
+        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu %s: needs float32/float64 lines of n and complex lines of n / 2 + 1 along axis %d",
+                            Inverse ? "irfft" : "rfft", axis);
+    if (numel(real) == 0) return EMBER_OK;
+    const int64_t n = real.shape[axis], lines = numel(real) / n;
+    const std::shared_ptr<const std::vector<double>> w = split_twiddles(n);
+    const std::shared_ptr<const PlanData> half = n % 2 ? nullptr : plan_for(n / 2);
+    const bool single = real.dtype == EMBER_FLOAT32, fused = half && fused_real(n / 2, lines, *half);
+    if (Inverse) {
+        if (fused) single ? irfft_fused<float>(in, out, axis, *half, w->data()) : irfft_fused<double>(in, out, axis, *half, w->data());
+        else single ? irfft_scratch<float>(in, out, axis, n, w->data()) : irfft_scratch<double>(in, out, axis, n, w->data());
+    } else {
+        if (fused) single ? rfft_fused<float>(in, out, axis, *half, w->data()) : rfft_fused<double>(in, out, axis, *half, w->data());
+        else single ? rfft_scratch<float>(in, out, axis, n, w->data()) : rfft_scratch<double>(in, out, axis, n, w->data());
+    }
+    return EMBER_OK;
+}
+
 }  // namespace
 
-void add_fft_kernel(std::vector<NativeKernel>& k) { k.push_back({"fft_c2c", fft_kernel, 0, false}); }
+void add_fft_kernel(std::vector<NativeKernel>& k) {
+    k.push_back({"fft_c2c", fft_kernel, 0, false});
+    k.push_back({"rfft", real_fft_kernel<false>, 0, true});
+    k.push_back({"irfft", real_fft_kernel<true>, 0, true});
+}
 
 }  // namespace ember_cpu

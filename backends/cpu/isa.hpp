@@ -99,6 +99,11 @@ struct FftPlan {
 // of in and out is vector_bytes / 8 real parts, one per line, then as many imaginary
 // parts. in and out must not overlap (simd_fft.hpp).
 typedef void (*FftLinesFn)(const FftPlan& plan, const double* in, double* out);
+// The steps between a complex FFT of length m and a real one of length n = 2m, on blocks laid
+// out as fft_lines's (fft_real.hpp): split maps Z[0..m) in `in` to X[k] for k in [k0, k1),
+// k1 <= m + 1; merge maps X[0..m] to conj(Z[k]) for k in [k0, k1), k1 <= m. w: cos, sin of
+// -2 pi k / n for k <= m. in and out must not overlap.
+typedef void (*FftRealFn)(int64_t m, const double* w, const double* in, double* out, int64_t k0, int64_t k1);
 // out[i] = a[i] * b[i] for n complex64 ([0]) or complex128 ([1]) values, the textbook
 // product with every operation rounded (no FMA); bit 0 of `scalars`: a is one broadcast
 // value, bit 1: b. Returns whether any product came out NaN in both parts, where the
@@ -135,6 +140,7 @@ struct IsaTable {
     QuicksortFn quicksort[2];  // [0] uint32 keys, [1] uint64
     QuickSplitFn quick_split[2];
     FftLinesFn fft_lines;
+    FftRealFn rfft_split, irfft_merge;
     ComplexMulFn complex_mul[2];
     ComplexDivFn complex_div_c64;
     SmallGemmFn small_gemm[4];  // [0] float32, [1] float64, [2] complex64, [3] complex128

@@ -68,3 +68,12 @@ void fft_pass(const FftPlan& plan, const CVec* in, int64_t stride, CVec* out, in
 void fft_lines(const FftPlan& plan, const double* in, double* out) {
     fft_pass(plan, (const CVec*)in, 1, (CVec*)out, plan.n, 0);
 }
+
+#include "fft_real.hpp"
+
+void rfft_split_lines(int64_t m, const double* w, const double* in, double* out, int64_t k0, int64_t k1) {
+    rfft_split(m, w, (const CVec*)in, (CVec*)out, k0, k1);
+}
+void irfft_merge_lines(int64_t m, const double* w, const double* in, double* out, int64_t k0, int64_t k1) {
+    irfft_merge(m, w, (const CVec*)in, (CVec*)out, k0, k1);
+}

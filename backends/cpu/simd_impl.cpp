@@ -2045,6 +2045,8 @@ IsaTable build_table() {
     t.transpose[2] = transpose_elems<16>;
     t.philox = philox_words;
     t.fft_lines = fft_lines;
+    t.rfft_split = rfft_split_lines;
+    t.irfft_merge = irfft_merge_lines;
     t.small_gemm[0] = small_gemm<float, false>;
     t.small_gemm[1] = small_gemm<double, false>;
     t.small_gemm[2] = small_gemm<float, true>;

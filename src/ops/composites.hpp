@@ -8,6 +8,9 @@ namespace ember {
 TRef composite_unary(ember_ctx* ctx, OpId op, const ember_tensor* x);
 TRef composite_reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims);
 TRef real_or_imag(ember_ctx* ctx, const ember_tensor* x, bool imag);
+// A COMPOSITE_KERNEL row whose backend binds a kernel: x in, a fresh contiguous output of
+// dtype and shape out (not run when it is empty).
+TRef custom_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, ember_dtype_t dtype, const Shape& shape, const ember_attrs_t& attrs);
 TRef weak_i64(ember_ctx* ctx, int64_t v);
 // x != 0 as a bool tensor. A bool x is its own mask: comparing it with the integer 0 would
 // first widen it to int64 (bool and a weak integer promote to int64).

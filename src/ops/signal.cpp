@@ -1,6 +1,8 @@
 // FFT family: every transform is a composite over the one primitive "fft_c2c" (an
 // unnormalised complex DFT along one axis), slicing, padding, conj and a scale multiply,
-// so a device backend that implements fft_c2c gets all of them.
+// so a device backend that implements fft_c2c gets all of them. rfft and irfft also take a
+// backend's kernel where it has one (a real transform of n values costs a complex one of
+// n / 2); rfftn, irfftn, hfft and ihfft go through them.
 #include <cmath>
 
 #include "composites.hpp"
@@ -91,6 +93,13 @@ TRef rfft1(ember_ctx* ctx, const ember_tensor* x, int64_t n, int64_t axis, Norm 
     if (n == -1) n = x->shape[a];
     check_len(n, "n");
     TRef re = real_or_imag(ctx, x, false);
+    if (has_backend_kernel(ctx, OP_rfft)) {  // lines of n real values in, n / 2 + 1 terms out
+        const ember_dtype_t cd = complex_for(ctx, re->dtype);
+        TRef xr = resize_axis(ctx, cast_if(ctx, re.get(), real_dtype_of(cd)), a, n);
+        Shape shape = shape_of(xr.get());
+        shape[a] = n / 2 + 1;
+        return scale(ctx, custom_kernel(ctx, OP_rfft, xr.get(), cd, shape, attrs_i(a)), norm_factor(norm, (double)n, false));
+    }
     TRef xc = resize_axis(ctx, as_complex(ctx, re.get()), a, n);
     TRef full = c2c(ctx, xc, a, false);
     TRef half = op_slice_axis(full.get(), a, 0, n / 2 + 1, 1);
@@ -102,6 +111,13 @@ TRef irfft1(ember_ctx* ctx, const ember_tensor* x, int64_t n, int64_t axis, Norm
     int64_t a = normalize_axis(axis, x->ndim);
     if (n == -1) n = 2 * (x->shape[a] - 1);
     check_len(n, "n (default 2*(m-1) needs m >= 2)");
+    if (has_backend_kernel(ctx, OP_irfft)) {  // n / 2 + 1 terms in, lines of n real values out
+        TRef half = resize_axis(ctx, as_complex(ctx, x), a, n / 2 + 1);
+        Shape shape = shape_of(half.get());
+        shape[a] = n;
+        TRef r = custom_kernel(ctx, OP_irfft, half.get(), real_dtype_of(half->dtype), shape, attrs_i(a));
+        return scale(ctx, r, norm_factor(norm, (double)n, true));
+    }
     TRef full = hermitian_full(ctx, as_complex(ctx, x), a, n);
     TRef y = c2c(ctx, full, a, true);
     TRef re = op_copy(ctx, real_or_imag(ctx, y.get(), false).get());
