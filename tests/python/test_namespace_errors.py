@@ -52,6 +52,18 @@ def test_ember_ml_frontend_names():
     assert t.dtype == em.float64 and em.ops.power(t, 2).tolist() == [[1, 4], [9, 16]]
     np.testing.assert_allclose(np.asarray(em.ops.gradient(em.asarray([1.0, 4.0, 9.0, 16.0], dtype=em.float64))),
                                np.gradient([1.0, 4.0, 9.0, 16.0]))
+    # edge_order 2 and a spacing along each axis of a 2-d array; integers give float64, as in numpy
+    z = np.random.default_rng(3).standard_normal((5, 7))
+    for ax in (0, 1):
+        for eo in (1, 2):
+            np.testing.assert_allclose(np.asarray(em.ops.gradient(em.asarray(z), 0.5, axis=ax, edge_order=eo)),
+                                       np.gradient(z, 0.5, axis=ax, edge_order=eo), rtol=1e-13, atol=1e-13)
+    got = em.ops.gradient(em.asarray(np.arange(12).reshape(3, 4) ** 2), edge_order=2)
+    for g, w in zip(got, np.gradient(np.arange(12).reshape(3, 4) ** 2, edge_order=2)):
+        assert g.dtype == em.float64
+        np.testing.assert_allclose(np.asarray(g), w, rtol=1e-13)
+    with pytest.raises(ValueError):
+        em.ops.gradient(em.asarray([1.0, 2.0]), edge_order=2)
 
 
 def test_random_is_seeded(backend):
