@@ -1901,13 +1901,17 @@ TEST(CpuBackend, SmallMatmulOnEveryIsa) {
 }
 
 // fft.cpp transforms a vector's width of lines at once (8, 4 or 2 by ISA) and spreads the
-// blocks over the pool: every ISA, and one and three threads.
+// blocks over the pool: every ISA, and one and three threads. The real transforms' split
+// and merge run per ISA on those blocks: every ISA too.
 TEST(CpuBackend, FftOnEveryIsaAndThreadCount) {
     NEED_CPU();
     NEED_CHILD_PROCESSES();
     for (auto env : {std::pair<std::string, std::string>{"EMBER_CPU_ISA", "avx2"}, {"EMBER_CPU_ISA", "generic"}, {"EMBER_NUM_THREADS", "1"},
                      {"EMBER_NUM_THREADS", "3"}})
-        EXPECT_EQ(run_child("CpuLarge.FftMatchesReference:CpuLarge.RealFftMatchesReference", {env}), 0) << env.first << "=" << env.second;
+        EXPECT_EQ(run_child(env.first == "EMBER_CPU_ISA" ? "CpuLarge.FftMatchesReference:CpuLarge.RealFftMatchesReference" : "CpuLarge.FftMatchesReference",
+                            {env}),
+                  0)
+            << env.first << "=" << env.second;
 }
 
 // abs of complex64, and conj and multiply of both complex dtypes, run vector kernels promised

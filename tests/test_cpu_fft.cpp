@@ -172,6 +172,12 @@ TEST(CpuLarge, RealFftMatchesReference) {
         expect_irfft_matches(yt, 78, -1, EMBER_FFT_FORWARD, d + " transposed view");
         expect_irfft_matches(yt, 64, 1, EMBER_FFT_FORWARD, d + " transposed view, middle axis");
         expect_irfft_matches(ystepped, 62, -1, EMBER_FFT_FORWARD, d + " every other column");
+        T xr, yr;  // negative strides along the axis
+        const int64_t last = 2;
+        EM_OK(ember_flip(cpu(), x, &last, 1, xr.out()));
+        EM_OK(ember_flip(cpu(), y, &last, 1, yr.out()));
+        expect_rfft_matches(xr, -1, -1, EMBER_FFT_BACKWARD, d + " reversed lines");
+        expect_irfft_matches(yr, 126, -1, EMBER_FFT_FORWARD, d + " reversed lines");
         // Long lines (m = 131072 split in two, m = 177147 = 3^11), two lines and down columns;
         // enough lines for the pool.
         for (int64_t n : {262144, 354294}) {
@@ -187,6 +193,10 @@ TEST(CpuLarge, RealFftMatchesReference) {
         expect_rfft_matches(big, -1, 0, EMBER_FFT_BACKWARD, d + " 1024 lines of 333 across the pool");
         expect_irfft_matches(big_spec, 1024, -1, EMBER_FFT_FORWARD, d + " 333 lines across the pool");
         expect_irfft_matches(big_spec, 665, 0, EMBER_FFT_FORWARD, d + " 513 lines of 665 across the pool");
+        // Even lines through scratch in rounds (61680 lines of m = 17 per round, two rounds).
+        T many = real_tensor(dt, {61681, 34}, seed++), many_spec = complex_tensor(ct, {61681, 18}, seed++);
+        expect_rfft_matches(many, -1, -1, EMBER_FFT_BACKWARD, d + " 61681 lines of 34 (rounds)");
+        expect_irfft_matches(many_spec, 34, -1, EMBER_FFT_FORWARD, d + " 61681 lines of 34 (rounds)");
         // Odd lines through scratch in rounds (53 lines of 19683 = 3^9 per round: two rounds).
         T rounds = real_tensor(dt, {60, 19683}, seed++), rounds_spec = complex_tensor(ct, {60, 9842}, seed++);
         expect_rfft_matches(rounds, -1, -1, EMBER_FFT_BACKWARD, d + " 60 lines of 19683 (rounds)");
@@ -195,16 +205,18 @@ TEST(CpuLarge, RealFftMatchesReference) {
 }
 
 // What the core does around the kernels: inputs of other dtypes (cast to float32/float64,
-// complex input: its real part), n cutting or padding the lines, the norms' scales, and the
+// complex input: its real part), n cutting or zero-padding the lines, the norms' scales, and the
 // transforms written over rfft and irfft (hfft, ihfft, rfftn, irfftn).
 TEST(CpuBackend, RealFftThroughTheCore) {
     NEED_CPU();
-    T x = real_tensor(EMBER_FLOAT64, {6, 20}, 900), xi, xh, xc;
-    EM_OK(ember_astype(cpu(), x, EMBER_INT32, xi.out()));
+    T x = real_tensor(EMBER_FLOAT64, {6, 20}, 900), xi, xh, x100, hundred;
+    EM_OK(ember_scalar_f64(cpu(), 100.0, hundred.out()));
+    EM_OK(ember_multiply(cpu(), x, hundred, x100.out()));
+    EM_OK(ember_astype(cpu(), x100, EMBER_INT32, xi.out()));  // integers in (-100, 100)
     EM_OK(ember_astype(cpu(), x, EMBER_FLOAT16, xh.out()));
     T spec = complex_tensor(EMBER_COMPLEX128, {6, 20}, 901);
     for (auto [name, t] : {std::pair<const char*, const ember_tensor_t*>{"float64", x}, {"int32", xi}, {"float16", xh}, {"complex128", spec}})
-        for (int64_t n : {int64_t(-1), int64_t(7), int64_t(32)})
+        for (int64_t n : {int64_t(-1), int64_t(7), int64_t(32), int64_t(64)})  // 64: zero-padded (irfft: 20 terms to 33)
             for (ember_fft_norm_t norm : {EMBER_FFT_BACKWARD, EMBER_FFT_ORTHO, EMBER_FFT_FORWARD}) {
                 const std::string what = std::string(name) + " n=" + std::to_string(n) + " norm=" + std::to_string((int)norm);
                 expect_rfft_matches(t, n, -1, norm, what);

@@ -445,7 +445,8 @@ struct Pair {
     double re, im;
 };
 
-// Lines per round through scratch: two buffers of 16 MiB at most.
+// Lines per round through scratch: two buffers of 16 MiB at most (an even irfft gathers its
+// spectra into a third of that size, Bluestein's transform adds two of its own).
 int64_t lines_per_round(int64_t lines, int64_t len) { return std::min(lines, std::max<int64_t>(1, (int64_t(1) << 20) / len)); }
 
 // The other lengths: rounds of lines through complex128 scratch lines of len values.
@@ -566,23 +567,28 @@ bool real_call_ok(const ember_view_t& real, const ember_view_t& cplx, int axis) 
 
 template <bool Inverse>
 ember_status_t real_fft_kernel(const ember_kernel_call_t* c) {
+    const char* name = Inverse ? "irfft" : "rfft";
+    if (c->n_in != 1 || c->n_out != 1) return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu %s: needs one input and one output", name);
+    if (g_isa->vector_bytes / 8 > kMaxLanes) return g_host->fail(EMBER_ERR_INTERNAL, "cpu %s: more lanes than kMaxLanes", name);
     const ember_view_t &in = c->in[0], &out = c->out[0];
     const ember_view_t &real = Inverse ? out : in, &cplx = Inverse ? in : out;
     const int axis = (int)c->attrs->i[0];
-    if (c->n_in != 1 || c->n_out != 1 || !real_call_ok(real, cplx, axis))
-        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu %s: needs float32/float64 lines of n and complex lines of n / 2 + 1 along axis %d",
-                            Inverse ? "irfft" : "rfft", axis);
+    if (!real_call_ok(real, cplx, axis))
+        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu %s: needs float32/float64 lines of n and complex lines of n / 2 + 1 along axis %d", name,
+                            axis);
     if (numel(real) == 0) return EMBER_OK;
     const int64_t n = real.shape[axis], lines = numel(real) / n;
-    const std::shared_ptr<const std::vector<double>> w = split_twiddles(n);
+    // Odd lengths take neither the split's twiddles nor a plan of n / 2.
+    const std::shared_ptr<const std::vector<double>> tw = n % 2 ? nullptr : split_twiddles(n);
     const std::shared_ptr<const PlanData> half = n % 2 ? nullptr : plan_for(n / 2);
+    const double* w = tw ? tw->data() : nullptr;
     const bool single = real.dtype == EMBER_FLOAT32, fused = half && fused_real(n / 2, lines, *half);
     if (Inverse) {
-        if (fused) single ? irfft_fused<float>(in, out, axis, *half, w->data()) : irfft_fused<double>(in, out, axis, *half, w->data());
-        else single ? irfft_scratch<float>(in, out, axis, n, w->data()) : irfft_scratch<double>(in, out, axis, n, w->data());
+        if (fused) single ? irfft_fused<float>(in, out, axis, *half, w) : irfft_fused<double>(in, out, axis, *half, w);
+        else single ? irfft_scratch<float>(in, out, axis, n, w) : irfft_scratch<double>(in, out, axis, n, w);
     } else {
-        if (fused) single ? rfft_fused<float>(in, out, axis, *half, w->data()) : rfft_fused<double>(in, out, axis, *half, w->data());
-        else single ? rfft_scratch<float>(in, out, axis, n, w->data()) : rfft_scratch<double>(in, out, axis, n, w->data());
+        if (fused) single ? rfft_fused<float>(in, out, axis, *half, w) : rfft_fused<double>(in, out, axis, *half, w);
+        else single ? rfft_scratch<float>(in, out, axis, n, w) : rfft_scratch<double>(in, out, axis, n, w);
     }
     return EMBER_OK;
 }
