@@ -272,6 +272,13 @@ TEST(CpuLarge, RandomMatchesReferenceExactly) {
         {"uniform float64 rounding up to high", [&](auto c, auto o) { return ember_random_uniform(c, odd, 2, 1, 1 + std::ldexp(1.0, -49), EMBER_FLOAT64, o); }},
         {"uniform 0-d", [&](auto c, auto o) { return ember_random_uniform(c, nullptr, 0, 0, 1, EMBER_FLOAT64, o); }},
         {"uniform 3 elements", [&](auto c, auto o) { return ember_random_uniform(c, three, 1, 0, 1, EMBER_FLOAT32, o); }},
+        // random_randint: the cpu kernel that replaces the composite (two elements a block:
+        // 300003 ends in half a block); ranges of a power of two, of one, and above 2^63.
+        {"randint int64", [&](auto c, auto o) { return ember_random_randint(c, 0, 100, flat, 1, EMBER_INT64, o); }},
+        {"randint int8 full range", [&](auto c, auto o) { return ember_random_randint(c, -128, 128, odd, 2, EMBER_INT8, o); }},
+        {"randint uint16 one value", [&](auto c, auto o) { return ember_random_randint(c, 3, 4, three, 1, EMBER_UINT16, o); }},
+        {"randint int64 above 2^63", [&](auto c, auto o) { return ember_random_randint(c, -(int64_t(1) << 62), (int64_t(1) << 62) + 12345, odd, 2, EMBER_INT64, o); }},
+        {"randint uint32 0-d", [&](auto c, auto o) { return ember_random_randint(c, 7, 1000000007, nullptr, 0, EMBER_UINT32, o); }},
         {"truncated_normal", [&](auto c, auto o) { return ember_random_truncated_normal(c, odd, 2, 0, 1, -0.5, 2, EMBER_FLOAT64, o); }},
         {"gamma", [&](auto c, auto o) { return ember_random_gamma(c, flat, 1, 0.7, 2, EMBER_FLOAT32, o); }},
         {"beta", [&](auto c, auto o) { return ember_random_beta(c, odd, 2, 2, 5, EMBER_FLOAT64, o); }},
@@ -308,6 +315,32 @@ TEST(CpuLarge, RandomMatchesReferenceExactly) {
             expect_identical(got, want, name + " draw " + std::to_string(round));
         }
     }
+}
+
+// random_ops.cpp's randint takes w mod range by a multiply-high instead of a division: the
+// reference's values for ranges of every kind (1, powers of two and their neighbours,
+// primes, just below and above 2^32, 2^53, 2^63, up to 2^64 - 1, and random 64-bit ones),
+// each over 1001 elements, with low as far down as the range allows.
+TEST(CpuLarge, RandintMatchesReferenceForManyRanges) {
+    NEED_CPU();
+    std::vector<uint64_t> ranges = {1, 2, 3, 5, 7, 10, 100, 255, 256, 257, 1000000007, (1ull << 31) - 1, 1ull << 32, (1ull << 32) + 1,
+                                    (1ull << 53) + 1, 1ull << 62, (1ull << 63) - 1, 1ull << 63, (1ull << 63) + 1, ~0ull - 1, ~0ull};
+    std::mt19937_64 rng(2026);
+    for (int i = 0; i < 24; ++i) ranges.push_back(rng() >> (i % 8) * 8 | 1);
+    const int64_t shape[1] = {1001};
+    for (uint64_t range : ranges) {
+        const int64_t low = range <= (1ull << 63) ? -(int64_t)(range / 2) : std::numeric_limits<int64_t>::min();
+        const int64_t high = (int64_t)((uint64_t)low + range);
+        EM_OK(ember_random_seed(cpu(), range));
+        EM_OK(ember_random_seed(ref(), range));
+        T got, want;
+        EM_OK(ember_random_randint(cpu(), low, high, shape, 1, EMBER_INT64, got.out()));
+        EM_OK(ember_random_randint(ref(), low, high, shape, 1, EMBER_INT64, want.out()));
+        expect_identical(got, want, "randint range " + std::to_string(range));
+    }
+    const char* binding = nullptr;
+    EM_OK(ember_op_binding("cpu", "random_randint", &binding));
+    EXPECT_STREQ(binding, "native");
 }
 
 // sort.cpp: a stable radix sort per line must give the reference's stable comparison sort

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "cpu_common.hpp"
 
@@ -73,6 +74,68 @@ ember_status_t uniform_kernel(const ember_kernel_call_t* c) {
         case EMBER_FLOAT32: uniform_t<float>(c); return EMBER_OK;
         case EMBER_FLOAT64: uniform_t<double>(c); return EMBER_OK;
         default: return g_host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "cpu random_uniform: dtype %d is not float32 or float64", (int)c->out[0].dtype);
+    }
+}
+
+// x mod d for one d >= 1 and any 64-bit x without a division per element: the quotient
+// by Granlund and Montgomery's multiply-high with a 64-bit magic number and a correction
+// (PLDI 1994, figure 4.1: exact for every x), then x - q d.
+class ModuloBy {
+  public:
+    explicit ModuloBy(uint64_t d) : d_(d) {
+        const int l = d == 1 ? 0 : 64 - __builtin_clzll(d - 1);  // ceil(log2 d)
+        const unsigned __int128 two_l = (unsigned __int128)1 << l;
+        magic_ = (uint64_t)((((two_l - d) << 64) / d) + 1);
+        shift1_ = l < 1 ? l : 1;
+        shift2_ = l > 1 ? l - 1 : 0;
+    }
+    uint64_t operator()(uint64_t x) const {
+        const uint64_t t = (uint64_t)(((unsigned __int128)magic_ * x) >> 64);
+        return x - ((t + ((x - t) >> shift1_)) >> shift2_) * d_;
+    }
+
+  private:
+    uint64_t d_, magic_;
+    int shift1_, shift2_;
+};
+
+// random_randint (a COMPOSITE_KERNEL row): low + (w mod range) in uint64 arithmetic, w the
+// element's two Philox words (the first one high), two elements per block: the composite's
+// values and stream use, in one pass.
+template <class T>
+void randint_t(const ember_kernel_call_t* c) {
+    using U = std::make_unsigned_t<T>;
+    const ember_view_t& out = c->out[0];
+    const uint64_t key = (uint64_t)c->attrs->i[0], base = (uint64_t)c->attrs->i[1];
+    const uint64_t low = (uint64_t)c->attrs->i[2];
+    const ModuloBy mod((uint64_t)c->attrs->i[3]);
+    constexpr int64_t kPerBlock = 2, kBatch = 256;
+    T* dst = (T*)out.data + out.offset;
+    const int64_t n = numel(out), blocks = (n + kPerBlock - 1) / kPerBlock;
+    parallel_range(blocks, kParallelCostly / 4, kBatch, [&](int64_t b0, int64_t b1) {
+        uint32_t w[kWordsPerBlock * kBatch];
+        for (int64_t b = b0; b < b1; b += kBatch) {
+            const int64_t nb = std::min(kBatch, b1 - b), e0 = b * kPerBlock, m = std::min(nb * kPerBlock, n - e0);
+            g_isa->philox(key, base + (uint64_t)b, w, nb);
+            T* d = dst + e0;
+            for (int64_t k = 0; k < m; ++k) d[k] = (T)(U)(low + mod((uint64_t)w[2 * k] << 32 | w[2 * k + 1]));
+        }
+    });
+}
+
+ember_status_t randint_kernel(const ember_kernel_call_t* c) {
+    if (c->n_in != 0 || c->n_out != 1 || !is_contiguous(c->out[0]) || c->attrs->i[3] == 0)
+        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu random_randint: expects no input, one contiguous output and a range of at least 1");
+    switch (c->out[0].dtype) {
+        case EMBER_INT8: randint_t<int8_t>(c); return EMBER_OK;
+        case EMBER_INT16: randint_t<int16_t>(c); return EMBER_OK;
+        case EMBER_INT32: randint_t<int32_t>(c); return EMBER_OK;
+        case EMBER_INT64: randint_t<int64_t>(c); return EMBER_OK;
+        case EMBER_UINT8: randint_t<uint8_t>(c); return EMBER_OK;
+        case EMBER_UINT16: randint_t<uint16_t>(c); return EMBER_OK;
+        case EMBER_UINT32: randint_t<uint32_t>(c); return EMBER_OK;
+        case EMBER_UINT64: randint_t<uint64_t>(c); return EMBER_OK;
+        default: return g_host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "cpu random_randint: dtype %d is not an integer dtype", (int)c->out[0].dtype);
     }
 }
 
@@ -143,6 +206,7 @@ ember_status_t random_kernel(const ember_kernel_call_t* c) {
 void add_random_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"random_bits", random_kernel, kWordsPerBlock, false});
     k.push_back({"random_uniform", uniform_kernel, 0, true});
+    k.push_back({"random_randint", randint_kernel, 0, true});
     for (const char* name : {"random_truncated_normal", "random_gamma", "random_beta", "random_binomial", "random_poisson"})
         k.push_back({name, random_kernel, kBlockPerElement, false});
 }

@@ -368,6 +368,19 @@ ENTRY(ember_random_randint, (ember_ctx_t * ctx, int64_t low, int64_t high, const
         raise(EMBER_ERR_INVALID_ARGUMENT, "[%lld, %lld) does not fit %s", (long long)low, (long long)high, dtype_name(dt));
     }
     uint64_t range = (uint64_t)high - (uint64_t)low;
+    if (has_backend_kernel(ctx, OP_random_randint)) {
+        // The composite below in one kernel call (docs/backend-guide.md): same words, same
+        // arithmetic, same state afterwards.
+        TRef r = alloc_tensor(ctx, dt, s);
+        if (r->size) {
+            ember_attrs_t at = stream_attrs(reserve(ctx, ((uint64_t)r->size * 2 + 3) / 4));
+            at.i[2] = low;
+            at.i[3] = (int64_t)range;
+            run_kernel(ctx, OP_random_randint, {}, {view_of(r.get())}, at);
+        }
+        *out = r.release();
+        return;
+    }
     TRef w = words64(ctx, s);
     TRef k = bin(ctx, OP_remainder, w, from_host(ctx, &range, EMBER_UINT64, {}));
     uint64_t lowbits = (uint64_t)low;
