@@ -226,6 +226,17 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
     const int64_t n7[1] = {10000000};
     add("random_uniform_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_random_uniform(c, n7, 1, 0, 1, EMBER_FLOAT32, r); }));
     add("random_normal_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_random_normal(c, n7, 1, 0, 1, EMBER_FLOAT32, r); }));
+    if (np.count("randint_i64/1e6")) {
+        const int64_t n6[1] = {1000000};
+        add("randint_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_random_randint(c, 0, 100, n6, 1, EMBER_INT64, r); }));
+    }
+    if (np.count("var_rows_f32/100000x100") || np.count("std_f32/1e7")) {
+        ember_tensor_t *x = random_tensor(c, {100000, 100}, -1, 1, 12), *flat = random_tensor(c, {10000000}, -1, 1, 13);
+        const int64_t last = -1;
+        add("var_rows_f32", "100000x100", time_result(reps, [&](ember_tensor_t** r) { ember_var(c, x, &last, 1, 0, 0.0, r); }));
+        add("std_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_std(c, flat, nullptr, 0, 0, 0.0, r); }));
+        for (ember_tensor_t* t : {x, flat}) ember_tensor_release(t);
+    }
     if (np.count("sort_f32_default/1e6") || np.count("argsort_f32/1e6")) {
         ember_tensor_t* x = random_tensor(c, {1000000}, -1, 1, 10);
         add("sort_f32_default", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); }));

@@ -21,6 +21,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   searchsorted_f32   np.searchsorted(seq, v): 1e7 values in a sorted 1e4 sequence
   random_uniform_f32 rng.random(1e7, dtype=np.float32) (PCG64; Ember: Philox 4x32-10)
   random_normal_f32  rng.standard_normal(1e7, dtype=np.float32) (NumPy: ziggurat; Ember: Box-Muller)
+  randint_i64        rng.integers(0, 100, 1e6) (int64; NumPy: Lemire's multiply-shift, Ember: w mod 100 of 64-bit words)
+  var_rows_f32       x.var(axis=-1) of a (100000, 100) float32 array
+  std_f32            x.std() of 1e7 float32 values
   sort_f32           np.sort(x, kind="stable") of 1e7 values (Ember's sort is stable)
   sort_f32_default   np.sort(x) of the same values: NumPy's default, an unstable quicksort (AVX-512)
                      (also at 1e6, where the data fits in L3)
@@ -206,6 +209,9 @@ INDEX_CASES = {
                          lambda s, v: np.searchsorted(s, v)),
     "random_uniform_f32": ("1e7", lambda r: (r,), lambda g: g.random(10**7, dtype=np.float32)),
     "random_normal_f32": ("1e7", lambda r: (r,), lambda g: g.standard_normal(10**7, dtype=np.float32)),
+    "randint_i64": ("1e6", lambda r: (r,), lambda g: g.integers(0, 100, 10**6)),
+    "var_rows_f32": ("100000x100", lambda r: (r.uniform(-1, 1, (100000, 100)).astype(np.float32),), lambda x: x.var(axis=-1)),
+    "std_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: x.std()),
     "sort_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x, kind="stable")),
     "sort_f32_default": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x)),
     "sort_f32_default@1e6": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: np.sort(x)),

@@ -358,6 +358,12 @@ TEST(Aliasing, CustomCompositeKernelConvention) {
     std::vector<double> vs = host_values(v);
     ASSERT_EQ(vs.size(), 3u);
     for (double e : vs) EXPECT_NEAR(e, 1.1, 1e-6) << "axes_mask 1, ddof 1";
+    // A kernel that declines (info nonzero; the fake does for ddof 2): the composite runs.
+    // Columns of xt's (4, 3) are 1..4, 5..8, 9..12: sum of squared deviations 5, / (4 - 2).
+    EM_OK(ember_var(ctx, mx, &ax, 1, 0, 2.0, v.out()));
+    vs = host_values(v);
+    ASSERT_EQ(vs.size(), 3u);
+    for (double e : vs) EXPECT_NEAR(e, 2.5, 1e-6) << "declined: the composite's variance";
     // Without a kernel (log_softmax here) the composite runs: rows sum to one after exp.
     EM_OK(ember_log_softmax(ctx, mx, -1, lsm.out()));
     std::vector<double> l = host_values(lsm);

@@ -1507,6 +1507,71 @@ TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
     expect_close(got, want, 2e-6, 1e-6, "logsumexp");
 }
 
+// variance.cpp: var and std of contiguous float32/float64 over trailing axes, two passes in
+// double per group, against the reference's composite (float32: its roundings in float32
+// give up to a few ulps; float64 a few rounding errors). Rows short and long, one group
+// across the pool, NaN and inf in some rows, ddof up to and past the count (inf, negative
+// variance, NaN std), and the calls the kernel declines (leading or middle axes, a
+// transposed view, complex) still right through the composite.
+TEST(CpuLarge, VarianceMatchesReference) {
+    NEED_CPU();
+    auto d = randf(1000003, -5, 5, 41);
+    for (size_t i = 0; i < d.size(); ++i) d[i] += 100;  // a large mean: the deviations matter
+    auto specials = d;  // for the cases of many groups: a NaN row and an inf row
+    specials[37] = std::numeric_limits<float>::quiet_NaN();
+    specials[70000] = std::numeric_limits<float>::infinity();
+    struct Case {
+        std::vector<int64_t> shape, axes;  // axes empty: all
+        const char* what;
+    };
+    const Case cases[] = {{{1000003}, {}, "one group across the pool"},
+                          {{1000, 1000}, {1}, "rows of 1000"},
+                          {{1000, 1000}, {}, "all of a matrix"},
+                          {{200000, 5}, {-1}, "short rows"},
+                          {{7, 1}, {-1}, "rows of one"},
+                          {{100, 20, 30}, {1, 2}, "two trailing axes"},
+                          {{100, 20, 30}, {0}, "axis 0 (declined)"},
+                          {{100, 20, 30}, {0, 2}, "axes 0 and 2 (declined)"}};
+    for (const Case& c : cases) {
+        int64_t count = 1;
+        for (int64_t n : c.shape) count *= n;
+        const std::vector<float>& from = c.axes.empty() ? d : specials;
+        const std::vector<float> part(from.begin(), from.begin() + count);
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+            T x = tensor(cpu(), part, c.shape, dt);
+            const int64_t group = c.axes.empty() ? count : c.axes.size() == 2 ? 600 : c.shape.back();
+            for (double ddof : {0.0, 1.0, (double)group, (double)group + 2})
+                for (int root = 0; root < 2; ++root) {
+                    T got, want;
+                    auto fn = root ? ember_std : ember_var;
+                    const int64_t* axes = c.axes.empty() ? nullptr : c.axes.data();
+                    EM_OK(fn(cpu(), x, axes, (int)c.axes.size(), 0, ddof, got.out()));
+                    EM_OK(fn(ref(), as_ref(x), axes, (int)c.axes.size(), 0, ddof, want.out()));
+                    const double rtol = dt == EMBER_FLOAT64 ? 1e-12 : 4e-6;
+                    expect_close(got, want, rtol, 0, std::string(root ? "std " : "var ") + c.what + " " + ember_dtype_name(dt) + " ddof " + std::to_string(ddof));
+                }
+        }
+    }
+    // keepdims, a transposed view and complex (declined), float16 and int32 (cast first)
+    T m = tensor(cpu(), std::vector<float>(d.begin(), d.begin() + 600), {20, 30}, EMBER_FLOAT32), mt, mc, mh, mi;
+    EM_OK(ember_transpose(cpu(), m, mt.out()));
+    EM_OK(ember_astype(cpu(), m, EMBER_COMPLEX64, mc.out()));
+    EM_OK(ember_astype(cpu(), m, EMBER_FLOAT16, mh.out()));
+    EM_OK(ember_astype(cpu(), m, EMBER_INT32, mi.out()));
+    const int64_t last = -1;
+    for (auto [what, x] : {std::pair<const char*, const ember_tensor_t*>{"keepdims", m}, {"transposed", mt}, {"complex64", mc}, {"float16", mh}, {"int32", mi}}) {
+        T got, want;
+        EM_OK(ember_var(cpu(), x, &last, 1, 1, 1.0, got.out()));
+        EM_OK(ember_var(ref(), as_ref(x), &last, 1, 1, 1.0, want.out()));
+        expect_close(got, want, dtype_of(got) == EMBER_FLOAT16 ? 1e-3 : 4e-6, 0, std::string("var ") + what);
+    }
+    for (const char* op : {"var", "std"}) {
+        const char* binding = nullptr;
+        EM_OK(ember_op_binding("cpu", op, &binding));
+        EXPECT_STREQ(binding, "native") << op;
+    }
+}
+
 TEST(CpuLarge, SumIsPairwiseAccurate) {
     NEED_CPU();
     // 1e7 float32 ones plus small values: naive float32 accumulation stalls at 2**24 and

@@ -276,6 +276,9 @@ bool all_any_native(const ember_kernel_call_t* c, bool all);
 void add_matmul_kernels(std::vector<NativeKernel>& k);
 // softmax, log_softmax: one cache-resident pass per row (softmax.cpp).
 void add_softmax_kernels(std::vector<NativeKernel>& k);
+// var, std over trailing axes of contiguous float32/float64 x, two passes per group in
+// double; other calls declined through info (variance.cpp).
+void add_variance_kernels(std::vector<NativeKernel>& k);
 // lu_factor, lu_solve, cholesky, qr, svd, eigh, eig over LAPACKE (lapack.cpp, lapack_eig.cpp).
 void add_lapack_kernels(std::vector<NativeKernel>& k);
 // float32/float64 ops without a vector kernel (sin, erf, pow, isnan, ...): the reference's

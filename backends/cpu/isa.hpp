@@ -71,6 +71,8 @@ static inline void multiply_pair(double& re, double& im, double a, double b) {
     im = re * b + im * a;
     re = r;
 }
+// sum((x[i] - mean)^2) for i < n in double, pairwise over blocks as the float sums (var, std).
+typedef double (*SquaredDeviationsFn)(const void* x, int64_t n, double mean);
 typedef void (*CvtFn)(const void* in, void* out, int64_t n);
 // Philox 4x32-10: the 4 * nblocks words of blocks first_block.. with counter word 2 = 0.
 typedef void (*PhiloxFn)(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nblocks);
@@ -124,6 +126,7 @@ struct IsaTable {
     UnFn un[U_COUNT][kDtypes];
     RowFn row[R_COUNT][kDtypes];
     ColFn col[R_COUNT][kDtypes];
+    SquaredDeviationsFn squared_deviations[2];  // [0] float32, [1] float64
     CvtFn cvt[C_COUNT][C_COUNT];
     CvtFn icvt[kDtypes][2];  // integer or bool dtype -> [0] float32, [1] float64
     CvtFn tobool[kDtypes];   // integer, float32, float64 or complex -> bool (!= 0)

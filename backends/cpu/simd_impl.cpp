@@ -1401,6 +1401,43 @@ template <class T>
 void row_sum_flt(const void* x, int64_t n, void* acc) {
     *(double*)acc += sum_pairwise((const T*)x, n);
 }
+// sum((x - mean)^2) in double lanes, pairwise over blocks as sum_pairwise.
+template <class T>
+double squared_deviations_block(const T* x, int64_t n, double mean) {
+    constexpr int wd = W<double>;
+    auto dev = [m = splat<double>(mean)](const T* p) {
+        VD d;
+        if constexpr (std::is_same_v<T, float>) d = load_f32_as_f64(p) - m;
+        else d = load(p) - m;
+        return d * d;
+    };
+    VD a0 = {}, a1 = {}, a2 = {}, a3 = {};
+    int64_t i;
+    for (i = 0; i + 4 * wd <= n; i += 4 * wd) {
+        a0 += dev(x + i);
+        a1 += dev(x + i + wd);
+        a2 += dev(x + i + 2 * wd);
+        a3 += dev(x + i + 3 * wd);
+    }
+    for (; i + wd <= n; i += wd) a0 += dev(x + i);
+    double s = lane_sum<double>((a0 + a1) + (a2 + a3));
+    for (; i < n; ++i) {
+        const double d = (double)x[i] - mean;
+        s += d * d;
+    }
+    return s;
+}
+template <class T>
+double squared_deviations_pairwise(const T* x, int64_t n, double mean) {
+    constexpr int64_t block = std::is_same_v<T, float> ? 4096 : 1024;
+    if (n <= block) return squared_deviations_block(x, n, mean);
+    const int64_t h = (n / 2) & ~(int64_t)63;
+    return squared_deviations_pairwise(x, h, mean) + squared_deviations_pairwise(x + h, n - h, mean);
+}
+template <class T>
+double squared_deviations(const void* x, int64_t n, double mean) {
+    return squared_deviations_pairwise((const T*)x, n, mean);
+}
 // Complex sums: the same double lanes over the interleaved parts. Every vector starts at an
 // even part (the lane counts are even), so even lanes sum real parts and odd lanes
 // imaginary ones; pairwise over blocks as above. acc: two doubles, (real, imaginary).
@@ -2135,6 +2172,8 @@ IsaTable build_table() {
     t.un[U_SILU][D_F32] = un_fn<float, USilu>;
     t.un[U_GELU_TANH][D_F32] = un_fn<float, UGeluTanh>;
 
+    t.squared_deviations[0] = squared_deviations<float>;
+    t.squared_deviations[1] = squared_deviations<double>;
     t.row[R_SUM][D_F32] = row_sum_flt<float>;
     t.row[R_SUM][D_F64] = row_sum_flt<double>;
     t.row[R_SUM][D_C64] = row_sum_complex<float>;

@@ -130,8 +130,18 @@ TRef var_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxe
             if (at.axes_mask & (1ull << i)) keep[i] = 1;
             else dropped.push_back(x->shape[i]);
         }
-        TRef out = custom_kernel(ctx, op, xc.get(), real_dtype_of(plan.compute), keep, at);
-        return keepdims ? out : op_reshape(ctx, out.get(), dropped, false);
+        TRef out = alloc_tensor(ctx, real_dtype_of(plan.compute), keep);
+        bool done = out->size == 0;
+        if (!done) {  // info 0: computed; else the kernel declined the layout or dtype
+            // Set to 0 first: a kernel that never writes it (the convention had no info
+            // output before 2026-11-28) still counts as having computed the result.
+            TRef info = op_full(ctx, {}, 0.0, EMBER_INT64);
+            run_kernel(ctx, op, {view_of(xc.get())}, {view_of(out.get()), view_of(info.get())}, at);
+            int64_t declined = 1;
+            read_contiguous(info.get(), &declined, sizeof declined);
+            done = declined == 0;
+        }
+        if (done) return keepdims ? out : op_reshape(ctx, out.get(), dropped, false);
     }
     TRef mu = mean_of(ctx, xc.get(), axes, naxes, true);
     TRef d = bin(ctx, OP_subtract, xc, mu);
