@@ -1572,6 +1572,13 @@ TEST(CpuLarge, VarianceMatchesReference) {
     }
 }
 
+// The squared deviations are a per-ISA function: every ISA.
+TEST(CpuBackend, VarianceOnEveryIsa) {
+    NEED_CPU();
+    NEED_CHILD_PROCESSES();
+    for (const char* isa : {"avx2", "generic"}) EXPECT_EQ(run_child("CpuLarge.VarianceMatchesReference", {{"EMBER_CPU_ISA", isa}}), 0) << isa;
+}
+
 TEST(CpuLarge, SumIsPairwiseAccurate) {
     NEED_CPU();
     // 1e7 float32 ones plus small values: naive float32 accumulation stalls at 2**24 and
