@@ -4,7 +4,8 @@
 // two temporaries (mean, x - mean, its square, their sum) and rounds each to x's dtype.
 // Taken: float32/float64 x, contiguous, reducing its trailing axes (all of them, or the
 // last ones: rows); other layouts and complex x are declined through the info output, and
-// the core runs the composite.
+// the core runs the composite. Working in double, float32 results stay finite where the
+// composite's float32 squares overflow (|x - mean| above ~1.8e19) or lose subnormal ones.
 #include <cmath>
 
 #include "cpu_common.hpp"
