@@ -324,9 +324,12 @@ static PyObject* ember_py_i64_tuple(const int64_t* p, int n) {
     if (!ember_py_to_i64s($input, &buf, 1)) SWIG_fail;
     $1 = buf.p; $2 = buf.n;
 }
+/* $1 (NULL until the in typemap succeeds) guards buf: a call that fails before the
+   conversion (wrong argument count, an earlier argument of the wrong type) jumps to the same
+   cleanup with buf never written. */
 %typemap(freearg) (const int64_t* shape, int ndim), (const int64_t* axes, int naxes),
                   (const int64_t* reps, int nreps), (const int64_t* indices, int n_indices) {
-    if (buf$argnum.heap) free(buf$argnum.p);
+    if ($1 && buf$argnum.heap) free(buf$argnum.p);
 }
 /* Lone int64 arrays (their count is an explicit argument, or implied: pad_width). Always
    at least 32 zero-filled entries, so a short sequence cannot be over-read. */
@@ -341,7 +344,7 @@ static PyObject* ember_py_i64_tuple(const int64_t* p, int n) {
 %typemap(freearg) const int64_t* start, const int64_t* stop, const int64_t* step, const int64_t* shifts,
                   const int64_t* axes_a, const int64_t* axes_b, const int64_t* pad_width, const int64_t* axes,
                   const int64_t* s {
-    if (buf$argnum.heap) free(buf$argnum.p);
+    if ($1 && buf$argnum.heap) free(buf$argnum.p);  /* $1: as above */
 }
 
 /* A sequence of Tensors in. */

@@ -162,6 +162,27 @@ def test_errors_map_to_python_exceptions(backend):
         em.Array()
 
 
+def test_low_level_wrappers_reject_bad_calls_without_crashing():
+    # A wrapper that fails before converting its int64-array argument (wrong argument count,
+    # an earlier argument of the wrong type) used to free that argument's uninitialised
+    # buffer: "free(): invalid pointer" and an abort.
+    from ember import _ember_c as c
+    a = em.ones((4, 5))
+    calls = [
+        lambda: c.ember_standardize(a._h, [1], 0),             # one argument too many
+        lambda: c.ember_standardize("text", [1]),              # x not a tensor
+        lambda: c.ember_reshape("not a tensor", (5, 4)),
+        lambda: c.ember_sum(a._h, list(range(40)), 0, 1),      # a long (heap) axes list, extra argument
+        lambda: c.ember_permute_dims(a._h),                    # axes missing
+        lambda: c.ember_pad(1.5, [1, 1, 1, 1], 0, 0.0),
+    ]
+    for _ in range(20):
+        for call in calls:
+            with pytest.raises(TypeError):
+                call()
+    assert em.sum(a).item() == 20.0
+
+
 def test_live_count_returns_to_start():
     gc.collect()
     start = em.live_tensor_count()
