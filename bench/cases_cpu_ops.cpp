@@ -237,6 +237,14 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("std_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_std(c, flat, nullptr, 0, 0, 0.0, r); }));
         for (ember_tensor_t* t : {x, flat}) ember_tensor_release(t);
     }
+    if (np.count("nansum_f32/1e7") || np.count("nanmax_f32/1e7") || np.count("nanmean_rows_f32/100000x100")) {
+        ember_tensor_t *x = random_tensor(c, {100000, 100}, -1, 1, 14), *flat = random_tensor(c, {10000000}, -1, 1, 15);
+        const int64_t last = -1;
+        add("nansum_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_nansum(c, flat, nullptr, 0, 0, r); }));
+        add("nanmax_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_nanmax(c, flat, nullptr, 0, 0, r); }));
+        add("nanmean_rows_f32", "100000x100", time_result(reps, [&](ember_tensor_t** r) { ember_nanmean(c, x, &last, 1, 0, r); }));
+        for (ember_tensor_t* t : {x, flat}) ember_tensor_release(t);
+    }
     if (np.count("sort_f32_default/1e6") || np.count("argsort_f32/1e6")) {
         ember_tensor_t* x = random_tensor(c, {1000000}, -1, 1, 10);
         add("sort_f32_default", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); }));

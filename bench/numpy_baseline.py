@@ -24,6 +24,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   randint_i64        rng.integers(0, 100, 1e6) (int64; NumPy: Lemire's multiply-shift, Ember: w mod 100 of 64-bit words)
   var_rows_f32       x.var(axis=-1) of a (100000, 100) float32 array
   std_f32            x.std() of 1e7 float32 values
+  nansum_f32         np.nansum(x) of 1e7 float32 values (no NaN among them: the common case)
+  nanmax_f32         np.nanmax(x) of the same
+  nanmean_rows_f32   np.nanmean(x, axis=-1) of a (100000, 100) float32 array
   sort_f32           np.sort(x, kind="stable") of 1e7 values (Ember's sort is stable)
   sort_f32_default   np.sort(x) of the same values: NumPy's default, an unstable quicksort (AVX-512)
                      (also at 1e6, where the data fits in L3)
@@ -212,6 +215,9 @@ INDEX_CASES = {
     "randint_i64": ("1e6", lambda r: (r,), lambda g: g.integers(0, 100, 10**6)),
     "var_rows_f32": ("100000x100", lambda r: (r.uniform(-1, 1, (100000, 100)).astype(np.float32),), lambda x: x.var(axis=-1)),
     "std_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: x.std()),
+    "nansum_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.nansum(x)),
+    "nanmax_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.nanmax(x)),
+    "nanmean_rows_f32": ("100000x100", lambda r: (r.uniform(-1, 1, (100000, 100)).astype(np.float32),), lambda x: np.nanmean(x, axis=-1)),
     "sort_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x, kind="stable")),
     "sort_f32_default": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x)),
     "sort_f32_default@1e6": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: np.sort(x)),

@@ -1581,6 +1581,13 @@ TEST(CpuBackend, VarianceOnEveryIsa) {
     for (const char* isa : {"avx2", "generic"}) EXPECT_EQ(run_child("CpuLarge.VarianceMatchesReference", {{"EMBER_CPU_ISA", isa}}), 0) << isa;
 }
 
+// The NaN-skipping sums and extremes are per-ISA functions (test_cpu_stats.cpp): every ISA.
+TEST(CpuBackend, NanReductionsOnEveryIsa) {
+    NEED_CPU();
+    NEED_CHILD_PROCESSES();
+    for (const char* isa : {"avx2", "generic"}) EXPECT_EQ(run_child("CpuLarge.NanReductionsMatchReference", {{"EMBER_CPU_ISA", isa}}), 0) << isa;
+}
+
 TEST(CpuLarge, SumIsPairwiseAccurate) {
     NEED_CPU();
     // 1e7 float32 ones plus small values: naive float32 accumulation stalls at 2**24 and

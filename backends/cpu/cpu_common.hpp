@@ -279,6 +279,18 @@ void add_softmax_kernels(std::vector<NativeKernel>& k);
 // var, std over trailing axes of contiguous float32/float64 x, two passes per group in
 // double; other calls declined through info (variance.cpp).
 void add_variance_kernels(std::vector<NativeKernel>& k);
+// nansum, nanmean, nanmax, nanmin over trailing axes of contiguous float32/float64 x, one
+// pass per group; other calls declined through info (nan_reduce.cpp).
+void add_nan_reduce_kernels(std::vector<NativeKernel>& k);
+// The number of trailing axes axes_mask reduces, or -1 where it is not a trailing block
+// (the reductions that take only rows or whole tensors: var, std, nansum, ...).
+inline int trailing_axes(uint64_t mask, int ndim) {
+    int k = 0;
+    while (k < ndim && (mask >> (ndim - 1 - k) & 1)) ++k;
+    for (int d = 0; d < ndim - k; ++d)
+        if (mask >> d & 1) return -1;
+    return k;
+}
 // lu_factor, lu_solve, cholesky, qr, svd, eigh, eig over LAPACKE (lapack.cpp, lapack_eig.cpp).
 void add_lapack_kernels(std::vector<NativeKernel>& k);
 // float32/float64 ops without a vector kernel (sin, erf, pow, isnan, ...): the reference's

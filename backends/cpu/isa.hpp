@@ -73,6 +73,12 @@ static inline void multiply_pair(double& re, double& im, double a, double b) {
 }
 // sum((x[i] - mean)^2) for i < n in double, pairwise over blocks as the float sums (var, std).
 typedef double (*SquaredDeviationsFn)(const void* x, int64_t n, double mean);
+// The sum of the x[i] that are not NaN, in double, pairwise over blocks; *valid gains their
+// count (nansum, nanmean).
+typedef double (*NanSumFn)(const void* x, int64_t n, int64_t* valid);
+// The largest (is_max) or smallest x[i] that is not NaN, into *result; false where every
+// x[i] is NaN (nanmax, nanmin).
+typedef bool (*NanExtremeFn)(const void* x, int64_t n, double* result);
 typedef void (*CvtFn)(const void* in, void* out, int64_t n);
 // Philox 4x32-10: the 4 * nblocks words of blocks first_block.. with counter word 2 = 0.
 typedef void (*PhiloxFn)(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nblocks);
@@ -127,6 +133,8 @@ struct IsaTable {
     RowFn row[R_COUNT][kDtypes];
     ColFn col[R_COUNT][kDtypes];
     SquaredDeviationsFn squared_deviations[2];  // [0] float32, [1] float64
+    NanSumFn nan_sum[2];                        // [0] float32, [1] float64
+    NanExtremeFn nan_extreme[2][2];             // [float32, float64][min, max]
     CvtFn cvt[C_COUNT][C_COUNT];
     CvtFn icvt[kDtypes][2];  // integer or bool dtype -> [0] float32, [1] float64
     CvtFn tobool[kDtypes];   // integer, float32, float64 or complex -> bool (!= 0)

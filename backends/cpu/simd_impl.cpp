@@ -1438,6 +1438,91 @@ template <class T>
 double squared_deviations(const void* x, int64_t n, double mean) {
     return squared_deviations_pairwise((const T*)x, n, mean);
 }
+// nansum, nanmean: the sum of the values that are not NaN, in double lanes, pairwise over
+// blocks as sum_pairwise; *valid gains their count.
+template <class T>
+double nan_sum_block(const T* x, int64_t n, int64_t* valid) {
+    constexpr int wd = W<double>;
+    using VL = V<int64_t>;  // the comparison masks of VD: -1 where true
+    auto ld = [](const T* p) {
+        if constexpr (std::is_same_v<T, float>) return load_f32_as_f64(p);
+        else return load(p);
+    };
+    VD a0 = {}, a1 = {};
+    VL c0 = {}, c1 = {};
+    int64_t i;
+    for (i = 0; i + 2 * wd <= n; i += 2 * wd) {
+        const VD v0 = ld(x + i), v1 = ld(x + i + wd);
+        const VL k0 = v0 == v0, k1 = v1 == v1;
+        a0 += (VD)((VL)v0 & k0);  // NaN lanes add +0
+        a1 += (VD)((VL)v1 & k1);
+        c0 -= k0;
+        c1 -= k1;
+    }
+    for (; i + wd <= n; i += wd) {
+        const VD v = ld(x + i);
+        const VL k = v == v;
+        a0 += (VD)((VL)v & k);
+        c0 -= k;
+    }
+    double s = lane_sum<double>(a0 + a1);
+    int64_t count = lane_sum<int64_t>(c0 + c1);
+    for (; i < n; ++i)
+        if (x[i] == x[i]) s += (double)x[i], ++count;
+    *valid += count;
+    return s;
+}
+template <class T>
+double nan_sum_pairwise(const T* x, int64_t n, int64_t* valid) {
+    constexpr int64_t block = std::is_same_v<T, float> ? 4096 : 1024;
+    if (n <= block) return nan_sum_block(x, n, valid);
+    const int64_t h = (n / 2) & ~(int64_t)63;
+    const double lo = nan_sum_pairwise(x, h, valid);
+    return lo + nan_sum_pairwise(x + h, n - h, valid);
+}
+template <class T>
+double nan_sum(const void* x, int64_t n, int64_t* valid) {
+    return nan_sum_pairwise((const T*)x, n, valid);
+}
+// nanmax, nanmin: the largest (smallest) value that is not NaN, in T's own lanes (exact);
+// returns whether there was one. A NaN lane fails the comparison and keeps the accumulator.
+template <class T, bool Max>
+bool nan_extreme(const void* xv, int64_t n, double* result) {
+    const T* x = (const T*)xv;
+    constexpr int w = W<T>;
+    using VM = V<sint_of<T>>;  // comparison masks
+    const T start = Max ? -INFINITY : INFINITY;
+    auto pick = [](V<T> acc, V<T> v) {
+        if constexpr (Max) return v > acc ? v : acc;
+        else return v < acc ? v : acc;
+    };
+    V<T> a0 = splat<T>(start), a1 = a0, a2 = a0, a3 = a0;
+    VM seen = {};
+    int64_t i;
+    for (i = 0; i + 4 * w <= n; i += 4 * w) {
+        const V<T> v0 = load(x + i), v1 = load(x + i + w), v2 = load(x + i + 2 * w), v3 = load(x + i + 3 * w);
+        a0 = pick(a0, v0), a1 = pick(a1, v1), a2 = pick(a2, v2), a3 = pick(a3, v3);
+        seen |= (v0 == v0) | (v1 == v1) | (v2 == v2) | (v3 == v3);
+    }
+    for (; i + w <= n; i += w) {
+        const V<T> v = load(x + i);
+        a0 = pick(a0, v);
+        seen |= v == v;
+    }
+    const V<T> a = pick(pick(a0, a1), pick(a2, a3));
+    T r = start;
+    bool found = false;
+    for (int k = 0; k < w; ++k) {
+        if (Max ? a[k] > r : a[k] < r) r = a[k];
+        found |= seen[k] != 0;
+    }
+    for (; i < n; ++i) {
+        if (Max ? x[i] > r : x[i] < r) r = x[i];
+        found |= x[i] == x[i];
+    }
+    *result = (double)r;
+    return found;
+}
 // Complex sums: the same double lanes over the interleaved parts. Every vector starts at an
 // even part (the lane counts are even), so even lanes sum real parts and odd lanes
 // imaginary ones; pairwise over blocks as above. acc: two doubles, (real, imaginary).
@@ -2174,6 +2259,12 @@ IsaTable build_table() {
 
     t.squared_deviations[0] = squared_deviations<float>;
     t.squared_deviations[1] = squared_deviations<double>;
+    t.nan_sum[0] = nan_sum<float>;
+    t.nan_sum[1] = nan_sum<double>;
+    t.nan_extreme[0][0] = nan_extreme<float, false>;
+    t.nan_extreme[0][1] = nan_extreme<float, true>;
+    t.nan_extreme[1][0] = nan_extreme<double, false>;
+    t.nan_extreme[1][1] = nan_extreme<double, true>;
     t.row[R_SUM][D_F32] = row_sum_flt<float>;
     t.row[R_SUM][D_F64] = row_sum_flt<double>;
     t.row[R_SUM][D_C64] = row_sum_complex<float>;

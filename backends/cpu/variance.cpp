@@ -13,15 +13,6 @@
 namespace ember_cpu {
 namespace {
 
-// The number of trailing axes axes_mask reduces, or -1 where it is not a trailing block.
-int trailing_axes(uint64_t mask, int ndim) {
-    int k = 0;
-    while (k < ndim && (mask >> (ndim - 1 - k) & 1)) ++k;
-    for (int d = 0; d < ndim - k; ++d)
-        if (mask >> d & 1) return -1;
-    return k;
-}
-
 template <class T>
 T variance_of(double squares, int64_t len, double ddof, bool root) {
     const double v = squares / ((double)len - ddof);

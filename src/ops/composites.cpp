@@ -112,6 +112,27 @@ TRef custom_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, ember_dtype_t
     return out;
 }
 
+TRef reduction_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims, ember_attrs_t at, ember_dtype_t dtype) {
+    if (!has_backend_kernel(ctx, op)) return TRef();
+    at.axes_mask = axes_mask(axes, naxes, x->ndim);
+    Shape keep = shape_of(x), dropped;
+    for (int i = 0; i < x->ndim; ++i) {
+        if (at.axes_mask & (1ull << i)) keep[i] = 1;
+        else dropped.push_back(x->shape[i]);
+    }
+    TRef out = alloc_tensor(ctx, dtype, keep);
+    if (out->size) {  // info 0: computed; else the kernel declined the layout or dtype
+        // Set to 0 first: a kernel that never writes it (the var/std convention had no info
+        // output before 2026-11-28) still counts as having computed the result.
+        TRef info = op_full(ctx, {}, 0.0, EMBER_INT64);
+        run_kernel(ctx, op, {view_of(x)}, {view_of(out.get()), view_of(info.get())}, at);
+        int64_t declined = 1;
+        read_contiguous(info.get(), &declined, sizeof declined);
+        if (declined) return TRef();
+    }
+    return keepdims ? out : op_reshape(ctx, out.get(), dropped, false);
+}
+
 TRef var_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims, double ddof, bool sqrt_of_var) {
     DtypePlan plan = plan_dtypes(OP_mean, x->dtype, ctx->default_float);
     if (stats_work_dtype(plan.compute) != plan.compute) {
@@ -120,29 +141,9 @@ TRef var_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxe
         return cast_if(ctx, r.get(), plan.compute);
     }
     TRef xc = cast_if(ctx, x, plan.compute);
-    OpId op = sqrt_of_var ? OP_std : OP_var;
-    if (has_backend_kernel(ctx, op)) {
-        ember_attrs_t at{};
-        at.axes_mask = axes_mask(axes, naxes, x->ndim);
-        at.f[0] = ddof;
-        Shape keep = shape_of(x), dropped;
-        for (int i = 0; i < x->ndim; ++i) {
-            if (at.axes_mask & (1ull << i)) keep[i] = 1;
-            else dropped.push_back(x->shape[i]);
-        }
-        TRef out = alloc_tensor(ctx, real_dtype_of(plan.compute), keep);
-        bool done = out->size == 0;
-        if (!done) {  // info 0: computed; else the kernel declined the layout or dtype
-            // Set to 0 first: a kernel that never writes it (the convention had no info
-            // output before 2026-11-28) still counts as having computed the result.
-            TRef info = op_full(ctx, {}, 0.0, EMBER_INT64);
-            run_kernel(ctx, op, {view_of(xc.get())}, {view_of(out.get()), view_of(info.get())}, at);
-            int64_t declined = 1;
-            read_contiguous(info.get(), &declined, sizeof declined);
-            done = declined == 0;
-        }
-        if (done) return keepdims ? out : op_reshape(ctx, out.get(), dropped, false);
-    }
+    ember_attrs_t at{};
+    at.f[0] = ddof;
+    if (TRef r = reduction_kernel(ctx, sqrt_of_var ? OP_std : OP_var, xc.get(), axes, naxes, keepdims, at, real_dtype_of(plan.compute))) return r;
     TRef mu = mean_of(ctx, xc.get(), axes, naxes, true);
     TRef d = bin(ctx, OP_subtract, xc, mu);
     TRef sq = is_complex(d->dtype) ? un(ctx, OP_square, un(ctx, OP_abs, d)) : un(ctx, OP_square, d);

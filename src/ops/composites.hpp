@@ -11,6 +11,11 @@ TRef real_or_imag(ember_ctx* ctx, const ember_tensor* x, bool imag);
 // A COMPOSITE_KERNEL row whose backend binds a kernel: x in, a fresh contiguous output of
 // dtype and shape out (not run when it is empty).
 TRef custom_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, ember_dtype_t dtype, const Shape& shape, const ember_attrs_t& attrs);
+// A reduction's COMPOSITE_KERNEL (var, std, nansum, ...): x in; out, a fresh contiguous
+// tensor of dtype and x's kept shape, and info, an int64 scalar the kernel sets nonzero to
+// decline the call. The result, or an empty TRef where the backend binds no kernel or it
+// declined (the caller then runs the composite). attrs.axes_mask is set here.
+TRef reduction_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims, ember_attrs_t attrs, ember_dtype_t dtype);
 TRef weak_i64(ember_ctx* ctx, int64_t v);
 // x != 0 as a bool tensor. A bool x is its own mask: comparing it with the integer 0 would
 // first widen it to int64 (bool and a weak integer promote to int64).

@@ -89,6 +89,7 @@ TRef nan_minmax(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int 
     reject_complex(x, is_max ? "nanmax" : "nanmin");
     OpId op = is_max ? OP_max : OP_min;
     if (!is_float(x->dtype)) return reduce(ctx, op, x, axes, naxes, keepdims);
+    if (TRef r = reduction_kernel(ctx, is_max ? OP_nanmax : OP_nanmin, x, axes, naxes, keepdims, {}, x->dtype)) return r;
     TRef X = TRef::borrow(x);
     TRef nan = un(ctx, OP_isnan, X);
     TRef filled = where(ctx, nan, f(ctx, is_max ? -INFINITY : INFINITY), X);
@@ -164,12 +165,22 @@ ENTRY(ember_median, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t axis, i
 
 ENTRY(ember_nansum, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, ember_tensor_t** out), {
     PRELUDE_X
+    TRef r = is_float(x->dtype) ? reduction_kernel(ctx, OP_nansum, x, axes, naxes, keepdims != 0, {}, x->dtype) : TRef();
+    if (r) {
+        *out = r.release();
+        return;
+    }
     *out = reduce(ctx, OP_sum, zero_nans(ctx, x).get(), axes, naxes, keepdims != 0).release();
 })
 ENTRY(ember_nanmean, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, ember_tensor_t** out), {
     PRELUDE_X
     ember_dtype_t dt = float_dtype(ctx, x->dtype, "nanmean", true);
     TRef X = cast_if(ctx, x, dt);
+    TRef r = is_float(dt) ? reduction_kernel(ctx, OP_nanmean, X.get(), axes, naxes, keepdims != 0, {}, dt) : TRef();
+    if (r) {
+        *out = r.release();
+        return;
+    }
     TRef s = reduce(ctx, OP_sum, zero_nans(ctx, X.get()).get(), axes, naxes, keepdims != 0);
     TRef valid = un(ctx, OP_logical_not, un(ctx, OP_isnan, X));
     TRef cnt = cast_if(ctx, reduce(ctx, OP_sum, valid.get(), axes, naxes, keepdims != 0).get(), real_dtype_of(dt));

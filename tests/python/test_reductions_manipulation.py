@@ -314,6 +314,62 @@ def test_fft(backend, norm):
           np.fft.irfft2(np.fft.rfft2(FFT_X), s=(4, 6), axes=(0, 1), norm=norm), tol)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_stats_c_functions(backend, dtype):
+    tol = 1e-5 if dtype == "float32" else 1e-10
+    a = A.astype(dtype)
+    n = a.copy()
+    n[0, 1, :] = np.nan                     # a slice all NaN
+    n[1, ::2, 3] = np.nan
+    n[2, 3, 4] = -np.inf
+    x, xn = em.asarray(a), em.asarray(n)
+    with np.errstate(all="ignore"), __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("ignore", RuntimeWarning)
+        for name in ("nansum", "nanmean", "nanmax", "nanmin"):
+            for axis in (None, -1, 0, (1, 2)):
+                for keepdims in (False, True):
+                    got = getattr(em.stats, name)(xn, axis=axis, keepdims=keepdims)
+                    check(got, getattr(np, name)(n, axis=axis, keepdims=keepdims), tol)
+                    assert got.dtype == dtype, name
+    for method in ("linear", "lower", "higher", "nearest", "midpoint"):
+        check(em.stats.quantile(x, 0.3, axis=1, method=method), np.quantile(a, 0.3, axis=1, method=method), tol)
+    check(em.stats.percentile(x, 75, keepdims=True), np.percentile(a, 75, keepdims=True), tol)
+    check(em.stats.median(xn, axis=-1), np.median(n, axis=-1), tol)  # NaN slices give NaN
+    with pytest.raises(ValueError, match="method"):
+        em.stats.quantile(x, 0.5, method="weird")
+    w = RNG.uniform(0.5, 2.0, size=5)
+    got, sw = em.stats.average(x, axis=-1, weights=em.asarray(w), returned=True)
+    want, swant = np.average(a, axis=-1, weights=w, returned=True)
+    check(got, want, tol)
+    check(sw, swant, tol)
+    flat = a.ravel()
+    counts, edges = em.stats.histogram(x, bins=7)
+    nc, ne = np.histogram(flat, bins=7)
+    np.testing.assert_array_equal(np.asarray(counts), nc)
+    check(edges, ne, tol)
+    counts, edges = em.stats.histogram(x, bins=4, range=(-1, 1), weights=em.asarray(np.abs(a)))
+    nc, ne = np.histogram(flat, bins=4, range=(-1, 1), weights=np.abs(flat))
+    check(counts, nc, tol)
+    check(edges, ne, tol)
+    ints = RNG.integers(0, 9, size=50)
+    np.testing.assert_array_equal(np.asarray(em.stats.bincount(em.asarray(ints), minlength=12)), np.bincount(ints, minlength=12))
+    check(em.stats.bincount(em.asarray(ints), weights=em.asarray(ints * 0.5)), np.bincount(ints, weights=ints * 0.5), tol)
+    m = a[0]
+    check(em.stats.cov(em.asarray(m)), np.cov(m), tol)
+    check(em.stats.cov(em.asarray(m), rowvar=False, bias=True), np.cov(m, rowvar=False, bias=True), tol)
+    check(em.stats.cov(em.asarray(m), ddof=0), np.cov(m, ddof=0), tol)
+    check(em.stats.corrcoef(em.asarray(m)), np.corrcoef(m), tol)
+    check(em.stats.cummax(xn, axis=1), np.maximum.accumulate(n, axis=1), tol)
+    check(em.stats.cummin(x), np.minimum.accumulate(flat), tol)
+    values, indices = em.stats.topk(x, 3, axis=-1)
+    order = np.argsort(-a, axis=-1, kind="stable")[..., :3]
+    check(values, np.take_along_axis(a, order, -1), tol)
+    np.testing.assert_array_equal(np.asarray(indices), order)
+    values, _ = em.stats.topk(x, 2, axis=0, largest=False)
+    check(values, np.sort(a, axis=0)[:2], tol)
+    assert em.ops.nanmean is em.stats.nanmean and em.ops.histogram is em.stats.histogram
+
+
 def test_stats_and_losses(backend):
     x = em.asarray(A)
     check(em.stats.median(x), np.median(A))

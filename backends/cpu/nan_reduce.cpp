@@ -1,0 +1,100 @@
+// nansum, nanmean, nanmax, nanmin (COMPOSITE_KERNEL rows, docs/backend-guide.md): one pass per
+// group of reduced elements that skips NaNs as it reads them. The composites make three to
+// five passes and as many temporaries (isnan, where, the reduction, a count or all-NaN test).
+// Taken: contiguous float32/float64 x reduced over its trailing axes (all of them, or the
+// last ones: rows), the result in x's dtype; other layouts and dtypes are declined through
+// the info output, and the core runs the composite. Sums are pairwise in double, as sum's.
+#include <algorithm>
+#include <cmath>
+
+#include "cpu_common.hpp"
+
+namespace ember_cpu {
+namespace {
+
+enum NanOp { kNanSum, kNanMean, kNanMax, kNanMin };
+constexpr const char* kNames[] = {"nansum", "nanmean", "nanmax", "nanmin"};
+
+// What a stretch of a group leaves: the sum and count of its non-NaN values (sum, mean), or
+// its extreme and whether it had a non-NaN value (max, min).
+struct Partial {
+    double value = 0;
+    int64_t valid = 0;
+};
+
+Partial reduce_stretch(const void* x, int64_t n, NanOp op, bool twice) {
+    Partial p;
+    if (op == kNanSum || op == kNanMean) {
+        p.value = g_isa->nan_sum[twice](x, n, &p.valid);
+    } else {
+        p.valid = g_isa->nan_extreme[twice][op == kNanMax](x, n, &p.value) ? 1 : 0;
+    }
+    return p;
+}
+
+Partial combine(Partial a, const Partial& b, NanOp op) {
+    if (op == kNanSum || op == kNanMean) return {a.value + b.value, a.valid + b.valid};
+    if (!b.valid) return a;
+    if (!a.valid) return b;
+    return {op == kNanMax ? std::max(a.value, b.value) : std::min(a.value, b.value), 1};
+}
+
+template <class T>
+T result_of(const Partial& p, NanOp op) {
+    switch (op) {
+        case kNanSum: return (T)p.value;
+        case kNanMean: return (T)(p.value / (double)p.valid);  // no valid value: 0 / 0, NaN
+        default: return p.valid ? (T)p.value : (T)NAN;
+    }
+}
+
+template <class T>
+void rows_of(const T* x, int64_t rows, int64_t len, NanOp op, T* out) {
+    constexpr bool twice = sizeof(T) == 8;
+    if (rows == 1) {  // one long group: stretches of it across the pool
+        const int64_t pieces = len < kParallelCheap ? 1 : std::min<int64_t>(num_threads(), 16);
+        Partial part[16];
+        parallel_tasks(pieces, [&](int64_t t) {
+            const int64_t b = len * t / pieces, e = len * (t + 1) / pieces;
+            part[t] = reduce_stretch(x + b, e - b, op, twice);
+        });
+        Partial all = part[0];
+        for (int64_t t = 1; t < pieces; ++t) all = combine(all, part[t], op);
+        out[0] = result_of<T>(all, op);
+        return;
+    }
+    parallel_range(rows, std::max<int64_t>(1, kParallelCheap / len), 1, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) out[r] = result_of<T>(reduce_stretch(x + r * len, len, op, twice), op);
+    });
+}
+
+template <NanOp Op>
+ember_status_t nan_reduce_kernel(const ember_kernel_call_t* c) {
+    if (c->n_in != 1 || c->n_out != 2 || c->out[1].dtype != EMBER_INT64 || numel(c->out[1]) != 1)
+        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu %s: needs x, and outputs result and info (one int64)", kNames[Op]);
+    const ember_view_t &x = c->in[0], &out = c->out[0];
+    int64_t* info = (int64_t*)base_ptr(c->out[1]);
+    const int k = trailing_axes(c->attrs->axes_mask, x.ndim);
+    const bool single = x.dtype == EMBER_FLOAT32 && out.dtype == EMBER_FLOAT32, twice = x.dtype == EMBER_FLOAT64 && out.dtype == EMBER_FLOAT64;
+    int64_t len = 1;
+    for (int d = x.ndim - k; d < x.ndim && k > 0; ++d) len *= x.shape[d];
+    *info = 1;
+    if (k <= 0 || !(single || twice) || !is_contiguous(x) || !is_contiguous(out) || len == 0) return EMBER_OK;  // declined
+    const int64_t rows = numel(x) / len;
+    if (rows != numel(out)) return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu %s: the output does not have the kept shape", kNames[Op]);
+    if (single) rows_of((const float*)base_ptr(x), rows, len, Op, (float*)base_ptr(out));
+    else rows_of((const double*)base_ptr(x), rows, len, Op, (double*)base_ptr(out));
+    *info = 0;
+    return EMBER_OK;
+}
+
+}  // namespace
+
+void add_nan_reduce_kernels(std::vector<NativeKernel>& k) {
+    k.push_back({"nansum", nan_reduce_kernel<kNanSum>, 0, true});
+    k.push_back({"nanmean", nan_reduce_kernel<kNanMean>, 0, true});
+    k.push_back({"nanmax", nan_reduce_kernel<kNanMax>, 0, true});
+    k.push_back({"nanmin", nan_reduce_kernel<kNanMin>, 0, true});
+}
+
+}  // namespace ember_cpu

@@ -1,0 +1,110 @@
+// The cpu backend's statistics kernels against the reference backend's composites.
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cpu_contexts.hpp"
+#include "ember/ember_stats.h"
+
+namespace {
+
+using NanReduction = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
+struct NanOp {
+    const char* name;
+    NanReduction fn;
+    bool extreme;  // max or min: exact; sums and means round differently
+};
+const NanOp kNanOps[] = {{"nansum", ember_nansum, false}, {"nanmean", ember_nanmean, false}, {"nanmax", ember_nanmax, true}, {"nanmin", ember_nanmin, true}};
+
+// op of x over axes on cpu and on the reference. Sums are pairwise in double on cpu, in the
+// reference's own order there: a float32 sum of `group` values in [-5, 5] may differ by a
+// few float32 roundings of the sum of magnitudes; maxima and minima must be identical.
+void expect_nan_op_matches(const NanOp& op, const ember_tensor_t* x, const std::vector<int64_t>& axes, int keepdims, int64_t group, const std::string& what) {
+    T got, want;
+    const int64_t* ax = axes.empty() ? nullptr : axes.data();
+    ASSERT_EQ(op.fn(cpu(), x, ax, (int)axes.size(), keepdims, got.out()), EMBER_OK) << what << ": " << ember_last_error();
+    ASSERT_EQ(op.fn(ref(), (const ember_tensor_t*)as_ref(x), ax, (int)axes.size(), keepdims, want.out()), EMBER_OK) << what << ": " << ember_last_error();
+    const bool f64 = dtype_of(x) == EMBER_FLOAT64;
+    double atol = op.extreme ? 0 : 5.0 * (double)group * (f64 ? 1e-15 : 3e-7);
+    if (std::string(op.name) == "nanmean") atol /= (double)group;
+    expect_close(got, want, op.extreme ? 0 : (f64 ? 1e-13 : 2e-6), atol, std::string(op.name) + " " + what + " " + ember_dtype_name(dtype_of(x)));
+}
+
+}  // namespace
+
+// nan_reduce.cpp: nansum, nanmean, nanmax, nanmin in one pass per group over contiguous
+// float32/float64 x reduced over trailing axes. NaNs scattered through the data, rows and a
+// whole tensor that are all NaN (max/min NaN, sum 0, mean NaN), infinities of both signs in
+// some rows (one group holding both would sum to NaN whatever the kernel does), a row whose
+// only non-NaN value is -inf (max -inf, not NaN), and the calls the kernel declines
+// (leading or middle axes, a transposed view, float16) still right through the composite.
+TEST(CpuLarge, NanReductionsMatchReference) {
+    NEED_CPU();
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    auto finite = randf(1000003, -5, 5, 43);  // with NaNs: for the cases of one group
+    for (size_t i = 0; i < finite.size(); i += 97) finite[i] = nan;
+    auto d = finite;  // and infinities: for the cases of many groups
+    for (size_t i = 2000; i < 3000; ++i) d[i] = nan;  // rows 2 of (1000, 1000) and 400 of (200000, 5): all NaN
+    d[5000] = inf;                                       // row 5 of (1000, 1000)
+    d[6000] = -inf;                                      // row 6
+    for (size_t i = 7000; i < 8000; ++i) d[i] = i == 7003 ? -inf : nan;  // row 7: -inf alone
+    for (size_t i = 9000; i < 10000; ++i) d[i] = i == 9999 ? inf : nan;  // row 9: inf alone, last
+    struct Case {
+        std::vector<int64_t> shape, axes;  // axes empty: all
+        const char* what;
+    };
+    const Case cases[] = {{{1000003}, {}, "one group across the pool"},
+                          {{1000, 1000}, {1}, "rows of 1000"},
+                          {{1000, 1000}, {}, "all of a matrix"},
+                          {{200000, 5}, {-1}, "short rows"},
+                          {{7, 1}, {-1}, "rows of one"},
+                          {{3, 33}, {-1}, "rows of 33 (vector tails)"},
+                          {{100, 20, 30}, {1, 2}, "two trailing axes"},
+                          {{100, 20, 30}, {0}, "axis 0 (declined)"},
+                          {{100, 20, 30}, {0, 2}, "axes 0 and 2 (declined)"}};
+    for (const Case& c : cases) {
+        int64_t count = 1;
+        for (int64_t n : c.shape) count *= n;
+        const int64_t group = c.axes.empty() ? count : c.axes.size() == 2 ? 600 : c.shape[(size_t)(c.axes[0] < 0 ? c.shape.size() - 1 : c.axes[0])];
+        const std::vector<float>& from = c.axes.empty() ? finite : d;
+        const std::vector<float> part(from.begin(), from.begin() + count);
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+            T x = tensor(cpu(), part, c.shape, dt);
+            for (const NanOp& op : kNanOps) expect_nan_op_matches(op, x, c.axes, 0, group, c.what);
+        }
+    }
+    // One long group across the pool whose first stretches are all NaN, and one all NaN.
+    std::vector<float> half_nan(300000, nan);
+    for (size_t i = 200000; i < half_nan.size(); ++i) half_nan[i] = finite[i];
+    T long_half_nan = tensor(cpu(), half_nan, {300000}, EMBER_FLOAT32), long_all_nan = tensor(cpu(), std::vector<float>(300000, nan), {300000}, EMBER_FLOAT64);
+    for (const NanOp& op : kNanOps) {
+        expect_nan_op_matches(op, long_half_nan, {}, 0, 300000, "one group across the pool, its first two thirds NaN");
+        expect_nan_op_matches(op, long_all_nan, {}, 0, 300000, "one group across the pool, all NaN");
+    }
+    // All NaN as one group; keepdims; a transposed view and float16 (declined); int32 (no NaN).
+    T all_nan = tensor(cpu(), std::vector<float>(5000, nan), {5000}, EMBER_FLOAT32);
+    T m = tensor(cpu(), std::vector<float>(d.begin() + 1900, d.begin() + 2500), {20, 30}, EMBER_FLOAT64), mt, mh, mi;
+    EM_OK(ember_transpose(cpu(), m, mt.out()));
+    EM_OK(ember_astype(cpu(), m, EMBER_FLOAT16, mh.out()));
+    T no_nan = tensor(cpu(), std::vector<float>(d.begin() + 1, d.begin() + 97), {8, 12}, EMBER_FLOAT32);
+    EM_OK(ember_astype(cpu(), no_nan, EMBER_INT32, mi.out()));
+    for (const NanOp& op : kNanOps) {
+        expect_nan_op_matches(op, all_nan, {}, 0, 5000, "all NaN");
+        expect_nan_op_matches(op, m, {-1}, 1, 30, "keepdims");
+        expect_nan_op_matches(op, mt, {-1}, 0, 20, "transposed");
+        expect_nan_op_matches(op, mi, {-1}, 0, 12, "int32");
+        T got, want;
+        EM_OK(op.fn(cpu(), mh, nullptr, 0, 0, got.out()));
+        EM_OK(op.fn(ref(), as_ref(mh), nullptr, 0, 0, want.out()));
+        expect_close(got, want, op.extreme ? 0 : 2e-3, op.extreme ? 0 : 0.05, std::string(op.name) + " float16");
+        const char* binding = nullptr;
+        EM_OK(ember_op_binding("cpu", op.name, &binding));
+        EXPECT_STREQ(binding, "native") << op.name;
+    }
+    // Empty: no rows (nothing to run), and empty rows (declined: sum 0, mean NaN).
+    T no_rows = tensor(cpu(), std::vector<float>{}, {0, 5}, EMBER_FLOAT32);
+    T empty_rows = tensor(cpu(), std::vector<float>{}, {4, 0}, EMBER_FLOAT32);
+    for (const NanOp& op : kNanOps) expect_nan_op_matches(op, no_rows, {-1}, 0, 5, "no rows");
+    for (const NanOp& op : {kNanOps[0], kNanOps[1]}) expect_nan_op_matches(op, empty_rows, {-1}, 0, 1, "empty rows");
+}
