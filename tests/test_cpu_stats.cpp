@@ -108,3 +108,65 @@ TEST(CpuLarge, NanReductionsMatchReference) {
     for (const NanOp& op : kNanOps) expect_nan_op_matches(op, no_rows, {-1}, 0, 5, "no rows");
     for (const NanOp& op : {kNanOps[0], kNanOps[1]}) expect_nan_op_matches(op, empty_rows, {-1}, 0, 1, "empty rows");
 }
+
+// counting.cpp: bincount in one pass, against the reference's composite (a scatter-add of
+// ones or weights): counts identical, and weighted sums too (they run in x's order, as the
+// scatter adds them). Long x split across the pool with interleaved tables, a wide range
+// (one table), short x (the tails), every integer width, a strided view, float32, float64
+// and integer weights (float64), float16 weights (declined: the composite), minlength.
+TEST(CpuLarge, BincountMatchesReference) {
+    NEED_CPU();
+    std::mt19937 rng(44);
+    auto values = [&](size_t n, int64_t hi) {
+        std::vector<double> v(n);
+        std::uniform_int_distribution<int64_t> u(0, hi - 1);
+        for (auto& e : v) e = (double)u(rng);
+        return v;
+    };
+    struct Case {
+        size_t n;
+        int64_t hi;
+        ember_dtype_t dt;
+        const char* what;
+    };
+    const Case cases[] = {{1000003, 1000, EMBER_INT64, "1e6 int64 in [0, 1000)"},
+                          {1000003, 3, EMBER_INT64, "1e6 int64, three values (long runs of equal ones)"},
+                          {600000, 200000, EMBER_INT32, "int32 in [0, 200000) (one table per thread)"},
+                          {300000, 40000, EMBER_UINT16, "uint16"},
+                          {7, 5, EMBER_INT8, "7 int8 (tails)"},
+                          {1, 1, EMBER_UINT8, "one uint8 zero"},
+                          {5000, 256, EMBER_UINT8, "uint8"},
+                          {5000, 70000, EMBER_UINT64, "uint64"}};
+    for (const Case& c : cases) {
+        const auto v = values(c.n, c.hi);
+        T x = tensor(cpu(), v, {(int64_t)c.n}, c.dt);
+        for (int64_t minlength : {(int64_t)0, c.hi + 17}) {
+            T got, want;
+            EM_OK(ember_bincount(cpu(), x, nullptr, minlength, got.out()));
+            EM_OK(ember_bincount(ref(), as_ref(x), nullptr, minlength, want.out()));
+            expect_close(got, want, 0, 0, std::string("bincount ") + c.what + " minlength " + std::to_string(minlength));
+        }
+        const auto wv = randf(c.n, -2, 3, 45);
+        for (ember_dtype_t wdt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_FLOAT16}) {
+            T w = tensor(cpu(), wv, {(int64_t)c.n}, wdt), got, want;
+            EM_OK(ember_bincount(cpu(), x, w, 0, got.out()));
+            EM_OK(ember_bincount(ref(), as_ref(x), as_ref(w), 0, want.out()));
+            expect_close(got, want, 0, 0, std::string("weighted bincount ") + c.what + " " + ember_dtype_name(wdt));
+        }
+    }
+    // A strided view of x and of the weights.
+    const auto v = values(400000, 300);
+    T x = tensor(cpu(), v, {400000}, EMBER_INT64), w = tensor(cpu(), randf(400000, 0, 1, 46), {400000}, EMBER_FLOAT64), xs, ws;
+    const int64_t start = 1, stop = 400000, step = 3;
+    EM_OK(ember_slice(cpu(), x, &start, &stop, &step, 1, xs.out()));
+    EM_OK(ember_slice(cpu(), w, &start, &stop, &step, 1, ws.out()));
+    for (int weighted = 0; weighted < 2; ++weighted) {
+        T got, want;
+        EM_OK(ember_bincount(cpu(), xs, weighted ? (const ember_tensor_t*)ws : nullptr, 0, got.out()));
+        EM_OK(ember_bincount(ref(), as_ref(xs), weighted ? (const ember_tensor_t*)as_ref(ws) : nullptr, 0, want.out()));
+        expect_close(got, want, 0, 0, weighted ? "weighted bincount of strided views" : "bincount of a strided view");
+    }
+    const char* binding = nullptr;
+    EM_OK(ember_op_binding("cpu", "bincount", &binding));
+    EXPECT_STREQ(binding, "native");
+}

@@ -282,6 +282,8 @@ void add_variance_kernels(std::vector<NativeKernel>& k);
 // nansum, nanmean, nanmax, nanmin over trailing axes of contiguous float32/float64 x, one
 // pass per group; other calls declined through info (nan_reduce.cpp).
 void add_nan_reduce_kernels(std::vector<NativeKernel>& k);
+// bincount in one pass (counting.cpp).
+void add_counting_kernels(std::vector<NativeKernel>& k);
 // The number of trailing axes axes_mask reduces, or -1 where it is not a trailing block
 // (the reductions that take only rows or whole tensors: var, std, nansum, ...).
 inline int trailing_axes(uint64_t mask, int ndim) {

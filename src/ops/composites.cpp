@@ -121,16 +121,18 @@ TRef reduction_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, const int6
         else dropped.push_back(x->shape[i]);
     }
     TRef out = alloc_tensor(ctx, dtype, keep);
-    if (out->size) {  // info 0: computed; else the kernel declined the layout or dtype
-        // Set to 0 first: a kernel that never writes it (the var/std convention had no info
-        // output before 2026-11-28) still counts as having computed the result.
-        TRef info = op_full(ctx, {}, 0.0, EMBER_INT64);
-        run_kernel(ctx, op, {view_of(x)}, {view_of(out.get()), view_of(info.get())}, at);
-        int64_t declined = 1;
-        read_contiguous(info.get(), &declined, sizeof declined);
-        if (declined) return TRef();
-    }
+    if (out->size && !declinable_kernel(ctx, op, {view_of(x)}, out.get(), at)) return TRef();
     return keepdims ? out : op_reshape(ctx, out.get(), dropped, false);
+}
+
+bool declinable_kernel(ember_ctx* ctx, OpId op, std::initializer_list<ember_view_t> in, ember_tensor* out, const ember_attrs_t& at) {
+    // Set to 0 first: a kernel that never writes it (the var/std convention had no info
+    // output before 2026-11-28) still counts as having computed the result.
+    TRef info = op_full(ctx, {}, 0.0, EMBER_INT64);
+    run_kernel(ctx, op, in, {view_of(out), view_of(info.get())}, at);
+    int64_t declined = 1;
+    read_contiguous(info.get(), &declined, sizeof declined);
+    return declined == 0;
 }
 
 TRef var_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims, double ddof, bool sqrt_of_var) {

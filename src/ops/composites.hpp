@@ -16,6 +16,9 @@ TRef custom_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, ember_dtype_t
 // decline the call. The result, or an empty TRef where the backend binds no kernel or it
 // declined (the caller then runs the composite). attrs.axes_mask is set here.
 TRef reduction_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims, ember_attrs_t attrs, ember_dtype_t dtype);
+// A COMPOSITE_KERNEL that may decline its call: runs it with outputs out and info (an int64
+// scalar set to 0 first); true where it computed out, false where it set info nonzero.
+bool declinable_kernel(ember_ctx* ctx, OpId op, std::initializer_list<ember_view_t> in, ember_tensor* out, const ember_attrs_t& attrs);
 TRef weak_i64(ember_ctx* ctx, int64_t v);
 // x != 0 as a bool tensor. A bool x is its own mask: comparing it with the integer 0 would
 // first widen it to int64 (bool and a weak integer promote to int64).

@@ -319,7 +319,17 @@ ENTRY(ember_bincount, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_t
         *out = op_full(ctx, {n}, 0, wdt).release();
         return;
     }
-    TRef src = weights ? cast_if(ctx, weights, wdt) : op_full(ctx, {x->size}, 1, EMBER_INT64);
+    TRef w = weights ? cast_if(ctx, weights, wdt) : TRef();
+    if (has_backend_kernel(ctx, OP_bincount)) {
+        TRef r = alloc_tensor(ctx, wdt, {n});
+        const bool done = w ? declinable_kernel(ctx, OP_bincount, {view_of(x), view_of(w.get())}, r.get(), {})
+                            : declinable_kernel(ctx, OP_bincount, {view_of(x)}, r.get(), {});
+        if (done) {
+            *out = r.release();
+            return;
+        }
+    }
+    TRef src = w ? w : op_full(ctx, {x->size}, 1, EMBER_INT64);
     *out = FAM_API(ember_scatter, ctx, src.get(), xi.get(), 0, n, EMBER_SCATTER_ADD).release();
 })
 

@@ -1,0 +1,106 @@
+// bincount (a COMPOSITE_KERNEL row, docs/backend-guide.md): counts in one pass over x, where
+// the composite makes a column of ones and scatter-adds it through the reference's general
+// scatter. Unweighted counts are split across the pool, each thread with tables of its own
+// (integer sums: any order gives the same counts); weighted sums run in x's order on one
+// thread, so they round as the composite's scatter does. The core has checked that every
+// value lies in [0, n); a value outside (a broken caller) or an unhandled weights dtype is
+// declined through info, and the core runs the composite.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <vector>
+
+#include "cpu_common.hpp"
+
+namespace ember_cpu {
+namespace {
+
+// Counts of x[i * step], i in [begin, end), into `lanes` interleaved tables of `bins` each
+// (consecutive equal values then update different tables instead of waiting on each
+// other's stores); false where a value is outside [0, bins).
+template <class I>
+bool count_stretch(const I* x, int64_t step, int64_t begin, int64_t end, int64_t bins, int lanes, int64_t* tables) {
+    bool inside = true;
+    int64_t i = begin;
+    if (lanes == 4)
+        for (; i + 4 <= end; i += 4) {
+            const uint64_t v0 = (uint64_t)x[i * step], v1 = (uint64_t)x[(i + 1) * step], v2 = (uint64_t)x[(i + 2) * step], v3 = (uint64_t)x[(i + 3) * step];
+            inside &= (v0 < (uint64_t)bins) & (v1 < (uint64_t)bins) & (v2 < (uint64_t)bins) & (v3 < (uint64_t)bins);
+            if (!inside) return false;
+            ++tables[v0];
+            ++tables[bins + v1];
+            ++tables[2 * bins + v2];
+            ++tables[3 * bins + v3];
+        }
+    for (; i < end; ++i) {
+        const uint64_t v = (uint64_t)x[i * step];
+        if (v >= (uint64_t)bins) return false;
+        ++tables[v];
+    }
+    return true;
+}
+
+template <class I>
+bool count_all(const I* x, int64_t step, int64_t n, int64_t bins, int64_t* out) {
+    const int lanes = bins <= (1 << 14) ? 4 : 1;
+    int64_t parts = n >= kParallelCheap ? num_threads() : 1;
+    if ((double)parts * lanes * bins > (double)(n + (1 << 16))) parts = 1;  // tables larger than the data: one
+    std::vector<int64_t> tables((size_t)(parts * lanes * bins), 0);
+    std::atomic<bool> inside{true};
+    parallel_tasks(parts, [&](int64_t t) {
+        if (!count_stretch(x, step, n * t / parts, n * (t + 1) / parts, bins, lanes, tables.data() + t * lanes * bins)) inside.store(false);
+    });
+    if (!inside.load()) return false;
+    const int64_t tables_n = parts * lanes;
+    for (int64_t b = 0; b < bins; ++b) {
+        int64_t s = 0;
+        for (int64_t k = 0; k < tables_n; ++k) s += tables[(size_t)(k * bins + b)];
+        out[b] = s;
+    }
+    return true;
+}
+
+template <class I, class W>
+bool sum_weights(const I* x, int64_t xstep, const W* w, int64_t wstep, int64_t n, int64_t bins, W* out) {
+    std::fill(out, out + bins, W(0));
+    for (int64_t i = 0; i < n; ++i) {
+        const uint64_t v = (uint64_t)x[i * xstep];
+        if (v >= (uint64_t)bins) return false;
+        out[v] += w[i * wstep];
+    }
+    return true;
+}
+
+ember_status_t bincount_kernel(const ember_kernel_call_t* c) {
+    if (c->n_in < 1 || c->n_in > 2 || c->n_out != 2 || c->out[1].dtype != EMBER_INT64 || numel(c->out[1]) != 1)
+        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu bincount: needs x (and weights), and outputs counts and info (one int64)");
+    const ember_view_t &x = c->in[0], &out = c->out[0];
+    int64_t* info = (int64_t*)base_ptr(c->out[1]);
+    *info = 1;
+    const bool weighted = c->n_in == 2;
+    if (x.ndim != 1 || out.ndim != 1 || !is_contiguous(out) || (weighted && (c->in[1].ndim != 1 || c->in[1].shape[0] != x.shape[0])))
+        return EMBER_OK;  // declined
+    const int64_t n = x.shape[0], bins = out.shape[0];
+    bool done = false;
+    visit_real(x.dtype, [&](auto xt) {
+        using I = decltype(xt);
+        if constexpr (std::is_integral_v<I>) {
+            const I* xs = (const I*)base_ptr(x);
+            if (!weighted) {
+                if (out.dtype == EMBER_INT64) done = count_all(xs, x.strides[0], n, bins, (int64_t*)base_ptr(out));
+            } else if (out.dtype == c->in[1].dtype && (out.dtype == EMBER_FLOAT32 || out.dtype == EMBER_FLOAT64)) {
+                const ember_view_t& w = c->in[1];
+                if (out.dtype == EMBER_FLOAT32) done = sum_weights(xs, x.strides[0], (const float*)base_ptr(w), w.strides[0], n, bins, (float*)base_ptr(out));
+                else done = sum_weights(xs, x.strides[0], (const double*)base_ptr(w), w.strides[0], n, bins, (double*)base_ptr(out));
+            }
+        }
+    });
+    if (done) *info = 0;
+    return EMBER_OK;
+}
+
+}  // namespace
+
+void add_counting_kernels(std::vector<NativeKernel>& k) { k.push_back({"bincount", bincount_kernel, 0, true}); }
+
+}  // namespace ember_cpu
