@@ -27,6 +27,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   nansum_f32         np.nansum(x) of 1e7 float32 values (no NaN among them: the common case)
   nanmax_f32         np.nanmax(x) of the same
   nanmean_rows_f32   np.nanmean(x, axis=-1) of a (100000, 100) float32 array
+  histogram_f32      np.histogram(x, 100, (-4, 4)) of 1e6 float32 values uniform on [-4, 4)
+  bincount_i64       np.bincount(x) of 1e6 int64 values uniform on [0, 1000)
   sort_f32           np.sort(x, kind="stable") of 1e7 values (Ember's sort is stable)
   sort_f32_default   np.sort(x) of the same values: NumPy's default, an unstable quicksort (AVX-512)
                      (also at 1e6, where the data fits in L3)
@@ -218,6 +220,8 @@ INDEX_CASES = {
     "nansum_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.nansum(x)),
     "nanmax_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.nanmax(x)),
     "nanmean_rows_f32": ("100000x100", lambda r: (r.uniform(-1, 1, (100000, 100)).astype(np.float32),), lambda x: np.nanmean(x, axis=-1)),
+    "histogram_f32": ("1e6", lambda r: (r.uniform(-4, 4, 10**6).astype(np.float32),), lambda x: np.histogram(x, 100, (-4, 4))),
+    "bincount_i64": ("1e6", lambda r: (r.integers(0, 1000, 10**6),), lambda x: np.bincount(x)),
     "sort_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x, kind="stable")),
     "sort_f32_default": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x)),
     "sort_f32_default@1e6": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: np.sort(x)),

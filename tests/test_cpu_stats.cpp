@@ -170,3 +170,77 @@ TEST(CpuLarge, BincountMatchesReference) {
     EM_OK(ember_op_binding("cpu", "bincount", &binding));
     EXPECT_STREQ(binding, "native");
 }
+
+// counting.cpp: histogram in one pass, against the reference's composite (numpy's uniform-bin
+// path over a dozen temporaries): counts identical, weighted sums too (x's order). Values
+// outside the range, NaN, values on the edges (integers on integer edges) and at hi (last
+// bin), the range found from the data, a degenerate range, integer x, float16 and bool x
+// (declined: the composite), float32/float64 weights, int32 and bool weights (declined).
+TEST(CpuLarge, HistogramMatchesReference) {
+    NEED_CPU();
+    auto normal = randf(1000003, -5, 5, 47);
+    std::mt19937 rng(48);
+    std::normal_distribution<float> g(0, 1.5f);
+    for (auto& v : normal) v = g(rng);
+    normal[10] = std::numeric_limits<float>::quiet_NaN();
+    std::vector<double> integers(200001);
+    for (size_t i = 0; i < integers.size(); ++i) integers[i] = (double)(i % 11);
+    const auto weights = randf(1000003, -1, 2, 49);
+    struct Case {
+        const char* what;
+        const std::vector<float>* f;
+        const std::vector<double>* d;
+        ember_dtype_t dt;
+        int64_t bins;
+        double lo, hi;
+    };
+    const Case cases[] = {{"float32 normal, range (-3, 3)", &normal, nullptr, EMBER_FLOAT32, 100, -3, 3},
+                          {"float64 normal, 7 bins over (-1, 2.5)", &normal, nullptr, EMBER_FLOAT64, 7, -1, 2.5},
+                          {"float32 normal, 1000 bins", &normal, nullptr, EMBER_FLOAT32, 1000, -4, 4},
+                          {"integers on the edges, 10 bins over (0, 10)", nullptr, &integers, EMBER_FLOAT64, 10, 0, 10},
+                          {"int32 on the edges, 5 bins over (0, 10)", nullptr, &integers, EMBER_INT32, 5, 0, 10},
+                          {"uint8, 3 bins over (1, 7)", nullptr, &integers, EMBER_UINT8, 3, 1, 7},
+                          {"int64, the range from the data", nullptr, &integers, EMBER_INT64, 4, 0, 0},
+                          {"float16 (declined)", &normal, nullptr, EMBER_FLOAT16, 20, -2, 2},
+                          {"bool (declined)", nullptr, &integers, EMBER_BOOL, 2, 0, 0}};
+    for (const Case& c : cases) {
+        const size_t n = c.f ? c.f->size() : c.d->size();
+        T x = c.f ? tensor(cpu(), *c.f, {(int64_t)n}, c.dt) : tensor(cpu(), *c.d, {(int64_t)n}, c.dt);
+        const std::vector<float> wpart(weights.begin(), weights.begin() + (int64_t)n);
+        for (int wdt : {-1, (int)EMBER_FLOAT32, (int)EMBER_FLOAT64, (int)EMBER_INT32, (int)EMBER_BOOL}) {
+            T w = wdt < 0 ? T() : tensor(cpu(), wpart, {(int64_t)n}, (ember_dtype_t)wdt), got, want, got_edges, want_edges;
+            EM_OK(ember_histogram(cpu(), x, c.bins, c.lo, c.hi, w, got.out(), got_edges.out()));
+            EM_OK(ember_histogram(ref(), as_ref(x), c.bins, c.lo, c.hi, wdt < 0 ? nullptr : (const ember_tensor_t*)as_ref(w), want.out(), want_edges.out()));
+            const std::string what = std::string("histogram of ") + c.what + (wdt < 0 ? "" : std::string(", weights ") + ember_dtype_name((ember_dtype_t)wdt));
+            expect_close(got, want, 0, 0, what);
+            expect_close(got_edges, want_edges, 0, 0, what + ": edges");
+        }
+    }
+    // A degenerate range (lo == hi: widened by 0.5 each side) and all of x outside the range.
+    T ones = tensor(cpu(), std::vector<float>(300000, 1.0f), {300000}, EMBER_FLOAT32);
+    for (auto [lo, hi] : {std::pair<double, double>{1, 1}, {2, 3}}) {
+        T got, want;
+        EM_OK(ember_histogram(cpu(), ones, 4, lo, hi, nullptr, got.out(), nullptr));
+        EM_OK(ember_histogram(ref(), as_ref(ones), 4, lo, hi, nullptr, want.out(), nullptr));
+        expect_close(got, want, 0, 0, "histogram of ones over (" + std::to_string(lo) + ", " + std::to_string(hi) + ")");
+    }
+    // Every edge and its neighbours, over ranges where the first guess of some bin lands one
+    // past it (-1 to 0 in 13 bins: one below edge 7) and one short of it (on edge 1): both
+    // corrections by the edges decide those bins.
+    for (auto [lo, hi] : {std::pair<double, double>{-1, 0}, {0.1, 1.1}}) {
+        const int64_t bins = 13;
+        const double step = (hi - lo) / (double)bins;
+        std::vector<double> v;
+        for (int64_t i = 0; i <= bins; ++i) {
+            const double e = i == bins ? hi : (double)i * step + lo;
+            for (double u : {std::nextafter(e, -1e300), e, std::nextafter(e, 1e300)}) v.push_back(u);
+        }
+        T x = tensor(cpu(), v, {(int64_t)v.size()}, EMBER_FLOAT64), got, want;
+        EM_OK(ember_histogram(cpu(), x, bins, lo, hi, nullptr, got.out(), nullptr));
+        EM_OK(ember_histogram(ref(), as_ref(x), bins, lo, hi, nullptr, want.out(), nullptr));
+        expect_close(got, want, 0, 0, "histogram of the edges over (" + std::to_string(lo) + ", " + std::to_string(hi) + ")");
+    }
+    const char* binding = nullptr;
+    EM_OK(ember_op_binding("cpu", "histogram", &binding));
+    EXPECT_STREQ(binding, "native");
+}

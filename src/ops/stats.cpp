@@ -247,13 +247,16 @@ ENTRY(ember_histogram, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t bins
     if (bins < 1) raise(EMBER_ERR_INVALID_ARGUMENT, "bins must be at least 1, got %lld", (long long)bins);
     if (bins > (int64_t)1 << 40) raise(EMBER_ERR_INVALID_ARGUMENT, "bins %lld is too large", (long long)bins);
     if (!std::isfinite(lo) || !std::isfinite(hi) || lo > hi) raise(EMBER_ERR_INVALID_ARGUMENT, "range [%g, %g] must be finite with lo <= hi", lo, hi);
-    TRef xf = cast_if(ctx, flat(ctx, x).get(), EMBER_FLOAT64);
+    // The range from x in its own dtype (bool as int64): min and max commute with the
+    // (monotonic) conversion to float64, which only the composite path below needs.
+    TRef xflat = flat(ctx, x);
     if (lo == 0 && hi == 0) {
-        if (xf->size == 0) {
+        if (xflat->size == 0) {
             hi = 1;
         } else {
-            lo = read_f64(ctx, reduce(ctx, OP_min, xf.get(), nullptr, 0, false));
-            hi = read_f64(ctx, reduce(ctx, OP_max, xf.get(), nullptr, 0, false));
+            TRef xr = cast_if(ctx, xflat.get(), x->dtype == EMBER_BOOL ? EMBER_INT64 : x->dtype);
+            lo = read_f64(ctx, reduce(ctx, OP_min, xr.get(), nullptr, 0, false));
+            hi = read_f64(ctx, reduce(ctx, OP_max, xr.get(), nullptr, 0, false));
             if (!std::isfinite(lo) || !std::isfinite(hi)) raise(EMBER_ERR_INVALID_ARGUMENT, "autodetected range [%g, %g] is not finite", lo, hi);
         }
     }
@@ -266,6 +269,21 @@ ENTRY(ember_histogram, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t bins
     for (int64_t i = 0; i <= bins; ++i) e[(size_t)i] = (double)i * step + lo;
     e[(size_t)bins] = hi;
     TRef E = from_host(ctx, e.data(), EMBER_FLOAT64, {bins + 1});
+    if (has_backend_kernel(ctx, OP_histogram) && xflat->size) {
+        TRef w = weights ? cast_if(ctx, flat(ctx, weights).get(), weights->dtype == EMBER_BOOL ? EMBER_INT64 : weights->dtype) : TRef();
+        TRef c = alloc_tensor(ctx, w ? w->dtype : EMBER_INT64, {bins});
+        ember_attrs_t at{};
+        at.f[0] = lo;
+        at.f[1] = hi;
+        const bool done = w ? declinable_kernel(ctx, OP_histogram, {view_of(xflat.get()), view_of(E.get()), view_of(w.get())}, c.get(), at)
+                            : declinable_kernel(ctx, OP_histogram, {view_of(xflat.get()), view_of(E.get())}, c.get(), at);
+        if (done) {
+            if (edges) *edges = E.release();
+            *counts = c.release();
+            return;
+        }
+    }
+    TRef xf = cast_if(ctx, xflat.get(), EMBER_FLOAT64);
     TRef keep = bin(ctx, OP_logical_and, bin(ctx, OP_greater_equal, xf, f(ctx, lo)), bin(ctx, OP_less_equal, xf, f(ctx, hi)));
     TRef xs = where(ctx, keep, xf, f(ctx, lo));
     // numpy's uniform-bin path: a first guess from the scaled value, then fixed up by the exact edges.
