@@ -245,7 +245,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("nanmean_rows_f32", "100000x100", time_result(reps, [&](ember_tensor_t** r) { ember_nanmean(c, x, &last, 1, 0, r); }));
         for (ember_tensor_t* t : {x, flat}) ember_tensor_release(t);
     }
-    if (np.count("histogram_f32/1e6") || np.count("bincount_i64/1e6")) {
+    if (np.count("histogram_f32/1e6") || np.count("bincount_i64/1e6") || np.count("cummax_f32/1e6")) {
         ember_tensor_t* x = random_tensor(c, {1000000}, -4, 4, 16);
         std::vector<int64_t> values(1000000);
         std::uniform_int_distribution<int64_t> u(0, 999);
@@ -253,6 +253,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         ember_tensor_t* ints = from_host(c, values.data(), EMBER_INT64, {(int64_t)values.size()});
         add("histogram_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_histogram(c, x, 100, -4.0, 4.0, nullptr, r, nullptr); }));
         add("bincount_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_bincount(c, ints, nullptr, 0, r); }));
+        add("cummax_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_cummax(c, x, 0, r); }));
         for (ember_tensor_t* t : {x, ints}) ember_tensor_release(t);
     }
     if (np.count("sort_f32_default/1e6") || np.count("argsort_f32/1e6")) {

@@ -29,6 +29,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   nanmean_rows_f32   np.nanmean(x, axis=-1) of a (100000, 100) float32 array
   histogram_f32      np.histogram(x, 100, (-4, 4)) of 1e6 float32 values uniform on [-4, 4)
   bincount_i64       np.bincount(x) of 1e6 int64 values uniform on [0, 1000)
+  cummax_f32         np.maximum.accumulate(x) of 1e6 float32 values
   sort_f32           np.sort(x, kind="stable") of 1e7 values (Ember's sort is stable)
   sort_f32_default   np.sort(x) of the same values: NumPy's default, an unstable quicksort (AVX-512)
                      (also at 1e6, where the data fits in L3)
@@ -222,6 +223,7 @@ INDEX_CASES = {
     "nanmean_rows_f32": ("100000x100", lambda r: (r.uniform(-1, 1, (100000, 100)).astype(np.float32),), lambda x: np.nanmean(x, axis=-1)),
     "histogram_f32": ("1e6", lambda r: (r.uniform(-4, 4, 10**6).astype(np.float32),), lambda x: np.histogram(x, 100, (-4, 4))),
     "bincount_i64": ("1e6", lambda r: (r.integers(0, 1000, 10**6),), lambda x: np.bincount(x)),
+    "cummax_f32": ("1e6", lambda r: (r.uniform(-4, 4, 10**6).astype(np.float32),), lambda x: np.maximum.accumulate(x)),
     "sort_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x, kind="stable")),
     "sort_f32_default": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x)),
     "sort_f32_default@1e6": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: np.sort(x)),

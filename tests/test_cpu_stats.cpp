@@ -244,3 +244,63 @@ TEST(CpuLarge, HistogramMatchesReference) {
     EM_OK(ember_op_binding("cpu", "histogram", &binding));
     EXPECT_STREQ(binding, "native");
 }
+
+// cum_extreme.cpp: cummax and cummin in one pass along the axis, against the reference's
+// composite (a log2(n)-pass scan): identical values. Long lines (the scalar chain) with a
+// NaN inside and at the start (NaN from there on), rows and columns of a matrix (the row-
+// at-a-time form), three dims along the middle, the flattened tensor, a transposed view,
+// 0-d and empty, integers, bool; float16 takes the composite on both.
+TEST(CpuLarge, CumulativeExtremesMatchReference) {
+    NEED_CPU();
+    auto d = randf(1000003, -5, 5, 50);
+    d[700000] = std::numeric_limits<float>::quiet_NaN();  // the 1-d line: NaN from here
+    d[1000 * 3 + 500] = std::numeric_limits<float>::quiet_NaN();  // row 3 / column 500 of (1000, 1000)
+    auto nan_first = randf(5000, -5, 5, 51);
+    nan_first[0] = std::numeric_limits<float>::quiet_NaN();
+    struct Case {
+        std::vector<int64_t> shape;
+        int64_t axis;
+        const std::vector<float>* data;
+        const char* what;
+    };
+    const int64_t none = EMBER_AXIS_NONE;
+    const Case cases[] = {{{1000003}, 0, &d, "a long line with a NaN"},
+                          {{5000}, -1, &nan_first, "a line starting with NaN"},
+                          {{1000, 1000}, 1, &d, "rows"},
+                          {{1000, 1000}, 0, &d, "columns"},
+                          {{50, 40, 30}, 1, &d, "the middle axis"},
+                          {{300, 7}, none, &d, "flattened"},
+                          {{}, 0, &d, "0-d"},
+                          {{5, 0, 3}, 2, &d, "empty"}};
+    for (const Case& c : cases) {
+        int64_t count = 1;
+        for (int64_t s : c.shape) count *= s;
+        const std::vector<float> part(c.data->begin(), c.data->begin() + count);
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT8, EMBER_UINT64, EMBER_BOOL, EMBER_FLOAT16}) {
+            std::vector<float> values = part;
+            if (dt == EMBER_UINT64)
+                for (float& v : values) v = std::isnan(v) ? 0.0f : std::fabs(v) * 1000;
+            else if (dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64 && dt != EMBER_FLOAT16)
+                for (float& v : values) v = std::isnan(v) ? 0.0f : std::trunc(v * 20);  // int8: within [-100, 100]
+            T x = tensor(cpu(), values, c.shape, dt);
+            for (int is_max = 0; is_max < 2; ++is_max) {
+                auto fn = is_max ? ember_cummax : ember_cummin;
+                T got, want;
+                EM_OK(fn(cpu(), x, c.axis, got.out()));
+                EM_OK(fn(ref(), as_ref(x), c.axis, want.out()));
+                expect_close(got, want, 0, 0, std::string(is_max ? "cummax of " : "cummin of ") + c.what + " " + ember_dtype_name(dt));
+            }
+        }
+    }
+    T m = tensor(cpu(), std::vector<float>(d.begin(), d.begin() + 600), {20, 30}, EMBER_FLOAT32), mt;
+    EM_OK(ember_transpose(cpu(), m, mt.out()));
+    T got, want;
+    EM_OK(ember_cummax(cpu(), mt, 1, got.out()));
+    EM_OK(ember_cummax(ref(), as_ref(mt), 1, want.out()));
+    expect_close(got, want, 0, 0, "cummax of a transposed view");
+    for (const char* op : {"cummax", "cummin"}) {
+        const char* binding = nullptr;
+        EM_OK(ember_op_binding("cpu", op, &binding));
+        EXPECT_STREQ(binding, "native") << op;
+    }
+}

@@ -284,6 +284,8 @@ void add_variance_kernels(std::vector<NativeKernel>& k);
 void add_nan_reduce_kernels(std::vector<NativeKernel>& k);
 // bincount in one pass (counting.cpp).
 void add_counting_kernels(std::vector<NativeKernel>& k);
+// cummax, cummin in one pass along the axis (cum_extreme.cpp).
+void add_cum_extreme_kernels(std::vector<NativeKernel>& k);
 // The number of trailing axes axes_mask reduces, or -1 where it is not a trailing block
 // (the reductions that take only rows or whole tensors: var, std, nansum, ...).
 inline int trailing_axes(uint64_t mask, int ndim) {

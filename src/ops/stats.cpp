@@ -103,6 +103,11 @@ TRef cum_extreme(ember_ctx* ctx, const ember_tensor* x, int64_t axis, bool is_ma
     reject_complex(x, name);
     int64_t a;
     TRef src = (axis == EMBER_AXIS_NONE || x->ndim == 0) ? (a = 0, flat(ctx, x)) : axis_source(ctx, x, axis, a);
+    const OpId kernel_op = is_max ? OP_cummax : OP_cummin;
+    if (has_backend_kernel(ctx, kernel_op) && !is_complex(x->dtype) && x->dtype != EMBER_FLOAT16 && x->dtype != EMBER_BFLOAT16) {
+        TRef c = contiguous(ctx, src.get());
+        return custom_kernel(ctx, kernel_op, c.get(), c->dtype, shape_of(c.get()), attrs_i(a));
+    }
     bool boolean = x->dtype == EMBER_BOOL;
     TRef r = boolean ? op_astype(ctx, src.get(), EMBER_UINT8) : op_copy(ctx, src.get());
     int64_t n = r->shape[a];
