@@ -102,6 +102,14 @@ TEST(CpuLarge, NanReductionsMatchReference) {
         EM_OK(ember_op_binding("cpu", op.name, &binding));
         EXPECT_STREQ(binding, "native") << op.name;
     }
+    // nanmax/nanmin of an empty axis fail as the composite's max does, on both backends.
+    T none = tensor(cpu(), std::vector<float>{}, {0, 0}, EMBER_FLOAT32);
+    const int64_t last_axis = -1;
+    for (const NanOp& op : {kNanOps[2], kNanOps[3]}) {
+        T r;
+        EXPECT_EQ(op.fn(cpu(), none, &last_axis, 1, 0, r.out()), EMBER_ERR_SHAPE) << op.name;
+        EXPECT_EQ(op.fn(ref(), as_ref(none), &last_axis, 1, 0, r.out()), EMBER_ERR_SHAPE) << op.name;
+    }
     // Empty: no rows (nothing to run), and empty rows (declined: sum 0, mean NaN).
     T no_rows = tensor(cpu(), std::vector<float>{}, {0, 5}, EMBER_FLOAT32);
     T empty_rows = tensor(cpu(), std::vector<float>{}, {4, 0}, EMBER_FLOAT32);
@@ -239,6 +247,16 @@ TEST(CpuLarge, HistogramMatchesReference) {
         EM_OK(ember_histogram(cpu(), x, bins, lo, hi, nullptr, got.out(), nullptr));
         EM_OK(ember_histogram(ref(), as_ref(x), bins, lo, hi, nullptr, want.out(), nullptr));
         expect_close(got, want, 0, 0, "histogram of the edges over (" + std::to_string(lo) + ", " + std::to_string(hi) + ")");
+    }
+    // A range whose width overflows to inf (the guesses come out 0 or NaN, the edges NaN):
+    // no crash, and the composite's counts, from the data and given.
+    const std::vector<double> wide = {-1e308, 1e308, 0.0, 5e307, -3.0, 1e308};
+    T xw = tensor(cpu(), wide, {(int64_t)wide.size()}, EMBER_FLOAT64);
+    for (auto [lo, hi] : {std::pair<double, double>{0, 0}, {-1e308, 1e308}}) {
+        T got, want;
+        EM_OK(ember_histogram(cpu(), xw, 4, lo, hi, nullptr, got.out(), nullptr));
+        EM_OK(ember_histogram(ref(), as_ref(xw), 4, lo, hi, nullptr, want.out(), nullptr));
+        expect_close(got, want, 0, 0, "histogram over a range wider than the largest double");
     }
     const char* binding = nullptr;
     EM_OK(ember_op_binding("cpu", "histogram", &binding));

@@ -47,6 +47,10 @@ bool count_all(const I* x, int64_t step, int64_t n, int64_t bins, int64_t* out) 
     const int lanes = bins <= (1 << 14) ? 4 : 1;
     int64_t parts = n >= kParallelCheap ? num_threads() : 1;
     if ((double)parts * lanes * bins > (double)(n + (1 << 16))) parts = 1;  // tables larger than the data: one
+    if (parts * lanes == 1) {  // one table: out itself (a wide range needs no second copy of it)
+        std::fill(out, out + bins, int64_t(0));
+        return count_stretch(x, step, 0, n, bins, 1, out);
+    }
     std::vector<int64_t> tables((size_t)(parts * lanes * bins), 0);
     std::atomic<bool> inside{true};
     parallel_tasks(parts, [&](int64_t t) {
@@ -102,18 +106,19 @@ ember_status_t bincount_kernel(const ember_kernel_call_t* c) {
 }
 
 // histogram: the bin of each x in [lo, hi] as the composite finds it (numpy's uniform-bin
-// path): a first guess from the scaled value, within one of the true bin, then moved by the
-// exact edges, so any guess within one gives the composite's bin. The guess multiplies by
-// bins / (hi - lo) where the composite divides by (hi - lo) first. Values outside [lo, hi]
-// and NaN are skipped.
+// path), step for step: the first guess ((x - lo) / (hi - lo)) * bins converted as the
+// reference's astype does (NaN to 0, saturating) and capped at the last bin, then moved down
+// where x < edges[b] and up where x >= edges[b + 1]. Where hi - lo overflows or the edges
+// repeat, the bins are the composite's too. Values outside [lo, hi] and NaN are skipped.
 struct Binning {
     const double* edges;
-    double lo, hi, scale;
+    double lo, hi, span;
     int64_t bins;
     // The bin of v, or -1 where v is outside [lo, hi].
     int64_t operator()(double v) const {
         if (!(v >= lo && v <= hi)) return -1;
-        int64_t b = std::min((int64_t)((v - lo) * scale), bins - 1);
+        const double guess = (v - lo) / span * (double)bins;  // >= 0, or NaN (inf / inf)
+        int64_t b = guess != guess ? 0 : guess >= (double)(bins - 1) ? bins - 1 : (int64_t)guess;
         if (v < edges[b]) b = std::max<int64_t>(b - 1, 0);
         if (b != bins - 1 && v >= edges[b + 1]) ++b;
         return b;
@@ -125,6 +130,14 @@ void histogram_counts(const X* x, int64_t step, int64_t n, const Binning& bin, i
     const int64_t bins = bin.bins;
     int64_t parts = n >= kParallelCheap / 4 ? num_threads() : 1;
     if ((double)parts * bins > (double)(n + (1 << 16))) parts = 1;
+    if (parts == 1) {  // out itself
+        std::fill(out, out + bins, int64_t(0));
+        for (int64_t i = 0; i < n; ++i) {
+            const int64_t b = bin((double)x[i * step]);
+            if (b >= 0) ++out[b];
+        }
+        return;
+    }
     std::vector<int64_t> tables((size_t)(parts * bins), 0);
     parallel_tasks(parts, [&](int64_t t) {
         int64_t* table = tables.data() + t * bins;
@@ -160,9 +173,9 @@ ember_status_t histogram_kernel(const ember_kernel_call_t* c) {
     *info = 1;
     const bool weighted = c->n_in == 3;
     const int64_t bins = out.ndim == 1 ? out.shape[0] : 0;
-    const Binning bin{(const double*)base_ptr(edges), c->attrs->f[0], c->attrs->f[1], (double)bins / (c->attrs->f[1] - c->attrs->f[0]), bins};
+    const Binning bin{(const double*)base_ptr(edges), c->attrs->f[0], c->attrs->f[1], c->attrs->f[1] - c->attrs->f[0], bins};
     if (x.ndim != 1 || bins < 1 || !is_contiguous(out) || edges.dtype != EMBER_FLOAT64 || edges.ndim != 1 || edges.shape[0] != bins + 1 ||
-        !is_contiguous(edges) || !std::isfinite(bin.scale) || (weighted && (c->in[2].ndim != 1 || c->in[2].shape[0] != x.shape[0])))
+        !is_contiguous(edges) || (weighted && (c->in[2].ndim != 1 || c->in[2].shape[0] != x.shape[0])))
         return EMBER_OK;  // declined
     const int64_t n = x.shape[0];
     bool done = false;

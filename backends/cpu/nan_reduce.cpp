@@ -3,7 +3,10 @@
 // five passes and as many temporaries (isnan, where, the reduction, a count or all-NaN test).
 // Taken: contiguous float32/float64 x reduced over its trailing axes (all of them, or the
 // last ones: rows), the result in x's dtype; other layouts and dtypes are declined through
-// the info output, and the core runs the composite. Sums are pairwise in double, as sum's.
+// the info output, and the core runs the composite. Sums are pairwise in double with sum's
+// blocks and accumulators: a row without NaN sums bit for bit as sum's row kernel (a single
+// group split across the pool is split in its own places). nanmean divides in double and
+// rounds once; the composite divides in x's dtype (float32 counts above 2^24 round).
 #include <algorithm>
 #include <cmath>
 

@@ -1448,16 +1448,19 @@ double nan_sum_block(const T* x, int64_t n, int64_t* valid) {
         if constexpr (std::is_same_v<T, float>) return load_f32_as_f64(p);
         else return load(p);
     };
-    VD a0 = {}, a1 = {};
+    // sum_lanes's four accumulators and order: where no value is NaN, the sum is sum's.
+    VD a0 = {}, a1 = {}, a2 = {}, a3 = {};
     VL c0 = {}, c1 = {};
     int64_t i;
-    for (i = 0; i + 2 * wd <= n; i += 2 * wd) {
-        const VD v0 = ld(x + i), v1 = ld(x + i + wd);
-        const VL k0 = v0 == v0, k1 = v1 == v1;
+    for (i = 0; i + 4 * wd <= n; i += 4 * wd) {
+        const VD v0 = ld(x + i), v1 = ld(x + i + wd), v2 = ld(x + i + 2 * wd), v3 = ld(x + i + 3 * wd);
+        const VL k0 = v0 == v0, k1 = v1 == v1, k2 = v2 == v2, k3 = v3 == v3;
         a0 += (VD)((VL)v0 & k0);  // NaN lanes add +0
         a1 += (VD)((VL)v1 & k1);
-        c0 -= k0;
-        c1 -= k1;
+        a2 += (VD)((VL)v2 & k2);
+        a3 += (VD)((VL)v3 & k3);
+        c0 -= k0 + k1;
+        c1 -= k2 + k3;
     }
     for (; i + wd <= n; i += wd) {
         const VD v = ld(x + i);
@@ -1465,7 +1468,7 @@ double nan_sum_block(const T* x, int64_t n, int64_t* valid) {
         a0 += (VD)((VL)v & k);
         c0 -= k;
     }
-    double s = lane_sum<double>(a0 + a1);
+    double s = lane_sum<double>((a0 + a1) + (a2 + a3));
     int64_t count = lane_sum<int64_t>(c0 + c1);
     for (; i < n; ++i)
         if (x[i] == x[i]) s += (double)x[i], ++count;

@@ -89,7 +89,9 @@ TRef nan_minmax(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int 
     reject_complex(x, is_max ? "nanmax" : "nanmin");
     OpId op = is_max ? OP_max : OP_min;
     if (!is_float(x->dtype)) return reduce(ctx, op, x, axes, naxes, keepdims);
-    if (TRef r = reduction_kernel(ctx, is_max ? OP_nanmax : OP_nanmin, x, axes, naxes, keepdims, {}, x->dtype)) return r;
+    // (Empty x: the composite, whose max raises for an empty axis.)
+    if (x->size)
+        if (TRef r = reduction_kernel(ctx, is_max ? OP_nanmax : OP_nanmin, x, axes, naxes, keepdims, {}, x->dtype)) return r;
     TRef X = TRef::borrow(x);
     TRef nan = un(ctx, OP_isnan, X);
     TRef filled = where(ctx, nan, f(ctx, is_max ? -INFINITY : INFINITY), X);

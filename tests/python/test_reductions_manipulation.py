@@ -351,9 +351,21 @@ def test_stats_c_functions(backend, dtype):
     nc, ne = np.histogram(flat, bins=4, range=(-1, 1), weights=np.abs(flat))
     check(counts, nc, tol)
     check(edges, ne, tol)
+    counts, edges = em.stats.histogram(em.zeros((4,), dtype=dtype), bins=2, range=(0, 0))
+    nc, ne = np.histogram(np.zeros(4), bins=2, range=(0, 0))
+    np.testing.assert_array_equal(np.asarray(counts), nc)
+    check(edges, ne, tol)
+    iq = RNG.integers(-1000, 1000, size=(5, 7))
+    got = em.stats.median(em.asarray(iq), axis=1)
+    assert got.dtype == em.float64                 # integers as numpy: float64
+    check(got, np.median(iq, axis=1))
+    with pytest.raises(TypeError):
+        em.stats.cov(x[0], x[1])                   # numpy's y: not taken, and not read as rowvar
     ints = RNG.integers(0, 9, size=50)
     np.testing.assert_array_equal(np.asarray(em.stats.bincount(em.asarray(ints), minlength=12)), np.bincount(ints, minlength=12))
-    check(em.stats.bincount(em.asarray(ints), weights=em.asarray(ints * 0.5)), np.bincount(ints, weights=ints * 0.5), tol)
+    wb = em.stats.bincount(em.asarray(ints), weights=em.asarray((ints * 0.5).astype(dtype)))
+    assert wb.dtype == em.float64                  # as numpy, whatever the weights' float dtype
+    check(wb, np.bincount(ints, weights=ints * 0.5), tol)
     m = a[0]
     check(em.stats.cov(em.asarray(m)), np.cov(m), tol)
     check(em.stats.cov(em.asarray(m), rowvar=False, bias=True), np.cov(m, rowvar=False, bias=True), tol)

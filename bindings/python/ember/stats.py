@@ -2,6 +2,7 @@
 and the C API's statistics (ember_stats.h): quantile, the nan reductions, average, histogram,
 bincount, cov, corrcoef, cummax, cummin, topk."""
 from . import _functions as F
+from . import _dtypes as _dt
 from . import _ember_c as _c
 from ._array import _wrap, AXIS_NONE
 
@@ -47,21 +48,28 @@ def _method(method):
         raise ValueError(f"method must be one of {sorted(_QUANTILE_METHODS)}, got {method!r}") from None
 
 
+def _float_input(x):
+    # Integers as float64, as numpy (the C API would use the default float, float32).
+    x = F._arr(x)
+    return x if x.dtype.kind in "fc" else F.astype(x, _dt.float64)
+
+
 def quantile(x, q, axis=None, keepdims=False, method="linear"):
     """The q-th quantile, 0 <= q <= 1, along axis (None: of the flattened x); numpy's methods
-    linear (default), lower, higher, nearest, midpoint. A slice holding a NaN gives NaN."""
-    x = F._arr(x)
+    linear (default), lower, higher, nearest, midpoint. A slice holding a NaN gives NaN.
+    Integer x gives float64, as in numpy."""
+    x = _float_input(x)
     return _wrap(_c.ember_quantile(x._h, float(q), _axis(axis), _method(method), 1 if keepdims else 0))
 
 
 def percentile(x, q, axis=None, keepdims=False, method="linear"):
     """quantile with q in percent (0 <= q <= 100)."""
-    x = F._arr(x)
+    x = _float_input(x)
     return _wrap(_c.ember_percentile(x._h, float(q), _axis(axis), _method(method), 1 if keepdims else 0))
 
 
 def median(x, axis=None, keepdims=False):
-    x = F._arr(x)
+    x = _float_input(x)
     return _wrap(_c.ember_median(x._h, _axis(axis), 1 if keepdims else 0))
 
 
@@ -103,22 +111,27 @@ def histogram(x, bins=10, range=None, weights=None):
 
 
 def bincount(x, weights=None, minlength=0):
-    """Occurrences of each value 0..max(x) of a 1-d non-negative integer x (numpy.bincount)."""
+    """Occurrences of each value 0..max(x) of a 1-d non-negative integer x (numpy.bincount);
+    with weights, their sums in float64 (as numpy; complex weights stay complex)."""
     x = F._arr(x)
-    w = None if weights is None else F._arr(weights)._h
+    w = None
+    if weights is not None:
+        w = F._arr(weights)
+        w = (w if w.dtype.kind == "c" or w.dtype == _dt.float64 else F.astype(w, _dt.float64))._h
     return _wrap(_c.ember_bincount(x._h, w, int(minlength)))
 
 
-def cov(x, rowvar=True, bias=False, ddof=None):
+def cov(x, *, rowvar=True, bias=False, ddof=None):
     """Covariance matrix (numpy.cov): rows are variables when rowvar, normalised by N - ddof
-    (ddof None: 0 with bias, else 1)."""
+    (ddof None: 0 with bias, else 1). numpy's second argument y is not taken: the options
+    are keyword-only, so cov(a, b) fails instead of reading b as rowvar."""
     x = F._arr(x)
     if ddof is None:
         ddof = 0 if bias else 1
     return _wrap(_c.ember_cov(x._h, 1 if rowvar else 0, float(ddof)))
 
 
-def corrcoef(x, rowvar=True):
+def corrcoef(x, *, rowvar=True):
     """Pearson correlation matrix (numpy.corrcoef)."""
     x = F._arr(x)
     return _wrap(_c.ember_corrcoef(x._h, 1 if rowvar else 0))
