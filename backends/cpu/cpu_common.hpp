@@ -279,6 +279,16 @@ void add_softmax_kernels(std::vector<NativeKernel>& k);
 // var, std over trailing axes of contiguous float32/float64 x, two passes per group in
 // double; other calls declined through info (variance.cpp).
 void add_variance_kernels(std::vector<NativeKernel>& k);
+// A call with the var/std convention (x in; result and info out) reducing contiguous
+// float32/float64 x over its trailing axes into a contiguous result of x's dtype: rows
+// groups of len elements each. taken false (info set to 1, declined) for any other layout
+// or dtype; a status where the call itself is malformed (variance.cpp).
+struct TrailingRows {
+    bool taken = false, twice = false;  // twice: float64, else float32
+    int64_t rows = 0, len = 0;
+    int64_t* info = nullptr;
+};
+ember_status_t trailing_rows(const ember_kernel_call_t* c, const char* name, TrailingRows& r);
 // nansum, nanmean, nanmax, nanmin over trailing axes of contiguous float32/float64 x, one
 // pass per group; other calls declined through info (nan_reduce.cpp).
 void add_nan_reduce_kernels(std::vector<NativeKernel>& k);

@@ -73,21 +73,13 @@ void rows_of(const T* x, int64_t rows, int64_t len, NanOp op, T* out) {
 
 template <NanOp Op>
 ember_status_t nan_reduce_kernel(const ember_kernel_call_t* c) {
-    if (c->n_in != 1 || c->n_out != 2 || c->out[1].dtype != EMBER_INT64 || numel(c->out[1]) != 1)
-        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu %s: needs x, and outputs result and info (one int64)", kNames[Op]);
+    TrailingRows r;
+    if (ember_status_t st = trailing_rows(c, kNames[Op], r)) return st;
+    if (!r.taken) return EMBER_OK;
     const ember_view_t &x = c->in[0], &out = c->out[0];
-    int64_t* info = (int64_t*)base_ptr(c->out[1]);
-    const int k = trailing_axes(c->attrs->axes_mask, x.ndim);
-    const bool single = x.dtype == EMBER_FLOAT32 && out.dtype == EMBER_FLOAT32, twice = x.dtype == EMBER_FLOAT64 && out.dtype == EMBER_FLOAT64;
-    int64_t len = 1;
-    for (int d = x.ndim - k; d < x.ndim && k > 0; ++d) len *= x.shape[d];
-    *info = 1;
-    if (k <= 0 || !(single || twice) || !is_contiguous(x) || !is_contiguous(out) || len == 0) return EMBER_OK;  // declined
-    const int64_t rows = numel(x) / len;
-    if (rows != numel(out)) return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu %s: the output does not have the kept shape", kNames[Op]);
-    if (single) rows_of((const float*)base_ptr(x), rows, len, Op, (float*)base_ptr(out));
-    else rows_of((const double*)base_ptr(x), rows, len, Op, (double*)base_ptr(out));
-    *info = 0;
+    if (!r.twice) rows_of((const float*)base_ptr(x), r.rows, r.len, Op, (float*)base_ptr(out));
+    else rows_of((const double*)base_ptr(x), r.rows, r.len, Op, (double*)base_ptr(out));
+    *r.info = 0;
     return EMBER_OK;
 }
 

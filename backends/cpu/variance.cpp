@@ -65,26 +65,37 @@ void rows_of(const T* x, int64_t rows, int64_t len, double ddof, bool root, int 
 
 template <bool Root>
 ember_status_t variance_kernel(const ember_kernel_call_t* c) {
-    if (c->n_in != 1 || c->n_out != 2 || c->out[1].dtype != EMBER_INT64 || numel(c->out[1]) != 1)
-        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu %s: needs x, and outputs result and info (one int64)", Root ? "std" : "var");
+    TrailingRows r;
+    if (ember_status_t st = trailing_rows(c, Root ? "std" : "var", r)) return st;
+    if (!r.taken) return EMBER_OK;
     const ember_view_t &x = c->in[0], &out = c->out[0];
-    int64_t* info = (int64_t*)base_ptr(c->out[1]);
-    const int k = trailing_axes(c->attrs->axes_mask, x.ndim);
-    const bool single = x.dtype == EMBER_FLOAT32 && out.dtype == EMBER_FLOAT32, twice = x.dtype == EMBER_FLOAT64 && out.dtype == EMBER_FLOAT64;
-    int64_t len = 1;
-    for (int d = x.ndim - k; d < x.ndim && k > 0; ++d) len *= x.shape[d];
-    *info = 1;
-    if (k <= 0 || !(single || twice) || !is_contiguous(x) || !is_contiguous(out) || len == 0) return EMBER_OK;  // declined
-    const int64_t rows = numel(x) / len;
-    if (rows != numel(out)) return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu %s: the output does not have the kept shape", Root ? "std" : "var");
     const double ddof = c->attrs->f[0];
-    if (single) rows_of((const float*)base_ptr(x), rows, len, ddof, Root, EMBER_FLOAT32, (float*)base_ptr(out));
-    else rows_of((const double*)base_ptr(x), rows, len, ddof, Root, EMBER_FLOAT64, (double*)base_ptr(out));
-    *info = 0;
+    if (!r.twice) rows_of((const float*)base_ptr(x), r.rows, r.len, ddof, Root, EMBER_FLOAT32, (float*)base_ptr(out));
+    else rows_of((const double*)base_ptr(x), r.rows, r.len, ddof, Root, EMBER_FLOAT64, (double*)base_ptr(out));
+    *r.info = 0;
     return EMBER_OK;
 }
 
 }  // namespace
+
+ember_status_t trailing_rows(const ember_kernel_call_t* c, const char* name, TrailingRows& r) {
+    r = TrailingRows{};
+    if (c->n_in != 1 || c->n_out != 2 || c->out[1].dtype != EMBER_INT64 || numel(c->out[1]) != 1)
+        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu %s: needs x, and outputs result and info (one int64)", name);
+    const ember_view_t &x = c->in[0], &out = c->out[0];
+    r.info = (int64_t*)base_ptr(c->out[1]);
+    *r.info = 1;
+    const int k = trailing_axes(c->attrs->axes_mask, x.ndim);
+    const bool single = x.dtype == EMBER_FLOAT32 && out.dtype == EMBER_FLOAT32;
+    r.twice = x.dtype == EMBER_FLOAT64 && out.dtype == EMBER_FLOAT64;
+    r.len = 1;
+    for (int d = x.ndim - k; d < x.ndim && k > 0; ++d) r.len *= x.shape[d];
+    if (k <= 0 || !(single || r.twice) || !is_contiguous(x) || !is_contiguous(out) || r.len == 0) return EMBER_OK;  // declined
+    r.rows = numel(x) / r.len;
+    if (r.rows != numel(out)) return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu %s: the output does not have the kept shape", name);
+    r.taken = true;
+    return EMBER_OK;
+}
 
 void add_variance_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"var", variance_kernel<false>, 0, true});
