@@ -226,8 +226,24 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
     const int64_t n7[1] = {10000000};
     add("random_uniform_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_random_uniform(c, n7, 1, 0, 1, EMBER_FLOAT32, r); }));
     add("random_normal_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_random_normal(c, n7, 1, 0, 1, EMBER_FLOAT32, r); }));
+    const int64_t n6[1] = {1000000};
+    if (np.count("random_normal_f64/1e6"))
+        add("random_normal_f64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_random_normal(c, n6, 1, 0, 1, EMBER_FLOAT64, r); }));
+    if (np.count("random_exponential_f64/1e6"))
+        add("random_exponential_f64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_random_exponential(c, n6, 1, 1, EMBER_FLOAT64, r); }));
+    if (np.count("random_categorical_f32/64x32000")) {
+        ember_tensor_t* logits = random_tensor(c, {64, 32000}, -3, 3, 14);
+        add("random_categorical_f32", "64x32000", time_result(reps, [&](ember_tensor_t** r) { ember_random_categorical(c, logits, 1, 1, r); }));
+        ember_tensor_release(logits);
+    }
+    if (np.count("random_choice_10/1e6")) {
+        ember_tensor_t* p = nullptr;
+        const int64_t ten[1] = {10};
+        ember_full(c, ten, 1, 0.1, EMBER_FLOAT64, &p);
+        add("random_choice_10", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_random_categorical(c, p, 1000000, 0, r); }));
+        ember_tensor_release(p);
+    }
     if (np.count("randint_i64/1e6")) {
-        const int64_t n6[1] = {1000000};
         add("randint_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_random_randint(c, 0, 100, n6, 1, EMBER_INT64, r); }));
     }
     if (np.count("var_rows_f32/100000x100") || np.count("std_f32/1e7")) {

@@ -21,6 +21,14 @@ Index and random cases (INDEX_CASES, their own shapes):
   searchsorted_f32   np.searchsorted(seq, v): 1e7 values in a sorted 1e4 sequence
   random_uniform_f32 rng.random(1e7, dtype=np.float32) (PCG64; Ember: Philox 4x32-10)
   random_normal_f32  rng.standard_normal(1e7, dtype=np.float32) (NumPy: ziggurat; Ember: Box-Muller)
+  random_normal_f64  rng.standard_normal(1e6) (float64)
+  random_exponential_f64
+                     rng.standard_exponential(1e6) (float64; NumPy: ziggurat; Ember: -log1p(-u))
+  random_categorical_f32
+                     one class per row of (64, 32000) float32 logits L by Gumbel-max, as a NumPy user
+                     writes it: argmax(L - log(-log(rng.random(L.shape, float32))), axis=-1)
+  random_choice_10   rng.choice(10, 1e6, p=[0.1] * 10) (NumPy: inverse CDF; Ember: random_categorical
+                     of the float64 probabilities, Gumbel-max over the 10 classes of every sample)
   randint_i64        rng.integers(0, 100, 1e6) (int64; NumPy: Lemire's multiply-shift, Ember: w mod 100 of 64-bit words)
   var_rows_f32       x.var(axis=-1) of a (100000, 100) float32 array
   std_f32            x.std() of 1e7 float32 values
@@ -181,6 +189,11 @@ def complex_uniform(r, shape):
     return (r.uniform(-1, 1, shape) + 1j * r.uniform(-1, 1, shape)).astype(np.complex64)
 
 
+def gumbel_max(g, logits):
+    with np.errstate(divide="ignore"):  # rng.random can give 0: log 0 = -inf, a score of -inf
+        return np.argmax(logits - np.log(-np.log(g.random(logits.shape, dtype=np.float32))), axis=-1)
+
+
 def size_name(n):
     return {10**6: "1e6", 10**7: "1e7"}.get(n, str(n))
 
@@ -215,6 +228,10 @@ INDEX_CASES = {
                          lambda s, v: np.searchsorted(s, v)),
     "random_uniform_f32": ("1e7", lambda r: (r,), lambda g: g.random(10**7, dtype=np.float32)),
     "random_normal_f32": ("1e7", lambda r: (r,), lambda g: g.standard_normal(10**7, dtype=np.float32)),
+    "random_normal_f64": ("1e6", lambda r: (r,), lambda g: g.standard_normal(10**6)),
+    "random_exponential_f64": ("1e6", lambda r: (r,), lambda g: g.standard_exponential(10**6)),
+    "random_categorical_f32": ("64x32000", lambda r: (r, r.normal(size=(64, 32000)).astype(np.float32)), lambda g, x: gumbel_max(g, x)),
+    "random_choice_10": ("1e6", lambda r: (r,), lambda g: g.choice(10, 10**6, p=np.full(10, 0.1))),
     "randint_i64": ("1e6", lambda r: (r,), lambda g: g.integers(0, 100, 10**6)),
     "var_rows_f32": ("100000x100", lambda r: (r.uniform(-1, 1, (100000, 100)).astype(np.float32),), lambda x: x.var(axis=-1)),
     "std_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: x.std()),

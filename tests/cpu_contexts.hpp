@@ -101,3 +101,11 @@ inline void expect_close(const ember_tensor_t* got, const ember_tensor_t* want, 
         EXPECT_EQ(host_values(all), std::vector<double>{1.0}) << what << ": 64-bit integers differ";
     }
 }
+
+// op binds the cpu backend's own kernel. (This checks registration only; that the kernels
+// run is shown by deliberate bugs in them failing the comparisons.)
+inline void expect_native_on_cpu(const char* op) {
+    const char* binding = nullptr;
+    ASSERT_EQ(ember_op_binding("cpu", op, &binding), EMBER_OK) << ember_last_error();
+    EXPECT_STREQ(binding, "native") << op;
+}

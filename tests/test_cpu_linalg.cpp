@@ -933,7 +933,9 @@ TEST(CpuLinalg, DetAndSlogdetKernelsMatchReference) {
         T b = build(cpu(), {big}, {}, dt, CONTIG), d, s, l;
         EM_OK(ember_det(cpu(), b, d.out()));
         EM_OK(ember_slogdet(cpu(), b, s.out(), l.out()));
-        if (!is_cplx(dt)) EXPECT_EQ(host(d)[0], cd(INFINITY)) << dn;  // complex: inf times 100 + 0i has a NaN part
+        if (!is_cplx(dt)) {  // complex: inf times 100 + 0i has a NaN part
+            EXPECT_EQ(host(d)[0], cd(INFINITY)) << dn;
+        }
         EXPECT_EQ(host(s)[0], cd(1)) << dn;
         EXPECT_NEAR(host(l)[0].real(), 200 * std::log(100.0), 1e-4 * 200 * std::log(100.0)) << dn;
         // Partial products beyond float32's range, a representable det: float32 accumulates
@@ -1516,7 +1518,9 @@ TEST(CpuLinalg, LargeBatchOfSmallMatricesUsesThePool) {
         EXPECT_LE(max_diff(host(tc), host(tcr)), tol);
         EM_OK(ember_lu_factor(cpu(), t, tl.out(), tp.out()));
         EM_OK(ember_lu_factor(ref(), tr, tlr.out(), tpr.out()));
-        if (!is_cplx(dt)) EXPECT_EQ(host(tp), host(tpr));
+        if (!is_cplx(dt)) {
+            EXPECT_EQ(host(tp), host(tpr));
+        }
         // ... and the reference's svd, eigh and qr on slices of the batch (lapack.hpp,
         // reference_on_batch): the same results as the reference on the whole.
         T tu, tsv, tvh, tsvr, tw, tv, twr, tvr, tud, tsvd, tvhd, tq, tr2, tqr, tr2r;

@@ -31,14 +31,6 @@ void expect_nan_op_matches(const NanOp& op, const ember_tensor_t* x, const std::
     expect_close(got, want, op.extreme ? 0 : (f64 ? 1e-13 : 2e-6), atol, std::string(op.name) + " " + what + " " + ember_dtype_name(dtype_of(x)));
 }
 
-// op binds the cpu backend's own kernel. (This checks registration only; that the kernels
-// run is shown by deliberate bugs in them failing the comparisons.)
-void expect_native_on_cpu(const char* op) {
-    const char* binding = nullptr;
-    ASSERT_EQ(ember_op_binding("cpu", op, &binding), EMBER_OK) << ember_last_error();
-    EXPECT_STREQ(binding, "native") << op;
-}
-
 }  // namespace
 
 // nan_reduce.cpp: nansum, nanmean, nanmax, nanmin in one pass per group over contiguous

@@ -8,7 +8,9 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <type_traits>
+#include <vector>
 
 #include "cpu_common.hpp"
 
@@ -31,6 +33,15 @@ void vector_bits(const ember_kernel_call_t* c) {
         g_isa->philox(key, base + (uint64_t)whole, last, 1);
         std::memcpy(words + 4 * whole, last, (size_t)(n % 4) * 4);
     }
+}
+
+// Element k of a batch of the composite's unit uniforms on [0, 1) (src/ops/random.cpp):
+// 24 bits of one word for float32, 53 bits of two for float64, every value exact.
+template <class T>
+inline T unit_uniform(const uint32_t* w, int64_t k) {
+    // The shifted words fit in int32: a signed conversion, which SSE2 vectorises.
+    if constexpr (sizeof(T) == 4) return (T)(int32_t)(w[k] >> 8) * (T)(1.0 / 16777216.0);
+    else return ((T)(int32_t)(w[2 * k] >> 5) * (T)67108864.0 + (T)(int32_t)(w[2 * k + 1] >> 6)) * (T)(1.0 / 9007199254740992.0);
 }
 
 // random_uniform (a COMPOSITE_KERNEL row): the composite's op sequence in
@@ -56,11 +67,7 @@ void uniform_t(const ember_kernel_call_t* c) {
             const T sc = scale, sh = shift, tp = top, bl = below;
             T* d = dst + e0;
             for (int64_t k = 0; k < m; ++k) {
-                T u;
-                // The shifted words fit in int32: a signed conversion, which SSE2 vectorises.
-                if constexpr (kWords == 1) u = (T)(int32_t)(w[k] >> 8) * (T)(1.0 / 16777216.0);
-                else u = ((T)(int32_t)(w[2 * k] >> 5) * (T)67108864.0 + (T)(int32_t)(w[2 * k + 1] >> 6)) * (T)(1.0 / 9007199254740992.0);
-                const T r = u * sc + sh;
+                const T r = unit_uniform<T>(w, k) * sc + sh;
                 d[k] = r >= tp ? bl : r;
             }
         }
@@ -74,6 +81,219 @@ ember_status_t uniform_kernel(const ember_kernel_call_t* c) {
         case EMBER_FLOAT32: uniform_t<float>(c); return EMBER_OK;
         case EMBER_FLOAT64: uniform_t<double>(c); return EMBER_OK;
         default: return g_host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "cpu random_uniform: dtype %d is not float32 or float64", (int)c->out[0].dtype);
+    }
+}
+
+// random_normal and random_exponential (COMPOSITE_KERNEL rows): the composite's op
+// sequence in src/ops/random.cpp on batches of elements that stay in the L1 cache, through
+// the functions the cpu backend's own log, log1p, sqrt and cos kernels run (the same vector
+// code for every element, as there) and with the same roundings (no FMA): the composite's
+// values on this backend bit for bit, on any number of threads.
+//   normal: u1 = 1 - U1, u2 = U2 (two streams, U2's blocks after all of U1's),
+//           (sqrt(-2 log u1) * cos(2 pi u2)) * std + mean
+//   exponential: -log1p(-U) / rate
+// The scalars are rounded to T first, as weak scalars in the composite's T arithmetic.
+enum Distribution { kNormal, kExponential };
+
+template <class T>
+void apply(UnFn vec, T (*scalar)(T), const T* x, T* out, int64_t n) {
+    if (vec) vec(x, out, n, 0);
+    else for (int64_t i = 0; i < n; ++i) out[i] = scalar(x[i]);
+}
+
+template <class T, Distribution D>
+void distribution_t(const ember_kernel_call_t* c) {
+    const ember_view_t& out = c->out[0];
+    const int is64 = sizeof(T) == 8, dt = is64 ? EMBER_FLOAT64 : EMBER_FLOAT32;
+    const uint64_t key = (uint64_t)c->attrs->i[0], base = (uint64_t)c->attrs->i[1];
+    constexpr int64_t kWords = sizeof(T) == 8 ? 2 : 1, kPerBlock = kWordsPerBlock / kWords, kBatch = 128;
+    T* dst = (T*)out.data + out.offset;
+    const int64_t n = numel(out), blocks = (n + kPerBlock - 1) / kPerBlock;
+    const uint64_t second_stream = base + (uint64_t)blocks;
+    const UnFn log_fn = g_isa->un[U_LOG][dt], sqrt_fn = g_isa->un[U_SQRT][dt];
+    const UnFn cos_fn = g_isa->math[M_cos][is64], log1p_fn = g_isa->math[M_log1p][is64];
+    const T first = (T)c->attrs->f[0], second = (T)c->attrs->f[1];  // normal: mean, std; exponential: rate
+    const T two_pi = (T)(2 * M_PI);
+    parallel_range(blocks, kParallelCostly / 16, kBatch, [&](int64_t b0, int64_t b1) {
+        uint32_t w[kWordsPerBlock * kBatch];
+        alignas(64) T u[kPerBlock * kBatch], v[kPerBlock * kBatch];
+        for (int64_t b = b0; b < b1; b += kBatch) {
+            const int64_t nb = std::min(kBatch, b1 - b), e0 = b * kPerBlock, m = std::min(nb * kPerBlock, n - e0);
+            T* d = dst + e0;
+            g_isa->philox(key, base + (uint64_t)b, w, nb);
+            if constexpr (D == kNormal) {
+                for (int64_t k = 0; k < m; ++k) u[k] = (T)1 - unit_uniform<T>(w, k);
+                apply<T>(log_fn, std::log, u, v, m);
+                for (int64_t k = 0; k < m; ++k) v[k] = (T)-2 * v[k];
+                apply<T>(sqrt_fn, std::sqrt, v, d, m);  // the radius, parked in the output
+                g_isa->philox(key, second_stream + (uint64_t)b, w, nb);
+                for (int64_t k = 0; k < m; ++k) u[k] = two_pi * unit_uniform<T>(w, k);
+                apply<T>(cos_fn, std::cos, u, v, m);
+                const T mean = first, sd = second;
+                for (int64_t k = 0; k < m; ++k) d[k] = d[k] * v[k] * sd + mean;
+            } else {
+                for (int64_t k = 0; k < m; ++k) u[k] = -unit_uniform<T>(w, k);
+                apply<T>(log1p_fn, std::log1p, u, v, m);
+                const T rate = first;
+                for (int64_t k = 0; k < m; ++k) d[k] = -v[k] / rate;
+            }
+        }
+    });
+}
+
+template <Distribution D>
+ember_status_t distribution_kernel(const ember_kernel_call_t* c) {
+    const char* name = D == kNormal ? "random_normal" : "random_exponential";
+    if (c->n_in != 0 || c->n_out != 1 || !is_contiguous(c->out[0]))
+        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu %s: expects no input and one contiguous output", name);
+    switch (c->out[0].dtype) {
+        case EMBER_FLOAT32: distribution_t<float, D>(c); return EMBER_OK;
+        case EMBER_FLOAT64: distribution_t<double, D>(c); return EMBER_OK;
+        default: return g_host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "cpu %s: dtype %d is not float32 or float64", name, (int)c->out[0].dtype);
+    }
+}
+
+// random_categorical (a COMPOSITE_KERNEL row): the composite's Gumbel-max in one pass. The
+// scores have shape (..., samples, classes); score (row, c) is logits[row / samples, c] +
+// -log(-log(u)), u = U + 2^-25 (float32) or 2^-54 (float64) from the element's words in C
+// order, through the backend's own vector log; a row's class is the first NaN score, else
+// the first largest (the argmax kernels' rule): the composite's classes bit for bit. The
+// elements are split evenly across the pool whatever the shape; a row cut by a split is
+// finished from its pieces' results, in order.
+template <class T>
+struct Best {  // the argmax of a row, or of a piece of one
+    int64_t index = -1;
+    T value{};
+    void take(const T* score, int64_t n, int64_t first_index) {
+        if (n == 0 || (index >= 0 && value != value)) return;  // a NaN already won
+        int64_t k0 = 0;
+        if (index < 0) {
+            index = first_index, value = score[0], k0 = 1;
+            if (value != value) return;
+        }
+        // Without branches on the data (random scores defeat the predictor), NaN aside.
+        T top = value;
+        int64_t at = index;
+        bool nan = false;
+        for (int64_t k = k0; k < n; ++k) {
+            const T v = score[k];
+            const bool up = top < v;
+            nan |= v != v;
+            top = up ? v : top;
+            at = up ? first_index + k : at;
+        }
+        index = at, value = top;
+        if (nan)
+            for (int64_t k = k0; k < n; ++k)
+                if (score[k] != score[k]) {
+                    index = first_index + k, value = score[k];
+                    return;
+                }
+    }
+    void then(const Best& later) {  // this piece's result followed by a later piece's
+        if (later.index < 0) return;
+        if (index < 0 || (value == value && (later.value != later.value || value < later.value))) *this = later;
+    }
+};
+
+template <class T>
+struct Piece {  // a row cut by the split: its elements from `start` on, as far as one task went
+    int64_t start, row;
+    Best<T> best;
+};
+
+// One categorical call's inputs, and the rows its tasks could not finish alone.
+template <class T>
+struct CategoricalJob {
+    uint64_t key, base;
+    int64_t samples, classes;
+    const T* logits;
+    int64_t* dst;
+    UnFn log_fn;
+    std::vector<Piece<T>> pieces;
+    std::mutex pieces_lock;
+};
+
+// The scores of elements [e0, e1) in C order, batch by batch, and the argmax of every row
+// they hold: into dst for a whole row, into pieces for a row cut at e0 or e1. e0 starts a
+// Philox block, and so does every batch.
+template <class T>
+void categorical_elements(CategoricalJob<T>& job, int64_t e0, int64_t e1) {
+    constexpr int64_t kWords = sizeof(T) == 8 ? 2 : 1, kPerBlock = kWordsPerBlock / kWords, kBatch = 1024;
+    const T half = (T)(sizeof(T) == 8 ? 0.5 / 9007199254740992.0 : 0.5 / 16777216.0);
+    const int64_t classes = job.classes;
+    uint32_t w[kBatch * kWords];
+    alignas(64) T u[kBatch], g[kBatch];
+    Best<T> best;
+    int64_t row = -1, start = 0;
+    auto finish = [&](bool row_ended) {
+        if (row < 0) return;
+        if (start == row * classes && row_ended) {
+            job.dst[row] = best.index;
+        } else {
+            std::lock_guard<std::mutex> hold(job.pieces_lock);
+            job.pieces.push_back(Piece<T>{start, row, best});
+        }
+    };
+    for (int64_t e = e0; e < e1; e += kBatch) {
+        const int64_t m = std::min(kBatch, e1 - e);
+        g_isa->philox(job.key, job.base + (uint64_t)(e / kPerBlock), w, (m + kPerBlock - 1) / kPerBlock);
+        for (int64_t k = 0; k < m; ++k) u[k] = unit_uniform<T>(w, k) + half;
+        apply<T>(job.log_fn, std::log, u, g, m);
+        for (int64_t k = 0; k < m; ++k) g[k] = -g[k];
+        apply<T>(job.log_fn, std::log, g, u, m);
+        for (int64_t k = 0; k < m;) {  // one row's part of the batch at a time
+            const int64_t flat = e + k, r = flat / classes, first = flat - r * classes, len = std::min(m - k, classes - first);
+            if (r != row) {
+                finish(true);
+                row = r, start = flat, best = Best<T>{};
+            }
+            const T* l = job.logits + (r / job.samples) * classes + first;
+            T* score = g + k;
+            for (int64_t j = 0; j < len; ++j) score[j] = l[j] + -u[k + j];
+            best.take(score, len, first);
+            k += len;
+        }
+    }
+    finish(e1 == (row + 1) * classes);
+}
+
+template <class T>
+void categorical_t(const ember_kernel_call_t* c) {
+    const ember_view_t& in = c->in[0];
+    const ember_view_t& out = c->out[0];
+    CategoricalJob<T> job;
+    job.key = (uint64_t)c->attrs->i[0];
+    job.base = (uint64_t)c->attrs->i[1];
+    job.samples = c->attrs->i[2];
+    job.classes = in.shape[in.ndim - 1];
+    job.logits = (const T*)in.data + in.offset;
+    job.dst = (int64_t*)out.data + out.offset;
+    job.log_fn = g_isa->un[U_LOG][sizeof(T) == 8 ? EMBER_FLOAT64 : EMBER_FLOAT32];
+    constexpr int64_t kPerBlock = sizeof(T) == 8 ? 2 : 4;
+    const int64_t total = numel(out) * job.classes, blocks = (total + kPerBlock - 1) / kPerBlock;
+    parallel_range(blocks, kParallelCostly / 16, 1 << 11, [&](int64_t b0, int64_t b1) {
+        categorical_elements(job, b0 * kPerBlock, std::min(b1 * kPerBlock, total));
+    });
+    std::vector<Piece<T>>& pieces = job.pieces;
+    std::sort(pieces.begin(), pieces.end(), [](const Piece<T>& a, const Piece<T>& b) { return a.start < b.start; });
+    for (size_t i = 0; i < pieces.size();) {
+        Best<T> best = pieces[i].best;
+        size_t j = i + 1;
+        for (; j < pieces.size() && pieces[j].row == pieces[i].row; ++j) best.then(pieces[j].best);
+        job.dst[pieces[i].row] = best.index;
+        i = j;
+    }
+}
+
+ember_status_t categorical_kernel(const ember_kernel_call_t* c) {
+    if (c->n_in != 1 || c->n_out != 1 || !is_contiguous(c->in[0]) || !is_contiguous(c->out[0]) || c->in[0].ndim < 1 || c->out[0].dtype != EMBER_INT64 ||
+        c->attrs->i[2] < 1 || numel(c->in[0]) / std::max<int64_t>(1, c->in[0].shape[c->in[0].ndim - 1]) * c->attrs->i[2] != numel(c->out[0]))
+        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu random_categorical: expects contiguous logits (..., classes) and int64 classes (..., samples)");
+    switch (c->in[0].dtype) {
+        case EMBER_FLOAT32: categorical_t<float>(c); return EMBER_OK;
+        case EMBER_FLOAT64: categorical_t<double>(c); return EMBER_OK;
+        default: return g_host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "cpu random_categorical: dtype %d is not float32 or float64", (int)c->in[0].dtype);
     }
 }
 
@@ -207,6 +427,9 @@ void add_random_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"random_bits", random_kernel, kWordsPerBlock, false});
     k.push_back({"random_uniform", uniform_kernel, 0, true});
     k.push_back({"random_randint", randint_kernel, 0, true});
+    k.push_back({"random_normal", distribution_kernel<kNormal>, 0, true});
+    k.push_back({"random_exponential", distribution_kernel<kExponential>, 0, true});
+    k.push_back({"random_categorical", categorical_kernel, 0, true});
     for (const char* name : {"random_truncated_normal", "random_gamma", "random_beta", "random_binomial", "random_poisson"})
         k.push_back({name, random_kernel, kBlockPerElement, false});
 }

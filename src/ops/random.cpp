@@ -94,6 +94,23 @@ TRef normal_of(ember_ctx* ctx, const Shape& shape, ember_dtype_t dt, const TRef&
     return cast_if(ctx, add(ctx, mul(ctx, z, sd), mean).get(), dt);
 }
 
+// random_normal and random_exponential through the backend's kernel (COMPOSITE_KERNEL,
+// docs/backend-guide.md): the composite's values in one call. The kernel fills the work
+// dtype from `streams` unit-uniform streams, reserved one after the other as the composite
+// draws them, and the result is cast as the composite casts it.
+TRef distribution_kernel(ember_ctx* ctx, OpId op, const Shape& shape, ember_dtype_t dt, uint64_t streams, ember_attrs_t at) {
+    const ember_dtype_t w = work_dtype(dt);
+    TRef r = alloc_tensor(ctx, w, shape);
+    if (r->size) {
+        const uint64_t words = (uint64_t)r->size * (w == EMBER_FLOAT64 ? 2 : 1);
+        const ember_random_state_t s = reserve(ctx, streams * ((words + 3) / 4));
+        at.i[0] = (int64_t)s.key;
+        at.i[1] = (int64_t)s.counter;
+        run_kernel(ctx, op, {}, {view_of(r.get())}, at);
+    }
+    return cast_if(ctx, r.get(), dt);
+}
+
 // 64-bit words of shape (high word first).
 TRef words64(ember_ctx* ctx, const Shape& shape) {
     Shape s2 = shape;
@@ -306,6 +323,13 @@ ENTRY(ember_random_normal, (ember_ctx_t * ctx, const int64_t* shape, int ndim, d
     Shape s = shape_arg(shape, ndim);
     ember_dtype_t dt = float_arg(ctx, dtype, "random_normal");
     if (!std::isfinite(mean) || !std::isfinite(std) || std < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "need finite mean and std >= 0, got %g, %g", mean, std);
+    if (has_backend_kernel(ctx, OP_random_normal)) {
+        ember_attrs_t at{};
+        at.f[0] = mean;
+        at.f[1] = std;
+        *out = distribution_kernel(ctx, OP_random_normal, s, dt, 2, at).release();
+        return;
+    }
     *out = normal_of(ctx, s, dt, f(ctx, mean), f(ctx, std)).release();
 })
 
@@ -347,6 +371,12 @@ ENTRY(ember_random_exponential, (ember_ctx_t * ctx, const int64_t* shape, int nd
     Shape s = shape_arg(shape, ndim);
     ember_dtype_t dt = float_arg(ctx, dtype, "random_exponential");
     if (!(rate > 0) || !std::isfinite(rate)) raise(EMBER_ERR_INVALID_ARGUMENT, "rate must be positive and finite, got %g", rate);
+    if (has_backend_kernel(ctx, OP_random_exponential)) {
+        ember_attrs_t at{};
+        at.f[0] = rate;
+        *out = distribution_kernel(ctx, OP_random_exponential, s, dt, 1, at).release();
+        return;
+    }
     TRef u = unit_uniform(ctx, s, dt);
     TRef e = div(ctx, un(ctx, OP_negative, un(ctx, OP_log1p, un(ctx, OP_negative, u))), f(ctx, rate));
     *out = cast_if(ctx, e.get(), dt).release();
@@ -418,6 +448,23 @@ ENTRY(ember_random_categorical, (ember_ctx_t * ctx, const ember_tensor_t* x, int
     TRef logits = from_logits ? X : un(ctx, OP_log, X);
     Shape s = shape_of(x);
     s.insert(s.end() - 1, num_samples);
+    if (has_backend_kernel(ctx, OP_random_categorical)) {
+        // The composite below in one kernel call: the same words for the same scores.
+        Shape rs = s;
+        rs.pop_back();
+        TRef r = alloc_tensor(ctx, EMBER_INT64, rs);
+        if (r->size) {
+            const int64_t classes = x->shape[x->ndim - 1];
+            if (r->size > INT64_MAX / 2 / classes) raise(EMBER_ERR_INVALID_ARGUMENT, "%lld samples of %lld classes are too many", (long long)r->size, (long long)classes);
+            TRef L = contiguous(ctx, logits.get());
+            const uint64_t words = (uint64_t)r->size * (uint64_t)x->shape[x->ndim - 1] * (dt == EMBER_FLOAT64 ? 2 : 1);
+            ember_attrs_t at = stream_attrs(reserve(ctx, (words + 3) / 4));
+            at.i[2] = num_samples;
+            run_kernel(ctx, OP_random_categorical, {view_of(L.get())}, {view_of(r.get())}, at);
+        }
+        *out = r.release();
+        return;
+    }
     TRef u = add(ctx, unit_uniform(ctx, s, dt), f(ctx, dt == EMBER_FLOAT64 ? 0.5 / 9007199254740992.0 : 0.5 / 16777216.0));  // (0, 1)
     TRef g = un(ctx, OP_negative, un(ctx, OP_log, un(ctx, OP_negative, un(ctx, OP_log, u))));
     TRef score = add(ctx, op_expand_dims(logits.get(), -2), g);
