@@ -231,6 +231,17 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("random_normal_f64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_random_normal(c, n6, 1, 0, 1, EMBER_FLOAT64, r); }));
     if (np.count("random_exponential_f64/1e6"))
         add("random_exponential_f64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_random_exponential(c, n6, 1, 1, EMBER_FLOAT64, r); }));
+    if (np.count("random_bernoulli_f64/1e6")) {
+        ember_tensor_t* p = nullptr;
+        ember_full(c, nullptr, 0, 0.3, EMBER_FLOAT64, &p);
+        add("random_bernoulli_f64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_random_bernoulli(c, p, n6, 1, r); }));
+        ember_tensor_release(p);
+    }
+    for (int64_t n : {10000, 1000000}) {
+        const char* size = n == 10000 ? "1e4" : "1e6";
+        if (np.count(std::string("random_permutation/") + size))
+            add("random_permutation", size, time_result(reps, [&](ember_tensor_t** r) { ember_random_permutation(c, n, r); }));
+    }
     if (np.count("random_categorical_f32/64x32000")) {
         ember_tensor_t* logits = random_tensor(c, {64, 32000}, -3, 3, 14);
         add("random_categorical_f32", "64x32000", time_result(reps, [&](ember_tensor_t** r) { ember_random_categorical(c, logits, 1, 1, r); }));

@@ -24,6 +24,10 @@ Index and random cases (INDEX_CASES, their own shapes):
   random_normal_f64  rng.standard_normal(1e6) (float64)
   random_exponential_f64
                      rng.standard_exponential(1e6) (float64; NumPy: ziggurat; Ember: -log1p(-u))
+  random_bernoulli_f64
+                     rng.random(1e6) < 0.3 (Ember: random_bernoulli of a float64 p, 53-bit uniforms)
+  random_permutation rng.permutation(n), n = 1e4 and 1e6 (NumPy: Fisher-Yates; Ember: the stable argsort of
+                     64-bit random words, one word pair an element)
   random_categorical_f32
                      one class per row of (64, 32000) float32 logits L by Gumbel-max, as a NumPy user
                      writes it: argmax(L - log(-log(rng.random(L.shape, float32))), axis=-1)
@@ -230,6 +234,9 @@ INDEX_CASES = {
     "random_normal_f32": ("1e7", lambda r: (r,), lambda g: g.standard_normal(10**7, dtype=np.float32)),
     "random_normal_f64": ("1e6", lambda r: (r,), lambda g: g.standard_normal(10**6)),
     "random_exponential_f64": ("1e6", lambda r: (r,), lambda g: g.standard_exponential(10**6)),
+    "random_bernoulli_f64": ("1e6", lambda r: (r,), lambda g: g.random(10**6) < 0.3),
+    "random_permutation@1e4": ("1e4", lambda r: (r,), lambda g: g.permutation(10**4)),
+    "random_permutation@1e6": ("1e6", lambda r: (r,), lambda g: g.permutation(10**6)),
     "random_categorical_f32": ("64x32000", lambda r: (r, r.normal(size=(64, 32000)).astype(np.float32)), lambda g, x: gumbel_max(g, x)),
     "random_choice_10": ("1e6", lambda r: (r,), lambda g: g.choice(10, 10**6, p=np.full(10, 0.1))),
     "randint_i64": ("1e6", lambda r: (r,), lambda g: g.integers(0, 100, 10**6)),

@@ -282,6 +282,19 @@ TEST(CpuBackend, SortsOnOneAndThreeThreads) {
     EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "3"}}), 0);
 }
 
+// random_ops.cpp and sort.cpp split the random kernels' elements by thread count (a
+// categorical row cut into pieces is finished from them): the same draws on one thread and on
+// three, and with the AVX2 and SSE2 tables.
+TEST(CpuBackend, RandomKernelsOnOneAndThreeThreadsAndEveryIsa) {
+    NEED_CPU();
+    NEED_CHILD_PROCESSES();
+    const char* filter = "CpuRandom.*:CpuLarge.RandomMatchesReferenceExactly";
+    EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "1"}}), 0);
+    EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "3"}}), 0);
+    EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
+    EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
+}
+
 // matmul.cpp spreads batches, row blocks and inner-dimension parts over the pool: the same
 // products on one thread and on three.
 TEST(CpuBackend, MatmulOnOneAndThreeThreads) {

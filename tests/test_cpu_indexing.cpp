@@ -256,11 +256,16 @@ TEST(CpuLarge, NonzeroAndArangeMatchReferenceExactly) {
 // for broadcast parameter tensors, and leave the state where the reference leaves it.
 TEST(CpuLarge, RandomMatchesReferenceExactly) {
     NEED_CPU();
+    for (const char* op : {"random_uniform", "random_randint", "random_bernoulli", "random_permutation"}) expect_native_on_cpu(op);
     using Draw = std::function<ember_status_t(ember_ctx_t*, ember_tensor_t**)>;
     const int64_t odd[2] = {1001, 333}, flat[1] = {300003}, three[1] = {3};
     T alpha = tensor(cpu(), randf(1001, 0.2f, 30, 71), {1001, 1}, EMBER_FLOAT32);
     T scale = tensor(cpu(), randf(333, 0.5f, 2, 72), {333}, EMBER_FLOAT64);
     T lam = tensor(cpu(), randf(333, 0, 40, 73), {1, 333}, EMBER_FLOAT32);
+    T p64 = tensor(cpu(), std::vector<double>{0.3}, {}, EMBER_FLOAT64), p32 = tensor(cpu(), std::vector<float>{0.7f}, {}, EMBER_FLOAT32);
+    T p11 = tensor(cpu(), std::vector<float>{0.5f}, {1, 1}, EMBER_FLOAT16), pnan = tensor(cpu(), std::vector<double>{NAN}, {}, EMBER_FLOAT64);
+    T scale_ref = as_ref(scale);
+    T p64_ref = as_ref(p64), p32_ref = as_ref(p32), p11_ref = as_ref(p11), pnan_ref = as_ref(pnan);
     std::vector<std::pair<std::string, Draw>> draws = {
         {"bits 2-d", [&](auto c, auto o) { return ember_random_bits(c, odd, 2, o); }},
         {"bits 1-d", [&](auto c, auto o) { return ember_random_bits(c, flat, 1, o); }},
@@ -279,6 +284,19 @@ TEST(CpuLarge, RandomMatchesReferenceExactly) {
         {"randint uint16 one value", [&](auto c, auto o) { return ember_random_randint(c, 3, 4, three, 1, EMBER_UINT16, o); }},
         {"randint int64 above 2^63", [&](auto c, auto o) { return ember_random_randint(c, -(int64_t(1) << 62), (int64_t(1) << 62) + 12345, odd, 2, EMBER_INT64, o); }},
         {"randint uint32 0-d", [&](auto c, auto o) { return ember_random_randint(c, 7, 1000000007, nullptr, 0, EMBER_UINT32, o); }},
+        // random_bernoulli of one probability: the cpu kernel that replaces the composite
+        // (u < p, u of p's precision; exact arithmetic, so equal to the reference's).
+        {"bernoulli float64 p", [&](auto c, auto o) { return ember_random_bernoulli(c, c == cpu() ? p64 : p64_ref, odd, 2, o); }},
+        {"bernoulli float32 p", [&](auto c, auto o) { return ember_random_bernoulli(c, c == cpu() ? p32 : p32_ref, flat, 1, o); }},
+        {"bernoulli p of shape (1, 1), no shape", [&](auto c, auto o) { return ember_random_bernoulli(c, c == cpu() ? p11 : p11_ref, nullptr, -1, o); }},
+        {"bernoulli p NaN", [&](auto c, auto o) { return ember_random_bernoulli(c, c == cpu() ? pnan : pnan_ref, three, 1, o); }},
+        // random_permutation: the cpu kernel that replaces the composite's stable argsort of
+        // 64-bit words (a sort by high word and index, then runs of tied high words by low
+        // word: 300003 elements hold about ten such pairs); shuffle goes through it.
+        {"permutation", [&](auto c, auto o) { return ember_random_permutation(c, 300003, o); }},
+        {"permutation of one", [&](auto c, auto o) { return ember_random_permutation(c, 1, o); }},
+        {"permutation of none", [&](auto c, auto o) { return ember_random_permutation(c, 0, o); }},
+        {"shuffle", [&](auto c, auto o) { return ember_random_shuffle(c, c == cpu() ? scale : scale_ref, 0, o); }},
         {"truncated_normal", [&](auto c, auto o) { return ember_random_truncated_normal(c, odd, 2, 0, 1, -0.5, 2, EMBER_FLOAT64, o); }},
         {"gamma", [&](auto c, auto o) { return ember_random_gamma(c, flat, 1, 0.7, 2, EMBER_FLOAT32, o); }},
         {"beta", [&](auto c, auto o) { return ember_random_beta(c, odd, 2, 2, 5, EMBER_FLOAT64, o); }},

@@ -42,9 +42,11 @@ int64_t count_of(const std::vector<int64_t>& shape) {
     return n;
 }
 
-// The composite's next unit uniforms on [0, 1) of shape, in dtype w (float32: 24 bits of a
-// word; float64: 53 bits of two), from the words random_bits draws on cpu.
-T unit_uniforms(const std::vector<int64_t>& shape, ember_dtype_t w) {
+// The composite's next unit uniforms of shape in dtype w, from the words random_bits draws
+// on cpu: on [0, 1) (float32: 24 bits of a word; float64: 53 bits of two), or on the open
+// (0, 1) (float32: (2m + 1) / 2^24, m 23 bits of a word; float64: (2m + 1) / 2^53, m 52
+// bits of two).
+T unit_uniforms(const std::vector<int64_t>& shape, ember_dtype_t w, bool open = false) {
     const bool f64 = w == EMBER_FLOAT64;
     const int64_t n = count_of(shape), count = n * (f64 ? 2 : 1);
     T bits;
@@ -54,9 +56,14 @@ T unit_uniforms(const std::vector<int64_t>& shape, ember_dtype_t w) {
         EXPECT_EQ(ember_tensor_read(bits, words.data(), words.size() * 4), EMBER_OK);
     }
     std::vector<double> u((size_t)n);
-    for (size_t k = 0; k < u.size(); ++k)
-        u[k] = f64 ? ((double)(words[2 * k] >> 5) * 67108864.0 + (double)(words[2 * k + 1] >> 6)) / 9007199254740992.0
-                   : (double)(words[k] >> 8) / 16777216.0;
+    for (size_t k = 0; k < u.size(); ++k) {
+        if (open)
+            u[k] = f64 ? (((double)(words[2 * k] >> 5) * 33554432.0 + (double)(words[2 * k + 1] >> 7)) * 2 + 1) / 9007199254740992.0
+                       : ((double)(words[k] >> 9) * 2 + 1) / 16777216.0;
+        else
+            u[k] = f64 ? ((double)(words[2 * k] >> 5) * 67108864.0 + (double)(words[2 * k + 1] >> 6)) / 9007199254740992.0
+                       : (double)(words[k] >> 8) / 16777216.0;
+    }
     return tensor(cpu(), u, shape, w);
 }
 
@@ -81,8 +88,8 @@ T exponential_by_ops(const std::vector<int64_t>& shape, double rate, ember_dtype
     return cast;
 }
 
-// The composite's classes on cpu: Gumbel noise -log(-log(u)), u = U + half a unit of U's
-// last place, added to the logits (log of x for probabilities), argmax over the classes.
+// The composite's classes on cpu: Gumbel noise -log(-log(u)), u an open unit uniform, added
+// to the logits (log of x for probabilities), argmax over the classes.
 T categorical_by_ops(const T& x, int64_t samples, bool from_logits) {
     std::vector<int64_t> xs = shape_of(x), s = xs, lifted = xs;
     s.insert(s.end() - 1, samples);
@@ -92,11 +99,18 @@ T categorical_by_ops(const T& x, int64_t samples, bool from_logits) {
     EXPECT_EQ(ember_astype(cpu(), x, w, xw.out()), EMBER_OK);
     T logits = from_logits ? std::move(xw) : on_cpu(ember_log, xw);
     EXPECT_EQ(ember_reshape(cpu(), logits, lifted.data(), (int)lifted.size(), lx.out()), EMBER_OK) << ember_last_error();
-    T u = on_cpu(ember_add, unit_uniforms(s, w), scalar(w == EMBER_FLOAT64 ? 0x1p-54 : 0x1p-25, w));
+    T u = unit_uniforms(s, w, true);
     T g = on_cpu(ember_negative, on_cpu(ember_log, on_cpu(ember_negative, on_cpu(ember_log, u))));
     T score = on_cpu(ember_add, lx, g), classes;
     EXPECT_EQ(ember_argmax(cpu(), score, -1, 0, classes.out()), EMBER_OK) << ember_last_error();
     return classes;
+}
+
+// Bit for bit: signed zeros and NaN payloads included.
+void expect_same_bits(const T& got, const T& want, const std::string& what) {
+    EXPECT_EQ(dtype_of(got), dtype_of(want)) << what;
+    EXPECT_EQ(shape_of(got), shape_of(want)) << what;
+    EXPECT_TRUE(raw_bytes(got) == raw_bytes(want)) << what;
 }
 
 bool same_state(const ember_random_state_t& a, const ember_random_state_t& b) { return a.key == b.key && a.counter == b.counter; }
@@ -119,7 +133,7 @@ TEST(CpuRandom, NormalAndExponentialAreTheirCompositesOps) {
         for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16}) {
             const std::string what = std::string(ember_dtype_name(dt)) + " of " + std::to_string(count_of(shape)) + " elements, " +
                                       std::to_string(shape.size()) + "-d";
-            for (Normal p : {Normal{-1.5, 2.5}, Normal{1e3, 0}}) {
+            for (Normal p : {Normal{-1.5, 2.5}, Normal{0.1, 0.3}, Normal{1e3, 0}}) {
                 T got, want;
                 ember_random_state_t after_kernel, after_ops;
                 EM_OK(ember_random_set_state(cpu(), &start));
@@ -128,7 +142,7 @@ TEST(CpuRandom, NormalAndExponentialAreTheirCompositesOps) {
                 EM_OK(ember_random_set_state(cpu(), &start));
                 want = normal_by_ops(shape, p.mean, p.sd, dt);
                 EM_OK(ember_random_get_state(cpu(), &after_ops));
-                expect_close(got, want, 0, 0, "normal " + what + ", std " + std::to_string(p.sd));
+                expect_same_bits(got, want, "normal " + what + ", std " + std::to_string(p.sd));
                 EXPECT_TRUE(same_state(after_kernel, after_ops)) << "normal " << what;
             }
             for (double rate : {3.7, 1e-3}) {
@@ -140,7 +154,7 @@ TEST(CpuRandom, NormalAndExponentialAreTheirCompositesOps) {
                 EM_OK(ember_random_set_state(cpu(), &start));
                 want = exponential_by_ops(shape, rate, dt);
                 EM_OK(ember_random_get_state(cpu(), &after_ops));
-                expect_close(got, want, 0, 0, "exponential " + what + ", rate " + std::to_string(rate));
+                expect_same_bits(got, want, "exponential " + what + ", rate " + std::to_string(rate));
                 EXPECT_TRUE(same_state(after_kernel, after_ops)) << "exponential " << what;
             }
         }
@@ -171,7 +185,7 @@ TEST(CpuRandom, NormalAndExponentialMatchTheReferenceClosely) {
 
 // random_ops.cpp's categorical kernel against the composite's ops: many short rows, long
 // rows that the pool splits into pieces (the largest score in the first piece of one, in the
-// last of the other), a 1-d x, probabilities with zeros (log 0 = -inf, never drawn) and a row of zeros only (all
+// last of the other; NaN and inf logits in several pieces), one class, no rows, a 1-d x, probabilities with zeros (log 0 = -inf, never drawn) and a row of zeros only (all
 // scores -inf: class 0), NaN logits (the first NaN's class), a transposed float16 x, and no
 // samples.
 TEST(CpuRandom, CategoricalIsItsCompositesOps) {
@@ -183,6 +197,10 @@ TEST(CpuRandom, CategoricalIsItsCompositesOps) {
     for (size_t i = 9; i < 18; ++i) probabilities[i] = 0;  // row 1
     auto with_nan = randf(5 * 6, -2, 2, 92);
     with_nan[8] = nan, with_nan[10] = nan, with_nan[12] = -inf;  // row 1: NaNs at classes 2 and 4
+    auto pieces = randf(3 * 300001, -1, 1, 98);  // rows the pool cuts, with NaN and inf in several pieces
+    pieces[1000] = 40, pieces[280000] = nan;              // row 0: a NaN in a late piece beats 40
+    pieces[300001 + 5000] = nan, pieces[300001 + 280000] = nan;  // row 1: the first NaN
+    pieces[600002 + 2000] = inf, pieces[600002 + 290000] = inf;  // row 2: the first inf
     auto long_rows = randf(2 * 300001, -1, 1, 93);
     long_rows[1000] = 40;             // far above the noise: row 0's first piece holds the answer,
     long_rows[300001 + 250000] = 40;  // row 1's last piece
@@ -203,6 +221,9 @@ TEST(CpuRandom, CategoricalIsItsCompositesOps) {
     cases.push_back({"(7, 9) probabilities with zeros", tensor(cpu(), probabilities, {7, 9}, EMBER_FLOAT32), 1000, false});
     cases.push_back({"(5, 6) logits with NaN and -inf", tensor(cpu(), with_nan, {5, 6}, EMBER_FLOAT64), 50, true});
     cases.push_back({"transposed float16 logits", std::move(half), 7, true});
+    cases.push_back({"long rows with NaN and inf in several pieces", tensor(cpu(), pieces, {3, 300001}, EMBER_FLOAT64), 1, true});
+    cases.push_back({"one class", tensor(cpu(), randf(4, -1, 1, 99), {4, 1}, EMBER_FLOAT32), 3, true});
+    cases.push_back({"no rows", tensor(cpu(), std::vector<float>{}, {0, 5}, EMBER_FLOAT32), 3, true});
     cases.push_back({"no samples", tensor(cpu(), randf(12, -1, 1, 97), {3, 4}, EMBER_FLOAT32), 0, true});
     const ember_random_state_t start{0x13198a2e03707344ull, 99};
     for (Case& c : cases) {
@@ -216,5 +237,58 @@ TEST(CpuRandom, CategoricalIsItsCompositesOps) {
         EM_OK(ember_random_get_state(cpu(), &after_ops));
         expect_close(got, want, 0, 0, "categorical, " + c.what);
         EXPECT_TRUE(same_state(after_kernel, after_ops)) << "categorical, " << c.what;
+    }
+}
+
+// random_bernoulli of one probability (random_ops.cpp) is u < p: with p set to the very
+// value of the first element's u, that element must come out false, and one just above it
+// true. (The broad comparison with the reference is in test_cpu_indexing.cpp.)
+TEST(CpuRandom, BernoulliIsStrictlyBelowP) {
+    NEED_CPU();
+    const ember_random_state_t start{0xa4093822299f31d0ull, 4242};
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        EM_OK(ember_random_set_state(cpu(), &start));
+        const std::vector<double> u = host_values(unit_uniforms({5}, dt));
+        const double above = dt == EMBER_FLOAT64 ? std::nextafter(u[0], 2.0) : (double)std::nextafter((float)u[0], 2.0f);
+        for (double p : {u[0], above}) {
+            T pt = tensor(cpu(), std::vector<double>{p}, {}, dt), got;
+            const int64_t five = 5;
+            EM_OK(ember_random_set_state(cpu(), &start));
+            EM_OK(ember_random_bernoulli(cpu(), pt, &five, 1, got.out()));
+            EXPECT_EQ(host_values(got)[0], p == u[0] ? 0.0 : 1.0) << ember_dtype_name(dt) << " p = " << p << ", u = " << u[0];
+        }
+    }
+}
+
+// The largest open unit uniform stays below 1, so its Gumbel noise is finite: a class of
+// probability 0 is not drawn even where its element gets the largest u. (With u = U + 2^-25
+// that u rounded to 1, the noise was +inf and the class's score -inf + inf = NaN, which
+// argmax picks.) The word with the largest float32 u (its top 23 bits all ones) is found in
+// the stream first, and the draw is started at its Philox block.
+TEST(CpuRandom, CategoricalNeverDrawsAZeroProbabilityClass) {
+    NEED_CPU();
+    const uint64_t key = 0x082efa98ec4e6c89ull;
+    int64_t found = -1;
+    const int64_t chunk = int64_t(1) << 22;
+    for (int64_t first = 0; found < 0 && first < 16 * chunk; first += chunk) {
+        const ember_random_state_t at{key, (uint64_t)first / 4};
+        EM_OK(ember_random_set_state(cpu(), &at));
+        T bits;
+        EM_OK(ember_random_bits(cpu(), &chunk, 1, bits.out()));
+        std::vector<uint32_t> words((size_t)chunk);
+        EM_OK(ember_tensor_read(bits, words.data(), words.size() * 4));
+        for (size_t i = 0; i < words.size() && found < 0; ++i)
+            if (words[i] >> 9 == 0x7fffffu) found = first + (int64_t)i;
+    }
+    ASSERT_GE(found, 0) << "no word with the largest u in the first 2^26";
+    const int64_t zero_class = found % 4;  // the element of the block that gets the largest u
+    std::vector<float> p(4, 1.0f / 3);
+    p[(size_t)zero_class] = 0;
+    for (ember_ctx_t* ctx : {cpu(), ref()}) {
+        T probabilities = tensor(ctx, p, {4}, EMBER_FLOAT32), drawn;
+        const ember_random_state_t at{key, (uint64_t)found / 4};
+        EM_OK(ember_random_set_state(ctx, &at));
+        EM_OK(ember_random_categorical(ctx, probabilities, 1, 0, drawn.out()));
+        EXPECT_NE(host_values(drawn)[0], (double)zero_class) << (ctx == cpu() ? "cpu" : "reference");
     }
 }

@@ -44,6 +44,14 @@ inline T unit_uniform(const uint32_t* w, int64_t k) {
     else return ((T)(int32_t)(w[2 * k] >> 5) * (T)67108864.0 + (T)(int32_t)(w[2 * k + 1] >> 6)) * (T)(1.0 / 9007199254740992.0);
 }
 
+// Element k of a batch of the composite's unit uniforms on the open (0, 1): (2m + 1) 2^-24
+// with m 23 bits of one word (float32), (2m + 1) 2^-53 with m 52 bits of two (float64).
+template <class T>
+inline T open_unit_uniform(const uint32_t* w, int64_t k) {
+    if constexpr (sizeof(T) == 4) return ((T)(int32_t)(w[k] >> 9) * (T)2 + (T)1) * (T)(1.0 / 16777216.0);
+    else return (((T)(int32_t)(w[2 * k] >> 5) * (T)33554432.0 + (T)(int32_t)(w[2 * k + 1] >> 7)) * (T)2 + (T)1) * (T)(1.0 / 9007199254740992.0);
+}
+
 // random_uniform (a COMPOSITE_KERNEL row): the composite's op sequence in
 // src/ops/random.cpp, per element and in one pass: the same Philox words and the same
 // roundings (no FMA: CMakeLists.txt builds this file with -ffp-contract=off), and values
@@ -92,7 +100,8 @@ ember_status_t uniform_kernel(const ember_kernel_call_t* c) {
 //   normal: u1 = 1 - U1, u2 = U2 (two streams, U2's blocks after all of U1's),
 //           (sqrt(-2 log u1) * cos(2 pi u2)) * std + mean
 //   exponential: -log1p(-U) / rate
-// The scalars are rounded to T first, as weak scalars in the composite's T arithmetic.
+// The scalars are rounded to T first, as weak scalars in the composite's T arithmetic, and a
+// negation is 0 - x, as the backend's negative computes it (-0 comes out +0).
 enum Distribution { kNormal, kExponential };
 
 template <class T>
@@ -132,10 +141,10 @@ void distribution_t(const ember_kernel_call_t* c) {
                 const T mean = first, sd = second;
                 for (int64_t k = 0; k < m; ++k) d[k] = d[k] * v[k] * sd + mean;
             } else {
-                for (int64_t k = 0; k < m; ++k) u[k] = -unit_uniform<T>(w, k);
+                for (int64_t k = 0; k < m; ++k) u[k] = (T)0 - unit_uniform<T>(w, k);
                 apply<T>(log1p_fn, std::log1p, u, v, m);
                 const T rate = first;
-                for (int64_t k = 0; k < m; ++k) d[k] = -v[k] / rate;
+                for (int64_t k = 0; k < m; ++k) d[k] = ((T)0 - v[k]) / rate;
             }
         }
     });
@@ -155,7 +164,7 @@ ember_status_t distribution_kernel(const ember_kernel_call_t* c) {
 
 // random_categorical (a COMPOSITE_KERNEL row): the composite's Gumbel-max in one pass. The
 // scores have shape (..., samples, classes); score (row, c) is logits[row / samples, c] +
-// -log(-log(u)), u = U + 2^-25 (float32) or 2^-54 (float64) from the element's words in C
+// -log(-log(u)), u the element's open unit uniform (open_unit_uniform) from its words in C
 // order, through the backend's own vector log; a row's class is the first NaN score, else
 // the first largest (the argmax kernels' rule): the composite's classes bit for bit. The
 // elements are split evenly across the pool whatever the shape; a row cut by a split is
@@ -220,7 +229,6 @@ struct CategoricalJob {
 template <class T>
 void categorical_elements(CategoricalJob<T>& job, int64_t e0, int64_t e1) {
     constexpr int64_t kWords = sizeof(T) == 8 ? 2 : 1, kPerBlock = kWordsPerBlock / kWords, kBatch = 1024;
-    const T half = (T)(sizeof(T) == 8 ? 0.5 / 9007199254740992.0 : 0.5 / 16777216.0);
     const int64_t classes = job.classes;
     uint32_t w[kBatch * kWords];
     alignas(64) T u[kBatch], g[kBatch];
@@ -238,9 +246,9 @@ void categorical_elements(CategoricalJob<T>& job, int64_t e0, int64_t e1) {
     for (int64_t e = e0; e < e1; e += kBatch) {
         const int64_t m = std::min(kBatch, e1 - e);
         g_isa->philox(job.key, job.base + (uint64_t)(e / kPerBlock), w, (m + kPerBlock - 1) / kPerBlock);
-        for (int64_t k = 0; k < m; ++k) u[k] = unit_uniform<T>(w, k) + half;
+        for (int64_t k = 0; k < m; ++k) u[k] = open_unit_uniform<T>(w, k);
         apply<T>(job.log_fn, std::log, u, g, m);
-        for (int64_t k = 0; k < m; ++k) g[k] = -g[k];
+        for (int64_t k = 0; k < m; ++k) g[k] = (T)0 - g[k];
         apply<T>(job.log_fn, std::log, g, u, m);
         for (int64_t k = 0; k < m;) {  // one row's part of the batch at a time
             const int64_t flat = e + k, r = flat / classes, first = flat - r * classes, len = std::min(m - k, classes - first);
@@ -250,7 +258,7 @@ void categorical_elements(CategoricalJob<T>& job, int64_t e0, int64_t e1) {
             }
             const T* l = job.logits + (r / job.samples) * classes + first;
             T* score = g + k;
-            for (int64_t j = 0; j < len; ++j) score[j] = l[j] + -u[k + j];
+            for (int64_t j = 0; j < len; ++j) score[j] = l[j] + ((T)0 - u[k + j]);
             best.take(score, len, first);
             k += len;
         }
@@ -294,6 +302,38 @@ ember_status_t categorical_kernel(const ember_kernel_call_t* c) {
         case EMBER_FLOAT32: categorical_t<float>(c); return EMBER_OK;
         case EMBER_FLOAT64: categorical_t<double>(c); return EMBER_OK;
         default: return g_host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "cpu random_categorical: dtype %d is not float32 or float64", (int)c->in[0].dtype);
+    }
+}
+
+// random_bernoulli of one probability (a COMPOSITE_KERNEL row): the composite's u < p in
+// one pass, u its unit uniform of p's precision, p read from the 0-d input.
+template <class T>
+void bernoulli_t(const ember_kernel_call_t* c) {
+    const ember_view_t& out = c->out[0];
+    const uint64_t key = (uint64_t)c->attrs->i[0], base = (uint64_t)c->attrs->i[1];
+    const T p = ((const T*)c->in[0].data)[c->in[0].offset];
+    constexpr int64_t kPerBlock = sizeof(T) == 8 ? 2 : 4, kBatch = 256;
+    bool* dst = (bool*)out.data + out.offset;
+    const int64_t n = numel(out), blocks = (n + kPerBlock - 1) / kPerBlock;
+    parallel_range(blocks, kParallelCostly / 4, kBatch, [&](int64_t b0, int64_t b1) {
+        uint32_t w[kWordsPerBlock * kBatch];
+        for (int64_t b = b0; b < b1; b += kBatch) {
+            const int64_t nb = std::min(kBatch, b1 - b), e0 = b * kPerBlock, m = std::min(nb * kPerBlock, n - e0);
+            g_isa->philox(key, base + (uint64_t)b, w, nb);
+            const T q = p;  // a local, so the stores cannot alias it
+            bool* d = dst + e0;
+            for (int64_t k = 0; k < m; ++k) d[k] = unit_uniform<T>(w, k) < q;
+        }
+    });
+}
+
+ember_status_t bernoulli_kernel(const ember_kernel_call_t* c) {
+    if (c->n_in != 1 || c->n_out != 1 || numel(c->in[0]) != 1 || !is_contiguous(c->out[0]) || c->out[0].dtype != EMBER_BOOL)
+        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu random_bernoulli: expects one probability and one contiguous bool output");
+    switch (c->in[0].dtype) {
+        case EMBER_FLOAT32: bernoulli_t<float>(c); return EMBER_OK;
+        case EMBER_FLOAT64: bernoulli_t<double>(c); return EMBER_OK;
+        default: return g_host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "cpu random_bernoulli: dtype %d is not float32 or float64", (int)c->in[0].dtype);
     }
 }
 
@@ -430,6 +470,7 @@ void add_random_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"random_normal", distribution_kernel<kNormal>, 0, true});
     k.push_back({"random_exponential", distribution_kernel<kExponential>, 0, true});
     k.push_back({"random_categorical", categorical_kernel, 0, true});
+    k.push_back({"random_bernoulli", bernoulli_kernel, 0, true});
     for (const char* name : {"random_truncated_normal", "random_gamma", "random_beta", "random_binomial", "random_poisson"})
         k.push_back({name, random_kernel, kBlockPerElement, false});
 }

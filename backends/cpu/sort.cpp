@@ -18,6 +18,7 @@
 #include <complex>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -669,11 +670,75 @@ ember_status_t sort_kernel(const ember_kernel_call_t* c) {
     return EMBER_OK;
 }
 
+// random_permutation (a COMPOSITE_KERNEL row, n <= 2^32): the composite's stable argsort
+// of the 64-bit words w_k = (word 2k << 32) | word 2k+1, without sorting 16-byte (key,
+// index) items: a stable radix sort of (high word, k) items by their 32-bit high word orders
+// them by high word, then index; the runs of equal high words (about n^2 / 2^33 pairs of
+// them) are then reordered by their low words, stably, which is the order of the whole
+// words with ties by index.
+using HighWord = Item<uint32_t, uint32_t>;
+
+void order_tied_high_words(HighWord* items, int64_t n, const uint32_t* low_words) {
+    std::vector<std::pair<int64_t, int64_t>> runs;  // [begin, end) of equal high words
+    std::mutex runs_lock;
+    parallel_range(n, kParallelCheap, 1 << 16, [&](int64_t begin, int64_t end) {  // finds them, reading only
+        std::vector<std::pair<int64_t, int64_t>> found;
+        for (int64_t i = begin; i < end; ++i) {
+            if (i + 1 == n || items[i + 1].key != items[i].key || (i > 0 && items[i - 1].key == items[i].key)) continue;
+            int64_t j = i + 2;  // i starts a run
+            while (j < n && items[j].key == items[i].key) ++j;
+            found.emplace_back(i, j);
+        }
+        std::lock_guard<std::mutex> hold(runs_lock);
+        runs.insert(runs.end(), found.begin(), found.end());
+    });
+    for (const auto& [i, j] : runs)
+        for (int64_t a = i + 1; a < j; ++a) {  // a stable insertion sort by low word
+            const HighWord v = items[a];
+            int64_t b = a;
+            for (; b > i && low_words[items[b - 1].payload] > low_words[v.payload]; --b) items[b] = items[b - 1];
+            items[b] = v;
+        }
+}
+
+ember_status_t permutation_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& out = c->out[0];
+    const int64_t n = numel(out);
+    if (c->n_in != 0 || c->n_out != 1 || out.dtype != EMBER_INT64 || !is_contiguous(out) || n > (int64_t(1) << 32))
+        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu random_permutation: expects one contiguous int64 output of at most 2^32 elements");
+    const uint64_t key = (uint64_t)c->attrs->i[0], base = (uint64_t)c->attrs->i[1];
+    Scratch<HighWord> items(n), tmp(n);
+    Scratch<uint32_t> low_words(n);
+    constexpr int64_t kBatch = 256;  // blocks: two elements each
+    parallel_range((n + 1) / 2, kParallelCheap / 2, kBatch, [&](int64_t b0, int64_t b1) {
+        uint32_t w[4 * kBatch];
+        for (int64_t b = b0; b < b1; b += kBatch) {
+            const int64_t nb = std::min(kBatch, b1 - b), e0 = 2 * b, m = std::min(2 * nb, n - e0);
+            g_isa->philox(key, base + (uint64_t)b, w, nb);
+            for (int64_t k = 0; k < m; ++k) {
+                items.data[e0 + k] = HighWord{w[2 * k], (uint32_t)(e0 + k)};
+                low_words.data[e0 + k] = w[2 * k + 1];
+            }
+        }
+    });
+    msd_sort(items.data, tmp.data, n, 32, num_threads(), 0, [&](const HighWord* sorted, int64_t first, int64_t count) {
+        if (sorted != items.data + first) std::memcpy((void*)(items.data + first), sorted, (size_t)count * sizeof(HighWord));
+    });
+    order_tied_high_words(items.data, n, low_words.data);
+    const HighWord* sorted = items.data;
+    int64_t* dst = (int64_t*)out.data + out.offset;
+    parallel_range(n, kParallelCheap, 1 << 16, [&](int64_t k0, int64_t k1) {
+        for (int64_t k = k0; k < k1; ++k) dst[k] = sorted[k].payload;
+    });
+    return EMBER_OK;
+}
+
 }  // namespace
 
 void add_sort_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"sort", sort_kernel<false>, 0, false});
     k.push_back({"argsort", sort_kernel<true>, 0, false});
+    k.push_back({"random_permutation", permutation_kernel, 0, true});
 }
 
 }  // namespace ember_cpu

@@ -76,6 +76,26 @@ TRef unit_uniform(ember_ctx* ctx, const Shape& shape, ember_dtype_t dt) {
     return mul(ctx, m, f(ctx, 1.0 / 16777216.0));
 }
 
+// Unit uniforms on the open interval (0, 1) of shape in the work dtype of dt: (2m + 1) 2^-24
+// with m 23 bits of one word for float32, (2m + 1) 2^-53 with m 52 bits of two words for
+// float64; every value exact, the largest 1 - 2^-24 (1 - 2^-53), so log u < 0 and
+// log(-log u) is finite. (U + 2^-25, the earlier form, rounded up to 1 for the largest U.)
+TRef open_unit_uniform(ember_ctx* ctx, const Shape& shape, ember_dtype_t dt) {
+    ember_dtype_t w = work_dtype(dt);
+    TRef m;
+    if (w == EMBER_FLOAT64) {
+        Shape s2 = shape;
+        s2.push_back(2);
+        TRef b = bits(ctx, s2);
+        TRef hi = op_astype(ctx, bin(ctx, OP_bitwise_right_shift, op_select(b.get(), -1, 0), weak_i64(ctx, 5)).get(), EMBER_FLOAT64);
+        TRef lo = op_astype(ctx, bin(ctx, OP_bitwise_right_shift, op_select(b.get(), -1, 1), weak_i64(ctx, 7)).get(), EMBER_FLOAT64);
+        m = add(ctx, mul(ctx, hi, f(ctx, 33554432.0)), lo);
+    } else {
+        m = op_astype(ctx, bin(ctx, OP_bitwise_right_shift, bits(ctx, shape), weak_i64(ctx, 9)).get(), EMBER_FLOAT32);
+    }
+    return mul(ctx, add(ctx, mul(ctx, m, f(ctx, 2.0)), f(ctx, 1.0)), f(ctx, w == EMBER_FLOAT64 ? 1.0 / 9007199254740992.0 : 1.0 / 16777216.0));
+}
+
 // Casts r to dt and moves values that rounded up to `high` to the largest value below it.
 // H: high in dtype dt (a 0-d tensor, or a tensor that broadcasts to r's shape).
 TRef finish_half_open(ember_ctx* ctx, TRef r, ember_dtype_t dt, const TRef& H) {
@@ -124,6 +144,12 @@ TRef words64(ember_ctx* ctx, const Shape& shape) {
 TRef permutation_of(ember_ctx* ctx, int64_t n) {
     if (n < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "n must be non-negative, got %lld", (long long)n);
     if (n == 0) return alloc_tensor(ctx, EMBER_INT64, {0});
+    if (n <= (int64_t(1) << 32) && has_backend_kernel(ctx, OP_random_permutation)) {
+        // The composite below in one kernel call: the same words, the same order.
+        TRef r = alloc_tensor(ctx, EMBER_INT64, {n});
+        run_kernel(ctx, OP_random_permutation, {}, {view_of(r.get())}, stream_attrs(reserve(ctx, ((uint64_t)n * 2 + 3) / 4)));
+        return r;
+    }
     TRef w = words64(ctx, {n});
     return FAM_API(ember_argsort, ctx, w.get(), 0, 0);
 }
@@ -362,6 +388,17 @@ ENTRY(ember_random_bernoulli, (ember_ctx_t * ctx, const ember_tensor_t* p, const
     Shape s = shape ? shape_arg(shape, ndim) : shape_of(p);
     TRef P = op_broadcast_to(p, s);
     ember_dtype_t dt = p->dtype == EMBER_FLOAT64 ? EMBER_FLOAT64 : EMBER_FLOAT32;
+    if (p->size == 1 && has_backend_kernel(ctx, OP_random_bernoulli)) {
+        // One probability (the common call): the composite below in one kernel call.
+        TRef r = alloc_tensor(ctx, EMBER_BOOL, s);
+        if (r->size) {
+            TRef p0 = cast_if(ctx, p, dt);
+            const uint64_t words = (uint64_t)r->size * (dt == EMBER_FLOAT64 ? 2 : 1);
+            run_kernel(ctx, OP_random_bernoulli, {view_of(p0.get())}, {view_of(r.get())}, stream_attrs(reserve(ctx, (words + 3) / 4)));
+        }
+        *out = r.release();
+        return;
+    }
     TRef u = unit_uniform(ctx, s, dt);
     *out = bin(ctx, OP_less, u, cast_if(ctx, P.get(), dt)).release();
 })
@@ -465,7 +502,7 @@ ENTRY(ember_random_categorical, (ember_ctx_t * ctx, const ember_tensor_t* x, int
         *out = r.release();
         return;
     }
-    TRef u = add(ctx, unit_uniform(ctx, s, dt), f(ctx, dt == EMBER_FLOAT64 ? 0.5 / 9007199254740992.0 : 0.5 / 16777216.0));  // (0, 1)
+    TRef u = open_unit_uniform(ctx, s, dt);
     TRef g = un(ctx, OP_negative, un(ctx, OP_log, un(ctx, OP_negative, un(ctx, OP_log, u))));
     TRef score = add(ctx, op_expand_dims(logits.get(), -2), g);
     if (score->size == 0) {
