@@ -200,7 +200,8 @@ TEST(CpuRandom, CategoricalIsItsCompositesOps) {
     auto pieces = randf(3 * 300001, -1, 1, 98);  // rows the pool cuts, with NaN and inf in several pieces
     pieces[1000] = 40, pieces[280000] = nan;              // row 0: a NaN in a late piece beats 40
     pieces[300001 + 5000] = nan, pieces[300001 + 280000] = nan;  // row 1: the first NaN
-    pieces[600002 + 2000] = inf, pieces[600002 + 290000] = inf;  // row 2: the first inf
+    pieces[600002 + 2000] = inf, pieces[600002 + 2003] = inf;     // row 2: the first inf, tied in its
+    pieces[600002 + 50000] = inf, pieces[600002 + 290000] = inf;  // batch, in later batches and pieces
     auto long_rows = randf(2 * 300001, -1, 1, 93);
     long_rows[1000] = 40;             // far above the noise: row 0's first piece holds the answer,
     long_rows[300001 + 250000] = 40;  // row 1's last piece

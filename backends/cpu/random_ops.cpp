@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cpu_common.hpp"
+#include "first_position.hpp"
 
 namespace ember_cpu {
 namespace {
@@ -199,6 +200,15 @@ struct Best {  // the argmax of a row, or of a piece of one
                     return;
                 }
     }
+    // A long segment: the ISA's NaN-propagating max over it, then the first position of
+    // that value (the segment is still in L1); the branchless scan above costs a
+    // dependent select per score.
+    void take_long(const T* score, int64_t n, int64_t first_index, RowFn max_of) {
+        if (index >= 0 && value != value) return;
+        T top = score[0];
+        max_of(score, n, &top);
+        then(Best{first_index + first_position(score, n, top), top});
+    }
     void then(const Best& later) {  // this piece's result followed by a later piece's
         if (later.index < 0) return;
         if (index < 0 || (value == value && (later.value != later.value || value < later.value))) *this = later;
@@ -219,6 +229,7 @@ struct CategoricalJob {
     const T* logits;
     int64_t* dst;
     UnFn log_fn;
+    RowFn max_of;  // may be null: every segment then takes the scalar scan
     std::vector<Piece<T>> pieces;
     std::mutex pieces_lock;
 };
@@ -259,7 +270,10 @@ void categorical_elements(CategoricalJob<T>& job, int64_t e0, int64_t e1) {
             const T* l = job.logits + (r / job.samples) * classes + first;
             T* score = g + k;
             for (int64_t j = 0; j < len; ++j) score[j] = l[j] + ((T)0 - u[k + j]);
-            best.take(score, len, first);
+            if (len >= 64 && job.max_of)
+                best.take_long(score, len, first, job.max_of);
+            else
+                best.take(score, len, first);
             k += len;
         }
     }
@@ -278,6 +292,7 @@ void categorical_t(const ember_kernel_call_t* c) {
     job.logits = (const T*)in.data + in.offset;
     job.dst = (int64_t*)out.data + out.offset;
     job.log_fn = g_isa->un[U_LOG][sizeof(T) == 8 ? EMBER_FLOAT64 : EMBER_FLOAT32];
+    job.max_of = g_isa->row[R_MAX][sizeof(T) == 8 ? EMBER_FLOAT64 : EMBER_FLOAT32];
     constexpr int64_t kPerBlock = sizeof(T) == 8 ? 2 : 4;
     const int64_t total = numel(out) * job.classes, blocks = (total + kPerBlock - 1) / kPerBlock;
     parallel_range(blocks, kParallelCostly / 16, 1 << 11, [&](int64_t b0, int64_t b1) {
