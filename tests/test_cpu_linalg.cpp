@@ -437,22 +437,32 @@ TEST(CpuLinalg, CholeskyMatchesReference) {
         }
 }
 
+// Real types factor in the result's own memory (the junk copied there must be zeroed), the
+// tiny path (n <= 16) and potrf alike; complex ones through a buffer.
 TEST(CpuLinalg, CholeskyReadsOneTriangle) {
     NEED_CPU();
-    HM a = spd(4, true);
-    for (int upper : {0, 1}) {
-        HM junk = a;  // the other triangle holds NaN and garbage; the diagonal an imaginary part
-        for (int64_t i = 0; i < 4; ++i)
-            for (int64_t j = 0; j < 4; ++j) {
-                if (upper ? i > j : i < j) junk(i, j) = i + j == 3 ? cd(NAN, 0) : cd(1e9, -7);
-                if (i == j) junk(i, j) += cd(0, 5);
+    for (int64_t n : {4, 40}) {
+        HM a = spd(n, true);  // its real part is symmetric positive definite too
+        for (int upper : {0, 1}) {
+            HM junk = a;  // the other triangle holds NaN and garbage; the diagonal an imaginary part
+            for (int64_t i = 0; i < n; ++i)
+                for (int64_t j = 0; j < n; ++j) {
+                    if (upper ? i > j : i < j) junk(i, j) = i + j == 3 ? cd(NAN, 0) : cd(1e9, -7);
+                    if (i == j) junk(i, j) += cd(0, 5);
+                }
+            for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+                T x = from_host(cpu(), junk.v, {n, n}, dt), l;
+                T xr = from_host(ref(), junk.v, {n, n}, dt), lr;
+                EM_OK(ember_cholesky(cpu(), x, upper, l.out()));
+                EM_OK(ember_cholesky(ref(), xr, upper, lr.out()));
+                const auto got = host(l), want = host(lr);
+                EXPECT_LE(max_diff(got, want), 100 * eps_of(dt) * (double)n) << n << " upper " << upper << " dtype " << (int)dt;
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t j = 0; j < n; ++j)
+                        if (upper ? i > j : i < j) {
+                            EXPECT_EQ(got[(size_t)(i * n + j)], cd(0)) << n << " upper " << upper << " dtype " << (int)dt;
+                        }
             }
-        for (ember_dtype_t dt : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
-            T x = from_host(cpu(), junk.v, {4, 4}, dt), l;
-            T xr = from_host(ref(), junk.v, {4, 4}, dt), lr;
-            EM_OK(ember_cholesky(cpu(), x, upper, l.out()));
-            EM_OK(ember_cholesky(ref(), xr, upper, lr.out()));
-            EXPECT_LE(max_diff(host(l), host(lr)), 100 * eps_of(dt) * 4) << upper;
         }
     }
 }

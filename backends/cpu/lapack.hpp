@@ -296,6 +296,18 @@ inline void store_rm_triangle(const ember_view_t& v, int64_t off, int64_t n, con
         }
     }
 }
+// Zeroes the triangle of a row-major n x n factor that holds no part of it: above the
+// diagonal of a lower factor, below it of an upper one.
+template <class T>
+inline void zero_other_triangle(T* a, int64_t n, bool lower) {
+    for (int64_t r = 0; r < n; ++r) {
+        T* row = a + r * n;
+        if (lower)
+            std::fill(row + r + 1, row + n, T(0));
+        else
+            std::fill(row, row + r, T(0));
+    }
+}
 // A column-major m x n buffer into the trailing matrix of view v at off.
 template <class T>
 inline void store_cm(const ember_view_t& v, int64_t off, int64_t m, int64_t n, const T* src, int64_t ld) {
