@@ -229,7 +229,7 @@ struct CategoricalJob {
     const T* logits;
     int64_t* dst;
     UnFn log_fn;
-    RowFn max_of;  // may be null: every segment then takes the scalar scan
+    RowFn max_of;  // the ISA's row max (every ISA table has float32/float64 ones)
     std::vector<Piece<T>> pieces;
     std::mutex pieces_lock;
 };
@@ -270,7 +270,7 @@ void categorical_elements(CategoricalJob<T>& job, int64_t e0, int64_t e1) {
             const T* l = job.logits + (r / job.samples) * classes + first;
             T* score = g + k;
             for (int64_t j = 0; j < len; ++j) score[j] = l[j] + ((T)0 - u[k + j]);
-            if (len >= 64 && job.max_of)
+            if (len >= 64)
                 best.take_long(score, len, first, job.max_of);
             else
                 best.take(score, len, first);
