@@ -1623,15 +1623,18 @@ inline V<T> vpick(V<T> a, V<T> b) {
 // The lanes of v folded in lane order by the pick: adjacent lanes, then adjacent pairs, and
 // so on. The pick keeps the first of equal values and the last NaN, an associative rule,
 // so the tree's answer is the lane-by-lane fold's, in log2(lanes) steps instead of lanes.
-template <class T, bool IsMax>
-inline T fold_lanes(V<T> v) {
-    using Mask = V<uint_of<T>>;
-    for (int s = 1; s < W<T>; s *= 2) {
-        Mask partner;
-        for (int i = 0; i < W<T>; ++i) partner[i] = (uint_of<T>)(i ^ s);
-        v = vpick<T, IsMax>(v, __builtin_shuffle(v, partner));
+// The step is a template parameter so that each partner pattern is a constant: built in a
+// loop over the steps, GCC assembled every pattern lane by lane with masked moves, which
+// made the fold cost as much as a 100-element row.
+template <class T, bool IsMax, int Step = 1>
+inline __attribute__((always_inline)) T fold_lanes(V<T> v) {
+    if constexpr (Step >= W<T>) {
+        return v[0];
+    } else {
+        V<uint_of<T>> partner;
+        for (int i = 0; i < W<T>; ++i) partner[i] = (uint_of<T>)(i ^ Step);
+        return fold_lanes<T, IsMax, 2 * Step>(vpick<T, IsMax>(v, __builtin_shuffle(v, partner)));
     }
-    return v[0];
 }
 // A row shorter than a vector, in order, as the reference: a greater (smaller) value or any
 // NaN replaces (the first of equal values and the last NaN stay). The vector path's setup
@@ -1663,14 +1666,13 @@ void row_minmax(const void* in, int64_t n, void* acc) {
         a3 = vpick<T, IsMax>(a3, load(x + i + 3 * w));
     }
     for (; i + w <= n; i += w) a0 = vpick<T, IsMax>(a0, load(x + i));
+    // The tail as the row's last whole vector, which overlaps elements already seen: seeing
+    // one twice changes no maximum's value, and which NaN or zero the result is gets looked
+    // up below. (A copy into a padded vector stalled on store forwarding and needed a fold
+    // of its own: 30% of a 100-element row.)
+    if (i < n) a1 = vpick<T, IsMax>(a1, load(x + n - w));
     a0 = vpick<T, IsMax>(vpick<T, IsMax>(a0, a1), vpick<T, IsMax>(a2, a3));
     T r = fold_lanes<T, IsMax>(a0);  // every lane began as init: no separate fold of it
-    if (i < n) {  // the tail as one vector padded with copies of its last element, which
-                  // change neither the first of equal values nor the last NaN
-        V<T> tail = splat<T>(x[n - 1]);
-        memcpy(&tail, x + i, (size_t)(n - i) * sizeof(T));
-        r = vpick<T, IsMax>(splat<T>(r), splat<T>(fold_lanes<T, IsMax>(tail)))[0];
-    }
     if constexpr (is_flt<T>) {
         // The lanes see the elements out of order, so which NaN, or which of -0.0 and +0.0,
         // they keep is not the reference's: the last NaN and the first zero are looked up.
