@@ -1156,6 +1156,50 @@ TEST(CpuLarge, LongIntegerScansMatchReferenceExactly) {
     check(uint64_t{}, EMBER_UINT64);
 }
 
+// Integer products (reduce.cpp: the row and column kernels multiply (u)int64 lanes, which
+// wrap; the core widens int32 first): the reference's bits in every layout, the full
+// reduction split into chunks across the pool, short columns (on the stack), long ones
+// (partial rows combined), rows, a transposed matrix and a middle axis. Odd values over the
+// whole range never reach zero, so a wrong grouping, start value or missed element shows.
+TEST(CpuLarge, IntegerProductsMatchReferenceExactly) {
+    NEED_CPU();
+    auto check = [](auto zero, ember_dtype_t dt) {
+        using V = decltype(zero);
+        const int64_t rows = 1237, cols = 1000;
+        std::mt19937_64 gen(31);
+        std::vector<V> odd((size_t)(rows * cols));
+        for (auto& v : odd) v = (V)(gen() | 1);
+        const int64_t shape[2] = {rows, cols}, short_shape[2] = {3, rows * cols / 3}, s3[3] = {rows, 10, 100};
+        T m, mt, m3, few;
+        EM_OK(ember_tensor_from_data(cpu(), odd.data(), dt, shape, 2, m.out()));
+        EM_OK(ember_transpose(cpu(), m, mt.out()));
+        EM_OK(ember_reshape(cpu(), m, s3, 3, m3.out()));
+        T flat, head;  // the first 3 * (n / 3) elements as 3 rows
+        const int64_t n_all[1] = {rows * cols};
+        EM_OK(ember_reshape(cpu(), m, n_all, 1, flat.out()));
+        const int64_t from[1] = {0}, to[1] = {3 * (rows * cols / 3)}, step[1] = {1};
+        EM_OK(ember_slice(cpu(), flat, from, to, step, 1, head.out()));
+        EM_OK(ember_reshape(cpu(), head, short_shape, 2, few.out()));
+        const int64_t ax0[1] = {0}, ax1[1] = {1};
+        struct {
+            const char* layout;
+            const ember_tensor_t* x;
+            const int64_t* axes;
+            int naxes;
+        } cases[] = {{"all", m, nullptr, 0},          {"rows", m, ax1, 1},          {"columns", m, ax0, 1}, {"three-row columns", few, ax0, 1},
+                     {"transposed-axis0", mt, ax0, 1}, {"3d-middle", m3, ax1, 1}};
+        for (auto& c : cases) {
+            T got, want;
+            EM_OK(ember_prod(cpu(), c.x, c.axes, c.naxes, 0, got.out()));
+            EM_OK(ember_prod(ref(), as_ref(c.x), c.axes, c.naxes, 0, want.out()));
+            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "prod " << ember_dtype_name(dt) << " " << c.layout;
+        }
+    };
+    check(int64_t{}, EMBER_INT64);
+    check(uint64_t{}, EMBER_UINT64);
+    check(int32_t{}, EMBER_INT32);
+}
+
 // float32/float64 floor_divide and remainder (fmod exact through float64 or through one fused
 // multiply-add, then the reference's formula in the operands' type; lanes with a quotient of
 // 2^29 (2^52) or more, a zero or non-finite operand, or a float64 quotient rounded across an

@@ -17,7 +17,8 @@
 // complex products in complex<double>, the textbook product, with the reference's own
 // kernel run instead where a result is not finite (C99's recovery of infinities, and where
 // an overflow meets a zero part, depend on the reference's sequence of products).
-// Anything else (negative strides, broadcast inputs, other dtypes) goes to the reference
+// Integer products (the core's (u)int64) wrap as the reference's do: any grouping gives
+// its bits. Anything else (negative strides, broadcast inputs, other dtypes) goes to the reference
 // (prod: on slices across the pool).
 #include <algorithm>
 #include <cmath>
@@ -71,6 +72,8 @@ union Acc {
     unsigned char raw[16];
 };
 bool complex_dtype(int32_t dt) { return dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128; }
+// Integer sums and products reach the kernel as (u)int64 (the core widens narrower types).
+bool int64_dtype(int32_t dt) { return dt == EMBER_INT64 || dt == EMBER_UINT64; }
 
 // Whether a complex tensor holds a value with a part that is not finite.
 bool any_complex_nonfinite(const ember_view_t& v) {
@@ -107,6 +110,7 @@ void combine(int op, int32_t dt, Acc& a, const Acc& b, RowFn row) {
         a.u += b.u;
     } else if (op == R_PROD) {
         if (complex_dtype(dt)) multiply_pair(a.pair[0], a.pair[1], b.pair[0], b.pair[1]);
+        else if (int64_dtype(dt)) a.u *= b.u;
         else a.d *= b.d;
     } else if (op == R_SUM) {
         if (complex_dtype(dt)) {
@@ -136,7 +140,7 @@ void write_result(int code, int32_t dt, const Acc& a, int64_t count, char* dst) 
         } else if (dt == EMBER_COMPLEX128) {
             std::memcpy(dst, a.pair, 16);
         } else {
-            std::memcpy(dst, &a.d, 8);
+            std::memcpy(dst, a.raw, 8);  // float64, or a (u)int64 product
         }
     } else if (code == R_SUM || code == kMean) {
         if (dt == EMBER_FLOAT32) {
@@ -260,7 +264,8 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
         const int64_t step = nd ? dims[nd - 1].si : 1;
         auto init_acc = [&](Acc& a, const char* first) {
             a.pair[0] = a.pair[1] = 0;
-            if (op == R_PROD) a.d = 1;
+            if (op == R_PROD && int64_dtype(dt)) a.u = 1;
+            else if (op == R_PROD) a.d = 1;
             else if (!adds(op)) std::memcpy(a.raw, first, sz);
         };
         // row() over `len` elements `step` apart from p.
@@ -413,6 +418,8 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
                 std::memset(acc, 0, (size_t)len * abytes);
             } else if (complex_prod) {
                 for (int64_t j = 0; j < len; ++j) ((double*)acc)[2 * j] = 1, ((double*)acc)[2 * j + 1] = 0;
+            } else if (op == R_PROD && int64_dtype(dt)) {
+                std::fill((uint64_t*)acc, (uint64_t*)acc + len, uint64_t(1));
             } else if (op == R_PROD) {
                 std::fill((double*)acc, (double*)acc + len, 1.0);
             } else {
@@ -454,6 +461,8 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
                 } else if (complex_prod) {
                     for (int64_t j = j0; j < j1; ++j)
                         multiply_pair(((double*)acc)[2 * j], ((double*)acc)[2 * j + 1], ((const double*)p)[2 * j], ((const double*)p)[2 * j + 1]);
+                } else if (op == R_PROD && int64_dtype(dt)) {
+                    for (int64_t j = j0; j < j1; ++j) ((uint64_t*)acc)[j] *= ((const uint64_t*)p)[j];
                 } else if (op == R_PROD) {
                     for (int64_t j = j0; j < j1; ++j) ((double*)acc)[j] *= ((const double*)p)[j];
                 } else if (adds(op)) {

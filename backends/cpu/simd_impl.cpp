@@ -1753,6 +1753,38 @@ void col_prod_flt(const void* const* xs, int nrows, int64_t n, void* accv) {
         acc[j] = p;
     }
 }
+// Products of (u)int64 values, wrapping as the reference's: multiplication modulo 2^64 is
+// associative and commutative, so the lanes' grouping gives the reference's bits.
+template <class T>
+void row_prod_int(const void* xv, int64_t n, void* acc) {
+    using U = uint_of<T>;
+    const U* x = (const U*)xv;
+    constexpr int w = W<U>;
+    V<U> p0 = splat<U>(1), p1 = p0, p2 = p0, p3 = p0;
+    int64_t i = 0;
+    for (; i + 4 * w <= n; i += 4 * w) {
+        p0 *= load(x + i);
+        p1 *= load(x + i + w);
+        p2 *= load(x + i + 2 * w);
+        p3 *= load(x + i + 3 * w);
+    }
+    for (; i + w <= n; i += w) p0 *= load(x + i);
+    const V<U> p = (p0 * p1) * (p2 * p3);
+    U r = *(U*)acc;
+    for (int k = 0; k < w; ++k) r *= p[k];
+    for (; i < n; ++i) r *= x[i];
+    *(U*)acc = r;
+}
+template <class T>
+void col_prod_int_row(const void* in, int64_t n, void* accv) {
+    using U = uint_of<T>;
+    const U* x = (const U*)in;
+    U* acc = (U*)accv;
+    constexpr int w = W<U>;
+    int64_t j = 0;
+    for (; j + w <= n; j += w) store_vec(acc + j, load(acc + j) * load(x + j));
+    for (; j < n; ++j) acc[j] *= x[j];
+}
 // Products of complex64/complex128 values in complex<double> (the reference's accumulator),
 // (re, im) pairs in the lanes of double vectors: p * x = p * (xr, xr) + (-1, 1) * (pi, pr)
 // * (xi, xi) per pair. The rounding (fused or not, the order) differs from the reference's
@@ -2290,6 +2322,10 @@ IsaTable build_table() {
     t.row[R_PROD][D_C128] = row_prod_complex<double>;
     t.col[R_PROD][D_C64] = col_prod_complex<float>;
     t.col[R_PROD][D_C128] = col_prod_complex<double>;
+    t.row[R_PROD][D_I64] = row_prod_int<int64_t>;
+    t.row[R_PROD][D_U64] = row_prod_int<uint64_t>;
+    t.col[R_PROD][D_I64] = col_each_row<col_prod_int_row<int64_t>>;
+    t.col[R_PROD][D_U64] = col_each_row<col_prod_int_row<uint64_t>>;
     t.col[R_SUM][D_I64] = col_each_row<col_sum_int_row<int64_t>>;
     t.col[R_SUM][D_U64] = col_each_row<col_sum_int_row<uint64_t>>;
     fill_minmax<true>(t, R_MAX);
