@@ -669,4 +669,46 @@ TEST(CpuLarge, ArgExtremesMatchReference) {
     }
 }
 
+// argreduce.cpp's column layout (the axis is not the innermost; x in C order after it):
+// pieces of 256 columns fold their rows in order, and few long columns split their rows into
+// parts across the pool, combined in order. Ties and NaNs of one column sit in different
+// parts; many short columns, an outer dim, a stepped axis (every other row) and bools.
+TEST(CpuLarge, ArgExtremesAlongOuterAxesMatchReference) {
+    NEED_CPU();
+    const int64_t rows = 142857, cols = 7, n = rows * cols;
+    auto d = randf((size_t)n, -100, 100, 122);
+    d[10 * cols + 2] = d[140000 * cols + 2] = 1000;  // the first of a tie in parts far apart
+    d[20 * cols + 3] = d[120000 * cols + 3] = -1000;
+    d[5 * cols + 6] = -0.0f;
+    d[9 * cols + 6] = 0.0f;
+    using Arg = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, int64_t, int, ember_tensor_t**);
+    for (int with_nan : {0, 1}) {
+        if (with_nan) {
+            d[130000 * cols + 5] = std::numeric_limits<float>::quiet_NaN();
+            d[50000 * cols + 5] = std::numeric_limits<float>::quiet_NaN();
+            d[3 * cols + 1] = std::numeric_limits<float>::quiet_NaN();  // two NaNs of one part: the first wins
+            d[7 * cols + 1] = std::numeric_limits<float>::quiet_NaN();
+        }
+        std::vector<float> flags(d.size());
+        for (size_t i = 0; i < d.size(); ++i) flags[i] = d[i] > 99.9f;
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT16, EMBER_UINT8, EMBER_INT64, EMBER_BOOL}) {
+            if (with_nan && dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) continue;
+            T tall = tensor(cpu(), dt == EMBER_BOOL ? flags : d, {rows, cols}, dt), wide, cube, every_other;
+            const int64_t wide_shape[2] = {cols, rows}, cube_shape[3] = {cols, 3, rows / 3};
+            EM_OK(ember_reshape(cpu(), tall, wide_shape, 2, wide.out()));
+            EM_OK(ember_reshape(cpu(), tall, cube_shape, 3, cube.out()));
+            const int64_t from[2] = {0, 0}, to[2] = {rows, cols}, steps[2] = {2, 1};
+            EM_OK(ember_slice(cpu(), tall, from, to, steps, 2, every_other.out()));
+            for (auto [name, fn] : {std::pair<const char*, Arg>{"argmax", ember_argmax}, {"argmin", ember_argmin}})
+                for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"few long columns", tall, 0}, {"many short columns", wide, 0},
+                                             {"middle axis", cube, 1}, {"first of three", cube, 0}, {"every other row", every_other, 0}}) {
+                    T got, want;
+                    EM_OK(fn(cpu(), v, axis, 0, got.out()));
+                    EM_OK(fn(ref(), as_ref(v), axis, 0, want.out()));
+                    expect_identical(got, want, std::string(name) + " " + what + " " + ember_dtype_name(dt) + (with_nan ? " with NaN" : ""));
+                }
+        }
+    }
+}
+
 }  // namespace

@@ -1,8 +1,9 @@
 // argmax/argmin along a contiguous axis. The reference's answer is the position of the first
 // extreme value, or of the first NaN if there is one (extreme_of says how). Long lines are
 // split into stretches across the pool and combined in order (ties keep the earlier
-// stretch); many lines run in parallel. Other layouts and dtypes run the reference's code
-// on slices (line_ops.cpp).
+// stretch); many lines run in parallel. An axis that is not the innermost, with x in C order
+// after it, is folded a row at a time over pieces of columns (arg_columns). Other layouts
+// and dtypes run the reference's code on slices (line_ops.cpp).
 #include <algorithm>
 #include <limits>
 #include <type_traits>
@@ -121,13 +122,112 @@ void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn 
     }
 }
 
+// Lines along an axis that is not the innermost, in x of C order from the axis on (the
+// elements after it a contiguous block of `inner` columns, the axis any step): pieces of
+// kColumns columns keep each column's extreme and its row on the stack and fold the rows in
+// order, each row one contiguous read. A row replaces where it is a NaN or beats an extreme
+// that is not a NaN: the reference's rule, so the first extreme and the first NaN win. The
+// reference walked each column as a strided line: argmax over axis 0 of a (1000, 1000)
+// float32 took 0.48 ms, int16 0.8 ms.
+constexpr int64_t kColumns = 256;
+// Rows [r0, r1) of m columns: each column's extreme into best[j], its row into row[j].
+template <class T, bool IsMax>
+void arg_columns(const T* x, int64_t r0, int64_t r1, int64_t step, int64_t m, T* best_out, int64_t* row_out) {
+    alignas(64) T best[kColumns];
+    alignas(64) int32_t row[kColumns];
+    for (int64_t j = 0; j < m; ++j) {
+        best[j] = x[r0 * step + j];
+        row[j] = (int32_t)r0;
+    }
+    for (int64_t r = r0 + 1; r < r1; ++r) {
+        const T* v = x + r * step;
+        for (int64_t j = 0; j < m; ++j) {
+            bool replace = IsMax ? best[j] < v[j] : v[j] < best[j];
+            if constexpr (std::is_floating_point_v<T>) replace = (replace || v[j] != v[j]) && best[j] == best[j];
+            best[j] = replace ? v[j] : best[j];
+            row[j] = replace ? (int32_t)r : row[j];
+        }
+    }
+    for (int64_t j = 0; j < m; ++j) {
+        best_out[j] = best[j];
+        row_out[j] = row[j];
+    }
+}
+
+// The column layout's checks: x (and out, with the axis of length 1) in C order after the
+// axis, fewer than 2^31 rows. False where they fail (nothing written). Tasks are pieces of
+// columns of each outer position; where those are too few for the pool (a few long
+// columns), each piece's rows are also split into parts, combined in order.
+template <bool IsMax>
+bool arg_columns_kernel(const ember_view_t& in, const ember_view_t& out, int axis) {
+    if (in.shape[axis] > INT32_MAX || out.shape[axis] != 1) return false;
+    int64_t inner = 1;
+    for (int d = in.ndim - 1; d > axis; --d) {
+        if (in.shape[d] != 1 && (in.strides[d] != inner || out.strides[d] != inner)) return false;
+        inner *= in.shape[d];
+    }
+    const int64_t n = in.shape[axis], step = in.strides[axis], outer = numel(in) / n / inner;
+    const int64_t pieces = (inner + kColumns - 1) / kColumns, nt = num_threads();
+    const bool pooled = numel(in) >= kParallelCheap && nt > 1;
+    const int64_t parts = pooled && outer * pieces < 2 * nt ? std::min<int64_t>(2 * nt, std::max<int64_t>(1, n / 256)) : 1;
+    auto run = [&](auto z) {
+        using T = decltype(z);
+        const T* base = (const T*)in.data + in.offset;
+        int64_t* dst = (int64_t*)out.data + out.offset;
+        std::vector<T> part_best(parts > 1 ? (size_t)(outer * pieces * parts * kColumns) : 0);
+        std::vector<int64_t> part_row(part_best.size());
+        auto task = [&](int64_t t) {
+            const int64_t k = t % parts, piece = t / parts % pieces, o = t / parts / pieces, j0 = piece * kColumns;
+            int64_t io = j0, oo = j0;
+            for (int64_t d = axis - 1, rest = o; d >= 0; --d) {
+                io += rest % in.shape[d] * in.strides[d];
+                oo += rest % in.shape[d] * out.strides[d];
+                rest /= in.shape[d];
+            }
+            const int64_t m = std::min(kColumns, inner - j0), r0 = n * k / parts, r1 = n * (k + 1) / parts;
+            alignas(64) T best[kColumns];
+            if (parts == 1) return arg_columns<T, IsMax>(base + io, r0, r1, step, m, best, dst + oo);
+            arg_columns<T, IsMax>(base + io, r0, r1, step, m, &part_best[(size_t)(t * kColumns)], &part_row[(size_t)(t * kColumns)]);
+        };
+        if (pooled) parallel_tasks(outer * pieces * parts, task);
+        else
+            for (int64_t t = 0; t < outer * pieces; ++t) task(t);
+        if (parts == 1) return;
+        for (int64_t g = 0; g < outer * pieces; ++g) {  // combine each piece's parts in row order
+            const int64_t piece = g % pieces, o = g / pieces, j0 = piece * kColumns, m = std::min(kColumns, inner - j0);
+            int64_t oo = j0;
+            for (int64_t d = axis - 1, rest = o; d >= 0; --d) {
+                oo += rest % in.shape[d] * out.strides[d];
+                rest /= in.shape[d];
+            }
+            const T* b0 = &part_best[(size_t)(g * parts * kColumns)];
+            const int64_t* i0 = &part_row[(size_t)(g * parts * kColumns)];
+            for (int64_t j = 0; j < m; ++j) {
+                Extreme<T> e{b0[j], i0[j]};
+                for (int64_t k = 1; k < parts; ++k) {
+                    const Extreme<T> next{b0[k * kColumns + j], i0[k * kColumns + j]};
+                    if (replaces<T, IsMax>(e, next)) e = next;
+                }
+                dst[oo + j] = e.index;
+            }
+        }
+    };
+    if (in.dtype == EMBER_BOOL) {  // bytes 0 and 1
+        run(uint8_t{});
+        return true;
+    }
+    return visit_real(in.dtype, run);
+}
+
 template <bool IsMax>
 ember_status_t arg_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& in = c->in[0];
     const ember_view_t& out = c->out[0];
     const int axis = (int)c->attrs->i[0];
-    if (axis < 0 || axis >= in.ndim || out.ndim != in.ndim || in.shape[axis] < 1 || numel(in) == 0 || out.dtype != EMBER_INT64 || (in.strides[axis] != 1 && in.shape[axis] > 1))
+    if (axis < 0 || axis >= in.ndim || out.ndim != in.ndim || in.shape[axis] < 1 || numel(in) == 0 || out.dtype != EMBER_INT64)
         return reference_on_slices(c, kAxisAttr);
+    if (in.strides[axis] != 1 && in.shape[axis] > 1)
+        return arg_columns_kernel<IsMax>(in, out, axis) ? EMBER_OK : reference_on_slices(c, kAxisAttr);
     RowFn row = g_isa->row[IsMax ? R_MAX : R_MIN][in.dtype];
     if (!row) return reference_on_slices(c, kAxisAttr);
     if (in.dtype == EMBER_BOOL) {  // bools are bytes 0 and 1
