@@ -688,6 +688,30 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sum_axis0_short_i32", "4x262144", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, xi, &axis0, 1, 0, r); }));
         for (ember_tensor_t* t : {x, xi, scaled, k}) ember_tensor_release(t);
     }
+    if (np.count("max_rows_f32/10000x100")) {
+        ember_tensor_t* x = random_tensor(c, {10000, 100}, -1, 1, 49);
+        const int64_t last = -1;
+        add("max_rows_f32", "10000x100", time_result(reps, [&](ember_tensor_t** r) { ember_max(c, x, &last, 1, 0, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("argmax_axis0_f32/1000x1000") || np.count("argmax_axis0_i16/1000x1000") || np.count("prod_axis0_i64/1000x1000") ||
+        np.count("flip_copy_i64/1000x1000")) {
+        ember_tensor_t *x = random_tensor(c, {1000, 1000}, -100, 100, 50), *x16 = nullptr, *x64 = nullptr, *small = random_tensor(c, {1000, 1000}, -3.99, 3.99, 51), *small64 = nullptr;
+        ember_astype(c, x, EMBER_INT16, &x16);
+        ember_astype(c, x, EMBER_INT64, &x64);
+        ember_astype(c, small, EMBER_INT64, &small64);  // -3..3, truncated
+        const int64_t axis0 = 0, axis1 = 1;
+        add("argmax_axis0_f32", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x, 0, 0, r); }));
+        add("argmax_axis0_i16", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x16, 0, 0, r); }));
+        add("prod_axis0_i64", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_prod(c, small64, &axis0, 1, 0, r); }));
+        add("flip_copy_i64", "1000x1000", time_result(reps, [&](ember_tensor_t** r) {
+                ember_tensor_t* flipped = nullptr;
+                ember_flip(c, x64, &axis1, 1, &flipped);
+                ember_copy(c, flipped, r);
+                ember_tensor_release(flipped);
+            }));
+        for (ember_tensor_t* t : {x, x16, x64, small, small64}) ember_tensor_release(t);
+    }
     if (np.count("max_rows_short_f32/1e6x3") || np.count("argmax_rows_short_f32/1e6x3") || np.count("vecdot_short_f32/100000x16")) {
         ember_tensor_t *x = random_tensor(c, {1000000, 3}, -1, 1, 24), *v = random_tensor(c, {100000, 16}, -1, 1, 25);
         const int64_t last = -1;

@@ -144,6 +144,11 @@ Index and random cases (INDEX_CASES, their own shapes):
                      x.sum(axis=0) of a (4, 262144) float32 / int32 array (four long rows)
   max_rows_short_f32, argmax_rows_short_f32
                      x.max(axis=-1), x.argmax(axis=-1) of a (1e6, 3) array (many short rows)
+  max_rows_f32       x.max(axis=-1) of a (10000, 100) array (rows of a few vectors)
+  argmax_axis0_f32, argmax_axis0_i16
+                     np.argmax(x, axis=0) of a (1000, 1000) float32 / int16 array (in [-100, 100))
+  prod_axis0_i64     x.prod(axis=0) of a (1000, 1000) int64 array of values in [-3, 3] (wrapping)
+  flip_copy_i64      np.ascontiguousarray(np.flip(x, axis=1)) of a (1000, 1000) int64 array
   vecdot_short_f32   np.vecdot(x, x) of a (100000, 16) array
   take_along_axis_f32 np.take_along_axis(x, i, axis=1) of a (1024, 1024) array, random int64 i
   repeat_last_f32    np.repeat(x, 2, axis=-1) of a (1024, 1024) array
@@ -383,6 +388,11 @@ INDEX_CASES = {
     "sum_axis0_short_i32": ("4x262144", lambda r: (r.integers(-100, 100, (4, 262144), dtype=np.int32),), lambda x: x.sum(axis=0)),
     "max_rows_short_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: x.max(axis=-1)),
     "argmax_rows_short_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: x.argmax(axis=-1)),
+    "max_rows_f32": ("10000x100", lambda r: (r.uniform(-1, 1, (10000, 100)).astype(np.float32),), lambda x: x.max(axis=-1)),
+    "argmax_axis0_f32": ("1000x1000", lambda r: (r.uniform(-100, 100, (1000, 1000)).astype(np.float32),), lambda x: np.argmax(x, axis=0)),
+    "argmax_axis0_i16": ("1000x1000", lambda r: (r.uniform(-100, 100, (1000, 1000)).astype(np.int16),), lambda x: np.argmax(x, axis=0)),
+    "prod_axis0_i64": ("1000x1000", lambda r: (r.integers(-3, 4, (1000, 1000)),), lambda x: x.prod(axis=0)),
+    "flip_copy_i64": ("1000x1000", lambda r: (r.integers(-100, 100, (1000, 1000)),), lambda x: np.ascontiguousarray(np.flip(x, axis=1))),
     "vecdot_short_f32": ("100000x16", lambda r: (r.uniform(-1, 1, (100000, 16)).astype(np.float32),), lambda x: np.vecdot(x, x)),
     "take_along_axis_f32": ("1024x1024", lambda r: (r.uniform(-1, 1, (1024, 1024)).astype(np.float32), r.integers(0, 1024, (1024, 1024))),
                             lambda x, i: np.take_along_axis(x, i, axis=1)),

@@ -363,6 +363,15 @@ TEST(CpuLarge, StridedConversionsMatchReferenceExactly) {
                 EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "astype " << layout << " " << ember_dtype_name(from) << " -> " << ember_dtype_name(to);
             }
         }
+        // Copies in the same dtype: transposed ones through the register transpose, stepped
+        // and reversed runs gathered straight into the output (vector reversals of 1, 2, 4
+        // and 8 bytes, rows of 514 with a tail).
+        for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"transposed", xt}, {"stepped", xs}, {"flipped", xf}}) {
+            T got, want;
+            EM_OK(ember_copy(cpu(), v, got.out()));
+            EM_OK(ember_copy(ref(), as_ref(v), want.out()));
+            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "copy " << layout << " " << ember_dtype_name(from);
+        }
     }
 }
 

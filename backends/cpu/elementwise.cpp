@@ -64,7 +64,19 @@ void gather_row(const E* s, int64_t cs, int64_t nc, E* d) {
                 _mm_storeu_pd((double*)(d + j), _mm_shuffle_pd(v, v, 1));
             }
     }
-    if (cs == -1) {  // the rest reversed (bytes, halves, 16-byte elements): a loop without the multiply
+    if constexpr (sizeof(E) <= 2) {
+        // Reversed bytes or halves: the 16-bit lanes of a vector reversed (two half
+        // shuffles, then its 64-bit halves swapped), then the bytes in each lane swapped.
+        constexpr int64_t per = 16 / sizeof(E);
+        if (cs == -1)
+            for (; j + per <= nc; j += per) {
+                __m128i v = _mm_loadu_si128((const __m128i*)(s - j - (per - 1)));
+                v = _mm_shuffle_epi32(_mm_shufflehi_epi16(_mm_shufflelo_epi16(v, 0x1B), 0x1B), 0x4E);
+                if constexpr (sizeof(E) == 1) v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
+                _mm_storeu_si128((__m128i*)(d + j), v);
+            }
+    }
+    if (cs == -1) {  // the rest reversed: a loop without the multiply
         for (; j < nc; ++j) d[j] = s[-j];
         return;
     }

@@ -1,0 +1,99 @@
+"""A sweep for slow paths: times Ember (through the Python binding) and NumPy on the same
+operation for many (op, dtype, layout) combinations and prints the lowest ratios first.
+
+    EMBER_BACKEND=cpu python3 bench/sweep.py [--all] [--reps N] [substring ...]
+
+ratio = NumPy time / Ember time (best of --reps calls each, after one warm-up call);
+below 1 means NumPy is faster. Unlike bench/run this is a search, not a record: it finds
+the combinations that bench/run does not cover (an op on a dtype or layout that falls back
+to the reference's code, say), which then get a case in bench/ and a kernel. It needs the
+ember package and NumPy importable by the python3 that runs it (scripts/test.sh installs
+both into its venv). Takes about three minutes on 2 cores.
+"""
+import argparse
+import sys
+import time
+
+import numpy as np
+
+import ember as em
+
+
+def best_of(reps, fn):
+    fn()
+    best = float("inf")
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+UNARY_FLOAT = ["sqrt", "exp", "log", "sin", "cos", "tanh", "floor", "ceil", "trunc", "round",
+               "expm1", "log1p", "reciprocal", "isnan", "isfinite", "atan"]
+BINARY_FLOAT = ["divide", "pow", "atan2", "hypot", "copysign", "logaddexp"]
+BINARY_INT = ["floor_divide", "remainder", "bitwise_and", "bitwise_xor", "bitwise_left_shift"]
+NUMPY_NAME = {"atan": "arctan", "atan2": "arctan2", "pow": "power", "bitwise_invert": "invert",
+              "bitwise_left_shift": "left_shift"}
+AXIS_OPS = ["sum", "prod", "max", "min", "mean", "argmax", "argmin", "cumsum", "cumprod", "sort", "argsort"]
+
+
+def cases(rng, dtypes):
+    """Yields (name, numpy callable, ember callable)."""
+    for dt in dtypes:
+        is_float = dt.startswith("float")
+        a = (rng.random(10**6) * 100 + 1).astype(dt)
+        b = (rng.random(10**6) * 100 + 1).astype(dt)
+        A, B = em.asarray(a), em.asarray(b)
+        for op in ["negative", "abs", "square", "sign"] + (UNARY_FLOAT if is_float else ["bitwise_invert"]):
+            f = getattr(np, NUMPY_NAME.get(op, op))
+            yield f"{op}_{dt}", (lambda f=f: f(a)), (lambda op=op: getattr(em, op)(A))
+        for op in ["add", "subtract", "multiply", "maximum", "minimum", "equal", "less", "greater_equal"] + (BINARY_FLOAT if is_float else BINARY_INT):
+            f = getattr(np, NUMPY_NAME.get(op, op))
+            y, Y = (b % 7, em.asarray(b % 7)) if op == "bitwise_left_shift" else (b, B)
+            yield f"{op}_{dt}", (lambda f=f, y=y: f(a, y)), (lambda op=op, Y=Y: getattr(em, op)(A, Y))
+        square, tall = a.reshape(1000, 1000), a.reshape(100000, 10)
+        for layout, x in [("1000x1000", square), ("1e5x10", tall)]:
+            X = em.asarray(x)
+            for op in AXIS_OPS + (["var", "std"] if is_float else []):
+                f = getattr(np, op)
+                for axis in (0, 1):
+                    yield (f"{op}_{dt}_{layout}_axis{axis}", (lambda f=f, x=x, axis=axis: f(x, axis=axis)),
+                           (lambda op=op, X=X, axis=axis: getattr(em, op)(X, axis=axis)))
+        S = em.asarray(square)
+        limit = em.asarray(np.array(50, dt))
+        yield f"transpose_copy_{dt}", lambda: np.ascontiguousarray(square.T), lambda: em.copy(em.matrix_transpose(S))
+        yield f"flip_copy_{dt}", lambda: np.ascontiguousarray(np.flip(square, 1)), lambda: em.copy(em.flip(S, axis=1))
+        yield f"where_{dt}", lambda: np.where(a > 50, a, b), lambda: em.where(em.greater(A, limit), A, B)
+        yield f"clip_{dt}", lambda: np.clip(a, 10, 50), lambda: em.clip(A, 10, 50)
+        yield f"concat_{dt}", lambda: np.concatenate([square, square], axis=1), lambda: em.concat([S, S], axis=1)
+        yield f"astype_f64_{dt}", lambda: a.astype("float64"), lambda: em.astype(A, em.float64)
+        yield f"unique_{dt}", lambda: np.unique(a), lambda: em.unique_values(A)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--all", action="store_true", help="print every case, not the lowest 60")
+    ap.add_argument("--reps", type=int, default=30)
+    ap.add_argument("only", nargs="*", help="run the cases whose name contains one of these")
+    args = ap.parse_args()
+    rng = np.random.default_rng(0)
+    rows = []
+    with np.errstate(all="ignore"):
+        for name, np_fn, em_fn in cases(rng, ["float32", "float64", "int32", "int64", "int16", "uint8"]):
+            if args.only and not any(s in name for s in args.only):
+                continue
+            try:
+                t_np, t_em = best_of(args.reps, np_fn), best_of(args.reps, em_fn)
+            except Exception as e:  # an op that one side lacks for a dtype: shown, not fatal
+                print(f"{name}: {type(e).__name__}: {e}", file=sys.stderr)
+                continue
+            rows.append((t_np / t_em, name, t_np, t_em))
+    rows.sort()
+    print(f"{'ratio':>6}  {'case':<40} {'numpy us':>10} {'ember us':>10}")
+    for ratio, name, t_np, t_em in rows if args.all else rows[:60]:
+        print(f"{ratio:6.2f}  {name:<40} {t_np * 1e6:10.1f} {t_em * 1e6:10.1f}")
+
+
+if __name__ == "__main__":
+    main()
