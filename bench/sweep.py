@@ -12,21 +12,11 @@ both into its venv). Takes about three minutes on 2 cores.
 """
 import argparse
 import sys
-import time
 
 import numpy as np
 
 import ember as em
-
-
-def best_of(reps, fn):
-    fn()
-    best = float("inf")
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+from numpy_baseline import best_of  # beside this file: one warm-up call, then the best of reps
 
 
 UNARY_FLOAT = ["sqrt", "exp", "log", "sin", "cos", "tanh", "floor", "ceil", "trunc", "round",

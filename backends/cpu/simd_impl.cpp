@@ -1775,16 +1775,6 @@ void row_prod_int(const void* xv, int64_t n, void* acc) {
     for (; i < n; ++i) r *= x[i];
     *(U*)acc = r;
 }
-template <class T>
-void col_prod_int_row(const void* in, int64_t n, void* accv) {
-    using U = uint_of<T>;
-    const U* x = (const U*)in;
-    U* acc = (U*)accv;
-    constexpr int w = W<U>;
-    int64_t j = 0;
-    for (; j + w <= n; j += w) store_vec(acc + j, load(acc + j) * load(x + j));
-    for (; j < n; ++j) acc[j] *= x[j];
-}
 // Products of complex64/complex128 values in complex<double> (the reference's accumulator),
 // (re, im) pairs in the lanes of double vectors: p * x = p * (xr, xr) + (-1, 1) * (pi, pr)
 // * (xi, xi) per pair. The rounding (fused or not, the order) differs from the reference's
@@ -1846,15 +1836,17 @@ template <void (*Row)(const void*, int64_t, void*)>
 void col_each_row(const void* const* xs, int nrows, int64_t n, void* acc) {
     for (int r = 0; r < nrows; ++r) Row(xs[r], n, acc);
 }
-template <class T>
-void col_sum_int_row(const void* in, int64_t n, void* accv) {
+// One row of (u)int64 values into the column accumulators: sums, or (Multiply) products,
+// both wrapping.
+template <class T, bool Multiply = false>
+void col_int_row(const void* in, int64_t n, void* accv) {
     using U = uint_of<T>;
     const U* x = (const U*)in;
     U* acc = (U*)accv;
     constexpr int w = W<U>;
     int64_t j = 0;
-    for (; j + w <= n; j += w) store_vec(acc + j, load(acc + j) + load(x + j));
-    for (; j < n; ++j) acc[j] += x[j];
+    for (; j + w <= n; j += w) store_vec(acc + j, Multiply ? load(acc + j) * load(x + j) : load(acc + j) + load(x + j));
+    for (; j < n; ++j) acc[j] = Multiply ? acc[j] * x[j] : acc[j] + x[j];
 }
 template <class T, bool IgnoreSign = false>
 void col_count_nonzero(const void* const* xs, int nrows, int64_t n, void* accv) {
@@ -2324,10 +2316,10 @@ IsaTable build_table() {
     t.col[R_PROD][D_C128] = col_prod_complex<double>;
     t.row[R_PROD][D_I64] = row_prod_int<int64_t>;
     t.row[R_PROD][D_U64] = row_prod_int<uint64_t>;
-    t.col[R_PROD][D_I64] = col_each_row<col_prod_int_row<int64_t>>;
-    t.col[R_PROD][D_U64] = col_each_row<col_prod_int_row<uint64_t>>;
-    t.col[R_SUM][D_I64] = col_each_row<col_sum_int_row<int64_t>>;
-    t.col[R_SUM][D_U64] = col_each_row<col_sum_int_row<uint64_t>>;
+    t.col[R_PROD][D_I64] = col_each_row<col_int_row<int64_t, true>>;
+    t.col[R_PROD][D_U64] = col_each_row<col_int_row<uint64_t, true>>;
+    t.col[R_SUM][D_I64] = col_each_row<col_int_row<int64_t>>;
+    t.col[R_SUM][D_U64] = col_each_row<col_int_row<uint64_t>>;
     fill_minmax<true>(t, R_MAX);
     fill_minmax<false>(t, R_MIN);
     auto fill_count = [&](int d, auto z, auto ignore_sign) {
