@@ -18,8 +18,8 @@
 // kernel run instead where a result is not finite (C99's recovery of infinities, and where
 // an overflow meets a zero part, depend on the reference's sequence of products).
 // Integer products (the core's (u)int64) wrap as the reference's do: any grouping gives
-// its bits. Anything else (negative strides, broadcast inputs, other dtypes) goes to the reference
-// (prod: on slices across the pool).
+// its bits. Anything else (negative strides, broadcast inputs, other dtypes) goes to the
+// reference (prod: on slices across the pool).
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
