@@ -178,12 +178,8 @@ bool arg_columns_kernel(const ember_view_t& in, const ember_view_t& out, int axi
         std::vector<int64_t> part_row(part_best.size());
         auto task = [&](int64_t t) {
             const int64_t k = t % parts, piece = t / parts % pieces, o = t / parts / pieces, j0 = piece * kColumns;
-            int64_t io = j0, oo = j0;
-            for (int64_t d = axis - 1, rest = o; d >= 0; --d) {
-                io += rest % in.shape[d] * in.strides[d];
-                oo += rest % in.shape[d] * out.strides[d];
-                rest /= in.shape[d];
-            }
+            int64_t io, oo;
+            line_offsets(in, out, axis, o * inner + j0, io, oo);  // the line of column j0 at outer position o
             const int64_t m = std::min(kColumns, inner - j0), r0 = n * k / parts, r1 = n * (k + 1) / parts;
             alignas(64) T best[kColumns];
             if (parts == 1) return arg_columns<T, IsMax>(base + io, r0, r1, step, m, best, dst + oo);
@@ -195,11 +191,8 @@ bool arg_columns_kernel(const ember_view_t& in, const ember_view_t& out, int axi
         if (parts == 1) return;
         for (int64_t g = 0; g < outer * pieces; ++g) {  // combine each piece's parts in row order
             const int64_t piece = g % pieces, o = g / pieces, j0 = piece * kColumns, m = std::min(kColumns, inner - j0);
-            int64_t oo = j0;
-            for (int64_t d = axis - 1, rest = o; d >= 0; --d) {
-                oo += rest % in.shape[d] * out.strides[d];
-                rest /= in.shape[d];
-            }
+            int64_t io, oo;
+            line_offsets(in, out, axis, o * inner + j0, io, oo);
             const T* b0 = &part_best[(size_t)(g * parts * kColumns)];
             const int64_t* i0 = &part_row[(size_t)(g * parts * kColumns)];
             for (int64_t j = 0; j < m; ++j) {
