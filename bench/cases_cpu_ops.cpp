@@ -688,6 +688,12 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sum_axis0_short_i32", "4x262144", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, xi, &axis0, 1, 0, r); }));
         for (ember_tensor_t* t : {x, xi, scaled, k}) ember_tensor_release(t);
     }
+    if (np.count("sum_u8/1e6")) {  // the sum of an image's bytes
+        ember_tensor_t *x = random_tensor(c, {1000000}, 0, 255.99, 52), *x8 = nullptr;
+        ember_astype(c, x, EMBER_UINT8, &x8);
+        add("sum_u8", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, x8, nullptr, 0, 0, r); }));
+        for (ember_tensor_t* t : {x, x8}) ember_tensor_release(t);
+    }
     if (np.count("max_rows_f32/10000x100")) {
         ember_tensor_t* x = random_tensor(c, {10000, 100}, -1, 1, 49);
         const int64_t last = -1;
@@ -695,7 +701,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         ember_tensor_release(x);
     }
     if (np.count("argmax_axis0_f32/1000x1000") || np.count("argmax_axis0_i16/1000x1000") || np.count("prod_axis0_i64/1000x1000") ||
-        np.count("flip_copy_i64/1000x1000")) {
+        np.count("flip_copy_i64/1000x1000") || np.count("sum_axis0_i16/1000x1000")) {
         ember_tensor_t *x = random_tensor(c, {1000, 1000}, -100, 100, 50), *x16 = nullptr, *x64 = nullptr, *small = random_tensor(c, {1000, 1000}, -3.99, 3.99, 51), *small64 = nullptr;
         ember_astype(c, x, EMBER_INT16, &x16);
         ember_astype(c, x, EMBER_INT64, &x64);
@@ -704,6 +710,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("argmax_axis0_f32", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x, 0, 0, r); }));
         add("argmax_axis0_i16", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x16, 0, 0, r); }));
         add("prod_axis0_i64", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_prod(c, small64, &axis0, 1, 0, r); }));
+        add("sum_axis0_i16", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, x16, &axis0, 1, 0, r); }));
         add("flip_copy_i64", "1000x1000", time_result(reps, [&](ember_tensor_t** r) {
                 ember_tensor_t* flipped = nullptr;
                 ember_flip(c, x64, &axis1, 1, &flipped);

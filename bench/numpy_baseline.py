@@ -148,6 +148,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   argmax_axis0_f32, argmax_axis0_i16
                      np.argmax(x, axis=0) of a (1000, 1000) float32 / int16 array (in [-100, 100))
   prod_axis0_i64     x.prod(axis=0) of a (1000, 1000) int64 array of values in [-3, 3] (wrapping)
+  sum_axis0_i16      x.sum(axis=0) of a (1000, 1000) int16 array (in [-100, 100)): int64 sums
+  sum_u8             x.sum() of 1e6 uint8 values (a uint64 sum)
   flip_copy_i64      np.ascontiguousarray(np.flip(x, axis=1)) of a (1000, 1000) int64 array
   vecdot_short_f32   np.vecdot(x, x) of a (100000, 16) array
   take_along_axis_f32 np.take_along_axis(x, i, axis=1) of a (1024, 1024) array, random int64 i
@@ -392,6 +394,8 @@ INDEX_CASES = {
     "argmax_axis0_f32": ("1000x1000", lambda r: (r.uniform(-100, 100, (1000, 1000)).astype(np.float32),), lambda x: np.argmax(x, axis=0)),
     "argmax_axis0_i16": ("1000x1000", lambda r: (r.uniform(-100, 100, (1000, 1000)).astype(np.int16),), lambda x: np.argmax(x, axis=0)),
     "prod_axis0_i64": ("1000x1000", lambda r: (r.integers(-3, 4, (1000, 1000)),), lambda x: x.prod(axis=0)),
+    "sum_axis0_i16": ("1000x1000", lambda r: (r.uniform(-100, 100, (1000, 1000)).astype(np.int16),), lambda x: x.sum(axis=0)),
+    "sum_u8": ("1e6", lambda r: (r.integers(0, 256, 10**6, dtype=np.uint8),), lambda x: x.sum()),
     "flip_copy_i64": ("1000x1000", lambda r: (r.integers(-100, 100, (1000, 1000)),), lambda x: np.ascontiguousarray(np.flip(x, axis=1))),
     "vecdot_short_f32": ("100000x16", lambda r: (r.uniform(-1, 1, (100000, 16)).astype(np.float32),), lambda x: np.vecdot(x, x)),
     "take_along_axis_f32": ("1024x1024", lambda r: (r.uniform(-1, 1, (1024, 1024)).astype(np.float32), r.integers(0, 1024, (1024, 1024))),

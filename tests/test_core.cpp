@@ -1,5 +1,6 @@
 // Core ABI: versions, status codes, errors, handles, dtypes and promotion, host memory,
 // the registry (with deliberately broken modules), selection, switching and aliasing.
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <thread>
@@ -369,6 +370,54 @@ TEST(Aliasing, CustomCompositeKernelConvention) {
     std::vector<double> l = host_values(lsm);
     ASSERT_EQ(l.size(), 12u);
     EXPECT_NEAR(std::exp(l[0]) + std::exp(l[1]) + std::exp(l[2]), 1.0, 1e-6);
+    ember_ctx_release(ctx);
+}
+
+// EMBER_KERNEL_WIDENS_INPUT: the core hands a sum of narrow integers or bools to a kernel
+// that claims the flag as it is, and still widens a product's input to int64 where the
+// kernel claims it (the flag is for sum only). The fake module's sum and prod log the input
+// dtype they are handed and compute the reference's result.
+TEST(Aliasing, KernelThatWidensGetsNarrowSumInputAsItIs) {
+    if (backend_index("fake") < 0) GTEST_SKIP() << "fake backend module not on EMBER_BACKEND_PATH";
+    ember_ctx_t* ctx;
+    EM_OK(ember_ctx_create_on("fake", 0, &ctx));
+    std::vector<std::string> log;
+    ember_set_log_callback([](ember_log_level_t, const char* m, void* ud) { static_cast<std::vector<std::string>*>(ud)->push_back(m); }, &log,
+                           EMBER_LOG_DEBUG);
+    const int16_t data[6] = {-300, 200, 32767, 5, -1, 7};
+    const uint8_t bytes[3] = {250, 250, 250};
+    const bool flags[3] = {true, false, true};
+    const int64_t shape[2] = {2, 3}, three = 3, ax0 = 0, ax1 = 1;
+    T x, u, b, total, columns, products, byte_total, count;
+    EM_OK(ember_tensor_from_data(ctx, data, EMBER_INT16, shape, 2, x.out()));
+    EM_OK(ember_tensor_from_data(ctx, bytes, EMBER_UINT8, &three, 1, u.out()));
+    EM_OK(ember_tensor_from_data(ctx, flags, EMBER_BOOL, &three, 1, b.out()));
+    EM_OK(ember_sum(ctx, x, nullptr, 0, 0, total.out()));
+    EM_OK(ember_sum(ctx, x, &ax0, 1, 0, columns.out()));
+    EM_OK(ember_prod(ctx, x, &ax1, 1, 0, products.out()));
+    EM_OK(ember_sum(ctx, u, nullptr, 0, 0, byte_total.out()));
+    EM_OK(ember_sum(ctx, b, nullptr, 0, 0, count.out()));
+    ember_set_log_callback(nullptr, nullptr, EMBER_LOG_WARN);
+    auto int64_values = [](const T& t, ember_dtype_t want_dtype) {
+        ember_dtype_t dt;
+        EXPECT_EQ(ember_tensor_dtype(t, &dt), EMBER_OK);
+        EXPECT_EQ(dt, want_dtype);
+        int64_t n = 0;
+        EXPECT_EQ(ember_tensor_size(t, &n), EMBER_OK);
+        std::vector<int64_t> v((size_t)n);
+        EXPECT_EQ(ember_tensor_read(t, v.data(), v.size() * 8), EMBER_OK);
+        return v;
+    };
+    EXPECT_EQ(int64_values(total, EMBER_INT64), (std::vector<int64_t>{32678}));
+    EXPECT_EQ(int64_values(columns, EMBER_INT64), (std::vector<int64_t>{-295, 199, 32774}));
+    EXPECT_EQ(int64_values(products, EMBER_INT64), (std::vector<int64_t>{-1966020000, -35}));
+    EXPECT_EQ(int64_values(byte_total, EMBER_UINT64), (std::vector<int64_t>{750}));
+    EXPECT_EQ(int64_values(count, EMBER_INT64), (std::vector<int64_t>{2}));
+    auto logged = [&](const std::string& line) { return std::count(log.begin(), log.end(), line); };
+    EXPECT_EQ(logged("fake sum: input dtype 2"), 2) << "int16 sums arrive as int16";
+    EXPECT_EQ(logged("fake sum: input dtype 5"), 1) << "a uint8 sum arrives as uint8";
+    EXPECT_EQ(logged("fake sum: input dtype 0"), 1) << "a bool sum arrives as bool";
+    EXPECT_EQ(logged("fake prod: input dtype 4"), 1) << "a product's input is widened to int64 whatever the kernel claims";
     ember_ctx_release(ctx);
 }
 

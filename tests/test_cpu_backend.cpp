@@ -1200,6 +1200,96 @@ TEST(CpuLarge, IntegerProductsMatchReferenceExactly) {
     check(int32_t{}, EMBER_INT32);
 }
 
+// Sums of bools and integers narrower than 64 bits, which the cpu backend takes as they are
+// (EMBER_KERNEL_WIDENS_INPUT) and widens itself: bit for bit the reference's (u)int64 sums of
+// values over each type's whole range, in the row, column (a few rows, and blocks of many),
+// 3-d, transposed and stepped layouts, and in those its kernel widens into a copy first (a
+// flipped axis, a broadcast, empty and 0-d tensors). Then rows of 6.3 million 16-bit values
+// at an extreme: the kernel's 32-bit lanes fold into the total every 2^16 adds, and a longer
+// stretch overflows them (CpuBackend.NarrowIntegerSumsOnOneThreadAndEveryIsa runs this on
+// one thread, where a whole row is one kernel call, and with the AVX2 and SSE2 kernels).
+TEST(CpuLarge, NarrowIntegerSumsMatchReferenceExactly) {
+    NEED_CPU();
+    auto expect_same_sum = [](const ember_tensor_t* x, const int64_t* axes, int naxes, const std::string& what) {
+        T got, want;
+        EM_OK(ember_sum(cpu(), x, axes, naxes, 0, got.out()));
+        EM_OK(ember_sum(ref(), as_ref(x), axes, naxes, 0, want.out()));
+        ember_dtype_t got_dtype, want_dtype;
+        EM_OK(ember_tensor_dtype(got, &got_dtype));
+        EM_OK(ember_tensor_dtype(want, &want_dtype));
+        EXPECT_EQ(got_dtype, want_dtype) << what;
+        EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << what;
+    };
+    auto check = [&](auto zero, ember_dtype_t dt) {
+        using V = decltype(zero);
+        const int64_t rows = 1237, cols = 1000;
+        std::mt19937_64 gen(37);
+        std::vector<V> data((size_t)(rows * cols));
+        for (auto& v : data) v = dt == EMBER_BOOL ? (V)(gen() & 1) : (V)gen();
+        const int64_t shape[2] = {rows, cols}, s3[3] = {rows, 10, 100}, few_shape[2] = {3, rows * cols / 3}, wide_shape[2] = {64, cols};
+        const int64_t n_all[1] = {rows * cols}, one_end[1] = {1};
+        T m, mt, m3, flat, head, few, stepped, flipped, row0, wide, empty, one, scalar;
+        EM_OK(ember_tensor_from_data(cpu(), data.data(), dt, shape, 2, m.out()));
+        EM_OK(ember_transpose(cpu(), m, mt.out()));
+        EM_OK(ember_reshape(cpu(), m, s3, 3, m3.out()));
+        EM_OK(ember_reshape(cpu(), m, n_all, 1, flat.out()));
+        const int64_t from1[1] = {0}, to1[1] = {3 * (rows * cols / 3)}, step1[1] = {1};
+        EM_OK(ember_slice(cpu(), flat, from1, to1, step1, 1, head.out()));
+        EM_OK(ember_reshape(cpu(), head, few_shape, 2, few.out()));
+        const int64_t from[2] = {1, 2}, to[2] = {rows, cols}, step[2] = {3, 2};
+        EM_OK(ember_slice(cpu(), m, from, to, step, 2, stepped.out()));
+        const int64_t ax0[1] = {0}, ax1[1] = {1}, ax01[2] = {0, 1};
+        EM_OK(ember_flip(cpu(), m, ax1, 1, flipped.out()));
+        const int64_t first[2] = {0, 0}, first_end[2] = {1, cols}, unit[2] = {1, 1};
+        EM_OK(ember_slice(cpu(), m, first, first_end, unit, 2, row0.out()));
+        EM_OK(ember_broadcast_to(cpu(), row0, wide_shape, 2, wide.out()));
+        const int64_t none_end[2] = {0, cols};
+        EM_OK(ember_slice(cpu(), m, first, none_end, unit, 2, empty.out()));
+        EM_OK(ember_slice(cpu(), flat, from1, one_end, step1, 1, one.out()));
+        EM_OK(ember_reshape(cpu(), one, nullptr, 0, scalar.out()));
+        struct {
+            const char* layout;
+            const ember_tensor_t* x;
+            const int64_t* axes;
+            int naxes;
+        } cases[] = {{"all", m, nullptr, 0},           {"rows", m, ax1, 1},
+                     {"columns", m, ax0, 1},           {"three-row columns", few, ax0, 1},
+                     {"three long rows", few, ax1, 1}, {"transposed-axis0", mt, ax0, 1},
+                     {"3d-middle", m3, ax1, 1},        {"3d-outer-two", m3, ax01, 2},
+                     {"stepped-all", stepped, nullptr, 0}, {"stepped-columns", stepped, ax0, 1},
+                     {"flipped-rows", flipped, ax1, 1}, {"flipped-columns", flipped, ax0, 1},
+                     {"broadcast-columns", wide, ax0, 1}, {"broadcast-rows", wide, ax1, 1},
+                     {"empty-columns", empty, ax0, 1}, {"empty-all", empty, nullptr, 0},
+                     {"0-d", scalar, nullptr, 0}};
+        for (auto& c : cases) expect_same_sum(c.x, c.axes, c.naxes, std::string("sum ") + ember_dtype_name(dt) + " " + c.layout);
+    };
+    check(uint8_t{}, EMBER_BOOL);
+    check(int8_t{}, EMBER_INT8);
+    check(int16_t{}, EMBER_INT16);
+    check(int32_t{}, EMBER_INT32);
+    check(uint8_t{}, EMBER_UINT8);
+    check(uint16_t{}, EMBER_UINT16);
+    check(uint32_t{}, EMBER_UINT32);
+    auto long_row = [&](auto extreme, ember_dtype_t dt) {
+        const int64_t n = (int64_t(1) << 22) + (int64_t(1) << 21) + 5;
+        std::vector<decltype(extreme)> row((size_t)n, extreme);
+        T x;
+        EM_OK(ember_tensor_from_data(cpu(), row.data(), dt, &n, 1, x.out()));
+        expect_same_sum(x, nullptr, 0, std::string("long row of ") + ember_dtype_name(dt));
+    };
+    long_row(std::numeric_limits<int16_t>::min(), EMBER_INT16);
+    long_row(std::numeric_limits<uint16_t>::max(), EMBER_UINT16);
+}
+
+// The widening sums are per-ISA functions: every ISA, and one thread (a whole row per call).
+TEST(CpuBackend, NarrowIntegerSumsOnOneThreadAndEveryIsa) {
+    NEED_CPU();
+    NEED_CHILD_PROCESSES();
+    const char* filter = "CpuLarge.NarrowIntegerSumsMatchReferenceExactly";
+    EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "1"}}), 0);
+    for (const char* isa : {"avx2", "generic"}) EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", isa}}), 0) << isa;
+}
+
 // float32/float64 floor_divide and remainder (fmod exact through float64 or through one fused
 // multiply-add, then the reference's formula in the operands' type; lanes with a quotient of
 // 2^29 (2^52) or more, a zero or non-finite operand, or a float64 quotient rounded across an

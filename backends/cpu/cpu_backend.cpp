@@ -260,7 +260,7 @@ int find_kernel(void* state, const char* op, ember_kernel_t* out) {
         if (std::strcmp(s->natives[i].name, op) == 0) {
             if (!s->natives[i].composite && !s->data[i].ref.fn) s->data[i].ref = ref_kernel(op);
             *out = ember_kernel_t{s->natives[i].fn, &s->data[i]};
-            return 1;
+            return EMBER_KERNEL_NATIVE | s->natives[i].flags;
         }
     return 0;
 }

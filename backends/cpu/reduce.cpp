@@ -72,8 +72,15 @@ union Acc {
     unsigned char raw[16];
 };
 bool complex_dtype(int32_t dt) { return dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128; }
-// Integer sums and products reach the kernel as (u)int64 (the core widens narrower types).
+// Integer products reach the kernel as (u)int64 (the core widens narrower types); sums of
+// bools and narrower integers come as they are (EMBER_KERNEL_WIDENS_INPUT) with a (u)int64 out.
 bool int64_dtype(int32_t dt) { return dt == EMBER_INT64 || dt == EMBER_UINT64; }
+bool narrow_integer(int32_t dt) { return dt == EMBER_BOOL || (dt >= EMBER_INT8 && dt <= EMBER_UINT32 && !int64_dtype(dt)); }
+int32_t result_dtype(int op, int32_t dt) {
+    if (op == R_NONZERO) return EMBER_INT64;
+    if (op == R_SUM && narrow_integer(dt)) return dt >= EMBER_UINT8 ? EMBER_UINT64 : EMBER_INT64;
+    return dt;
+}
 
 // Whether a complex tensor holds a value with a part that is not finite.
 bool any_complex_nonfinite(const ember_view_t& v) {
@@ -211,6 +218,27 @@ ember_status_t mean_fallback(const ember_kernel_call_t* c) {
     return st != EMBER_OK ? st : divide_by_count(c);
 }
 
+bool reduce_native(const ember_kernel_call_t* c, int code);
+
+// A sum of narrow integers in a layout without a native path: widened into a contiguous
+// (u)int64 copy first, as the core does for backends without EMBER_KERNEL_WIDENS_INPUT.
+ember_status_t sum_widened(const ember_kernel_call_t* c) {
+    static const ember_kernel_t ref_cast = ref_kernel("astype");
+    const ember_view_t& in = c->in[0];
+    Scratch<uint64_t> wide(std::max<int64_t>(numel(in), 1));
+    int64_t strides[EMBER_MAX_DIMS];
+    for (int64_t d = in.ndim - 1, step = 1; d >= 0; step *= in.shape[d], --d) strides[d] = step;
+    const ember_view_t wide_view{wide.data, 0, c->out[0].dtype, in.ndim, in.shape, strides};
+    ember_kernel_call_t call = *c;
+    call.n_out = 1;
+    call.out = &wide_view;
+    ember_status_t st = ref_cast.fn(&call);
+    if (st != EMBER_OK) return st;
+    call.in = &wide_view;
+    call.out = c->out;
+    return reduce_native(&call, R_SUM) ? EMBER_OK : delegate(&call);
+}
+
 // Runs reduction `code` (an R_* op or kMean) natively; false where the dtype or layout has
 // no native path (nothing is written then).
 bool reduce_native(const ember_kernel_call_t* c, int code) {
@@ -219,7 +247,7 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
     const uint64_t mask = c->attrs->axes_mask;
     const int op = code == kMean ? R_SUM : code;
     int32_t dt = in.dtype;
-    if (out.dtype != (op == R_NONZERO ? EMBER_INT64 : dt)) return false;
+    if (out.dtype != result_dtype(op, dt)) return false;
     if (code == kMean && !float_sum(dt)) return false;
     const bool complex_prod = op == R_PROD && complex_dtype(dt);
     RowFn row = g_isa->row[op][dt];
@@ -605,13 +633,14 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
         return EMBER_OK;
     }
     if (code == R_PROD) return reference_on_slices(c, kAxesMask);  // other dtypes and layouts
+    if (code == R_SUM && narrow_integer(c->in[0].dtype)) return sum_widened(c);
     return code == kMean ? mean_fallback(c) : delegate(c);
 }
 
 }  // namespace
 
 void add_reduce_kernels(std::vector<NativeKernel>& k) {
-    k.push_back({"sum", reduce_kernel, R_SUM, false});
+    k.push_back({"sum", reduce_kernel, R_SUM, false, EMBER_KERNEL_WIDENS_INPUT});
     k.push_back({"max", reduce_kernel, R_MAX, false});
     k.push_back({"min", reduce_kernel, R_MIN, false});
     k.push_back({"count_nonzero", reduce_kernel, R_NONZERO, false});

@@ -1583,6 +1583,122 @@ void row_sum_int(const void* in, int64_t n, void* acc) {
     *(U*)acc = s;
 }
 
+// Sums of bools and integers narrower than 64 bits (handed over as they are, without the
+// core's widened copy) into (u)int64, wrapping as the reference's. C's conversions
+// sign-extend signed elements and zero-extend unsigned ones, as the reference's widening
+// does. Each step widens to twice the width only: GCC 12 assembles a conversion to four
+// times the width (int8 to int32, say) element by element.
+// Bytes: psadbw sums each 8 bytes into a 64-bit lane (one instruction on every x86 ISA);
+// int8 is offset by 128 (x ^ 0x80) into the unsigned range and the offsets taken off after.
+inline V<uint64_t> byte_sums(V<uint8_t> v) {
+    V<uint64_t> r;
+#if defined(__AVX512BW__)
+    __m512i x;
+    memcpy(&x, &v, 64);
+    const __m512i h = _mm512_sad_epu8(x, _mm512_setzero_si512());
+#elif defined(__AVX2__)
+    __m256i x;
+    memcpy(&x, &v, 32);
+    const __m256i h = _mm256_sad_epu8(x, _mm256_setzero_si256());
+#elif defined(__SSE2__)
+    __m128i x;
+    memcpy(&x, &v, 16);
+    const __m128i h = _mm_sad_epu8(x, _mm_setzero_si128());
+#else
+    V<uint64_t> h = {};
+    for (int k = 0; k < W<uint64_t>; ++k)
+        for (int b = 0; b < 8; ++b) h[k] += v[8 * k + b];
+#endif
+    static_assert(sizeof h == sizeof r, "one vector");
+    memcpy(&r, &h, sizeof r);
+    return r;
+}
+// Wider elements widen into full registers of SumMid, twice their width: 16-bit ones into
+// 32-bit lanes, which take at most 2^15 per add and so fold into the 64-bit total every
+// kMidBlock adds, before they could overflow; 32-bit ones into 64-bit lanes (wrapping).
+template <class T>
+using SumMid = std::conditional_t<sizeof(T) == 4, uint64_t,
+                                  std::conditional_t<sizeof(T) == 2, std::conditional_t<std::is_signed_v<T>, int32_t, uint32_t>,
+                                                     std::conditional_t<std::is_signed_v<T>, int16_t, uint16_t>>>;
+constexpr int64_t kMidBlock = 65536;
+template <class T>
+inline __attribute__((always_inline)) V<SumMid<T>> load_widened(const T* p) {
+    typename VT<T, W<SumMid<T>> * (int)sizeof(T)>::type narrow;
+    memcpy(&narrow, p, sizeof narrow);
+    return __builtin_convertvector(narrow, V<SumMid<T>>);
+}
+template <class Mid>
+inline uint64_t lane_total(V<Mid> lanes) {
+    uint64_t total = 0;
+    for (int k = 0; k < W<Mid>; ++k) total += (uint64_t)(int64_t)lanes[k];
+    return total;
+}
+template <class T>
+void row_sum_widen(const void* in, int64_t n, void* acc) {
+    const T* x = (const T*)in;
+    uint64_t total = 0;
+    int64_t i = 0;
+    if constexpr (sizeof(T) == 1) {
+        constexpr int w = W<uint8_t>;
+        const V<uint8_t> offset = splat<uint8_t>(std::is_signed_v<T> ? 0x80 : 0);
+        V<uint64_t> a0 = {}, a1 = {};
+        for (; i + 2 * w <= n; i += 2 * w) {
+            a0 += byte_sums(load((const uint8_t*)x + i) ^ offset);
+            a1 += byte_sums(load((const uint8_t*)x + i + w) ^ offset);
+        }
+        total = lane_total<uint64_t>(a0 + a1) - (std::is_signed_v<T> ? 128 * (uint64_t)i : 0);
+    } else {
+        using Mid = SumMid<T>;
+        constexpr int wm = W<Mid>;
+        while (i + 4 * wm <= n) {
+            V<Mid> a0 = {}, a1 = {}, a2 = {}, a3 = {};
+            const int64_t groups = (n - i) / (4 * wm), end = i + (groups < kMidBlock ? groups : kMidBlock) * 4 * wm;
+            for (; i < end; i += 4 * wm) {
+                a0 += load_widened(x + i);
+                a1 += load_widened(x + i + wm);
+                a2 += load_widened(x + i + 2 * wm);
+                a3 += load_widened(x + i + 3 * wm);
+            }
+            total += lane_total<Mid>(a0) + lane_total<Mid>(a1) + lane_total<Mid>(a2) + lane_total<Mid>(a3);
+        }
+    }
+    for (; i < n; ++i) total += (uint64_t)(int64_t)x[i];
+    *(uint64_t*)acc += total;
+}
+// acc[0, W<Mid>) += the lanes of s as 64-bit values, widening by halves.
+template <class Mid>
+inline __attribute__((always_inline)) void add_widened(uint64_t* acc, V<Mid> s) {
+    if constexpr (sizeof(Mid) == 8) {
+        store_vec(acc, load(acc) + (V<uint64_t>)s);
+    } else {
+        using Wider = std::conditional_t<sizeof(Mid) == 2, std::conditional_t<std::is_signed_v<Mid>, int32_t, uint32_t>,
+                                         std::conditional_t<std::is_signed_v<Mid>, int64_t, uint64_t>>;
+        typename VT<Mid, VB / 2>::type half[2];
+        memcpy(half, &s, sizeof s);
+        add_widened<Wider>(acc, __builtin_convertvector(half[0], V<Wider>));
+        add_widened<Wider>(acc + W<Wider>, __builtin_convertvector(half[1], V<Wider>));
+    }
+}
+// Up to kColRows rows of such elements into (u)int64 column accumulators: the rows add up in
+// SumMid lanes (8 rows cannot overflow them), which then widen once into the accumulators.
+template <class T>
+void col_sum_widen(const void* const* xs, int nrows, int64_t n, void* accv) {
+    using Mid = SumMid<T>;
+    constexpr int wm = W<Mid>;
+    static_assert(kColRows * 128 <= 32768, "a column group must not overflow 16-bit lanes");
+    const T* x[kColRows];
+    for (int r = 0; r < nrows; ++r) x[r] = (const T*)xs[r];
+    uint64_t* acc = (uint64_t*)accv;
+    int64_t j = 0;
+    for (; j + wm <= n; j += wm) {
+        V<Mid> s = load_widened(x[0] + j);
+        for (int r = 1; r < nrows; ++r) s += load_widened(x[r] + j);
+        add_widened<Mid>(acc + j, s);
+    }
+    for (; j < n; ++j)
+        for (int r = 0; r < nrows; ++r) acc[j] += (uint64_t)(int64_t)x[r][j];
+}
+
 // Counts of elements != 0 (NaN counts, -0.0 does not: a float compare). A lane compare
 // gives 0 or -1 in a lane as wide as the element, so subtracting it counts; a lane holds
 // at most 2^(8*size) - 1, so the lanes fold into the total every kBlock vectors. Half
@@ -2318,6 +2434,17 @@ IsaTable build_table() {
     t.row[R_PROD][D_U64] = row_prod_int<uint64_t>;
     t.col[R_PROD][D_I64] = col_each_row<col_int_row<int64_t, true>>;
     t.col[R_PROD][D_U64] = col_each_row<col_int_row<uint64_t, true>>;
+    auto fill_widening_sum = [&](int d, auto z) {
+        t.row[R_SUM][d] = row_sum_widen<decltype(z)>;
+        t.col[R_SUM][d] = col_sum_widen<decltype(z)>;
+    };
+    fill_widening_sum(D_BOOL, uint8_t{});
+    fill_widening_sum(D_I8, int8_t{});
+    fill_widening_sum(D_I16, int16_t{});
+    fill_widening_sum(D_I32, int32_t{});
+    fill_widening_sum(D_U8, uint8_t{});
+    fill_widening_sum(D_U16, uint16_t{});
+    fill_widening_sum(D_U32, uint32_t{});
     t.col[R_SUM][D_I64] = col_each_row<col_int_row<int64_t>>;
     t.col[R_SUM][D_U64] = col_each_row<col_int_row<uint64_t>>;
     fill_minmax<true>(t, R_MAX);

@@ -66,6 +66,10 @@ typedef struct ember_host_api {
 
 #define EMBER_KERNEL_NATIVE 1     /* find_kernel: the backend computes the op itself */
 #define EMBER_KERNEL_HOST_COPY 2  /* find_kernel: device -> host copy, host kernel, copy back */
+/* find_kernel, or'ed with one of the above, for "sum" only: the kernel also takes bool and
+   integer inputs narrower than the (u)int64 result as they are and widens them itself.
+   Without it the core hands the kernel (u)int64 input it has widened first. */
+#define EMBER_KERNEL_WIDENS_INPUT 4
 
 #define EMBER_BACKEND_HOST_MEMORY 1u  /* buffers are host pointers: reference kernels may run on them */
 
@@ -96,7 +100,8 @@ typedef struct ember_backend_iface {
        backend is first activated, never per call). Returns 0 if absent, else fills *out and
        returns EMBER_KERNEL_NATIVE, or EMBER_KERNEL_HOST_COPY for a kernel that copies its
        operands to host memory, computes there and copies the results back (reported to
-       users as the binding "host", so nobody mistakes it for device execution). */
+       users as the binding "host", so nobody mistakes it for device execution); either may
+       be or'ed with EMBER_KERNEL_WIDENS_INPUT where that flag's op allows it. */
     int (*find_kernel)(void* state, const char* op, ember_kernel_t* out);
 } ember_backend_iface_t;
 

@@ -69,6 +69,7 @@ enum OpId : int {
 struct Slot {
     enum Binding { UNSUPPORTED = 0, NATIVE, COMPOSITE, REFERENCE, HOST } binding = UNSUPPORTED;
     ember_kernel_t kernel{nullptr, nullptr};
+    bool widens_input = false;  // EMBER_KERNEL_WIDENS_INPUT: sum takes narrow integers as they are
 };
 
 struct Backend {

@@ -201,12 +201,14 @@ void bind(Backend* b) {
         // A CUSTOM composite without a kernel convention would never call a kernel of its
         // name: bind the composite and report it as such.
         bool overridable = !info.composite || std::strcmp(info.signature, "custom") != 0 || info.custom_kernel;
-        int found = overridable ? b->iface->find_kernel(b->state, info.name, &s.kernel) : 0;
+        const int flags = overridable ? b->iface->find_kernel(b->state, info.name, &s.kernel) : 0;
+        int found = flags & (EMBER_KERNEL_NATIVE | EMBER_KERNEL_HOST_COPY);
         // A composite runs on the backend's own ops; a host copy would send its operands
         // to host memory and back.
         if (found == EMBER_KERNEL_HOST_COPY && info.composite) found = 0;
         if (found) {
             s.binding = found == EMBER_KERNEL_HOST_COPY ? Slot::HOST : Slot::NATIVE;
+            s.widens_input = (flags & EMBER_KERNEL_WIDENS_INPUT) && op == OP_sum;
         } else if (info.composite) {
             s.binding = Slot::COMPOSITE;
         } else if (b->host_memory && b != ref && ref->iface->find_kernel(ref->state, info.name, &s.kernel)) {

@@ -400,10 +400,14 @@ TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes,
             dropped.push_back(x->shape[i]);
         }
     }
+    // A kernel that widens narrow integers itself reads them as they are: no widened copy.
+    const bool kernel_widens = op == OP_sum && ctx->slots[op].widens_input && (is_integer(x->dtype) || x->dtype == EMBER_BOOL) &&
+                               plan.compute == plan.result;
     TRef xc;
-    if (x->dtype != plan.compute && plan.compute == plan.result) xc = widened_in_slices(ctx, op, x, mask, plan.compute, keep);
+    if (x->dtype != plan.compute && plan.compute == plan.result && !kernel_widens)
+        xc = widened_in_slices(ctx, op, x, mask, plan.compute, keep);
     if (xc) return keepdims ? xc : op_reshape(ctx, xc.get(), dropped, false);
-    if (x->dtype != plan.compute) {
+    if (x->dtype != plan.compute && !kernel_widens) {
         xc = op_astype(ctx, x, plan.compute);
         x = xc.get();
     }

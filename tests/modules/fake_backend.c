@@ -1,7 +1,8 @@
 /* A host-memory test backend with a few deliberately wrong native kernels, so tests can
    tell a native kernel from the reference fallback and see what the core hands a kernel:
    negative returns x unchanged; softmax and var (composites with a kernel convention)
-   fill their float32/float64 output with the attributes they were given. */
+   fill their float32/float64 output with the attributes they were given; sum and prod are
+   right (the reference's) and log the input dtype they were handed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,9 +70,41 @@ static ember_status_t fake_var(const ember_kernel_call_t* c) {
     }
     return fill_output(c, (double)c->attrs->axes_mask + c->attrs->f[0] / 10);
 }
+static int narrow_integer(int32_t dtype) { return dtype == EMBER_BOOL || (dtype != EMBER_INT64 && dtype != EMBER_UINT64 && dtype <= EMBER_UINT32); }
+/* sum and prod (the op name in kernel_data): both claim EMBER_KERNEL_WIDENS_INPUT, which the
+   core honours for sum only; narrow integers are widened here into a contiguous copy. */
+static ember_status_t logged_reduction(const ember_kernel_call_t* c) {
+    const char* op = (const char*)c->kernel_data;
+    const ember_view_t* in = &c->in[0];
+    ember_kernel_t reduce, cast;
+    host->log(EMBER_LOG_DEBUG, "fake %s: input dtype %d", op, (int)in->dtype);
+    if (!host->reference_kernel(op, &reduce) || !host->reference_kernel("astype", &cast)) return host->fail(EMBER_ERR_INTERNAL, "fake: no %s", op);
+    if (!narrow_integer(in->dtype) || in->dtype == c->out[0].dtype) return reduce.fn(c);
+    int64_t n = 1, strides[EMBER_MAX_DIMS];
+    for (int d = in->ndim - 1; d >= 0; --d) {
+        strides[d] = n;
+        n *= in->shape[d];
+    }
+    void* buffer = malloc(n ? (size_t)n * 8 : 1);
+    if (!buffer) return host->fail(EMBER_ERR_OUT_OF_MEMORY, "fake: out of memory");
+    ember_view_t wide = {buffer, 0, c->out[0].dtype, in->ndim, in->shape, strides};
+    ember_kernel_call_t call = *c;
+    call.out = &wide;
+    ember_status_t st = cast.fn(&call);
+    call.in = &wide;
+    call.out = c->out;
+    if (st == EMBER_OK) st = reduce.fn(&call);
+    free(buffer);
+    return st;
+}
 static int find_kernel(void* s, const char* op, ember_kernel_t* out) {
     (void)s;
     out->data = NULL;
+    if (strcmp(op, "sum") == 0 || strcmp(op, "prod") == 0) {
+        out->fn = logged_reduction;
+        out->data = strcmp(op, "sum") == 0 ? "sum" : "prod";
+        return EMBER_KERNEL_NATIVE | EMBER_KERNEL_WIDENS_INPUT;
+    }
     if (strcmp(op, "negative") == 0) out->fn = identity_negative;
     else if (strcmp(op, "softmax") == 0) out->fn = fake_softmax;
     else if (strcmp(op, "var") == 0) out->fn = fake_var;
