@@ -719,6 +719,11 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
             }));
         for (ember_tensor_t* t : {x, x16, x64, small, small64}) ember_tensor_release(t);
     }
+    if (np.count("argmax_axis0_tall_f32/100000x3")) {  // which sample has the largest of each of three features
+        ember_tensor_t* x = random_tensor(c, {100000, 3}, -1, 1, 53);
+        add("argmax_axis0_tall_f32", "100000x3", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x, 0, 0, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("max_rows_short_f32/1e6x3") || np.count("argmax_rows_short_f32/1e6x3") || np.count("vecdot_short_f32/100000x16")) {
         ember_tensor_t *x = random_tensor(c, {1000000, 3}, -1, 1, 24), *v = random_tensor(c, {100000, 16}, -1, 1, 25);
         const int64_t last = -1;

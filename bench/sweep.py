@@ -1,7 +1,7 @@
 """A sweep for slow paths: times Ember (through the Python binding) and NumPy on the same
 operation for many (op, dtype, layout) combinations and prints the lowest ratios first.
 
-    EMBER_BACKEND=cpu python3 bench/sweep.py [--all] [--reps N] [substring ...]
+    EMBER_BACKEND=cpu python3 bench/sweep.py [--all] [--reps N] [--dtypes int8,float16,...] [substring ...]
 
 ratio = NumPy time / Ember time (best of --reps calls each, after one warm-up call);
 below 1 means NumPy is faster. Unlike bench/run this is a search, not a record: it finds
@@ -31,7 +31,7 @@ AXIS_OPS = ["sum", "prod", "max", "min", "mean", "argmax", "argmin", "cumsum", "
 def cases(rng, dtypes):
     """Yields (name, numpy callable, ember callable)."""
     for dt in dtypes:
-        is_float = dt.startswith("float")
+        is_float = dt.startswith("float") or dt.startswith("complex")
         a = (rng.random(10**6) * 100 + 1).astype(dt)
         b = (rng.random(10**6) * 100 + 1).astype(dt)
         A, B = em.asarray(a), em.asarray(b)
@@ -65,12 +65,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--all", action="store_true", help="print every case, not the lowest 60")
     ap.add_argument("--reps", type=int, default=30)
+    ap.add_argument("--dtypes", default="float32,float64,int32,int64,int16,uint8",
+                    help="comma-separated NumPy dtype names (int8,uint16,uint32,float16,complex64 also work;"
+                         " ops a dtype lacks on either side are reported on stderr and skipped)")
     ap.add_argument("only", nargs="*", help="run the cases whose name contains one of these")
     args = ap.parse_args()
     rng = np.random.default_rng(0)
     rows = []
     with np.errstate(all="ignore"):
-        for name, np_fn, em_fn in cases(rng, ["float32", "float64", "int32", "int64", "int16", "uint8"]):
+        for name, np_fn, em_fn in cases(rng, args.dtypes.split(",")):
             if args.only and not any(s in name for s in args.only):
                 continue
             try:

@@ -671,8 +671,10 @@ TEST(CpuLarge, ArgExtremesMatchReference) {
 
 // argreduce.cpp's column layout (the axis is not the innermost; x in C order after it):
 // pieces of 256 columns fold their rows in order, and few long columns split their rows into
-// parts across the pool, combined in order. Ties and NaNs of one column sit in different
-// parts; many short columns, an outer dim, a stepped axis (every other row) and bools.
+// parts across the pool, combined in order; few short columns of consecutive rows (7 here)
+// fold 36 rows side by side and combine those candidates by value and row, then the last 9
+// rows. Ties, -0/+0 and NaNs of one column sit in different parts and lanes, an extreme in
+// the last rows; many short columns, an outer dim, a stepped axis (every other row), bools.
 TEST(CpuLarge, ArgExtremesAlongOuterAxesMatchReference) {
     NEED_CPU();
     const int64_t rows = 142857, cols = 7, n = rows * cols;
@@ -681,6 +683,8 @@ TEST(CpuLarge, ArgExtremesAlongOuterAxesMatchReference) {
     d[20 * cols + 3] = d[120000 * cols + 3] = -1000;
     d[5 * cols + 6] = -0.0f;
     d[9 * cols + 6] = 0.0f;
+    d[(rows - 1) * cols + 4] = 1000;  // in the last rows, after the last group of rows folded side by side
+    d[(rows - 2) * cols + 0] = -1000;
     using Arg = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, int64_t, int, ember_tensor_t**);
     for (int with_nan : {0, 1}) {
         if (with_nan) {

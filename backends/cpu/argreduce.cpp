@@ -2,8 +2,9 @@
 // extreme value, or of the first NaN if there is one (extreme_of says how). Long lines are
 // split into stretches across the pool and combined in order (ties keep the earlier
 // stretch); many lines run in parallel. An axis that is not the innermost, with x in C order
-// after it, is folded a row at a time over pieces of columns (arg_columns). Other layouts
-// and dtypes run the reference's code on slices (line_ops.cpp).
+// after it, is folded a row at a time over pieces of columns (arg_columns), a few columns
+// several rows side by side (arg_grouped_rows). Other layouts and dtypes run the
+// reference's code on slices (line_ops.cpp).
 #include <algorithm>
 #include <limits>
 #include <type_traits>
@@ -154,6 +155,70 @@ void arg_columns(const T* x, int64_t r0, int64_t r1, int64_t step, int64_t m, T*
     }
 }
 
+// Whether candidate (v, r) beats (bv, br) for the first extreme, wherever their rows lie:
+// a NaN beats any number and an earlier NaN; else the larger (smaller) value, or the earlier
+// row of equal ones.
+template <class T, bool IsMax>
+bool beats(T v, int64_t r, T bv, int64_t br) {
+    const bool v_nan = is_nan(v), b_nan = is_nan(bv);
+    if (v_nan || b_nan) return v_nan && (!b_nan || r < br);
+    if (v == bv) return r < br;
+    return IsMax ? bv < v : v < bv;
+}
+
+// Few columns of rows that follow each other in memory (a (100000, 10) array over axis 0):
+// `group` rows side by side are one row of group * inner lanes, folded by arg_columns with
+// vectors of useful width (a row of 10 int8 left them mostly idle: 0.72x NumPy), and lane k
+// of column j holds the first extreme of rows k, k + group, ...; the candidates then combine
+// by value and row (beats), and the rows after the last whole group fold on their own.
+// Rows are split into parts for the pool where the outer positions are too few.
+template <class T, bool IsMax>
+void arg_grouped_rows(const T* base, const ember_view_t& in, const ember_view_t& out, int axis, int64_t inner, int64_t group, int64_t outer,
+                      bool pooled) {
+    const int64_t n = in.shape[axis], wide = group * inner, groups = n / group, nt = num_threads();
+    const int64_t parts = pooled && outer < 2 * nt ? std::min<int64_t>(2 * nt, std::max<int64_t>(1, groups / 64)) : 1;
+    std::vector<T> cand_best((size_t)(outer * parts * inner));
+    std::vector<int64_t> cand_row(cand_best.size());
+    auto task = [&](int64_t t) {
+        const int64_t part = t % parts, o = t / parts, g0 = groups * part / parts, g1 = groups * (part + 1) / parts;
+        int64_t io, oo;
+        line_offsets(in, out, axis, o * inner, io, oo);
+        T* cb = &cand_best[(size_t)(t * inner)];
+        int64_t* cr = &cand_row[(size_t)(t * inner)];
+        alignas(64) T best[kColumns];
+        alignas(64) int64_t row[kColumns];
+        arg_columns<T, IsMax>(base + io, g0, g1, wide, wide, best, row);
+        for (int64_t j = 0; j < inner; ++j) {
+            cb[j] = best[j];
+            cr[j] = row[j] * group;
+            for (int64_t k = 1; k < group; ++k)
+                if (beats<T, IsMax>(best[k * inner + j], row[k * inner + j] * group + k, cb[j], cr[j])) cb[j] = best[k * inner + j], cr[j] = row[k * inner + j] * group + k;
+        }
+        if (part == parts - 1 && groups * group < n) {
+            arg_columns<T, IsMax>(base + io, groups * group, n, inner, inner, best, row);
+            for (int64_t j = 0; j < inner; ++j)
+                if (beats<T, IsMax>(best[j], row[j], cb[j], cr[j])) cb[j] = best[j], cr[j] = row[j];
+        }
+    };
+    if (pooled) parallel_tasks(outer * parts, task);
+    else
+        for (int64_t t = 0; t < outer * parts; ++t) task(t);
+    int64_t* dst = (int64_t*)out.data + out.offset;
+    for (int64_t o = 0; o < outer; ++o) {
+        int64_t io, oo;
+        line_offsets(in, out, axis, o * inner, io, oo);
+        const T* cb = &cand_best[(size_t)(o * parts * inner)];
+        const int64_t* cr = &cand_row[(size_t)(o * parts * inner)];
+        for (int64_t j = 0; j < inner; ++j) {
+            T v = cb[j];
+            int64_t r = cr[j];
+            for (int64_t p = 1; p < parts; ++p)
+                if (beats<T, IsMax>(cb[p * inner + j], cr[p * inner + j], v, r)) v = cb[p * inner + j], r = cr[p * inner + j];
+            dst[oo + j] = r;
+        }
+    }
+}
+
 // The column layout's checks: x (and out, with the axis of length 1) in C order after the
 // axis, fewer than 2^31 rows. False where they fail (nothing written). Tasks are pieces of
 // columns of each outer position; where those are too few for the pool (a few long
@@ -170,9 +235,11 @@ bool arg_columns_kernel(const ember_view_t& in, const ember_view_t& out, int axi
     const int64_t pieces = (inner + kColumns - 1) / kColumns, nt = num_threads();
     const bool pooled = numel(in) >= kParallelCheap && nt > 1;
     const int64_t parts = pooled && outer * pieces < 2 * nt ? std::min<int64_t>(2 * nt, std::max<int64_t>(1, n / 256)) : 1;
+    const int64_t group = step == inner && 2 * inner <= kColumns ? kColumns / inner : 1;
     auto run = [&](auto z) {
         using T = decltype(z);
         const T* base = (const T*)in.data + in.offset;
+        if (group > 1 && n >= 2 * group) return arg_grouped_rows<T, IsMax>(base, in, out, axis, inner, group, outer, pooled);
         int64_t* dst = (int64_t*)out.data + out.offset;
         std::vector<T> part_best(parts > 1 ? (size_t)(outer * pieces * parts * kColumns) : 0);
         std::vector<int64_t> part_row(part_best.size());
