@@ -71,6 +71,10 @@ union Acc {
     double pair[2];
     unsigned char raw[16];
 };
+// The strides of a contiguous (C-order) tensor of v's shape: for scratch views beside v.
+void c_order_strides(const ember_view_t& v, int64_t* strides) {
+    for (int64_t d = v.ndim - 1, step = 1; d >= 0; step *= v.shape[d], --d) strides[d] = step;
+}
 bool complex_dtype(int32_t dt) { return dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128; }
 // Integer products reach the kernel as (u)int64 (the core widens narrower types); sums of
 // bools and narrower integers come as they are (EMBER_KERNEL_WIDENS_INPUT) with a (u)int64 out.
@@ -227,7 +231,7 @@ ember_status_t sum_widened(const ember_kernel_call_t* c) {
     const ember_view_t& in = c->in[0];
     Scratch<uint64_t> wide(std::max<int64_t>(numel(in), 1));
     int64_t strides[EMBER_MAX_DIMS];
-    for (int64_t d = in.ndim - 1, step = 1; d >= 0; step *= in.shape[d], --d) strides[d] = step;
+    c_order_strides(in, strides);
     const ember_view_t wide_view{wide.data, 0, c->out[0].dtype, in.ndim, in.shape, strides};
     ember_kernel_call_t call = *c;
     call.n_out = 1;
@@ -527,7 +531,7 @@ bool all_any_native(const ember_kernel_call_t* c, bool all) {
     const int64_t n = numel(out);
     Scratch<int64_t> counts(std::max<int64_t>(n, 1));
     int64_t strides[EMBER_MAX_DIMS];
-    for (int64_t d = out.ndim - 1, step = 1; d >= 0; step *= out.shape[d], --d) strides[d] = step;
+    c_order_strides(out, strides);
     const ember_view_t count_view{counts.data, 0, EMBER_INT64, out.ndim, out.shape, strides};
     ember_kernel_call_t call = *c;
     call.out = &count_view;
