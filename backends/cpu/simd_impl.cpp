@@ -2434,17 +2434,14 @@ IsaTable build_table() {
     t.row[R_PROD][D_U64] = row_prod_int<uint64_t>;
     t.col[R_PROD][D_I64] = col_each_row<col_int_row<int64_t, true>>;
     t.col[R_PROD][D_U64] = col_each_row<col_int_row<uint64_t, true>>;
-    auto fill_widening_sum = [&](int d, auto z) {
-        t.row[R_SUM][d] = row_sum_widen<decltype(z)>;
-        t.col[R_SUM][d] = col_sum_widen<decltype(z)>;
+    auto fill_widening_sum = [&](int d, auto z) {  // bools and integers narrower than 64 bits
+        if constexpr (sizeof(z) < 8) {
+            t.row[R_SUM][d] = row_sum_widen<decltype(z)>;
+            t.col[R_SUM][d] = col_sum_widen<decltype(z)>;
+        }
     };
     fill_widening_sum(D_BOOL, uint8_t{});
-    fill_widening_sum(D_I8, int8_t{});
-    fill_widening_sum(D_I16, int16_t{});
-    fill_widening_sum(D_I32, int32_t{});
-    fill_widening_sum(D_U8, uint8_t{});
-    fill_widening_sum(D_U16, uint16_t{});
-    fill_widening_sum(D_U32, uint32_t{});
+    for_int_dtypes(fill_widening_sum);
     t.col[R_SUM][D_I64] = col_each_row<col_int_row<int64_t>>;
     t.col[R_SUM][D_U64] = col_each_row<col_int_row<uint64_t>>;
     fill_minmax<true>(t, R_MAX);
