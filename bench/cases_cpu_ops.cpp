@@ -719,10 +719,20 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
             }));
         for (ember_tensor_t* t : {x, x16, x64, small, small64}) ember_tensor_release(t);
     }
-    if (np.count("argmax_axis0_tall_f32/100000x3")) {  // which sample has the largest of each of three features
-        ember_tensor_t* x = random_tensor(c, {100000, 3}, -1, 1, 53);
+    if (np.count("argmax_axis0_tall_f32/100000x3") || np.count("argmax_axis0_tall_i64/100000x3")) {  // which sample has the largest of each of three features
+        ember_tensor_t *x = random_tensor(c, {100000, 3}, -1, 1, 53), *wide = random_tensor(c, {100000, 3}, -1e6, 1e6, 54), *x64 = nullptr;
+        ember_astype(c, wide, EMBER_INT64, &x64);
         add("argmax_axis0_tall_f32", "100000x3", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x, 0, 0, r); }));
-        ember_tensor_release(x);
+        add("argmax_axis0_tall_i64", "100000x3", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x64, 0, 0, r); }));
+        for (ember_tensor_t* t : {x, wide, x64}) ember_tensor_release(t);
+    }
+    if (np.count("argmax_rows_f64/10000x100") || np.count("argmax_rows_i32/10000x100")) {  // the class of each sample in a batch
+        ember_tensor_t *x = random_tensor(c, {10000, 100}, -1, 1, 55), *x64 = nullptr, *wide = random_tensor(c, {10000, 100}, -1e6, 1e6, 56), *x32 = nullptr;
+        ember_astype(c, x, EMBER_FLOAT64, &x64);
+        ember_astype(c, wide, EMBER_INT32, &x32);
+        add("argmax_rows_f64", "10000x100", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x64, 1, 0, r); }));
+        add("argmax_rows_i32", "10000x100", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x32, 1, 0, r); }));
+        for (ember_tensor_t* t : {x, x64, wide, x32}) ember_tensor_release(t);
     }
     if (np.count("max_rows_short_f32/1e6x3") || np.count("argmax_rows_short_f32/1e6x3") || np.count("vecdot_short_f32/100000x16")) {
         ember_tensor_t *x = random_tensor(c, {1000000, 3}, -1, 1, 24), *v = random_tensor(c, {100000, 16}, -1, 1, 25);

@@ -147,8 +147,10 @@ Index and random cases (INDEX_CASES, their own shapes):
   max_rows_f32       x.max(axis=-1) of a (10000, 100) array (rows of a few vectors)
   argmax_axis0_f32, argmax_axis0_i16
                      np.argmax(x, axis=0) of a (1000, 1000) float32 / int16 array (in [-100, 100))
-  argmax_axis0_tall_f32
-                     np.argmax(x, axis=0) of a (100000, 3) float32 array (three long columns)
+  argmax_axis0_tall_f32, argmax_axis0_tall_i64
+                     np.argmax(x, axis=0) of a (100000, 3) float32 / int64 array (three long columns)
+  argmax_rows_f64, argmax_rows_i32
+                     np.argmax(x, axis=1) of a (10000, 100) float64 / int32 array (classes of a batch)
   prod_axis0_i64     x.prod(axis=0) of a (1000, 1000) int64 array of values in [-3, 3] (wrapping)
   sum_axis0_i16      x.sum(axis=0) of a (1000, 1000) int16 array (in [-100, 100)): int64 sums
   sum_u8             x.sum() of 1e6 uint8 values (a uint64 sum)
@@ -396,6 +398,9 @@ INDEX_CASES = {
     "argmax_axis0_f32": ("1000x1000", lambda r: (r.uniform(-100, 100, (1000, 1000)).astype(np.float32),), lambda x: np.argmax(x, axis=0)),
     "argmax_axis0_i16": ("1000x1000", lambda r: (r.uniform(-100, 100, (1000, 1000)).astype(np.int16),), lambda x: np.argmax(x, axis=0)),
     "argmax_axis0_tall_f32": ("100000x3", lambda r: (r.uniform(-1, 1, (100000, 3)).astype(np.float32),), lambda x: np.argmax(x, axis=0)),
+    "argmax_axis0_tall_i64": ("100000x3", lambda r: (r.integers(-10**6, 10**6, (100000, 3)),), lambda x: np.argmax(x, axis=0)),
+    "argmax_rows_f64": ("10000x100", lambda r: (r.uniform(-1, 1, (10000, 100)),), lambda x: np.argmax(x, axis=1)),
+    "argmax_rows_i32": ("10000x100", lambda r: (r.integers(-10**6, 10**6, (10000, 100), dtype=np.int32),), lambda x: np.argmax(x, axis=1)),
     "prod_axis0_i64": ("1000x1000", lambda r: (r.integers(-3, 4, (1000, 1000)),), lambda x: x.prod(axis=0)),
     "sum_axis0_i16": ("1000x1000", lambda r: (r.uniform(-100, 100, (1000, 1000)).astype(np.int16),), lambda x: x.sum(axis=0)),
     "sum_u8": ("1e6", lambda r: (r.integers(0, 256, 10**6, dtype=np.uint8),), lambda x: x.sum()),

@@ -1290,6 +1290,14 @@ TEST(CpuBackend, NarrowIntegerSumsOnOneThreadAndEveryIsa) {
     for (const char* isa : {"avx2", "generic"}) EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", isa}}), 0) << isa;
 }
 
+// argmax/argmin's row and column kernels are per-ISA functions (simd_argreduce.hpp).
+TEST(CpuBackend, ArgExtremesOnEveryIsa) {
+    NEED_CPU();
+    NEED_CHILD_PROCESSES();
+    const char* filter = "CpuLarge.ArgExtremes*";
+    for (const char* isa : {"avx2", "generic"}) EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", isa}}), 0) << isa;
+}
+
 // float32/float64 floor_divide and remainder (fmod exact through float64 or through one fused
 // multiply-add, then the reference's formula in the operands' type; lanes with a quotient of
 // 2^29 (2^52) or more, a zero or non-finite operand, or a float64 quotient rounded across an

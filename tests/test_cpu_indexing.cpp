@@ -715,4 +715,52 @@ TEST(CpuLarge, ArgExtremesAlongOuterAxesMatchReference) {
     }
 }
 
+// argreduce.cpp along rows: float32/float64 rows go through the ISA's one-pass arg_row (each
+// lane's extreme and its first index in four sets of lanes, the tail as an overlapping last
+// vector, a running sum to notice NaNs), integer rows through max/min and the ISA's
+// first_position. Rows of lengths around the vector widths, each with one planted feature:
+// a tie of the extreme (the first wins wherever the two sit), the extreme last (in the
+// overlapping tail) or first and last, -0.0 before +0.0 (equal: the first), two NaNs (the
+// first), +inf and -inf (no NaN, but a NaN sum), every value equal. CpuBackend.ArgExtremesOnEveryIsa
+// runs these with the AVX2 and SSE2 kernels.
+TEST(CpuLarge, ArgExtremesOfRowsMatchReference) {
+    NEED_CPU();
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    using Arg = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, int64_t, int, ember_tensor_t**);
+    std::mt19937 gen(123);
+    for (int64_t len : {17, 31, 33, 63, 64, 65, 100, 127, 129, 255, 257, 1000, 4099, 5000}) {
+        const int64_t rows = 72;
+        auto d = randf((size_t)(rows * len), -100, 100, (unsigned)(130 + len));
+        for (int64_t r = 0; r < rows; ++r) {
+            float* row = &d[(size_t)(r * len)];
+            const int64_t p = (int64_t)(gen() % (uint32_t)len), q = (int64_t)(gen() % (uint32_t)len);
+            const int64_t first = std::min(p, q), second = std::max(p, q) == first ? std::min(first + 1, len - 1) : std::max(p, q);
+            switch (r % 9) {
+                case 0: break;
+                case 1: row[first] = row[second] = 500, row[(first + second) / 3] = row[len - 1 - first] = -500; break;
+                case 2: row[len - 1] = 500, row[len - 2] = -500; break;
+                case 3: row[0] = row[len - 1] = 500, row[1] = row[len - 2] = -500; break;
+                case 4:
+                    for (int64_t k = 0; k < len; ++k) row[k] = r % 2 ? -std::fabs(row[k]) - 1 : std::fabs(row[k]) + 1;
+                    row[first] = r % 2 ? -0.0f : 0.0f;  // the extreme: zeros of both signs, the first wins
+                    row[second] = r % 2 ? 0.0f : -0.0f;
+                    break;
+                case 5: row[second] = row[first] = nan; break;
+                case 6: row[first] = inf, row[second] = -inf; break;
+                case 7: std::fill(row, row + len, 3.0f); break;
+                case 8: row[first] = nan, row[len - 1] = 500, row[0] = -500; break;
+            }
+        }
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT64, EMBER_INT16, EMBER_UINT8}) {
+            T x = tensor(cpu(), d, {rows, len}, dt);
+            for (auto [name, fn] : {std::pair<const char*, Arg>{"argmax", ember_argmax}, {"argmin", ember_argmin}}) {
+                T got, want;
+                EM_OK(fn(cpu(), x, 1, 0, got.out()));
+                EM_OK(fn(ref(), as_ref(x), 1, 0, want.out()));
+                expect_identical(got, want, std::string(name) + " rows of " + std::to_string(len) + " " + ember_dtype_name(dt));
+            }
+        }
+    }
+}
+
 }  // namespace

@@ -17,6 +17,13 @@
 namespace ember_cpu {
 namespace {
 
+// The ISA's kernels for one dtype (arg_row and find are null for the half types).
+struct RowKernels {
+    RowFn row;
+    FirstPositionFn find;
+    ArgRowFn arg_row;
+};
+
 template <class T>
 struct Extreme {
     T value;
@@ -47,15 +54,20 @@ bool replaces(const Extreme<T>& a, const Extreme<T>& b) {
     return IsMax ? a.value < b.value : b.value < a.value;
 }
 
-// The extreme of x[0..n) and its first position, in one pass over memory: the ISA's
-// NaN-propagating max/min of each L1-sized chunk, and a scan of that chunk only when it
-// beats the extreme so far (rarely, on most data: the chunk is still in L1 then). The scan
+// The extreme of x[0..n) and its first position, in one pass over memory: the ISA's arg_row
+// where it has one (32- and 64-bit elements, no NaN), else its NaN-propagating max/min of
+// each L1-sized chunk, and a scan of that chunk (first_position) only when it beats the
+// extreme so far (rarely, on most data: the chunk is still in L1 then). The scan
 // stops at a NaN or at `stop`, a value nothing can replace (the type's largest for max, its
 // smallest for min; 1 and 0 for bools; NaN, which equals nothing, for floats).
 template <class T, bool IsMax>
-Extreme<T> extreme_of(const T* x, int64_t n, RowFn row, T stop) {
+Extreme<T> extreme_of(const T* x, int64_t n, const RowKernels& kernels, T stop) {
     constexpr int64_t kChunk = 4096;
     Extreme<T> best{x[0], 0};
+    if (kernels.arg_row && n > 16 && (sizeof(T) == 8 || n <= INT32_MAX / 2)) {
+        const int64_t at = kernels.arg_row(x, n);
+        if (at >= 0) return Extreme<T>{x[at], at};
+    }
     if (n <= 16) {  // a short line in one scalar pass: the row kernel and the search for its
                     // result's position took 44 ns for a line of 3 floats
         for (int64_t k = 1; k < n && !is_nan(best.value); ++k)
@@ -65,9 +77,9 @@ Extreme<T> extreme_of(const T* x, int64_t n, RowFn row, T stop) {
     for (int64_t j = 0; j < n; j += kChunk) {
         const int64_t m = std::min(kChunk, n - j);
         Extreme<T> chunk{x[j], j};
-        row(x + j, m, &chunk.value);
+        kernels.row(x + j, m, &chunk.value);
         if (j > 0 && !replaces<T, IsMax>(best, chunk)) continue;
-        chunk.index = j + first_position(x + j, m, chunk.value);
+        chunk.index = j + (kernels.find ? kernels.find(x + j, m, &chunk.value) : first_position(x + j, m, chunk.value));
         best = chunk;
         if (is_nan(best.value) || best.value == stop) break;
     }
@@ -75,7 +87,7 @@ Extreme<T> extreme_of(const T* x, int64_t n, RowFn row, T stop) {
 }
 
 template <class T, bool IsMax>
-void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn row, T stop) {
+void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, const RowKernels& k, T stop) {
     const int64_t n = in.shape[axis], lines = numel(in) / n;
     const T* base = (const T*)in.data + in.offset;
     int64_t* dst = (int64_t*)out.data + out.offset;
@@ -85,7 +97,7 @@ void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn 
             for (int64_t line = b; line < e; ++line) {
                 int64_t io, oo;
                 line_offsets(in, out, axis, line, io, oo);
-                dst[oo] = extreme_of<T, IsMax>(base + io, n, row, stop).index;
+                dst[oo] = extreme_of<T, IsMax>(base + io, n, k, stop).index;
             }
         });
         return;
@@ -95,7 +107,7 @@ void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn 
     if (lines == 1) {
         int64_t io, oo;
         line_offsets(in, out, axis, 0, io, oo);
-        const Extreme<T> head = extreme_of<T, IsMax>(base + io, std::min<int64_t>(n, 4096), row, stop);
+        const Extreme<T> head = extreme_of<T, IsMax>(base + io, std::min<int64_t>(n, 4096), k, stop);
         if (is_nan(head.value) || head.value == stop) {
             dst[oo] = head.index;
             return;
@@ -109,7 +121,7 @@ void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn 
         const int64_t line = t / per_line, j0 = (t % per_line) * stretch;
         int64_t io, oo;
         line_offsets(in, out, axis, line, io, oo);
-        Extreme<T> e = extreme_of<T, IsMax>(base + io + j0, std::min(stretch, n - j0), row, stop);
+        Extreme<T> e = extreme_of<T, IsMax>(base + io + j0, std::min(stretch, n - j0), k, stop);
         e.index += j0;
         parts[(size_t)t] = e;
     });
@@ -125,35 +137,10 @@ void arg_lines(const ember_view_t& in, const ember_view_t& out, int axis, RowFn 
 
 // Lines along an axis that is not the innermost, in x of C order from the axis on (the
 // elements after it a contiguous block of `inner` columns, the axis any step): pieces of
-// kColumns columns keep each column's extreme and its row on the stack and fold the rows in
-// order, each row one contiguous read. A row replaces where it is a NaN or beats an extreme
-// that is not a NaN: the reference's rule, so the first extreme and the first NaN win. The
-// reference walked each column as a strided line: argmax over axis 0 of a (1000, 1000)
+// kArgColumns columns are folded a row at a time by the ISA's arg_columns (simd_argreduce.hpp).
+// The reference walked each column as a strided line: argmax over axis 0 of a (1000, 1000)
 // float32 took 0.48 ms, int16 0.8 ms.
-constexpr int64_t kColumns = 256;
-// Rows [r0, r1) of m columns: each column's extreme into best[j], its row into row[j].
-template <class T, bool IsMax>
-void arg_columns(const T* x, int64_t r0, int64_t r1, int64_t step, int64_t m, T* best_out, int64_t* row_out) {
-    alignas(64) T best[kColumns];
-    alignas(64) int32_t row[kColumns];
-    for (int64_t j = 0; j < m; ++j) {
-        best[j] = x[r0 * step + j];
-        row[j] = (int32_t)r0;
-    }
-    for (int64_t r = r0 + 1; r < r1; ++r) {
-        const T* v = x + r * step;
-        for (int64_t j = 0; j < m; ++j) {
-            bool replace = IsMax ? best[j] < v[j] : v[j] < best[j];
-            if constexpr (std::is_floating_point_v<T>) replace = (replace || v[j] != v[j]) && best[j] == best[j];
-            best[j] = replace ? v[j] : best[j];
-            row[j] = replace ? (int32_t)r : row[j];
-        }
-    }
-    for (int64_t j = 0; j < m; ++j) {
-        best_out[j] = best[j];
-        row_out[j] = row[j];
-    }
-}
+constexpr int64_t kColumns = kArgColumns;
 
 // Whether candidate (v, r) beats (bv, br) for the first extreme, wherever their rows lie:
 // a NaN beats any number and an earlier NaN; else the larger (smaller) value, or the earlier
@@ -173,8 +160,8 @@ bool beats(T v, int64_t r, T bv, int64_t br) {
 // by value and row (beats), and the rows after the last whole group fold on their own.
 // Rows are split into parts for the pool where the outer positions are too few.
 template <class T, bool IsMax>
-void arg_grouped_rows(const T* base, const ember_view_t& in, const ember_view_t& out, int axis, int64_t inner, int64_t group, int64_t outer,
-                      bool pooled) {
+void arg_grouped_rows(ArgColumnsFn arg_columns, const T* base, const ember_view_t& in, const ember_view_t& out, int axis, int64_t inner,
+                      int64_t group, int64_t outer, bool pooled) {
     const int64_t n = in.shape[axis], wide = group * inner, groups = n / group, nt = num_threads();
     const int64_t parts = pooled && outer < 2 * nt ? std::min<int64_t>(2 * nt, std::max<int64_t>(1, groups / 64)) : 1;
     std::vector<T> cand_best((size_t)(outer * parts * inner));
@@ -187,7 +174,7 @@ void arg_grouped_rows(const T* base, const ember_view_t& in, const ember_view_t&
         int64_t* cr = &cand_row[(size_t)(t * inner)];
         alignas(64) T best[kColumns];
         alignas(64) int64_t row[kColumns];
-        arg_columns<T, IsMax>(base + io, g0, g1, wide, wide, best, row);
+        arg_columns(base + io, g0, g1, wide, wide, best, row);
         for (int64_t j = 0; j < inner; ++j) {
             cb[j] = best[j];
             cr[j] = row[j] * group;
@@ -195,7 +182,7 @@ void arg_grouped_rows(const T* base, const ember_view_t& in, const ember_view_t&
                 if (beats<T, IsMax>(best[k * inner + j], row[k * inner + j] * group + k, cb[j], cr[j])) cb[j] = best[k * inner + j], cr[j] = row[k * inner + j] * group + k;
         }
         if (part == parts - 1 && groups * group < n) {
-            arg_columns<T, IsMax>(base + io, groups * group, n, inner, inner, best, row);
+            arg_columns(base + io, groups * group, n, inner, inner, best, row);
             for (int64_t j = 0; j < inner; ++j)
                 if (beats<T, IsMax>(best[j], row[j], cb[j], cr[j])) cb[j] = best[j], cr[j] = row[j];
         }
@@ -225,7 +212,8 @@ void arg_grouped_rows(const T* base, const ember_view_t& in, const ember_view_t&
 // columns), each piece's rows are also split into parts, combined in order.
 template <bool IsMax>
 bool arg_columns_kernel(const ember_view_t& in, const ember_view_t& out, int axis) {
-    if (in.shape[axis] > INT32_MAX || out.shape[axis] != 1) return false;
+    const ArgColumnsFn arg_columns = g_isa->arg_columns[IsMax][in.dtype];
+    if (!arg_columns || in.shape[axis] > INT32_MAX || out.shape[axis] != 1) return false;
     int64_t inner = 1;
     for (int d = in.ndim - 1; d > axis; --d) {
         if (in.shape[d] != 1 && (in.strides[d] != inner || out.strides[d] != inner)) return false;
@@ -239,7 +227,7 @@ bool arg_columns_kernel(const ember_view_t& in, const ember_view_t& out, int axi
     auto run = [&](auto z) {
         using T = decltype(z);
         const T* base = (const T*)in.data + in.offset;
-        if (group > 1 && n >= 2 * group) return arg_grouped_rows<T, IsMax>(base, in, out, axis, inner, group, outer, pooled);
+        if (group > 1 && n >= 2 * group) return arg_grouped_rows<T, IsMax>(arg_columns, base, in, out, axis, inner, group, outer, pooled);
         int64_t* dst = (int64_t*)out.data + out.offset;
         std::vector<T> part_best(parts > 1 ? (size_t)(outer * pieces * parts * kColumns) : 0);
         std::vector<int64_t> part_row(part_best.size());
@@ -249,8 +237,8 @@ bool arg_columns_kernel(const ember_view_t& in, const ember_view_t& out, int axi
             line_offsets(in, out, axis, o * inner + j0, io, oo);  // the line of column j0 at outer position o
             const int64_t m = std::min(kColumns, inner - j0), r0 = n * k / parts, r1 = n * (k + 1) / parts;
             alignas(64) T best[kColumns];
-            if (parts == 1) return arg_columns<T, IsMax>(base + io, r0, r1, step, m, best, dst + oo);
-            arg_columns<T, IsMax>(base + io, r0, r1, step, m, &part_best[(size_t)(t * kColumns)], &part_row[(size_t)(t * kColumns)]);
+            if (parts == 1) return arg_columns(base + io, r0, r1, step, m, best, dst + oo);
+            arg_columns(base + io, r0, r1, step, m, &part_best[(size_t)(t * kColumns)], &part_row[(size_t)(t * kColumns)]);
         };
         if (pooled) parallel_tasks(outer * pieces * parts, task);
         else
@@ -288,24 +276,24 @@ ember_status_t arg_kernel(const ember_kernel_call_t* c) {
         return reference_on_slices(c, kAxisAttr);
     if (in.strides[axis] != 1 && in.shape[axis] > 1)
         return arg_columns_kernel<IsMax>(in, out, axis) ? EMBER_OK : reference_on_slices(c, kAxisAttr);
-    RowFn row = g_isa->row[IsMax ? R_MAX : R_MIN][in.dtype];
-    if (!row) return reference_on_slices(c, kAxisAttr);
+    const RowKernels k{g_isa->row[IsMax ? R_MAX : R_MIN][in.dtype], g_isa->first_position[in.dtype], g_isa->arg_row[IsMax][in.dtype]};
+    if (!k.row) return reference_on_slices(c, kAxisAttr);
     if (in.dtype == EMBER_BOOL) {  // bools are bytes 0 and 1
-        arg_lines<uint8_t, IsMax>(in, out, axis, row, IsMax ? 1 : 0);
+        arg_lines<uint8_t, IsMax>(in, out, axis, k, IsMax ? 1 : 0);
         return EMBER_OK;
     }
     if (in.dtype == EMBER_FLOAT16) {  // a NaN stops the scan: nothing replaces it
-        arg_lines<HalfBits<true>, IsMax>(in, out, axis, row, HalfBits<true>{0x7e00});
+        arg_lines<HalfBits<true>, IsMax>(in, out, axis, k, HalfBits<true>{0x7e00});
         return EMBER_OK;
     }
     if (in.dtype == EMBER_BFLOAT16) {
-        arg_lines<HalfBits<false>, IsMax>(in, out, axis, row, HalfBits<false>{0x7fc0});
+        arg_lines<HalfBits<false>, IsMax>(in, out, axis, k, HalfBits<false>{0x7fc0});
         return EMBER_OK;
     }
     const bool done = visit_real(in.dtype, [&](auto z) {
         using T = decltype(z);
         using Limits = std::numeric_limits<T>;
-        arg_lines<T, IsMax>(in, out, axis, row, std::is_floating_point_v<T> ? Limits::quiet_NaN() : IsMax ? Limits::max() : Limits::lowest());
+        arg_lines<T, IsMax>(in, out, axis, k, std::is_floating_point_v<T> ? Limits::quiet_NaN() : IsMax ? Limits::max() : Limits::lowest());
     });
     if (!done) return reference_on_slices(c, kAxisAttr);
     return EMBER_OK;

@@ -124,6 +124,17 @@ typedef bool (*ComplexMulFn)(const void* a, const void* b, void* out, int64_t n,
 typedef ComplexMulFn ComplexDivFn;
 // dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols.
 typedef void (*TransposeFn)(const void* src, int64_t src_step, void* dst, int64_t dst_step, int64_t rows, int64_t cols, bool stream);
+// argmax/argmin over an axis that is not the innermost (argreduce.cpp): rows [r0, r1) of
+// m <= kArgColumns columns, `step` elements apart (r1 < 2^31), folded in order; each column's
+// first extreme, or its first NaN, into best[j] (of the element type), and its row into row[j].
+constexpr int64_t kArgColumns = 256;
+typedef void (*ArgColumnsFn)(const void* x, int64_t r0, int64_t r1, int64_t step, int64_t m, void* best, int64_t* row);
+// The first position of *value in x[0..n), which holds it; where *value is a NaN, of the
+// first NaN (argmax/argmin along rows, after the row's extreme).
+typedef int64_t (*FirstPositionFn)(const void* x, int64_t n, const void* value);
+// The first position of the largest (argmax) or smallest (argmin) of x[0..n), 1 <= n, and
+// n < 2^30 for 32-bit elements; -1 where x may hold a NaN (the caller then searches).
+typedef int64_t (*ArgRowFn)(const void* x, int64_t n);
 
 struct IsaTable {
     const char* name;
@@ -155,6 +166,10 @@ struct IsaTable {
     ComplexMulFn complex_mul[2];
     ComplexDivFn complex_div_c64;
     SmallGemmFn small_gemm[4];  // [0] float32, [1] float64, [2] complex64, [3] complex128
+    // integers, bool (as bytes), float32 and float64:
+    ArgColumnsFn arg_columns[2][kDtypes];  // [0] argmin, [1] argmax
+    FirstPositionFn first_position[kDtypes];
+    ArgRowFn arg_row[2][kDtypes];  // 32- and 64-bit elements; [0] argmin, [1] argmax
 };
 
 const IsaTable* isa_table_generic();

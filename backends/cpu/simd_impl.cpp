@@ -2193,6 +2193,7 @@ enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D
 #include "simd_transpose.hpp"
 #include "simd_small_gemm.hpp"
 #include "simd_fft.hpp"
+#include "simd_argreduce.hpp"
 
 
 // Integer (and bool, as bytes) to float: the plain conversion, as the reference's astype.
@@ -2446,6 +2447,10 @@ IsaTable build_table() {
     t.col[R_SUM][D_U64] = col_each_row<col_int_row<uint64_t>>;
     fill_minmax<true>(t, R_MAX);
     fill_minmax<false>(t, R_MIN);
+    for_int_dtypes([&](int d, auto z) { fill_argreduce_dtype<decltype(z)>(t, d); });
+    fill_argreduce_dtype<uint8_t>(t, D_BOOL);
+    fill_argreduce_dtype<float>(t, D_F32);
+    fill_argreduce_dtype<double>(t, D_F64);
     auto fill_count = [&](int d, auto z, auto ignore_sign) {
         t.row[R_NONZERO][d] = row_count_nonzero<decltype(z), decltype(ignore_sign)::value>;
         t.col[R_NONZERO][d] = col_count_nonzero<decltype(z), decltype(ignore_sign)::value>;
