@@ -55,7 +55,7 @@ bool replaces(const Extreme<T>& a, const Extreme<T>& b) {
 }
 
 // The extreme of x[0..n) and its first position, in one pass over memory: the ISA's arg_row
-// where it has one (32- and 64-bit elements, no NaN), else its NaN-propagating max/min of
+// where it has one (float32 and float64, no NaN), else its NaN-propagating max/min of
 // each L1-sized chunk, and a scan of that chunk (first_position) only when it beats the
 // extreme so far (rarely, on most data: the chunk is still in L1 then). The scan
 // stops at a NaN or at `stop`, a value nothing can replace (the type's largest for max, its
@@ -64,7 +64,7 @@ template <class T, bool IsMax>
 Extreme<T> extreme_of(const T* x, int64_t n, const RowKernels& kernels, T stop) {
     constexpr int64_t kChunk = 4096;
     Extreme<T> best{x[0], 0};
-    if (kernels.arg_row && n > 16 && (sizeof(T) == 8 || n <= INT32_MAX / 2)) {
+    if (kernels.arg_row && n > 16 && n <= INT32_MAX / 2) {
         const int64_t at = kernels.arg_row(x, n);
         if (at >= 0) return Extreme<T>{x[at], at};
     }

@@ -133,7 +133,7 @@ typedef void (*ArgColumnsFn)(const void* x, int64_t r0, int64_t r1, int64_t step
 // first NaN (argmax/argmin along rows, after the row's extreme).
 typedef int64_t (*FirstPositionFn)(const void* x, int64_t n, const void* value);
 // The first position of the largest (argmax) or smallest (argmin) of x[0..n), 1 <= n, and
-// n < 2^30 for 32-bit elements; -1 where x may hold a NaN (the caller then searches).
+// n < 2^30 for float32; -1 where x may hold a NaN (the caller then searches).
 typedef int64_t (*ArgRowFn)(const void* x, int64_t n);
 
 struct IsaTable {
@@ -169,7 +169,7 @@ struct IsaTable {
     // integers, bool (as bytes), float32 and float64:
     ArgColumnsFn arg_columns[2][kDtypes];  // [0] argmin, [1] argmax
     FirstPositionFn first_position[kDtypes];
-    ArgRowFn arg_row[2][kDtypes];  // 32- and 64-bit elements; [0] argmin, [1] argmax
+    ArgRowFn arg_row[2][kDtypes];  // float32 and float64; [0] argmin, [1] argmax
 };
 
 const IsaTable* isa_table_generic();

@@ -1,5 +1,5 @@
-// The two inner loops of argmax/argmin (argreduce.cpp) in the vector width of the ISA this
-// copy of simd_impl.cpp is compiled for (included there, inside its anonymous namespace).
+// The inner loops of argmax/argmin (argreduce.cpp) in the vector width of the ISA this copy
+// of simd_impl.cpp is compiled for (included there, inside its anonymous namespace).
 // Compiled once for SSE2 in argreduce.cpp, the column fold had no 64-bit compare (argmax
 // over axis 0 of a (100000, 3) int64 array: 0.86x NumPy) and the search after a row's
 // maximum took four compares per 16 floats (a third of an argmax along rows of 1000).
@@ -75,17 +75,19 @@ void arg_columns_vec(const void* xv, int64_t r0, int64_t r1, int64_t step, int64
     }
 }
 
-// ArgRowFn: one pass that keeps, in four sets of lanes, each lane's extreme and its first
-// index (a strict compare: a lane keeps the earlier of equal values), and a running sum that
-// a NaN turns into a NaN; then the extreme of the lanes and the least index holding it,
-// which is the first extreme of the row (-0.0 and +0.0 are equal, as for the reference).
-// Index lanes are as wide as the elements, so 32-bit elements need n < 2^30. -1 where the
-// sum came out NaN (a NaN, or both infinities): the caller's exact search then decides.
-// (Integers keep no sum.)
-// The two passes it replaces (the row's max, then a search for it) read a row of 1000
-// float32 twice and cost argmax over axis 1 of a (1000, 1000) array 0.91x NumPy on one thread.
+// ArgRowFn of float32 and float64: one pass that keeps, in four sets of lanes, each lane's
+// extreme and its first index (a strict compare: a lane keeps the earlier of equal values),
+// and a running sum that a NaN turns into a NaN; then the extreme of the lanes and the least
+// index holding it, which is the first extreme of the row (-0.0 and +0.0 are equal, as for
+// the reference). Index lanes are as wide as the elements, so float32 needs n < 2^30. -1
+// where the sum came out NaN (a NaN, or both infinities): the caller's exact search decides.
+// The two passes it replaces (the NaN-minding max, four operations a vector, then a search
+// for it) cost argmax over axis 1 of a (1000, 1000) float32 array 110 us on one thread
+// (NumPy 86). Integers keep those two passes: their max is one operation (vpmaxsd), and one
+// pass ran slower.
 template <class T, bool IsMax>
 int64_t arg_row_vec(const void* in, int64_t n) {
+    static_assert(is_flt<T>, "floats only");
     using I = sint_of<T>;
     const T* x = (const T*)in;
     constexpr int w = W<T>;
@@ -94,7 +96,7 @@ int64_t arg_row_vec(const void* in, int64_t n) {
         int64_t best = 0;
         T sum = x[0];
         for (int64_t k = 1; k < n; ++k) {
-            if constexpr (is_flt<T>) sum += x[k];
+            sum += x[k];
             if (beats(x[k], x[best])) best = k;
         }
         return sum != sum ? -1 : best;
@@ -104,13 +106,12 @@ int64_t arg_row_vec(const void* in, int64_t n) {
     V<T> b0 = load(x), b1 = load(x + w), b2 = load(x + 2 * w), b3 = load(x + 3 * w);
     V<I> i0 = idx0, i1 = idx0 + (I)w, i2 = idx0 + (I)(2 * w), i3 = idx0 + (I)(3 * w);
     V<T> s0 = b0, s1 = b1, s2 = b2, s3 = b3;
-    // The pick first (maxps/vpmaxsd), then whether it moved: GCC compiled `take ? v : b` for
-    // integers as two compares.
+    // The pick (maxps), then whether it moved.
     auto step = [&](V<T>& b, V<I>& bi, V<T>& s, V<T> v, V<I> at) {
         const V<T> picked = IsMax ? (v > b ? v : b) : (v < b ? v : b);
         bi = picked != b ? at : bi;
         b = picked;
-        if constexpr (is_flt<T>) s += v;
+        s += v;
     };
     int64_t i = 4 * w;
     V<I> at = idx0 + (I)i;
@@ -123,10 +124,8 @@ int64_t arg_row_vec(const void* in, int64_t n) {
     for (; i + w <= n; i += w, at += (I)w) step(b1, i1, s1, load(x + i), at);
     // The tail as the row's last whole vector: an element seen twice comes with its own index.
     if (i < n) step(b2, i2, s2, load(x + n - w), idx0 + (I)(n - w));
-    if constexpr (is_flt<T>) {
-        const V<T> sum = (s0 + s1) + (s2 + s3);
-        if (any_set(sum != sum)) return -1;
-    }
+    const V<T> sum = (s0 + s1) + (s2 + s3);
+    if (any_set(sum != sum)) return -1;
     // Merge the sets lane by lane (the greater, or the earlier of equal values), then the lanes.
     auto merge = [&](V<T>& b, V<I>& bi, V<T> c, V<I> ci) {
         const auto take = (IsMax ? b < c : c < b) | ((b == c) & (ci < bi));
@@ -149,7 +148,7 @@ void fill_argreduce_dtype(IsaTable& t, int d) {
     t.first_position[d] = first_position_vec<T>;
     t.arg_columns[0][d] = arg_columns_vec<T, false>;
     t.arg_columns[1][d] = arg_columns_vec<T, true>;
-    if constexpr (is_flt<T>) {  // integers: max/min then first_position ran faster (vpmaxsd, no NaN check)
+    if constexpr (is_flt<T>) {
         t.arg_row[0][d] = arg_row_vec<T, false>;
         t.arg_row[1][d] = arg_row_vec<T, true>;
     }
