@@ -332,8 +332,8 @@ TEST(CpuLarge, ColumnScansMatchReferenceExactly) {
     }
 }
 
-// astype of transposed and stepped views (gathered into tiles, then the contiguous
-// conversions; complex -> real through the real parts) against the reference bit for bit,
+// astype of contiguous, transposed and stepped views (the latter gathered into tiles, then
+// the contiguous conversions; complex -> real through the real parts) against the reference bit for bit,
 // from every kind of dtype to floats, half types, integers and bool, with NaN, infinities,
 // zeros of both signs and values out of the integer types' range.
 TEST(CpuLarge, StridedConversionsMatchReferenceExactly) {
@@ -356,7 +356,7 @@ TEST(CpuLarge, StridedConversionsMatchReferenceExactly) {
         for (ember_dtype_t to : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT8, EMBER_UINT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8,
                                  EMBER_BOOL, EMBER_COMPLEX64}) {
             if (to == from) continue;
-            for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"transposed", xt}, {"stepped", xs}, {"flipped", xf}}) {
+            for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"contiguous", x}, {"transposed", xt}, {"stepped", xs}, {"flipped", xf}}) {
                 T got, want;
                 EM_OK(ember_astype(cpu(), v, to, got.out()));
                 EM_OK(ember_astype(ref(), as_ref(v), to, want.out()));

@@ -2100,6 +2100,22 @@ void cvt_f64_half(const void* in, void* out, int64_t n) {
     }
 }
 
+// float16/bfloat16 -> float64 (exact), and between the half types (rounded once, as the
+// reference's conversion through float), through float32 in L1-sized pieces. The reference
+// converted element by element: astype of 1e6 float16 to float64 took 0.95 ms.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+template <CvtFn Up, CvtFn Down, class Out>
+void cvt_via_f32(const void* in, void* out, int64_t n) {
+    alignas(64) float buf[1024];
+    for (int64_t i = 0; i < n; i += 1024) {
+        const int64_t m = n - i < 1024 ? n - i : 1024;
+        Up((const uint16_t*)in + i, buf, m);
+        Down(buf, (Out*)out + i, m);
+    }
+}
+#pragma GCC diagnostic pop
+
 // float16/bfloat16 sums: L1-sized chunks converted to float32, then the float32 kernels
 // (double accumulators, as the reference's). GCC cannot see that Up fills the buffer.
 #pragma GCC diagnostic push
@@ -2476,6 +2492,10 @@ IsaTable build_table() {
     t.cvt[C_F64][C_F32] = cvt_f64_f32;
     t.cvt[C_F64][C_F16] = cvt_f64_half<cvt_f32_f16>;
     t.cvt[C_F64][C_BF16] = cvt_f64_half<cvt_f32_bf16>;
+    t.cvt[C_F16][C_F64] = cvt_via_f32<cvt_f16_f32, cvt_f32_f64, double>;
+    t.cvt[C_BF16][C_F64] = cvt_via_f32<cvt_bf16_f32, cvt_f32_f64, double>;
+    t.cvt[C_F16][C_BF16] = cvt_via_f32<cvt_f16_f32, cvt_f32_bf16, uint16_t>;
+    t.cvt[C_BF16][C_F16] = cvt_via_f32<cvt_bf16_f32, cvt_f32_f16, uint16_t>;
     fill_mvec(t);
 #if defined(__AVX512F__)
     t.math2[M_pow][0] = pow_f32;
