@@ -61,6 +61,18 @@ def cases(rng, dtypes):
         yield f"unique_{dt}", lambda: np.unique(a), lambda: em.unique_values(A)
 
 
+def settle_threads(seconds=0.3):
+    """Runs pooled Ember work for a moment before timing. For about 0.1 s after the cpu
+    backend loads, its OpenBLAS's idle threads spin, and the pool's worker can share the
+    caller's core meanwhile: the first cases of a sweep ran at one-thread speed (a (1000,
+    1000) row max at 74 us instead of 39) in about two starts of three."""
+    x = em.ones((1000, 1000), dtype=em.float32)
+    import time
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        em.max(x, axis=1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--all", action="store_true", help="print every case, not the lowest 60")
@@ -71,6 +83,7 @@ def main():
     ap.add_argument("only", nargs="*", help="run the cases whose name contains one of these")
     args = ap.parse_args()
     rng = np.random.default_rng(0)
+    settle_threads()
     rows = []
     with np.errstate(all="ignore"):
         for name, np_fn, em_fn in cases(rng, args.dtypes.split(",")):
