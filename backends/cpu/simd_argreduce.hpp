@@ -4,24 +4,6 @@
 // over axis 0 of a (100000, 3) int64 array: 0.86x NumPy) and the search after a row's
 // maximum took four compares per 16 floats (a third of an argmax along rows of 1000).
 
-// Whether any lane of a comparison result (all-ones or zero lanes) is set.
-template <class Vec>
-inline __attribute__((always_inline)) bool any_set(Vec m) {
-#if defined(__AVX512F__)
-    __m512i v;
-    memcpy(&v, &m, 64);
-    return _mm512_test_epi64_mask(v, v) != 0;
-#elif defined(__AVX2__)
-    __m256i v;
-    memcpy(&v, &m, 32);
-    return !_mm256_testz_si256(v, v);
-#else
-    __m128i v;
-    memcpy(&v, &m, 16);
-    return _mm_movemask_epi8(v) != 0;
-#endif
-}
-
 // FirstPositionFn: four vectors per test until one holds the value, then vector by vector,
 // then the element.
 template <class T>

@@ -118,6 +118,24 @@ template <class T> inline __attribute__((always_inline)) V<T> splat(T x) {
     return (V<T>)(v + bits);
 }
 
+// Whether any lane of a comparison result (all-ones or zero lanes) is set.
+template <class Vec>
+inline __attribute__((always_inline)) bool any_set(Vec m) {
+#if defined(__AVX512F__)
+    __m512i v;
+    memcpy(&v, &m, 64);
+    return _mm512_test_epi64_mask(v, v) != 0;
+#elif defined(__AVX2__)
+    __m256i v;
+    memcpy(&v, &m, 32);
+    return !_mm256_testz_si256(v, v);
+#else
+    __m128i v;
+    memcpy(&v, &m, 16);
+    return _mm_movemask_epi8(v) != 0;
+#endif
+}
+
 // ------------------------------------------------------------------ binary op functors
 template <class T> inline V<T> wrap_add(V<T> a, V<T> b) {
     if constexpr (is_flt<T>) return a + b;
@@ -611,18 +629,6 @@ inline VF log_reduce_bits(VF x, VF& dk) {
     dk = __builtin_convertvector((ix >> 23) - 0x7f, VF);
     return bits_f((ix & 0x007fffff) + 0x3f400000) - 1.0f;
 }
-// True if any lane of the comparison result m (all-ones / zero lanes) is set.
-inline bool any_lane(VI m) {
-#if defined(__AVX2__)
-    __m256i v;
-    memcpy(&v, &m, 32);
-    return !_mm256_testz_si256(v, v);
-#else
-    __m128i v;
-    memcpy(&v, &m, 16);
-    return _mm_movemask_epi8(v) != 0;
-#endif
-}
 
 // Inputs that are not positive normal numbers, handled branch-free: subnormals scaled by
 // 2**23, then 0 -> -inf, x < 0 -> NaN, +inf -> +inf, NaN -> NaN.
@@ -642,7 +648,7 @@ __attribute__((noinline)) VF log_f32_rare(VF x) {
 inline VF log_f32(VF x) {
     using VU = V<uint32_t>;
     // not in [FLT_MIN, inf): zero, negative, subnormal, inf, NaN (a branch: rare in practice)
-    if (__builtin_expect(any_lane((VI)((VU)bits_i(x) - 0x00800000u >= 0x7f000000u)), 0)) return log_f32_rare(x);
+    if (__builtin_expect(any_set((VI)((VU)bits_i(x) - 0x00800000u >= 0x7f000000u)), 0)) return log_f32_rare(x);
     VF dk;
     VF f = log_reduce_bits(x, dk);
     return log1p_kernel(f, dk);
@@ -2088,29 +2094,20 @@ void cvt_f64_f32_odd(const double* x, float* o, int64_t n) {
     }
     for (; i < n; ++i) o[i] = ember_float16::to_float_odd(x[i]);
 }
-// float64 -> float16/bfloat16 rounded once: through floats rounded to odd, then Down (the
-// float32 conversion, to nearest even), in L1-sized pieces.
-template <CvtFn Down>
-void cvt_f64_half(const void* in, void* out, int64_t n) {
-    alignas(64) float buf[1024];
-    for (int64_t i = 0; i < n; i += 1024) {
-        const int64_t m = n - i < 1024 ? n - i : 1024;
-        cvt_f64_f32_odd((const double*)in + i, buf, m);
-        Down(buf, (uint16_t*)out + i, m);
-    }
-}
 
-// float16/bfloat16 -> float64 (exact), and between the half types (rounded once, as the
-// reference's conversion through float), through float32 in L1-sized pieces. The reference
-// converted element by element: astype of 1e6 float16 to float64 took 0.95 ms.
+// Conversions through float32 in L1-sized pieces, Up into a float buffer, then Down:
+// float64 -> float16/bfloat16 rounded once (through floats rounded to odd, then the float32
+// conversion to nearest even); float16/bfloat16 -> float64 (exact), and between the half
+// types (rounded once, as the reference's conversion through float). The reference converted
+// the latter element by element: astype of 1e6 float16 to float64 took 0.95 ms.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-template <CvtFn Up, CvtFn Down, class Out>
+template <class In, auto Up, auto Down, class Out>
 void cvt_via_f32(const void* in, void* out, int64_t n) {
     alignas(64) float buf[1024];
     for (int64_t i = 0; i < n; i += 1024) {
         const int64_t m = n - i < 1024 ? n - i : 1024;
-        Up((const uint16_t*)in + i, buf, m);
+        Up((const In*)in + i, buf, m);
         Down(buf, (Out*)out + i, m);
     }
 }
@@ -2490,12 +2487,12 @@ IsaTable build_table() {
     t.cvt[C_F32][C_BF16] = cvt_f32_bf16;
     t.cvt[C_F32][C_F64] = cvt_f32_f64;
     t.cvt[C_F64][C_F32] = cvt_f64_f32;
-    t.cvt[C_F64][C_F16] = cvt_f64_half<cvt_f32_f16>;
-    t.cvt[C_F64][C_BF16] = cvt_f64_half<cvt_f32_bf16>;
-    t.cvt[C_F16][C_F64] = cvt_via_f32<cvt_f16_f32, cvt_f32_f64, double>;
-    t.cvt[C_BF16][C_F64] = cvt_via_f32<cvt_bf16_f32, cvt_f32_f64, double>;
-    t.cvt[C_F16][C_BF16] = cvt_via_f32<cvt_f16_f32, cvt_f32_bf16, uint16_t>;
-    t.cvt[C_BF16][C_F16] = cvt_via_f32<cvt_bf16_f32, cvt_f32_f16, uint16_t>;
+    t.cvt[C_F64][C_F16] = cvt_via_f32<double, cvt_f64_f32_odd, cvt_f32_f16, uint16_t>;
+    t.cvt[C_F64][C_BF16] = cvt_via_f32<double, cvt_f64_f32_odd, cvt_f32_bf16, uint16_t>;
+    t.cvt[C_F16][C_F64] = cvt_via_f32<uint16_t, cvt_f16_f32, cvt_f32_f64, double>;
+    t.cvt[C_BF16][C_F64] = cvt_via_f32<uint16_t, cvt_bf16_f32, cvt_f32_f64, double>;
+    t.cvt[C_F16][C_BF16] = cvt_via_f32<uint16_t, cvt_f16_f32, cvt_f32_bf16, uint16_t>;
+    t.cvt[C_BF16][C_F16] = cvt_via_f32<uint16_t, cvt_bf16_f32, cvt_f32_f16, uint16_t>;
     fill_mvec(t);
 #if defined(__AVX512F__)
     t.math2[M_pow][0] = pow_f32;
