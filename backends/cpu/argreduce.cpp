@@ -17,7 +17,8 @@
 namespace ember_cpu {
 namespace {
 
-// The ISA's kernels for one dtype (arg_row and find are null for the half types).
+// The ISA's kernels for one dtype: find is null for the half types, arg_row for all but
+// float32 and float64.
 struct RowKernels {
     RowFn row;
     FirstPositionFn find;
