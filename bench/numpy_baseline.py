@@ -98,6 +98,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   prod_f64           x.prod() of 1e6 float64 values 2^u, u uniform(-1/16, 1/16)
   abs_c128, norm_c128, mean_c128
                      np.abs(z), np.linalg.norm(z), z.mean() of 1e6 complex128 values
+  divide_c128        a / b of 1e6 complex128 values (parts uniform(-1, 1))
   norm_f64           np.linalg.norm(x) of 1e6 float64 values (in the L3 here)
   prod_c64           z.prod() of 1e6 complex64 values 2^(u/16) e^(i pi v), u, v uniform(-1, 1)
   prod_axis0_c128    z.prod(axis=0) of a (1000, 1000) complex128 array of such values
@@ -346,6 +347,8 @@ INDEX_CASES = {
     "abs_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), np.abs),
     "norm_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), lambda z: np.linalg.norm(z)),
     "mean_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), lambda z: z.mean()),
+    "divide_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128), complex_uniform(r, 10**6).astype(np.complex128)),
+                    lambda a, b: a / b),
     "prod_c64": ("1e6", lambda r: (unit_complex(r, 10**6).astype(np.complex64),), lambda z: z.prod()),
     "prod_axis0_c128": ("1000x1000", lambda r: (unit_complex(r, (1000, 1000)),), lambda z: z.prod(axis=0)),
     "sort_c64": ("1e6", lambda r: (complex_uniform(r, 10**6),), np.sort),

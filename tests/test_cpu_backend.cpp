@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cfloat>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -22,6 +23,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -2225,8 +2227,8 @@ TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
         EM_OK(ember_scalar_c128(cpu(), 1.5, -0.25, s.out()));
         EM_OK(ember_slice(cpu(), z, &zero, &one, nullptr, 1, row.out()));
         EM_OK(ember_matrix_transpose(cpu(), rev, rev_t.out()));
-        // divide likewise (complex64: libgcc's float64 quotient, with the recovery where
-        // the specials meet 0 or infinity; complex128: the reference on slices).
+        // divide likewise (libgcc's quotients, with the recovery where the specials meet 0
+        // or infinity; complex128's thresholds: Complex128QuotientsMatchReferenceBitForBit).
         using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
         // add and subtract part by part: bit for bit (zeros' signs and NaNs included).
         for (auto [name, fn] : {std::pair<const char*, Binary>{"multiply", ember_multiply}, {"divide", ember_divide}, {"add", ember_add}, {"subtract", ember_subtract}}) {
@@ -2257,6 +2259,74 @@ TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
             EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
             expect_close(acc_im, want_im, 0, 0, std::string(name) + " " + d + " into its first operand (imaginary parts)");
         }
+    }
+}
+
+// complex128 quotients (simd_impl.cpp's complex_div_c128, libgcc's __divdc3 lane by lane)
+// bit for bit against the reference's std::complex quotient: every pair of parts drawn from
+// values at each of __divdc3's thresholds (DBL_MAX / 2 for halving, 2^-52 and DBL_MIN and
+// DBL_MAX 2^-53 for scaling up, a subnormal or zero ratio for its other order) and the
+// specials, over every such divisor; random parts over the whole exponent range; real and
+// imaginary divisors; broadcast operands either side; 1 / z.
+TEST(CpuLarge, Complex128QuotientsMatchReferenceBitForBit) {
+    NEED_CPU();
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+    const double big_half = 0x1.fffffffffffffp+1022, max_up = 0x1.fffffffffffffp+970;
+    const std::vector<double> special = {0.0, -0.0, 1.0, -3.5, 0.1, inf, -inf, nan, DBL_MAX, -big_half, std::nextafter(big_half, 0.0),
+                                         1e300, 0x1p-52, -std::nextafter(0x1p-52, 0.0), 1e-17, DBL_MIN, -std::nextafter(DBL_MIN, 0.0),
+                                         4.9e-324, max_up, -std::nextafter(max_up, inf), 1e-310, 1e-200, 1e200, 0x1p-1000, 3e-308};
+    const int64_t k = (int64_t)special.size(), pairs = k * k;
+    std::vector<double> z(2 * (size_t)pairs);
+    for (int64_t i = 0; i < pairs; ++i) z[2 * i] = special[i / k], z[2 * i + 1] = special[i % k];
+    std::vector<double> num, den;  // every special pair over every special pair, then random parts
+    for (int64_t i = 0; i < pairs; ++i)
+        for (int64_t j = 0; j < pairs; ++j) num.insert(num.end(), {z[2 * i], z[2 * i + 1]}), den.insert(den.end(), {z[2 * j], z[2 * j + 1]});
+    std::mt19937_64 rng(29);
+    std::uniform_real_distribution<double> mant(1, 2);
+    std::uniform_int_distribution<int> any_exp(-1074, 1023), near_exp(-70, 30);
+    for (int i = 0; i < 200000; ++i)
+        for (auto* v : {&num, &num, &den, &den}) {
+            const int e = i % 3 == 0 ? any_exp(rng) : i % 3 == 1 ? near_exp(rng) : any_exp(rng) / 8;
+            const double part = std::ldexp(mant(rng), e) * (rng() & 1 ? -1 : 1);
+            v->push_back(i % 7 == 0 && v == &den && v->size() % 2 == (size_t)(i % 2) ? 0.0 : part);  // some real or imaginary divisors
+        }
+    auto bits_equal = [](const ember_tensor_t* got, const ember_tensor_t* want, const std::string& what) {
+        const auto g = raw_bytes(got), w = raw_bytes(want);
+        ASSERT_EQ(g.size(), w.size()) << what;
+        size_t bad = 0, first = 0;
+        for (size_t i = 0; i < g.size(); i += 16)
+            if (std::memcmp(&g[i], &w[i], 16) != 0 && !bad++) first = i / 16;
+        double gv[2] = {}, wv[2] = {};
+        if (bad) std::memcpy(gv, &g[16 * first], 16), std::memcpy(wv, &w[16 * first], 16);
+        EXPECT_EQ(bad, 0u) << what << ": first at " << first << ": got " << gv[0] << " " << gv[1] << "i, want " << wv[0] << " " << wv[1] << "i";
+    };
+    const int64_t n = (int64_t)num.size() / 2;
+    T a, b, za;
+    EM_OK(ember_tensor_from_data(cpu(), num.data(), EMBER_COMPLEX128, &n, 1, a.out()));
+    EM_OK(ember_tensor_from_data(cpu(), den.data(), EMBER_COMPLEX128, &n, 1, b.out()));
+    EM_OK(ember_tensor_from_data(cpu(), z.data(), EMBER_COMPLEX128, &pairs, 1, za.out()));
+    T q, q_want;
+    EM_OK(ember_divide(cpu(), a, b, q.out()));
+    EXPECT_EQ(backend_of(q), "cpu");
+    EM_OK(ember_divide(ref(), as_ref(a), as_ref(b), q_want.out()));
+    bits_equal(q, q_want, "a / b, contiguous");
+    // (k^2, 1) against (1, k^2): one dividend per row; then one divisor per row.
+    const int64_t column[2] = {pairs, 1}, row[2] = {1, pairs};
+    T zc, zr;
+    EM_OK(ember_reshape(cpu(), za, column, 2, zc.out()));
+    EM_OK(ember_reshape(cpu(), za, row, 2, zr.out()));
+    for (auto [x, y, what] : {std::tuple<const ember_tensor_t*, const ember_tensor_t*, const char*>{zc, zr, "broadcast dividend per row"},
+                              {zr, zc, "broadcast divisor per row"}}) {
+        T got, want;
+        EM_OK(ember_divide(cpu(), x, y, got.out()));
+        EM_OK(ember_divide(ref(), as_ref(x), as_ref(y), want.out()));
+        bits_equal(got, want, what);
+    }
+    for (const ember_tensor_t* x : {(const ember_tensor_t*)za, (const ember_tensor_t*)b}) {
+        T got, want;
+        EM_OK(ember_reciprocal(cpu(), x, got.out()));
+        EM_OK(ember_reciprocal(ref(), as_ref(x), want.out()));
+        bits_equal(got, want, "1 / z");
     }
 }
 
@@ -2792,7 +2862,7 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
         "CpuLarge.RandomMatchesReferenceExactly:CpuLarge.FloatToIntegerSaturatesAsReference:CpuLarge.LibmBinaryWithScalarOperand:"
         "CpuMath.RoundingAndClassificationExact:CpuLarge.CountNonzeroAllLayoutsAndDtypes:CpuLarge.ClipMatchesCompositeExactly:"
         "CpuLarge.ShortLineSortsMatchReference:CpuLarge.ShortLine64BitArgsortWindows:CpuLinalg.MatricesLargerThanTheCopyBlocksRoundTrip:"
-        "CpuLarge.ComplexKernelsMatchReferenceExactly:CpuLarge.ComplexSumsMatchReference:CpuLarge.AbsComplex128WithinOneUlp:"
+        "CpuLarge.ComplexKernelsMatchReferenceExactly:CpuLarge.Complex128QuotientsMatchReferenceBitForBit:CpuLarge.ComplexSumsMatchReference:CpuLarge.AbsComplex128WithinOneUlp:"
         "CpuLarge.Float64ToHalfTypesMatchReferenceExactly:CpuLarge.ProdMatchesReference:CpuLarge.ComplexProdMatchesReference:"
         "CpuLarge.IntegerFloorDivideAndRemainderExact:CpuLarge.BoolComparisonsAndExtremes:CpuLarge.AllAnyAllLayoutsAndDtypes:"
         "CpuLarge.ArgExtremesStopAtTheTypesLimits:CpuLarge.NegativeZeroScalarsKeepTheirSign:CpuLarge.HalfExtremesMatchReferenceBitForBit:"

@@ -197,8 +197,7 @@ void unary_half_run(UnFn fn, int slot, const uint16_t* x, uint16_t* out, int64_t
 
 // ------------------------------------------------------------------ complex multiply, divide
 // The ISA's loop (complex_mul: the textbook product, each operation rounded, as the
-// reference's std::complex product computes it; complex_div_c64: libgcc's float64 quotient
-// of complex64 values), then the reference's own operation, with its recovery of
+// reference's std::complex product computes it; complex_div: libgcc's quotients), then the reference's own operation, with its recovery of
 // infinities (C99 Annex G), for any result NaN in both parts: bit for bit the reference.
 // An output that is also an input (a *= b; the core passes no other overlap) is written
 // through an L1 buffer, which keeps the inputs for that recovery. Bit 0 of `scalars`: a is
@@ -210,7 +209,8 @@ void complex_run(const void* av, const void* bv, void* ov, int64_t n, int scalar
     R* o = (R*)ov;
     constexpr int64_t kChunk = 256;
     const int64_t sa = scalars & 1 ? 0 : 2, sb = scalars & 2 ? 0 : 2;
-    const ComplexMulFn op = Divide ? g_isa->complex_div_c64 : g_isa->complex_mul[std::is_same_v<R, float> ? 0 : 1];
+    const int slot = std::is_same_v<R, float> ? 0 : 1;
+    const ComplexMulFn op = Divide ? g_isa->complex_div[slot] : g_isa->complex_mul[slot];
     alignas(64) R buf[2 * kChunk];
     for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
         const int64_t len = std::min(kChunk, n - i0);
@@ -249,11 +249,10 @@ ComplexRun complex_add_run_for(int32_t dtype, bool subtract) {
     if (dtype == EMBER_COMPLEX64) return subtract ? complex_add_run<float, true> : complex_add_run<float, false>;
     return subtract ? complex_add_run<double, true> : complex_add_run<double, false>;
 }
-// The run for a complex product or quotient of `dtype` values; null where there is none
-// (complex128 quotients take libgcc's scaled algorithm, left to the reference).
+// The run for a complex product or quotient of `dtype` values; null for other dtypes.
 ComplexRun complex_run_for(int32_t dtype, bool divide) {
     if (dtype == EMBER_COMPLEX64) return divide ? complex_run<float, true> : complex_run<float, false>;
-    if (dtype == EMBER_COMPLEX128 && !divide) return complex_run<double, false>;
+    if (dtype == EMBER_COMPLEX128) return divide ? complex_run<double, true> : complex_run<double, false>;
     return nullptr;
 }
 
@@ -448,9 +447,8 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     const bool complex_in = x.dtype == EMBER_COMPLEX64 || x.dtype == EMBER_COMPLEX128;
     if ((code == U_SQUARE || code == U_RECIP) && complex_in && o.dtype == x.dtype && unit) {
         // z^2 is the reference's z * z: the product's run, z as both operands; 1 / z its
-        // (1 + 0i) / z: the quotient's run with a broadcast 1 (complex64 only).
-        const ComplexRun run = complex_run_for(x.dtype, code == U_RECIP);
-        if (run) {
+        // (1 + 0i) / z: the quotient's run with a broadcast 1.
+        if (const ComplexRun run = complex_run_for(x.dtype, code == U_RECIP)) {
             static const double one[2] = {1.0, 0.0};
             static const float one_f[2] = {1.0f, 0.0f};
             const int64_t sz = (int64_t)itemsize_of(x.dtype);

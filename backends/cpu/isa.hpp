@@ -117,10 +117,11 @@ typedef void (*FftRealFn)(int64_t m, const double* w, const double* in, double* 
 // value, bit 1: b. Returns whether any product came out NaN in both parts, where the
 // caller applies C99's recovery of infinities.
 typedef bool (*ComplexMulFn)(const void* a, const void* b, void* out, int64_t n, int scalars);
-// out[i] = a[i] / b[i] for n complex64 values as libgcc's __divsc3 (the reference's
-// std::complex quotient) computes them: in float64, each operation rounded, then rounded
-// to float32. Same arguments and result as ComplexMulFn (C99's recovery where both parts
-// come out NaN).
+// out[i] = a[i] / b[i] for n complex64 ([0]) or complex128 ([1]) values as libgcc computes
+// the reference's std::complex quotient: complex64 as __divsc3, in float64 with each
+// operation rounded, then rounded to float32; complex128 as __divdc3 (Smith's method with
+// its scalings). Same arguments and result as ComplexMulFn (C99's recovery where both
+// parts come out NaN).
 typedef ComplexMulFn ComplexDivFn;
 // dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols.
 typedef void (*TransposeFn)(const void* src, int64_t src_step, void* dst, int64_t dst_step, int64_t rows, int64_t cols, bool stream);
@@ -164,7 +165,7 @@ struct IsaTable {
     FftLinesFn fft_lines;
     FftRealFn rfft_split, irfft_merge;
     ComplexMulFn complex_mul[2];
-    ComplexDivFn complex_div_c64;
+    ComplexDivFn complex_div[2];
     SmallGemmFn small_gemm[4];  // [0] float32, [1] float64, [2] complex64, [3] complex128
     // integers, bool (as bytes), float32 and float64:
     ArgColumnsFn arg_columns[2][kDtypes];  // [0] argmin, [1] argmax

@@ -1080,6 +1080,86 @@ bool complex_div_c64_loop(const float* a, const float* b, float* o, int64_t n) {
     for (int l = 0; l < w; ++l) any = any || nan_pairs[l] != 0;
     return any;
 }
+// complex128 quotients as libgcc's __divdc3 (GCC 12) computes them (see ComplexDivFn):
+// Smith's method on the divisor's larger part (ratio = smaller / larger), after its
+// scalings: all four values halved where that part is at least DBL_MAX / 2, multiplied by
+// 2^52 where it is below 2^-52 or a dividend part is below DBL_MIN (and the others below
+// DBL_MAX 2^-53), and its other order of operations where the ratio is subnormal or zero
+// (a real or imaginary divisor). Each choice is made per lane with blends; the second
+// order is computed only when a lane needs it. Products are rounded before their sums.
+template <int Scalars>
+bool complex_div_c128_loop(const double* a, const double* b, double* o, int64_t n) {
+    typedef V<int64_t> Mask;
+    constexpr int w = W<double>;
+    Mask even, odd, first_half, second_half;
+    for (int l = 0; l < w; ++l) {
+        even[l] = 2 * l;
+        odd[l] = 2 * l + 1;
+        first_half[l] = l / 2 + (l & 1 ? w : 0);  // x0 y0 x1 y1 ...
+        second_half[l] = w / 2 + l / 2 + (l & 1 ? w : 0);
+    }
+    const V<double> big_half = splat(0x1.fffffffffffffp+1022), eps = splat(0x1p-52), up_scale = splat(0x1p+52),
+                    min_normal = splat(0x1p-1022), max_up = splat(0x1.fffffffffffffp+970), one = splat(1.0), half = splat(0.5);
+    auto magnitude = [](V<double> v) { return (V<double>)((Mask)v & INT64_MAX); };
+    auto parts = [&](const double* p, V<double>& re, V<double>& im) {
+        const V<double> v0 = load(p), v1 = load(p + w);
+        re = __builtin_shuffle(v0, v1, even);
+        im = __builtin_shuffle(v0, v1, odd);
+    };
+    V<double> sar = {}, sai = {}, sbr = {}, sbi = {};
+    if (Scalars & 1) sar = splat(a[0]), sai = splat(a[1]);
+    if (Scalars & 2) sbr = splat(b[0]), sbi = splat(b[1]);
+    Mask nan_pairs = {};
+    auto step = [&](const double* pa, const double* pb, double* po) {
+        V<double> ar = sar, ai = sai, br = sbr, bi = sbi;
+        if (!(Scalars & 1)) parts(pa, ar, ai);
+        if (!(Scalars & 2)) parts(pb, br, bi);
+        const Mask by_im = magnitude(br) < magnitude(bi);  // libgcc's |c| < |d| branch
+        V<double> big = by_im ? bi : br, small = by_im ? br : bi;
+        const V<double> abig = magnitude(big), aar = magnitude(ar), aai = magnitude(ai);
+        const Mask up = (abig < eps) | ((abig < max_up) & (((aar < min_normal) & (aai < max_up)) | ((aai < min_normal) & (aar < max_up))));
+        const V<double> f = abig >= big_half ? half : up ? up_scale : one;
+        ar *= f, ai *= f, big *= f, small *= f;
+        const V<double> ratio = small / big;
+        const V<double> den = unfused(small * ratio) + big;
+        const V<double> rr = unfused(ar * ratio), ri = unfused(ai * ratio);
+        // x = (p + q) / den, y = (r - s) / den
+        V<double> p = by_im ? rr : ri, r = by_im ? ri : ai, s = by_im ? ar : rr;
+        const V<double> q = by_im ? ai : ar;
+        const Mask other_order = ~(Mask)(magnitude(ratio) > min_normal);
+        if (__builtin_expect(any_set(other_order), 0)) {
+            const V<double> sr = unfused(small * (ar / big)), si = unfused(small * (ai / big));
+            p = other_order ? (by_im ? sr : si) : p;
+            r = other_order ? (by_im ? si : ai) : r;
+            s = other_order ? (by_im ? ar : sr) : s;
+        }
+        const V<double> x = (p + q) / den, y = (r - s) / den;
+        nan_pairs |= (x != x) & (y != y);
+        store_vec(po, __builtin_shuffle(x, y, first_half));
+        store_vec(po + w, __builtin_shuffle(x, y, second_half));
+    };
+    int64_t i = 0;
+    for (; i + w <= n; i += w) step(a + (Scalars & 1 ? 0 : 2 * i), b + (Scalars & 2 ? 0 : 2 * i), o + 2 * i);
+    if (i < n) {
+        double xa[2 * w] = {}, xb[2 * w], r[2 * w];
+        for (int l = 0; l < 2 * w; ++l) xb[l] = 1;  // padding divides by 1 + 1i, never NaN
+        const int64_t left = n - i;
+        if (!(Scalars & 1)) memcpy(xa, a + 2 * i, (size_t)left * 16);
+        if (!(Scalars & 2)) memcpy(xb, b + 2 * i, (size_t)left * 16);
+        step(xa, xb, r);
+        memcpy(o + 2 * i, r, (size_t)left * 16);
+    }
+    return any_set(nan_pairs);
+}
+bool complex_div_c128(const void* a, const void* b, void* out, int64_t n, int scalars) {
+    const double *x = (const double*)a, *y = (const double*)b;
+    double* r = (double*)out;
+    switch (scalars) {
+        case 1: return complex_div_c128_loop<1>(x, y, r, n);
+        case 2: return complex_div_c128_loop<2>(x, y, r, n);
+        default: return complex_div_c128_loop<0>(x, y, r, n);
+    }
+}
 bool complex_div_c64(const void* a, const void* b, void* out, int64_t n, int scalars) {
     const float *x = (const float*)a, *y = (const float*)b;
     float* r = (float*)out;
@@ -2397,7 +2477,8 @@ IsaTable build_table() {
     fill_un_all<USign>(t, U_SIGN, true);
     t.complex_mul[0] = complex_mul<float>;
     t.complex_mul[1] = complex_mul<double>;
-    t.complex_div_c64 = complex_div_c64;
+    t.complex_div[0] = complex_div_c64;
+    t.complex_div[1] = complex_div_c128;
     t.un[U_ABS][D_C64] = abs_c64;
     t.un[U_SIGN][D_C64] = sign_c64;
     t.un[U_CONJ][D_C64] = conj_c64;
