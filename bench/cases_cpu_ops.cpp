@@ -779,6 +779,12 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("divide_c128", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_divide(c, z128, w128, r); }));
         for (ember_tensor_t* t : {z, w, z128, w128}) ember_tensor_release(t);
     }
+    if (np.count("divide_transposed_c64/1000x1000")) {
+        ember_tensor_t *z = complex_tensor({1000, 1000}, 47), *w = complex_tensor({1000, 1000}, 49), *wt = nullptr;
+        ember_matrix_transpose(c, w, &wt);
+        add("divide_transposed_c64", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_divide(c, z, wt, r); }));
+        for (ember_tensor_t* t : {z, w, wt}) ember_tensor_release(t);
+    }
     if (np.count("prod_axis0_f32/1000x1000") || np.count("prod_f64/1e6")) {  // factors 2^u, u uniform(-1, 1) or (-1/16, 1/16)
         auto factors = [&](std::vector<int64_t> shape, ember_dtype_t dt, double scale, unsigned seed) {
             ember_tensor_t *u = random_tensor(c, shape, -1, 1, seed), *u_dt = nullptr, *k = nullptr, *e = nullptr, *x = nullptr;

@@ -2227,6 +2227,11 @@ TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
         EM_OK(ember_scalar_c128(cpu(), 1.5, -0.25, s.out()));
         EM_OK(ember_slice(cpu(), z, &zero, &one, nullptr, 1, row.out()));
         EM_OK(ember_matrix_transpose(cpu(), rev, rev_t.out()));
+        T flip1, thirds, rev_thirds;
+        EM_OK(ember_flip(cpu(), z, &one, 1, flip1.out()));
+        const int64_t from[2] = {0, 0}, to[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, by3[2] = {1, 3};
+        EM_OK(ember_slice(cpu(), z, from, to, by3, 2, thirds.out()));
+        EM_OK(ember_slice(cpu(), rev, from, to, by3, 2, rev_thirds.out()));
         // divide likewise (libgcc's quotients, with the recovery where the specials meet 0
         // or infinity; complex128's thresholds: Complex128QuotientsMatchReferenceBitForBit).
         using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
@@ -2248,7 +2253,25 @@ TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
             expect_same(z, s, "z, scalar");
             expect_same(s, rev, "scalar, flip(z)");
             expect_same(z, row, "z, first row");
-            expect_same(zt, rev_t, "transposed views (the reference on slices)");
+            expect_same(zt, rev_t, "transposed views");
+            // The buffers of stepped operands and outputs (elementwise.cpp stepped_complex_run).
+            expect_same(z, flip1, "z, flip(z, axis=1) (a negative step)");
+            expect_same(thirds, rev_thirds, "every third column");
+            expect_same(s, thirds, "scalar, every third column");
+            expect_same(zt, s, "transposed view, scalar");
+            {
+                T fresh, into_t, want;  // into a transposed view of a fresh (cols, rows) tensor
+                EM_OK(ember_multiply(cpu(), zt, s, fresh.out()));
+                EM_OK(ember_matrix_transpose(cpu(), fresh, into_t.out()));
+                const ember_tensor_t* ops[2] = {z, rev};
+                EM_OK(ember_elementwise_into(cpu(), name, ops, 2, into_t));
+                EM_OK(fn(ref(), as_ref(z), as_ref(rev), want.out()));
+                expect_close(into_t, want, 0, 0, std::string(name) + " " + d + " into a transposed view");
+                T got_im, want_im;
+                EM_OK(ember_imag(ref(), as_ref(into_t), got_im.out()));
+                EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
+                expect_close(got_im, want_im, 0, 0, std::string(name) + " " + d + " into a transposed view (imaginary parts)");
+            }
             T acc, want, acc_im, want_im;
             EM_OK(ember_multiply(cpu(), z, s, acc.out()));  // a fresh copy to write into
             const ember_tensor_t* ops[2] = {acc, rev};

@@ -256,22 +256,62 @@ ComplexRun complex_run_for(int32_t dtype, bool divide) {
     return nullptr;
 }
 
-// Contiguous operands or broadcast scalars; other layouts run the reference on slices.
-ember_status_t complex_binary(const ember_kernel_call_t* c, ComplexRun run) {
+// A run whose operands or output step along the innermost dim (transposed, stepped or
+// reversed views): a piece at a time through L1 buffers, gathered, run, scattered. E is
+// one element's bytes.
+template <class E>
+void stepped_complex_run(ComplexRun run, const E* a, int64_t sa, const E* b, int64_t sb, E* o, int64_t so, int64_t len) {
+    constexpr int64_t kPiece = 256;
+    E ga[kPiece], gb[kPiece], go[kPiece];
+    const int scalars = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0);
+    for (int64_t i0 = 0; i0 < len; i0 += kPiece) {
+        const int64_t n = std::min(kPiece, len - i0);
+        const E* xa = a + i0 * sa;
+        const E* xb = b + i0 * sb;
+        if (sa != 0 && sa != 1) {
+            for (int64_t i = 0; i < n; ++i) ga[i] = xa[i * sa];
+            xa = ga;
+        }
+        if (sb != 0 && sb != 1) {
+            for (int64_t i = 0; i < n; ++i) gb[i] = xb[i * sb];
+            xb = gb;
+        }
+        run(xa, xb, so == 1 ? o + i0 : go, n, scalars);
+        if (so != 1)
+            for (int64_t i = 0; i < n; ++i) o[(i0 + i) * so] = go[i];
+    }
+}
+struct Complex64Bytes {
+    float part[2];
+};
+struct Complex128Bytes {
+    double part[2];
+};
+
+// Complex binary ops: runs of contiguous operands or broadcast scalars go to `run` as they
+// are; stepped ones through stepped_complex_run, or, unless `buffer_steps`, to the reference
+// on slices (for sums and differences its strided loop beat the buffers' copies: stepped
+// complex64 add 2.3-3.0x NumPy there, 1.4x through buffers).
+ember_status_t complex_binary(const ember_kernel_call_t* c, ComplexRun run, bool buffer_steps) {
     const ember_view_t &a = c->in[0], &b = c->in[1], &o = c->out[0];
     const ember_view_t* views[3] = {&o, &a, &b};
     Geometry g;
     if (!make_geometry(views, 3, g)) return EMBER_OK;
     const int last = g.nd - 1;
     const int64_t so = g.st[0][last], sa = g.st[1][last], sb = g.st[2][last];
-    if (g.shape[last] > 1 && (so != 1 || (sa != 0 && sa != 1) || (sb != 0 && sb != 1))) return reference_on_slices(c, kElementwise);
+    const bool stepped = g.shape[last] > 1 && (so != 1 || (sa != 0 && sa != 1) || (sb != 0 && sb != 1));
+    if (stepped && !buffer_steps) return reference_on_slices(c, kElementwise);
     const int scalars = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0);
     const int64_t sz = (int64_t)itemsize_of(a.dtype);
     const char *pa = base_ptr(a), *pb = base_ptr(b);
     char* po = base_ptr(o);
     parallel_range(g.size, kParallelCheap / 2, 1 << 13, [&](int64_t begin, int64_t end) {
         walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
-            run((const void*)(pa + off[1] * sz), (const void*)(pb + off[2] * sz), (void*)(po + off[0] * sz), len, scalars);
+            const char *xa = pa + off[1] * sz, *xb = pb + off[2] * sz;
+            char* xo = po + off[0] * sz;
+            if (!stepped) run(xa, xb, xo, len, scalars);
+            else if (sz == 8) stepped_complex_run(run, (const Complex64Bytes*)xa, sa, (const Complex64Bytes*)xb, sb, (Complex64Bytes*)xo, so, len);
+            else stepped_complex_run(run, (const Complex128Bytes*)xa, sa, (const Complex128Bytes*)xb, sb, (Complex128Bytes*)xo, so, len);
         });
     });
     return EMBER_OK;
@@ -287,9 +327,9 @@ ember_status_t binary_isa_kernel(const ember_kernel_call_t* c, int code) {
     const ember_view_t& o = c->out[0];
     const bool complex_in = a.dtype == EMBER_COMPLEX64 || a.dtype == EMBER_COMPLEX128;
     if (complex_in && (code == B_ADD || code == B_SUB) && b.dtype == a.dtype && o.dtype == a.dtype)
-        return complex_binary(c, complex_add_run_for(a.dtype, code == B_SUB));
+        return complex_binary(c, complex_add_run_for(a.dtype, code == B_SUB), false);
     if ((code == B_MUL || code == B_DIV) && b.dtype == a.dtype && o.dtype == a.dtype)
-        if (ComplexRun run = complex_run_for(a.dtype, code == B_DIV)) return complex_binary(c, run);
+        if (ComplexRun run = complex_run_for(a.dtype, code == B_DIV)) return complex_binary(c, run, true);
     const bool staged = half_slot(a.dtype) >= 0 && (o.dtype == a.dtype || o.dtype == EMBER_BOOL);
     return binary_vector_kernel(c, g_isa->bin[code][staged ? EMBER_FLOAT32 : a.dtype]);
 }
