@@ -7,8 +7,10 @@
 // register transpose for transposed ones), except a plain copy of a transposed input of 32
 // rows or more, which runs the register transpose straight into the output, and a plain
 // copy of a stepped or reversed input, gathered straight into it.
-// Complex multiply has a loop of its own; other complex ops (but abs of complex64 and conj)
-// run the reference kernel, which accepts any strides, on slices across the pool.
+// Complex multiply and divide (square and reciprocal with them) have loops of their own,
+// stepped inputs of quotients through the tiles too; complex add and subtract part by part; other complex
+// ops (but abs of complex64 and conj) run the reference kernel, which accepts any strides, on
+// slices across the pool.
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -101,8 +103,8 @@ void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc
 }  // namespace
 
 void gather_strided(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, size_t sz, int64_t dst_row, char* dst) {
-    if (rs == 1 && nr > 1 && (sz == 4 || sz == 8)) {  // a transposed operand: in registers
-        g_isa->transpose[sz == 4 ? 0 : 1](src, cs, dst, dst_row, nc, nr, false);
+    if (rs == 1 && nr > 1 && (sz == 4 || sz == 8 || sz == 16)) {  // a transposed operand: in registers
+        g_isa->transpose[sz == 4 ? 0 : sz == 8 ? 1 : 2](src, cs, dst, dst_row, nc, nr, false);
         return;
     }
     switch (sz) {
@@ -118,9 +120,10 @@ namespace {
 
 // Calls f(p, n) for every stretch of at most kTileCols elements of every row of g, with
 // p[k] the operand's (k = 0: the output's) first element of the stretch, contiguous:
-// operand k itself when its inner stride is 0 or 1, else its gathered tile. A task is a
-// block of kTileRows rows and kTaskCols columns, so that long rows (a stepped 1-d view is
-// one row) are split across the pool too.
+// operand k itself when its inner stride is 0 or 1, else its gathered tile (half as many
+// columns where an input has 16-byte elements: a tile holds kTileRows x kTileCols 8-byte
+// ones). A task is a block of kTileRows rows and kTaskCols columns, so that long rows (a
+// stepped 1-d view is one row) are split across the pool too.
 constexpr int64_t kTaskCols = 64 * kTileCols;
 template <int N, class F>
 void for_tiles(const Geometry& g, char* const (&base)[N], const size_t (&sz)[N], int64_t threshold, F&& f) {
@@ -129,6 +132,7 @@ void for_tiles(const Geometry& g, char* const (&base)[N], const size_t (&sz)[N],
     int64_t outer = 1;
     for (int d = 0; d < nd - 2; ++d) outer *= g.shape[d];
     const int64_t blocks = (rows + kTileRows - 1) / kTileRows, spans = (cols + kTaskCols - 1) / kTaskCols;
+    const int64_t tile_cols = *std::max_element(sz + 1, sz + N) > 8 ? kTileCols / 2 : kTileCols;
     parallel_range(outer * blocks * spans, g.size >= threshold ? 2 : INT64_MAX, 1, [&](int64_t begin, int64_t end) {
         alignas(64) char tile[N][kTileRows * kTileCols * 8];
         for (int64_t task = begin; task < end; ++task) {
@@ -144,17 +148,17 @@ void for_tiles(const Geometry& g, char* const (&base)[N], const size_t (&sz)[N],
                     o /= g.shape[d];
                 }
             }
-            for (int64_t j0 = col_begin; j0 < col_end; j0 += kTileCols) {
-                const int64_t nc = std::min(kTileCols, col_end - j0);
+            for (int64_t j0 = col_begin; j0 < col_end; j0 += tile_cols) {
+                const int64_t nc = std::min(tile_cols, col_end - j0);
                 for (int k = 1; k < N; ++k) {
                     if (cs[k] == 0 || cs[k] == 1) continue;
                     const char* src = base[k] + (off[k] + j0 * cs[k]) * (int64_t)sz[k];
-                    gather_strided(src, rs[k], cs[k], nr, nc, sz[k], kTileCols, tile[k]);
+                    gather_strided(src, rs[k], cs[k], nr, nc, sz[k], tile_cols, tile[k]);
                 }
                 for (int64_t r = 0; r < nr; ++r) {
                     const char* p[N];
                     for (int k = 0; k < N; ++k)
-                        p[k] = k > 0 && cs[k] != 0 && cs[k] != 1 ? tile[k] + r * kTileCols * (int64_t)sz[k]
+                        p[k] = k > 0 && cs[k] != 0 && cs[k] != 1 ? tile[k] + r * tile_cols * (int64_t)sz[k]
                                                                  : base[k] + (off[k] + r * rs[k] + j0 * cs[k]) * (int64_t)sz[k];
                     f(p, nc);
                 }
@@ -256,63 +260,32 @@ ComplexRun complex_run_for(int32_t dtype, bool divide) {
     return nullptr;
 }
 
-// A run whose operands or output step along the innermost dim (transposed, stepped or
-// reversed views): a piece at a time through L1 buffers, gathered, run, scattered. E is
-// one element's bytes.
-template <class E>
-void stepped_complex_run(ComplexRun run, const E* a, int64_t sa, const E* b, int64_t sb, E* o, int64_t so, int64_t len) {
-    constexpr int64_t kPiece = 256;
-    E ga[kPiece], gb[kPiece], go[kPiece];
-    const int scalars = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0);
-    for (int64_t i0 = 0; i0 < len; i0 += kPiece) {
-        const int64_t n = std::min(kPiece, len - i0);
-        const E* xa = a + i0 * sa;
-        const E* xb = b + i0 * sb;
-        if (sa != 0 && sa != 1) {
-            for (int64_t i = 0; i < n; ++i) ga[i] = xa[i * sa];
-            xa = ga;
-        }
-        if (sb != 0 && sb != 1) {
-            for (int64_t i = 0; i < n; ++i) gb[i] = xb[i * sb];
-            xb = gb;
-        }
-        run(xa, xb, so == 1 ? o + i0 : go, n, scalars);
-        if (so != 1)
-            for (int64_t i = 0; i < n; ++i) o[(i0 + i) * so] = go[i];
-    }
-}
-struct Complex64Bytes {
-    float part[2];
-};
-struct Complex128Bytes {
-    double part[2];
-};
-
 // Complex binary ops: runs of contiguous operands or broadcast scalars go to `run` as they
-// are; stepped ones through stepped_complex_run, or, unless `buffer_steps`, to the reference
-// on slices (for sums and differences its strided loop beat the buffers' copies: stepped
-// complex64 add 2.3-3.0x NumPy there, 1.4x through buffers).
-ember_status_t complex_binary(const ember_kernel_call_t* c, ComplexRun run, bool buffer_steps) {
+// are; transposed, stepped or reversed inputs through tiles (for_tiles) where `tiles`, else
+// (and for a stepped output) to the reference on slices. Only quotients take the tiles: the
+// reference divides in libgcc's routine per element, while for sums, differences and
+// products its strided loop ran about as fast as the gathers or faster (sixteenth session
+// in bench/RESULTS.md).
+ember_status_t complex_binary(const ember_kernel_call_t* c, ComplexRun run, bool tiles) {
     const ember_view_t &a = c->in[0], &b = c->in[1], &o = c->out[0];
     const ember_view_t* views[3] = {&o, &a, &b};
     Geometry g;
     if (!make_geometry(views, 3, g)) return EMBER_OK;
     const int last = g.nd - 1;
     const int64_t so = g.st[0][last], sa = g.st[1][last], sb = g.st[2][last];
-    const bool stepped = g.shape[last] > 1 && (so != 1 || (sa != 0 && sa != 1) || (sb != 0 && sb != 1));
-    if (stepped && !buffer_steps) return reference_on_slices(c, kElementwise);
+    const bool stepped = g.shape[last] > 1 && ((sa != 0 && sa != 1) || (sb != 0 && sb != 1));
+    if (g.shape[last] > 1 && (so != 1 || (stepped && !tiles))) return reference_on_slices(c, kElementwise);
     const int scalars = (sa == 0 ? 1 : 0) | (sb == 0 ? 2 : 0);
     const int64_t sz = (int64_t)itemsize_of(a.dtype);
-    const char *pa = base_ptr(a), *pb = base_ptr(b);
-    char* po = base_ptr(o);
+    char *pa = base_ptr(a), *pb = base_ptr(b), *po = base_ptr(o);
+    if (stepped) {
+        char* const base[3] = {po, pa, pb};
+        const size_t sizes[3] = {(size_t)sz, (size_t)sz, (size_t)sz};
+        for_tiles<3>(g, base, sizes, kParallelCheap / 4, [&](const char* const* p, int64_t n) { run(p[1], p[2], (char*)p[0], n, scalars); });
+        return EMBER_OK;
+    }
     parallel_range(g.size, kParallelCheap / 2, 1 << 13, [&](int64_t begin, int64_t end) {
-        walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
-            const char *xa = pa + off[1] * sz, *xb = pb + off[2] * sz;
-            char* xo = po + off[0] * sz;
-            if (!stepped) run(xa, xb, xo, len, scalars);
-            else if (sz == 8) stepped_complex_run(run, (const Complex64Bytes*)xa, sa, (const Complex64Bytes*)xb, sb, (Complex64Bytes*)xo, so, len);
-            else stepped_complex_run(run, (const Complex128Bytes*)xa, sa, (const Complex128Bytes*)xb, sb, (Complex128Bytes*)xo, so, len);
-        });
+        walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) { run(pa + off[1] * sz, pb + off[2] * sz, po + off[0] * sz, len, scalars); });
     });
     return EMBER_OK;
 }
@@ -329,7 +302,7 @@ ember_status_t binary_isa_kernel(const ember_kernel_call_t* c, int code) {
     if (complex_in && (code == B_ADD || code == B_SUB) && b.dtype == a.dtype && o.dtype == a.dtype)
         return complex_binary(c, complex_add_run_for(a.dtype, code == B_SUB), false);
     if ((code == B_MUL || code == B_DIV) && b.dtype == a.dtype && o.dtype == a.dtype)
-        if (ComplexRun run = complex_run_for(a.dtype, code == B_DIV)) return complex_binary(c, run, true);
+        if (ComplexRun run = complex_run_for(a.dtype, code == B_DIV)) return complex_binary(c, run, code == B_DIV);
     const bool staged = half_slot(a.dtype) >= 0 && (o.dtype == a.dtype || o.dtype == EMBER_BOOL);
     return binary_vector_kernel(c, g_isa->bin[code][staged ? EMBER_FLOAT32 : a.dtype]);
 }
@@ -485,21 +458,27 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     const int64_t inner = g.shape[last];
     const bool unit = inner == 1 || (g.st[0][last] == 1 && g.st[1][last] == 1);
     const bool complex_in = x.dtype == EMBER_COMPLEX64 || x.dtype == EMBER_COMPLEX128;
-    if ((code == U_SQUARE || code == U_RECIP) && complex_in && o.dtype == x.dtype && unit) {
+    if ((code == U_SQUARE || code == U_RECIP) && complex_in && o.dtype == x.dtype && (unit || (code == U_RECIP && g.st[0][last] == 1))) {
         // z^2 is the reference's z * z: the product's run, z as both operands; 1 / z its
-        // (1 + 0i) / z: the quotient's run with a broadcast 1.
+        // (1 + 0i) / z: the quotient's run with a broadcast 1, a stepped z through tiles.
         if (const ComplexRun run = complex_run_for(x.dtype, code == U_RECIP)) {
             static const double one[2] = {1.0, 0.0};
             static const float one_f[2] = {1.0f, 0.0f};
+            const void* p_one = x.dtype == EMBER_COMPLEX64 ? (const void*)one_f : (const void*)one;
+            auto apply = [&](const void* z, void* out, int64_t n) {
+                if (code == U_SQUARE) run(z, z, out, n, 0);
+                else run(p_one, z, out, n, 1);
+            };
             const int64_t sz = (int64_t)itemsize_of(x.dtype);
-            const char* px = base_ptr(x);
-            char* po = base_ptr(o);
+            char *px = base_ptr(x), *po = base_ptr(o);
+            if (!unit) {
+                char* const base[2] = {po, px};
+                const size_t sizes[2] = {(size_t)sz, (size_t)sz};
+                for_tiles<2>(g, base, sizes, kParallelCheap / 4, [&](const char* const* p, int64_t n) { apply(p[1], (char*)p[0], n); });
+                return EMBER_OK;
+            }
             parallel_range(g.size, kParallelCheap / 2, 1 << 13, [&](int64_t begin, int64_t end) {
-                walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
-                    const void* z = px + off[1] * sz;
-                    if (code == U_SQUARE) run(z, z, po + off[0] * sz, len, 0);
-                    else run(x.dtype == EMBER_COMPLEX64 ? (const void*)one_f : (const void*)one, z, po + off[0] * sz, len, 1);
-                });
+                walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) { apply(px + off[1] * sz, po + off[0] * sz, len); });
             });
             return EMBER_OK;
         }
