@@ -1023,10 +1023,39 @@ bool complex_mul_loop(const T* a, const T* b, T* o, int64_t n) {
     }
     return any;
 }
+// Calls f(std::integral_constant<int, s>) for the kernels' `scalars` argument s (bit 0: a is
+// one broadcast value, bit 1: b), so that each case compiles on its own.
+template <class F>
+inline bool with_scalars(int scalars, F&& f) {
+    switch (scalars) {
+        case 1: return f(std::integral_constant<int, 1>{});
+        case 2: return f(std::integral_constant<int, 2>{});
+        case 3: return f(std::integral_constant<int, 3>{});
+        default: return f(std::integral_constant<int, 0>{});
+    }
+}
+// The loop of the complex quotient kernels: step(pa, pb, po) computes W<double> quotients
+// of (re, im) pairs of T; the last few go through padded copies (dividing by 1 + 1i, never
+// NaN).
+template <int Scalars, class T, class Step>
+void quotient_steps(const T* a, const T* b, T* o, int64_t n, Step&& step) {
+    constexpr int w = W<double>;
+    int64_t i = 0;
+    for (; i + w <= n; i += w) step(a + (Scalars & 1 ? 0 : 2 * i), b + (Scalars & 2 ? 0 : 2 * i), o + 2 * i);
+    if (i < n) {
+        T xa[2 * w] = {}, xb[2 * w], r[2 * w];
+        for (int l = 0; l < 2 * w; ++l) xb[l] = 1;
+        const size_t bytes = (size_t)(n - i) * 2 * sizeof(T);
+        if (!(Scalars & 1)) memcpy(xa, a + 2 * i, bytes);
+        if (!(Scalars & 2)) memcpy(xb, b + 2 * i, bytes);
+        step(xa, xb, r);
+        memcpy(o + 2 * i, r, bytes);
+    }
+}
 // complex64 quotients in float64 (see ComplexDivFn): x = (ac + bd) / (c^2 + d^2),
 // y = (bc - ad) / (c^2 + d^2). Products of float32 values are exact in float64 (so fusing
 // them changes nothing), and nothing can overflow or underflow there: libgcc scales only in
-// its float64 routine. w quotients per step, the tail through padded copies.
+// its float64 routine.
 template <int Scalars>
 bool complex_div_c64_loop(const float* a, const float* b, float* o, int64_t n) {
     typedef typename VT<float, VB / 2>::type Half;  // w floats
@@ -1065,20 +1094,8 @@ bool complex_div_c64_loop(const float* a, const float* b, float* o, int64_t n) {
         memcpy((char*)&s + sizeof hx, &hy, sizeof hy);
         store_vec(po, __builtin_shuffle(s, merge));
     };
-    int64_t i = 0;
-    for (; i + w <= n; i += w) step(a + (Scalars & 1 ? 0 : 2 * i), b + (Scalars & 2 ? 0 : 2 * i), o + 2 * i);
-    if (i < n) {
-        float xa[2 * w] = {}, xb[2 * w], r[2 * w];
-        for (int l = 0; l < 2 * w; ++l) xb[l] = 1;  // padding divides by 1 + 1i, never NaN
-        const int64_t left = n - i;
-        if (!(Scalars & 1)) memcpy(xa, a + 2 * i, (size_t)left * 8);
-        if (!(Scalars & 2)) memcpy(xb, b + 2 * i, (size_t)left * 8);
-        step(xa, xb, r);
-        memcpy(o + 2 * i, r, (size_t)left * 8);
-    }
-    bool any = false;
-    for (int l = 0; l < w; ++l) any = any || nan_pairs[l] != 0;
-    return any;
+    quotient_steps<Scalars>(a, b, o, n, step);
+    return any_set(nan_pairs);
 }
 // complex128 quotients as libgcc's __divdc3 (GCC 12) computes them (see ComplexDivFn):
 // Smith's method on the divisor's larger part (ratio = smaller / larger), after its
@@ -1138,45 +1155,18 @@ bool complex_div_c128_loop(const double* a, const double* b, double* o, int64_t 
         store_vec(po, __builtin_shuffle(x, y, first_half));
         store_vec(po + w, __builtin_shuffle(x, y, second_half));
     };
-    int64_t i = 0;
-    for (; i + w <= n; i += w) step(a + (Scalars & 1 ? 0 : 2 * i), b + (Scalars & 2 ? 0 : 2 * i), o + 2 * i);
-    if (i < n) {
-        double xa[2 * w] = {}, xb[2 * w], r[2 * w];
-        for (int l = 0; l < 2 * w; ++l) xb[l] = 1;  // padding divides by 1 + 1i, never NaN
-        const int64_t left = n - i;
-        if (!(Scalars & 1)) memcpy(xa, a + 2 * i, (size_t)left * 16);
-        if (!(Scalars & 2)) memcpy(xb, b + 2 * i, (size_t)left * 16);
-        step(xa, xb, r);
-        memcpy(o + 2 * i, r, (size_t)left * 16);
-    }
+    quotient_steps<Scalars>(a, b, o, n, step);
     return any_set(nan_pairs);
 }
 bool complex_div_c128(const void* a, const void* b, void* out, int64_t n, int scalars) {
-    const double *x = (const double*)a, *y = (const double*)b;
-    double* r = (double*)out;
-    switch (scalars) {
-        case 1: return complex_div_c128_loop<1>(x, y, r, n);
-        case 2: return complex_div_c128_loop<2>(x, y, r, n);
-        default: return complex_div_c128_loop<0>(x, y, r, n);
-    }
+    return with_scalars(scalars, [&](auto s) { return complex_div_c128_loop<s.value>((const double*)a, (const double*)b, (double*)out, n); });
 }
 bool complex_div_c64(const void* a, const void* b, void* out, int64_t n, int scalars) {
-    const float *x = (const float*)a, *y = (const float*)b;
-    float* r = (float*)out;
-    switch (scalars) {
-        case 1: return complex_div_c64_loop<1>(x, y, r, n);
-        case 2: return complex_div_c64_loop<2>(x, y, r, n);
-        default: return complex_div_c64_loop<0>(x, y, r, n);
-    }
+    return with_scalars(scalars, [&](auto s) { return complex_div_c64_loop<s.value>((const float*)a, (const float*)b, (float*)out, n); });
 }
 template <class T>
 bool complex_mul(const void* a, const void* b, void* out, int64_t n, int scalars) {
-    switch (scalars) {
-        case 0: return complex_mul_loop<T, 0>((const T*)a, (const T*)b, (T*)out, n);
-        case 1: return complex_mul_loop<T, 1>((const T*)a, (const T*)b, (T*)out, n);
-        case 2: return complex_mul_loop<T, 2>((const T*)a, (const T*)b, (T*)out, n);
-        default: return complex_mul_loop<T, 3>((const T*)a, (const T*)b, (T*)out, n);
-    }
+    return with_scalars(scalars, [&](auto s) { return complex_mul_loop<T, s.value>((const T*)a, (const T*)b, (T*)out, n); });
 }
 
 // conj: the imaginary part's sign bit flipped (as std::conj's negation, NaNs included).
