@@ -8,9 +8,9 @@
 // rows or more, which runs the register transpose straight into the output, and a plain
 // copy of a stepped or reversed input, gathered straight into it.
 // Complex multiply and divide (square and reciprocal with them) have loops of their own,
-// stepped inputs of quotients through the tiles too; complex add and subtract part by part; other complex
-// ops (but abs of complex64 and conj) run the reference kernel, which accepts any strides, on
-// slices across the pool.
+// quotients of stepped inputs through the tiles too; complex add and subtract go part by
+// part; other complex ops (but abs of complex64 and conj) run the reference kernel, which
+// accepts any strides, on slices across the pool.
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -201,8 +201,9 @@ void unary_half_run(UnFn fn, int slot, const uint16_t* x, uint16_t* out, int64_t
 
 // ------------------------------------------------------------------ complex multiply, divide
 // The ISA's loop (complex_mul: the textbook product, each operation rounded, as the
-// reference's std::complex product computes it; complex_div: libgcc's quotients), then the reference's own operation, with its recovery of
-// infinities (C99 Annex G), for any result NaN in both parts: bit for bit the reference.
+// reference's std::complex product computes it; complex_div: libgcc's quotients), then the
+// reference's own operation, with its recovery of infinities (C99 Annex G), for any result
+// NaN in both parts: bit for bit the reference.
 // An output that is also an input (a *= b; the core passes no other overlap) is written
 // through an L1 buffer, which keeps the inputs for that recovery. Bit 0 of `scalars`: a is
 // one broadcast value; bit 1: b.
