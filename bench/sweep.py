@@ -51,7 +51,7 @@ def cases(rng, dtypes):
                     yield (f"{op}_{dt}_{layout}_axis{axis}", (lambda f=f, x=x, axis=axis: f(x, axis=axis)),
                            (lambda op=op, X=X, axis=axis: getattr(em, op)(X, axis=axis)))
         S = em.asarray(square)
-        # Layouts of binary operands: a row or a column broadcast, a transposed operand, steps.
+        # Layouts of operands: a row or a column broadcast, a transposed operand, steps.
         row, col = square[:1], square[:, :1]
         R, C, T = em.asarray(row), em.asarray(col), em.matrix_transpose(S)
         for op in ["add", "multiply"] + (["divide"] if is_float else []):
@@ -61,6 +61,11 @@ def cases(rng, dtypes):
             yield f"{op}_{dt}_column_broadcast", (lambda f=f: f(square, col)), (lambda g=g: g(S, C))
             yield f"{op}_{dt}_transposed", (lambda f=f: f(square, square.T)), (lambda g=g: g(S, T))
             yield f"{op}_{dt}_stepped", (lambda f=f: f(a[::2], b[::2])), (lambda g=g: g(A[::2], B[::2]))
+        for op in ["negative", "square"] + (["reciprocal"] if is_float else []):  # unary ops of the same layouts
+            f = getattr(np, op)
+            g = getattr(em, op)
+            yield f"{op}_{dt}_transposed", (lambda f=f: f(square.T)), (lambda g=g: g(T))
+            yield f"{op}_{dt}_stepped", (lambda f=f: f(a[::2])), (lambda g=g: g(A[::2]))
         limit = em.asarray(np.array(50, dt))
         yield f"transpose_copy_{dt}", lambda: np.ascontiguousarray(square.T), lambda: em.copy(em.matrix_transpose(S))
         yield f"flip_copy_{dt}", lambda: np.ascontiguousarray(np.flip(square, 1)), lambda: em.copy(em.flip(S, axis=1))
