@@ -67,6 +67,8 @@ def cases(rng, dtypes):
             yield f"{op}_{dt}_transposed", (lambda f=f: f(square.T)), (lambda g=g: g(T))
             yield f"{op}_{dt}_stepped", (lambda f=f: f(a[::2])), (lambda g=g: g(A[::2]))
         limit = em.asarray(np.array(50, dt))
+        idx = rng.integers(0, 1000, 1000)
+        IDX, W = em.asarray(idx), em.asarray(square[0])
         yield f"transpose_copy_{dt}", lambda: np.ascontiguousarray(square.T), lambda: em.copy(em.matrix_transpose(S))
         yield f"flip_copy_{dt}", lambda: np.ascontiguousarray(np.flip(square, 1)), lambda: em.copy(em.flip(S, axis=1))
         yield f"where_{dt}", lambda: np.where(a > 50, a, b), lambda: em.where(em.greater(A, limit), A, B)
@@ -74,6 +76,16 @@ def cases(rng, dtypes):
         yield f"concat_{dt}", lambda: np.concatenate([square, square], axis=1), lambda: em.concat([S, S], axis=1)
         yield f"astype_f64_{dt}", lambda: a.astype("float64"), lambda: em.astype(A, em.float64)
         yield f"unique_{dt}", lambda: np.unique(a), lambda: em.unique_values(A)
+        if dt in ("float32", "float64"):  # ops of the statistics and layout families
+            yield f"topk10_rows_{dt}", lambda: np.partition(square, -10, axis=1)[:, -10:], lambda: em.stats.topk(S, 10)
+            yield f"topk10_{dt}", lambda: np.partition(a, -10)[-10:], lambda: em.stats.topk(A, 10)
+            yield f"nanmax_{dt}_axis0", lambda: np.nanmax(square, axis=0), lambda: em.stats.nanmax(S, axis=0)
+            yield f"nanmin_{dt}_axis1", lambda: np.nanmin(square, axis=1), lambda: em.stats.nanmin(S, axis=1)
+            yield f"roll_{dt}_axis1", lambda: np.roll(square, 7, axis=1), lambda: em.roll(S, 7, axis=1)
+            yield f"pad_{dt}", lambda: np.pad(square, 3), lambda: em.pad(S, 3)
+            yield f"take_{dt}_axis1", lambda: np.take(square, idx, axis=1), lambda: em.take(S, IDX, axis=1)
+            yield f"median_{dt}", lambda: np.median(a), lambda: em.stats.median(A)
+            yield f"average_{dt}_axis0", lambda: np.average(square, axis=0, weights=square[0]), lambda: em.stats.average(S, axis=0, weights=W)
 
 
 def settle_threads(seconds=0.3):

@@ -403,6 +403,27 @@ TEST(CpuLarge, SteppedViewsAtTheEndOfTheirBuffer) {
     }
 }
 
+// simd_impl.cpp copy_bytes: a copy whose destination lies 1-63 bytes past its source modulo
+// 4 KiB takes a vector loop instead of memcpy (slow there on Zen 4). Source and destination
+// in one buffer, a multiple of 4 KiB and d bytes apart (not overlapping), for every such d,
+// int8 and float32 (4-byte steps).
+TEST(CpuLarge, CopiesShortDistancesPastTheSource) {
+    NEED_CPU();
+    for (ember_dtype_t dt : {EMBER_INT8, EMBER_FLOAT32}) {
+        const int64_t sz = dt == EMBER_INT8 ? 1 : 4, len = 5003, pages = (len * sz / 4096 + 1) * 4096;
+        std::vector<float> v((size_t)(len + pages / sz + 64), 0.0f);
+        for (int64_t i = 0; i < len; ++i) v[(size_t)i] = (float)(i * 7 % 251 - 120);
+        for (int64_t d = 1; d < 64 / sz; ++d) {
+            T buf = tensor(cpu(), v, {(int64_t)v.size()}, dt), src, dst;
+            const int64_t zero = 0, from = pages / sz + d, to = from + len, one = 1;
+            EM_OK(ember_slice(cpu(), buf, &zero, &len, &one, 1, src.out()));
+            EM_OK(ember_slice(cpu(), buf, &from, &to, &one, 1, dst.out()));
+            EM_OK(ember_assign(cpu(), dst, src));
+            expect_close(dst, src, 0, 0, std::string(ember_dtype_name(dt)) + " copied " + std::to_string(pages + d * sz) + " bytes along");
+        }
+    }
+}
+
 // libm_loops.cpp: pow, atan2 and hypot with a broadcast scalar on either side run the
 // libmvec functions with the scalar splatted (they ran libm element by element), and
 // x ** 2 is x * x exactly (the correctly rounded square).

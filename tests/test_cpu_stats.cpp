@@ -61,7 +61,9 @@ TEST(CpuLarge, NanReductionsMatchReference) {
                           {{7, 1}, {-1}, "rows of one"},
                           {{3, 33}, {-1}, "rows of 33 (vector tails)"},
                           {{100, 20, 30}, {1, 2}, "two trailing axes"},
-                          {{100, 20, 30}, {0}, "axis 0 (declined)"},
+                          {{1000, 1000}, {0}, "columns of 1000 (max/min taken, sums declined)"},
+                          {{100, 20, 30}, {0}, "axis 0 (max/min taken, sums declined)"},
+                          {{100, 20, 30}, {0, 1}, "axes 0 and 1 (max/min taken, sums declined)"},
                           {{100, 20, 30}, {0, 2}, "axes 0 and 2 (declined)"}};
     for (const Case& c : cases) {
         int64_t count = 1;
@@ -81,6 +83,22 @@ TEST(CpuLarge, NanReductionsMatchReference) {
     for (const NanOp& op : kNanOps) {
         expect_nan_op_matches(op, long_half_nan, {}, 0, 300000, "one group across the pool, its first two thirds NaN");
         expect_nan_op_matches(op, long_all_nan, {}, 0, 300000, "one group across the pool, all NaN");
+    }
+    // Columns (max/min over the leading axes): one all NaN, one whose only number is -inf,
+    // one whose only number is in the last row, a NaN in the first row.
+    std::vector<float> cols = randf(50 * 1300, -5, 5, 53);
+    for (int r = 0; r < 50; ++r) {
+        cols[(size_t)r * 1300 + 3] = nan;
+        cols[(size_t)r * 1300 + 5] = r == 20 ? -inf : nan;
+        cols[(size_t)r * 1300 + 7] = r == 49 ? 2.0f : nan;
+    }
+    cols[11] = nan;
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        T cm = tensor(cpu(), cols, {50, 1300}, dt), cm3 = tensor(cpu(), cols, {5, 10, 1300}, dt);
+        for (const NanOp& op : {kNanOps[2], kNanOps[3]}) {
+            expect_nan_op_matches(op, cm, {0}, 0, 50, "columns with an all-NaN one");
+            expect_nan_op_matches(op, cm3, {0, 1}, 1, 50, "columns over two leading axes, keepdims");
+        }
     }
     // All NaN as one group; keepdims; a transposed view and float16 (declined); int32 (no NaN).
     T all_nan = tensor(cpu(), std::vector<float>(5000, nan), {5000}, EMBER_FLOAT32);
@@ -311,4 +329,65 @@ TEST(CpuLarge, CumulativeExtremesMatchReference) {
     EM_OK(ember_cummax(ref(), as_ref(mt), 1, want.out()));
     expect_close(got, want, 0, 0, "cummax of a transposed view");
     for (const char* op : {"cummax", "cummin"}) expect_native_on_cpu(op);
+}
+
+// topk.cpp: the k first of each line in the stable argsort's order, by a heap, against the
+// reference's composite (argsort and a cut): the same indices and values. Values rounded to
+// quarters, so most are tied and the order among equals (by index) decides; NaNs scattered
+// (first for the largest, last for the smallest), a row with more NaNs than k (every element
+// then passes the heap's quick test), signed zeros (equal); rows, columns, the middle axis, a
+// transposed view, a long line cut across the pool, k from 1 to n / 16, integers, float64;
+// larger k, bool and float16 are declined to the composite on both.
+TEST(CpuLarge, TopkMatchesReference) {
+    NEED_CPU();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    auto d = randf(1000003, -50, 50, 52);
+    for (float& v : d) v = std::round(v * 4) / 4;
+    for (size_t i = 0; i < d.size(); i += 89) d[i] = nan;
+    for (size_t i = 3000; i < 3040; ++i) d[i] = nan;  // row 3 of (1000, 1000): 40 NaNs from column 0
+    for (size_t i = 4000; i < 5000; ++i) d[i] = (i % 3) ? 0.0f : -0.0f;
+    struct Case {
+        std::vector<int64_t> shape;
+        int64_t axis, k;
+        const char* what;
+    };
+    const Case cases[] = {{{1000, 1000}, 1, 10, "rows"},
+                          {{1000, 1000}, 1, 1, "rows, k = 1"},
+                          {{1000, 1000}, 0, 7, "columns"},
+                          {{50, 40, 30}, 1, 5, "the middle axis"},
+                          {{1000003}, 0, 100, "a long line across the pool"},
+                          {{1000003}, 0, 1, "a long line, k = 1"},
+                          {{1000, 1000}, 1, 62, "rows, k = n / 16"},
+                          {{1000, 1000}, 1, 200, "rows, k = 200 (declined)"},
+                          {{10, 37}, 1, 2, "short rows"},
+                          {{10, 37}, 1, 37, "short rows, k = n (declined)"}};
+    for (const Case& c : cases) {
+        int64_t count = 1;
+        for (int64_t s : c.shape) count *= s;
+        const std::vector<float> part(d.begin(), d.begin() + count);
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT8, EMBER_UINT64, EMBER_BOOL, EMBER_FLOAT16}) {
+            std::vector<float> values = part;
+            if (dt == EMBER_UINT64)
+                for (float& v : values) v = std::isnan(v) ? 0.0f : std::fabs(v) * 1000;
+            else if (dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64 && dt != EMBER_FLOAT16)
+                for (float& v : values) v = std::isnan(v) ? 0.0f : std::trunc(v * 2);  // int8: within [-100, 100]
+            T x = tensor(cpu(), values, c.shape, dt);
+            for (int largest = 0; largest < 2; ++largest) {
+                T got_v, got_i, want_v, want_i;
+                const std::string what = std::string("topk (") + (largest ? "largest" : "smallest") + ") of " + c.what + " " + ember_dtype_name(dt);
+                EM_OK(ember_topk(cpu(), x, c.k, c.axis, largest, got_v.out(), got_i.out()));
+                EM_OK(ember_topk(ref(), as_ref(x), c.k, c.axis, largest, want_v.out(), want_i.out()));
+                expect_close(got_i, want_i, 0, 0, what + ": indices");
+                expect_close(got_v, want_v, 0, 0, what + ": values");
+            }
+        }
+    }
+    T m = tensor(cpu(), std::vector<float>(d.begin(), d.begin() + 60000), {200, 300}, EMBER_FLOAT32), mt;
+    EM_OK(ember_transpose(cpu(), m, mt.out()));
+    T got_v, got_i, want_v, want_i;
+    EM_OK(ember_topk(cpu(), mt, 20, 1, 1, got_v.out(), got_i.out()));
+    EM_OK(ember_topk(ref(), as_ref(mt), 20, 1, 1, want_v.out(), want_i.out()));
+    expect_close(got_i, want_i, 0, 0, "topk of a transposed view: indices");
+    expect_close(got_v, want_v, 0, 0, "topk of a transposed view: values");
+    expect_native_on_cpu("topk");
 }

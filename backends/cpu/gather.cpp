@@ -120,8 +120,8 @@ ember_status_t take_kernel(const ember_kernel_call_t* c) {
                             std::memcpy(dst + (j - j0) * sz, src + wrapped_index(index[j], n, outside) * axis_stride * (int64_t)sz, sz);
                 }
             } else {
-                for (int64_t j = j0; j < j1; ++j, dst += row_bytes)
-                    std::memcpy(dst, src + wrapped_index(index[j], n, outside) * axis_stride * (int64_t)sz, (size_t)row_bytes);
+                for (int64_t j = j0; j < j1; ++j, dst += row_bytes)  // g_isa->copy: memcpy's slow distances
+                    g_isa->copy(src + wrapped_index(index[j], n, outside) * axis_stride * (int64_t)sz, dst, row_bytes, 0);
             }
             r += j1 - j0;
         }

@@ -2,7 +2,8 @@
 // group of reduced elements that skips NaNs as it reads them. The composites make three to
 // five passes and as many temporaries (isnan, where, the reduction, a count or all-NaN test).
 // Taken: contiguous float32/float64 x reduced over its trailing axes (all of them, or the
-// last ones: rows), the result in x's dtype; other layouts and dtypes are declined through
+// last ones: rows), and for nanmax/nanmin also over its leading ones (columns), the result in
+// x's dtype; other layouts and dtypes are declined through
 // the info output, and the core runs the composite. Sums are pairwise in double with sum's
 // blocks and accumulators: a row without NaN sums bit for bit as sum's row kernel (a single
 // group split across the pool is split in its own places). nanmean divides in double and
@@ -71,11 +72,54 @@ void rows_of(const T* x, int64_t rows, int64_t len, NanOp op, T* out) {
     });
 }
 
+// nanmax/nanmin over the leading axes (columns of a matrix): each row folded into a row of
+// running extremes, in blocks of columns across the pool. A NaN running value (no number yet)
+// takes the next row's; a NaN never displaces a number. Through the composite (isnan, where,
+// max and an all-NaN test) nanmax(axis=0) of a (1000, 1000) float32 ran at 0.2x NumPy.
+template <class T, bool Max>
+void columns_of(const T* x, int64_t rows, int64_t cols, T* out) {
+    parallel_range(cols, std::max<int64_t>(1, kParallelCheap / rows), 64, [&](int64_t begin, int64_t end) {
+        constexpr int64_t kBlock = 512;
+        for (int64_t c0 = begin; c0 < end; c0 += kBlock) {
+            const int64_t w = std::min(kBlock, end - c0);
+            T* acc = out + c0;
+            std::copy(x + c0, x + c0 + w, acc);
+            for (int64_t r = 1; r < rows; ++r) {
+                const T* row = x + r * cols + c0;
+                for (int64_t j = 0; j < w; ++j) {
+                    const T v = row[j], a = acc[j];
+                    acc[j] = ((Max ? v > a : v < a) | (a != a)) ? v : a;  // | not ||: one vector select
+                }
+            }
+        }
+    });
+}
+
+// The leading-axes layout: contiguous float32/float64 x reduced over its first axes, not all.
+template <NanOp Op>
+bool leading_columns(const ember_kernel_call_t* c) {
+    const ember_view_t &x = c->in[0], &out = c->out[0];
+    int lead = 0;
+    while (lead < x.ndim && (c->attrs->axes_mask >> lead & 1)) ++lead;
+    if ((Op != kNanMax && Op != kNanMin) || lead == 0 || lead == x.ndim || c->attrs->axes_mask >> lead != 0) return false;
+    if (x.dtype != out.dtype || (x.dtype != EMBER_FLOAT32 && x.dtype != EMBER_FLOAT64) || !is_contiguous(x) || !is_contiguous(out)) return false;
+    int64_t rows = 1;
+    for (int d = 0; d < lead; ++d) rows *= x.shape[d];
+    const int64_t cols = numel(out);
+    if (rows == 0 || cols == 0 || rows * cols != numel(x)) return false;
+    if (x.dtype == EMBER_FLOAT32) columns_of<float, Op == kNanMax>((const float*)base_ptr(x), rows, cols, (float*)base_ptr(out));
+    else columns_of<double, Op == kNanMax>((const double*)base_ptr(x), rows, cols, (double*)base_ptr(out));
+    return true;
+}
+
 template <NanOp Op>
 ember_status_t nan_reduce_kernel(const ember_kernel_call_t* c) {
     TrailingRows r;
     if (ember_status_t st = trailing_rows(c, kNames[Op], r)) return st;
-    if (!r.taken) return EMBER_OK;
+    if (!r.taken) {
+        if (leading_columns<Op>(c)) *r.info = 0;
+        return EMBER_OK;
+    }
     const ember_view_t &x = c->in[0], &out = c->out[0];
     if (!r.twice) rows_of((const float*)base_ptr(x), r.rows, r.len, Op, (float*)base_ptr(out));
     else rows_of((const double*)base_ptr(x), r.rows, r.len, Op, (double*)base_ptr(out));

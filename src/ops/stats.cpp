@@ -431,8 +431,20 @@ ENTRY(ember_topk, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t k, int64_
     if (x->ndim == 0) raise(EMBER_ERR_SHAPE, "topk needs at least one dimension");
     int64_t a = normalize_axis(axis, x->ndim);
     if (k < 0 || k > x->shape[a]) raise(EMBER_ERR_INVALID_ARGUMENT, "k = %lld is outside [0, %lld]", (long long)k, (long long)x->shape[a]);
-    TRef order = FAM_API(ember_argsort, ctx, x, a, largest != 0);
-    TRef idx = op_copy(ctx, op_slice_axis(order.get(), a, 0, k, 1).get());
+    TRef idx;
+    if (k > 0 && x->size > 0 && has_backend_kernel(ctx, OP_topk)) {  // lines along the last axis, contiguous
+        const int last = x->ndim - 1;
+        TRef lines = contiguous(ctx, op_swapaxes(x, (int)a, last).get());
+        Shape ishape = shape_of(lines.get());
+        ishape[(size_t)last] = k;
+        TRef found = alloc_tensor(ctx, EMBER_INT64, ishape);
+        if (declinable_kernel(ctx, OP_topk, {view_of(lines.get())}, found.get(), attrs_i(largest != 0)))
+            idx = a == last ? found : op_copy(ctx, op_swapaxes(found.get(), (int)a, last).get());
+    }
+    if (!idx) {
+        TRef order = FAM_API(ember_argsort, ctx, x, a, largest != 0);
+        idx = op_copy(ctx, op_slice_axis(order.get(), a, 0, k, 1).get());
+    }
     TRef v = FAM_API(ember_take_along_axis, ctx, x, idx.get(), a);
     if (indices) *indices = idx.release();
     *values = v.release();
