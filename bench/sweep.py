@@ -66,6 +66,7 @@ def cases(rng, dtypes):
             g = getattr(em, op)
             yield f"{op}_{dt}_transposed", (lambda f=f: f(square.T)), (lambda g=g: g(T))
             yield f"{op}_{dt}_stepped", (lambda f=f: f(a[::2])), (lambda g=g: g(A[::2]))
+        yield f"sum_{dt}_stepped", lambda: a[::2].sum(), lambda: em.sum(A[::2])
         limit = em.asarray(np.array(50, dt))
         idx = rng.integers(0, 1000, 1000)
         IDX, W = em.asarray(idx), em.asarray(square[0])

@@ -387,20 +387,25 @@ TEST(CpuLarge, BinaryOpsAcrossThreadingThreshold) {
 // ends, so the sanitized run sees any over-read.
 TEST(CpuLarge, SteppedViewsAtTheEndOfTheirBuffer) {
     NEED_CPU();
-    for (int64_t n : {8, 48, 64, 256, 16384, 16386}) {
-        std::vector<float> v((size_t)n);
-        for (int64_t i = 0; i < n; ++i) v[(size_t)i] = (float)i;
-        T x = tensor(cpu(), v, {n}, EMBER_FLOAT32), odd, flipped;
-        const int64_t one = 1, two = 2, axis = 0;
-        EM_OK(ember_slice(cpu(), x, &one, &n, &two, 1, odd.out()));
-        EM_OK(ember_flip(cpu(), x, &axis, 1, flipped.out()));
-        for (const ember_tensor_t* view : {(const ember_tensor_t*)odd, (const ember_tensor_t*)flipped}) {
-            T got, want;
-            EM_OK(ember_add(cpu(), view, view, got.out()));
-            EM_OK(ember_add(ref(), as_ref(view), as_ref(view), want.out()));
-            expect_close(got, want, 0, 0, "view of " + std::to_string(n) + (view == (const ember_tensor_t*)odd ? " [1::2]" : " [::-1]"));
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64})
+        for (int64_t n : {8, 48, 64, 256, 16384, 16386}) {
+            std::vector<float> v((size_t)n);
+            for (int64_t i = 0; i < n; ++i) v[(size_t)i] = (float)i;
+            T x = tensor(cpu(), v, {n}, dt), odd, flipped;
+            const int64_t one = 1, two = 2, axis = 0;
+            EM_OK(ember_slice(cpu(), x, &one, &n, &two, 1, odd.out()));
+            EM_OK(ember_flip(cpu(), x, &axis, 1, flipped.out()));
+            for (const ember_tensor_t* view : {(const ember_tensor_t*)odd, (const ember_tensor_t*)flipped}) {
+                const std::string what = std::string(ember_dtype_name(dt)) + " view of " + std::to_string(n) + (view == (const ember_tensor_t*)odd ? " [1::2]" : " [::-1]");
+                T got, want, got_sum, want_sum;
+                EM_OK(ember_add(cpu(), view, view, got.out()));
+                EM_OK(ember_add(ref(), as_ref(view), as_ref(view), want.out()));
+                expect_close(got, want, 0, 0, what);
+                EM_OK(ember_sum(cpu(), view, nullptr, 0, 0, got_sum.out()));  // the reduction's gather
+                EM_OK(ember_sum(ref(), as_ref(view), nullptr, 0, 0, want_sum.out()));
+                expect_close(got_sum, want_sum, 1e-6, 0, what + ", summed");
+            }
         }
-    }
 }
 
 // simd_impl.cpp copy_bytes: a copy whose destination lies 1-63 bytes past its source modulo
@@ -2911,7 +2916,8 @@ TEST(CpuMath, EveryIsaVariantWithin4Ulp) {
         "CpuLarge.Float64ToHalfTypesMatchReferenceExactly:CpuLarge.ProdMatchesReference:CpuLarge.ComplexProdMatchesReference:"
         "CpuLarge.IntegerFloorDivideAndRemainderExact:CpuLarge.BoolComparisonsAndExtremes:CpuLarge.AllAnyAllLayoutsAndDtypes:"
         "CpuLarge.ArgExtremesStopAtTheTypesLimits:CpuLarge.NegativeZeroScalarsKeepTheirSign:CpuLarge.HalfExtremesMatchReferenceBitForBit:"
-        "CpuLarge.FloatFloorDivideAndRemainderExact:CpuLarge.IntegerPowersAsReference:CpuMath.PowFloat32Lanes";
+        "CpuLarge.FloatFloorDivideAndRemainderExact:CpuLarge.IntegerPowersAsReference:CpuMath.PowFloat32Lanes:"
+        "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource";
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "avx2"}}), 0);
     EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", "generic"}}), 0);
 }

@@ -60,6 +60,14 @@ void gather_row(const E* s, int64_t cs, int64_t nc, E* d) {
             }
     }
     if constexpr (sizeof(E) == 8) {
+        // Every other element: two loads, one unpack (the last pair is left to the plain loop,
+        // as for floats). The plain loop took 1.3 ns per element: sum of a[::2] of 1e6
+        // float64 ran at 0.4-0.6x NumPy.
+        if (cs == 2)
+            for (; j + 2 < nc; j += 2) {
+                const __m128d lo = _mm_loadu_pd((const double*)(s + 2 * j)), hi = _mm_loadu_pd((const double*)(s + 2 * j + 2));
+                _mm_storeu_pd((double*)(d + j), _mm_unpacklo_pd(lo, hi));
+            }
         if (cs == -1)
             for (; j + 2 <= nc; j += 2) {
                 const __m128d v = _mm_loadu_pd((const double*)(s - j - 1));

@@ -79,6 +79,7 @@ typedef double (*NanSumFn)(const void* x, int64_t n, int64_t* valid);
 // The largest (is_max) or smallest x[i] that is not NaN, into *result; false where every
 // x[i] is NaN (nanmax, nanmin).
 typedef bool (*NanExtremeFn)(const void* x, int64_t n, double* result);
+typedef void (*NanFoldFn)(const void* row, void* acc, int64_t n);
 typedef void (*CvtFn)(const void* in, void* out, int64_t n);
 // Philox 4x32-10: the 4 * nblocks words of blocks first_block.. with counter word 2 = 0.
 typedef void (*PhiloxFn)(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nblocks);
@@ -147,6 +148,7 @@ struct IsaTable {
     SquaredDeviationsFn squared_deviations[2];  // [0] float32, [1] float64
     NanSumFn nan_sum[2];                        // [0] float32, [1] float64
     NanExtremeFn nan_extreme[2][2];             // [float32, float64][min, max]
+    NanFoldFn nan_fold[2][2];                   // [float32, float64][min, max]: one row into running nanmin/nanmax
     CvtFn cvt[C_COUNT][C_COUNT];
     CvtFn icvt[kDtypes][2];  // integer or bool dtype -> [0] float32, [1] float64
     CvtFn tobool[kDtypes];   // integer, float32, float64 or complex -> bool (!= 0)

@@ -72,27 +72,24 @@ void rows_of(const T* x, int64_t rows, int64_t len, NanOp op, T* out) {
     });
 }
 
-// nanmax/nanmin over the leading axes (columns of a matrix): each row folded into a row of
-// running extremes, in blocks of columns across the pool. A NaN running value (no number yet)
-// takes the next row's; a NaN never displaces a number. Through the composite (isnan, where,
-// max and an all-NaN test) nanmax(axis=0) of a (1000, 1000) float32 ran at 0.2x NumPy.
+// nanmax/nanmin over the leading axes (columns of a matrix): rows folded one after another into
+// a row of running extremes (the ISA table's nan_fold). The pool's tasks take stretches of
+// rows (each reads contiguous memory: blocks of columns read a piece of every row, a 4 KiB
+// page apart, at twice the time), and their rows of extremes are folded in row order, which
+// gives the sequential result (the fold keeps the first of equal values). Through the composite (isnan, where, max and an
+// all-NaN test) nanmax(axis=0) of a (1000, 1000) float32 ran at 0.2x NumPy.
 template <class T, bool Max>
 void columns_of(const T* x, int64_t rows, int64_t cols, T* out) {
-    parallel_range(cols, std::max<int64_t>(1, kParallelCheap / rows), 64, [&](int64_t begin, int64_t end) {
-        constexpr int64_t kBlock = 512;
-        for (int64_t c0 = begin; c0 < end; c0 += kBlock) {
-            const int64_t w = std::min(kBlock, end - c0);
-            T* acc = out + c0;
-            std::copy(x + c0, x + c0 + w, acc);
-            for (int64_t r = 1; r < rows; ++r) {
-                const T* row = x + r * cols + c0;
-                for (int64_t j = 0; j < w; ++j) {
-                    const T v = row[j], a = acc[j];
-                    acc[j] = ((Max ? v > a : v < a) | (a != a)) ? v : a;  // | not ||: one vector select
-                }
-            }
-        }
+    const NanFoldFn fold_row = g_isa->nan_fold[sizeof(T) == 8][Max];
+    const int64_t pieces = rows * cols < kParallelCheap ? 1 : std::min<int64_t>({num_threads(), rows, 16});
+    Scratch<T> partial((pieces - 1) * cols);  // piece 0 folds into out itself
+    parallel_tasks(pieces, [&](int64_t p) {
+        const int64_t r0 = rows * p / pieces, r1 = rows * (p + 1) / pieces;
+        T* acc = p == 0 ? out : partial.data + (p - 1) * cols;
+        std::copy(x + r0 * cols, x + (r0 + 1) * cols, acc);
+        for (int64_t r = r0 + 1; r < r1; ++r) fold_row(x + r * cols, acc, cols);
     });
+    for (int64_t p = 1; p < pieces; ++p) fold_row(partial.data + (p - 1) * cols, out, cols);
 }
 
 // The leading-axes layout: contiguous float32/float64 x reduced over its first axes, not all.

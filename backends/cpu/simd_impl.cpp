@@ -1563,6 +1563,24 @@ template <class T>
 double nan_sum(const void* x, int64_t n, int64_t* valid) {
     return nan_sum_pairwise((const T*)x, n, valid);
 }
+// One row into running nanmax (nanmin) values, column by column: a NaN running value (no
+// number yet) takes the row's; a NaN in the row never displaces a number, nor does an equal
+// value the first.
+template <class T, bool Max>
+void nan_fold(const void* rowv, void* accv, int64_t n) {
+    const T* x = (const T*)rowv;
+    T* acc = (T*)accv;
+    constexpr int w = W<T>;
+    int64_t j = 0;
+    for (; j + w <= n; j += w) {
+        const V<T> v = load(x + j), a = load(acc + j);
+        store_vec(acc + j, ((Max ? v > a : v < a) | (a != a)) ? v : a);
+    }
+    for (; j < n; ++j) {
+        const T v = x[j], a = acc[j];
+        acc[j] = ((Max ? v > a : v < a) | (a != a)) ? v : a;
+    }
+}
 // nanmax, nanmin: the largest (smallest) value that is not NaN, in T's own lanes (exact);
 // returns whether there was one. A NaN lane fails the comparison and keeps the accumulator.
 template <class T, bool Max>
@@ -2510,6 +2528,10 @@ IsaTable build_table() {
     t.nan_extreme[0][1] = nan_extreme<float, true>;
     t.nan_extreme[1][0] = nan_extreme<double, false>;
     t.nan_extreme[1][1] = nan_extreme<double, true>;
+    t.nan_fold[0][0] = nan_fold<float, false>;
+    t.nan_fold[0][1] = nan_fold<float, true>;
+    t.nan_fold[1][0] = nan_fold<double, false>;
+    t.nan_fold[1][1] = nan_fold<double, true>;
     t.row[R_SUM][D_F32] = row_sum_flt<float>;
     t.row[R_SUM][D_F64] = row_sum_flt<double>;
     t.row[R_SUM][D_C64] = row_sum_complex<float>;

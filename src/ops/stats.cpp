@@ -227,9 +227,12 @@ ENTRY(ember_average, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_te
     TRef X = cast_if(ctx, x, dt);
     TRef num, den;
     if (w) {
-        TRef W = op_broadcast_to(cast_if(ctx, w.get(), dt).get(), shape_of(x));
+        TRef Wc = cast_if(ctx, w.get(), dt), W = op_broadcast_to(Wc.get(), shape_of(x));
         num = reduce(ctx, OP_sum, mul(ctx, X, W).get(), axes, naxes, keepdims != 0);
-        den = reduce(ctx, OP_sum, W.get(), axes, naxes, keepdims != 0);
+        // Weights along the axis: their sum, spread over the result (summing them broadcast
+        // over x's shape read x's size of elements for n weights).
+        den = shape_of(w.get()) == shape_of(x) ? reduce(ctx, OP_sum, W.get(), axes, naxes, keepdims != 0)
+                                              : op_broadcast_to(reduce(ctx, OP_sum, Wc.get(), axes, naxes, keepdims != 0).get(), shape_of(num.get()));
         TRef zero = reduce(ctx, OP_any, bin(ctx, OP_equal, den, f(ctx, 0)).get(), nullptr, 0, false);
         if (read_i64(ctx, zero)) raise(EMBER_ERR_INVALID_ARGUMENT, "weights sum to zero");
     } else {
