@@ -2260,41 +2260,40 @@ void col_minmax_half_row(const void* in, int64_t n, void* accv) {
 #pragma GCC diagnostic pop
 
 // ------------------------------------------------------------------ copy
+// Groups of 4 vectors from byte i on, by plain or streaming stores; the first byte left.
+template <bool Stream>
+int64_t copy_vector_groups(const char* x, char* o, int64_t i, int64_t nbytes) {
+    using VU = V<uint8_t>;
+    auto put = [](char* p, const VU& v) {
+        if constexpr (Stream) stream_vec(p, v);
+        else store_vec(p, v);
+    };
+    for (; i + 4 * VB <= nbytes; i += 4 * VB) {
+        const VU a = load((const uint8_t*)x + i), b = load((const uint8_t*)x + i + VB);
+        const VU c = load((const uint8_t*)x + i + 2 * VB), d = load((const uint8_t*)x + i + 3 * VB);
+        put(o + i, a), put(o + i + VB, b), put(o + i + 2 * VB, c), put(o + i + 3 * VB, d);
+    }
+    return i;
+}
+
 // glibc 2.36's memcpy moves a few KiB and more with `rep movsb`, which on the Zen 4 host ran
 // 10-18x slower when the destination lies 1-31 bytes past the source modulo 4 KiB: rows of a
 // (1000, 1000) float32 assigned 7 columns along (roll, pad, slice assignment) took 1.2 ms
-// instead of 0.1. Such distances (up to 63, to be safe) take a vector loop instead.
+// instead of 0.1. Such distances (up to 63, to be safe) take the vector loop instead.
 void copy_bytes(const void* in, void* out, int64_t nbytes, int flags) {
     const char* x = (const char*)in;
     char* o = (char*)out;
-    using VU = V<uint8_t>;
     int64_t i = 0;
     if (!(flags & 4)) {
         const uintptr_t ahead = ((uintptr_t)o - (uintptr_t)x) % 4096;
-        if (nbytes >= 1024 && ahead != 0 && ahead < 64) {
-            for (; i + 4 * VB <= nbytes; i += 4 * VB) {
-                VU a = load((const uint8_t*)x + i), b = load((const uint8_t*)x + i + VB);
-                VU c = load((const uint8_t*)x + i + 2 * VB), d = load((const uint8_t*)x + i + 3 * VB);
-                store_vec(o + i, a);
-                store_vec(o + i + VB, b);
-                store_vec(o + i + 2 * VB, c);
-                store_vec(o + i + 3 * VB, d);
-            }
-        }
+        if (nbytes >= 1024 && ahead != 0 && ahead < 64) i = copy_vector_groups<false>(x, o, 0, nbytes);
         memcpy(o + i, x + i, (size_t)(nbytes - i));
         return;
     }
     int64_t head = (int64_t)((VB - (uintptr_t)o % VB) % VB);
     if (head > nbytes) head = nbytes;
     memcpy(o, x, (size_t)head);
-    for (i = head; i + 4 * VB <= nbytes; i += 4 * VB) {
-        VU a = load((const uint8_t*)x + i), b = load((const uint8_t*)x + i + VB);
-        VU c = load((const uint8_t*)x + i + 2 * VB), d = load((const uint8_t*)x + i + 3 * VB);
-        stream_vec(o + i, a);
-        stream_vec(o + i + VB, b);
-        stream_vec(o + i + 2 * VB, c);
-        stream_vec(o + i + 3 * VB, d);
-    }
+    i = copy_vector_groups<true>(x, o, head, nbytes);
     stream_fence();
     memcpy(o + i, x + i, (size_t)(nbytes - i));
 }
