@@ -86,6 +86,8 @@ def cases(rng, dtypes):
             yield f"pad_{dt}", lambda: np.pad(square, 3), lambda: em.pad(S, 3)
             yield f"take_{dt}_axis1", lambda: np.take(square, idx, axis=1), lambda: em.take(S, IDX, axis=1)
             yield f"median_{dt}", lambda: np.median(a), lambda: em.stats.median(A)
+            yield f"median_{dt}_rows", lambda: np.median(square, axis=1), lambda: em.stats.median(S, axis=1)
+            yield f"quantile90_{dt}_axis0", lambda: np.quantile(square, 0.9, axis=0), lambda: em.stats.quantile(S, 0.9, axis=0)
             yield f"average_{dt}_axis0", lambda: np.average(square, axis=0, weights=square[0]), lambda: em.stats.average(S, axis=0, weights=W)
 
 

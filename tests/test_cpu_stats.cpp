@@ -331,13 +331,13 @@ TEST(CpuLarge, CumulativeExtremesMatchReference) {
     for (const char* op : {"cummax", "cummin"}) expect_native_on_cpu(op);
 }
 
-// topk.cpp: the k first of each line in the stable argsort's order, by a heap, against the
-// reference's composite (argsort and a cut): the same indices and values. Values rounded to
-// quarters, so most are tied and the order among equals (by index) decides; NaNs scattered
-// (first for the largest, last for the smallest), a row with more NaNs than k (every element
-// then passes the heap's quick test), signed zeros (equal); rows, columns, the middle axis, a
-// transposed view, a long line cut across the pool, k from 1 to n / 16, integers, float64;
-// larger k, bool and float16 are declined to the composite on both.
+// topk.cpp: the k first of each line in the stable argsort's order, by a candidate pass,
+// against the reference's composite (argsort and a cut): the same indices and values. Values
+// rounded to quarters, so most are tied and the order among equals (by index) decides; NaNs
+// scattered (first for the largest, last for the smallest), a row with more NaNs than k
+// (every element then passes the pass's quick test), signed zeros (equal); rows, columns,
+// the middle axis, a transposed view, a long line cut across the pool, k from 1 to n / 16,
+// integers, float64; larger k, bool and float16 are declined to the composite on both.
 TEST(CpuLarge, TopkMatchesReference) {
     NEED_CPU();
     const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -390,4 +390,82 @@ TEST(CpuLarge, TopkMatchesReference) {
     expect_close(got_i, want_i, 0, 0, "topk of a transposed view: indices");
     expect_close(got_v, want_v, 0, 0, "topk of a transposed view: values");
     expect_native_on_cpu("topk");
+}
+
+// quantile.cpp: the two order statistics a quantile needs, by selection, against the
+// reference's composite (a sort of whole lines): identical results for every method. Values
+// in quarters (ties), signed zeros, NaN in some rows (NaN result); short rows (quickselect),
+// columns, the middle axis; long lines (sampled bounds and one gathering pass): one across
+// the pool, several side by side, sorted, reversed, constant, and one periodic at the
+// sample's step, so that the sample misleads the bounds (the whole line is selected then)
+// and a NaN hides between the sampled elements. Integers, float64;
+// bool and float16 are declined to the composite on both.
+TEST(CpuLarge, QuantileMatchesReference) {
+    NEED_CPU();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    auto d = randf(1000003, -50, 50, 61);
+    for (float& v : d) v = std::round(v * 4) / 4;
+    for (size_t i = 3000; i < 4000; ++i) d[i] = (i % 3) ? 0.0f : -0.0f;  // row 3 of (1000, 1000)
+    d[5123] = nan;                                                        // row 5
+    struct Case {
+        std::vector<float> values;
+        std::vector<int64_t> shape;
+        int64_t axis;
+        const char* what;
+    };
+    std::vector<float> no_nan = d;
+    no_nan[5123] = 1.0f;
+    auto head = [](const std::vector<float>& v, size_t n) { return std::vector<float>(v.begin(), v.begin() + (ptrdiff_t)n); };
+    const int64_t period_line = 8192 * 16;  // the sample takes every 16th element
+    std::vector<float> periodic((size_t)period_line), sorted = head(no_nan, 200000), constant(50000, 2.5f);
+    for (int64_t i = 0; i < period_line; ++i) periodic[(size_t)i] = i % 16 ? (float)(i % 1000) : -1000.0f + (float)(i / 16 % 7);
+    std::vector<float> periodic_nan = periodic;
+    periodic_nan[(size_t)period_line / 2 + 5] = nan;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<float> reversed(sorted.rbegin(), sorted.rend());
+    const std::vector<Case> cases = {{head(d, 1000000), {1000, 1000}, 1, "rows"},
+                                     {head(d, 1000000), {1000, 1000}, 0, "columns"},
+                                     {head(no_nan, 60000), {50, 40, 30}, 1, "the middle axis"},
+                                     {no_nan, {1000003}, 0, "a long line across the pool"},
+                                     {d, {1000003}, 0, "a long line with a NaN"},
+                                     {head(d, 160000), {4, 40000}, 1, "long lines side by side (a NaN in the first)"},
+                                     {head(no_nan, 40000), {1, 40000}, 1, "one long line, one piece"},
+                                     {sorted, {200000}, 0, "a sorted line"},
+                                     {reversed, {200000}, 0, "a reversed line"},
+                                     {constant, {50000}, 0, "a constant line"},
+                                     {periodic, {period_line}, 0, "a line periodic at the sample's step"},
+                                     {periodic_nan, {period_line}, 0, "the periodic line with a NaN between samples"},
+                                     {head(no_nan, 37), {37}, 0, "a short line"},
+                                     {head(no_nan, 1), {1}, 0, "one element"}};
+    const struct {
+        double q;
+        ember_quantile_method_t method;
+    } asks[] = {{0.5, EMBER_QUANTILE_LINEAR}, {0.9, EMBER_QUANTILE_LINEAR}, {0.37, EMBER_QUANTILE_LOWER}, {0.37, EMBER_QUANTILE_HIGHER},
+                {0.625, EMBER_QUANTILE_NEAREST}, {0.3, EMBER_QUANTILE_MIDPOINT}, {0.0, EMBER_QUANTILE_LINEAR}, {1.0, EMBER_QUANTILE_LINEAR}};
+    for (const Case& c : cases) {
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_BOOL, EMBER_FLOAT16}) {
+            std::vector<float> values = c.values;
+            const bool integer = dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64 && dt != EMBER_FLOAT16;
+            if (integer)
+                for (float& v : values) v = std::isnan(v) ? 0.0f : dt == EMBER_UINT8 ? std::fabs(std::fmod(std::trunc(v), 200.0f)) : std::trunc(v * 2);
+            const T x = tensor(cpu(), values, c.shape, dt);
+            for (const auto& ask : asks) {
+                if (dt != EMBER_FLOAT32 && ask.q != 0.5 && ask.q != 0.37) continue;  // every method on float32
+                T got, want;
+                const std::string what = std::string("quantile ") + std::to_string(ask.q) + " (method " + std::to_string((int)ask.method) + ") of " + c.what + " " + ember_dtype_name(dt);
+                EM_OK(ember_quantile(cpu(), x, ask.q, c.axis, ask.method, 0, got.out()));
+                EM_OK(ember_quantile(ref(), as_ref(x), ask.q, c.axis, ask.method, 0, want.out()));
+                expect_close(got, want, 0, 0, what);
+            }
+        }
+    }
+    T m = tensor(cpu(), head(no_nan, 60000), {200, 300}, EMBER_FLOAT64), mt, got, want;
+    EM_OK(ember_transpose(cpu(), m, mt.out()));
+    EM_OK(ember_median(cpu(), mt, 1, 1, got.out()));
+    EM_OK(ember_median(ref(), as_ref(mt), 1, 1, want.out()));
+    expect_close(got, want, 0, 0, "median of a transposed view, keepdims");
+    EM_OK(ember_median(cpu(), mt, EMBER_AXIS_NONE, 0, got.out()));
+    EM_OK(ember_median(ref(), as_ref(mt), EMBER_AXIS_NONE, 0, want.out()));
+    expect_close(got, want, 0, 0, "median of a transposed view, all axes");
+    expect_native_on_cpu("quantile");
 }

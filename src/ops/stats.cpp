@@ -43,17 +43,36 @@ TRef quantile_of(ember_ctx* ctx, const ember_tensor* x, double q, int64_t axis, 
     TRef src = axis_source(ctx, x, axis, a);
     int64_t n = src->shape[a];
     if (n == 0) raise(EMBER_ERR_SHAPE, "quantile of an empty axis (shape %s)", shape_str(x).c_str());
-    TRef sorted = FAM_API(ember_sort, ctx, src.get(), a, 0);
-    sorted = cast_if(ctx, sorted.get(), dt);
     double pos = q * (double)(n - 1);
     int64_t lo = (int64_t)std::floor(pos), hi = std::min<int64_t>((int64_t)std::ceil(pos), n - 1);
+    const int64_t nearest = (int64_t)std::nearbyint(pos);
     double frac = pos - (double)lo;
-    TRef vlo = op_select(sorted.get(), a, lo), vhi = op_select(sorted.get(), a, hi);
+    // ranked: order statistics along axis a, at positions at_lo, at_hi, at_nearest. A backend
+    // kernel selects the two needed (both NaN in a line holding a NaN); else a sort of whole
+    // lines, whose last element is NaN in such a line.
+    TRef ranked;
+    int64_t at_lo = lo, at_hi = hi, at_nearest = nearest;
+    bool nan_last = is_float(dt);
+    if (x->size > 0 && has_backend_kernel(ctx, OP_quantile)) {
+        const int last = src->ndim - 1;
+        TRef lines = contiguous(ctx, op_swapaxes(src.get(), (int)a, last).get());
+        Shape pair = shape_of(lines.get());
+        pair[(size_t)last] = 2;
+        TRef found = alloc_tensor(ctx, lines->dtype, pair);
+        if (declinable_kernel(ctx, OP_quantile, {view_of(lines.get())}, found.get(), attrs_i(lo, hi))) {
+            ranked = a == last ? found : op_swapaxes(found.get(), (int)a, last);
+            at_lo = 0, at_hi = hi - lo, at_nearest = nearest - lo;
+            nan_last = false;
+        }
+    }
+    if (!ranked) ranked = FAM_API(ember_sort, ctx, src.get(), a, 0);
+    ranked = cast_if(ctx, ranked.get(), dt);
+    TRef vlo = op_select(ranked.get(), a, at_lo), vhi = op_select(ranked.get(), a, at_hi);
     TRef r;
     switch (method) {
         case EMBER_QUANTILE_LOWER: r = op_copy(ctx, vlo.get()); break;
         case EMBER_QUANTILE_HIGHER: r = op_copy(ctx, vhi.get()); break;
-        case EMBER_QUANTILE_NEAREST: r = op_copy(ctx, op_select(sorted.get(), a, (int64_t)std::nearbyint(pos)).get()); break;
+        case EMBER_QUANTILE_NEAREST: r = op_copy(ctx, op_select(ranked.get(), a, at_nearest).get()); break;
         case EMBER_QUANTILE_MIDPOINT:
             r = lo == hi ? op_copy(ctx, vlo.get()) : mul(ctx, add(ctx, vlo, vhi), f(ctx, 0.5));
             break;
@@ -68,9 +87,8 @@ TRef quantile_of(ember_ctx* ctx, const ember_tensor* x, double q, int64_t axis, 
             r = where(ctx, bin(ctx, OP_equal, vlo, vhi), vlo, l);
         }
     }
-    // NaN sorts last: a slice with a NaN has one at its end.
-    if (is_float(dt)) {
-        TRef last = op_select(sorted.get(), a, n - 1);
+    if (nan_last) {
+        TRef last = op_select(ranked.get(), a, n - 1);
         r = where(ctx, un(ctx, OP_isnan, last), f(ctx, NAN), r);
     }
     return keep_axis(ctx, r, x, axis, a, keepdims);
