@@ -77,6 +77,8 @@ def cases(rng, dtypes):
         yield f"concat_{dt}", lambda: np.concatenate([square, square], axis=1), lambda: em.concat([S, S], axis=1)
         yield f"astype_f64_{dt}", lambda: a.astype("float64"), lambda: em.astype(A, em.float64)
         yield f"unique_{dt}", lambda: np.unique(a), lambda: em.unique_values(A)
+        yield f"unique_counts_{dt}", lambda: np.unique(a, return_counts=True), lambda: em.unique_counts(A)
+        yield f"one_hot_{dt}", lambda: np.eye(1000, dtype=dt)[idx], lambda: em.one_hot(IDX, 1000, dtype=getattr(em, dt))
         if dt in ("float32", "float64"):  # ops of the statistics and layout families
             yield f"topk10_rows_{dt}", lambda: np.partition(square, -10, axis=1)[:, -10:], lambda: em.stats.topk(S, 10)
             yield f"topk10_{dt}", lambda: np.partition(a, -10)[-10:], lambda: em.stats.topk(A, 10)

@@ -181,6 +181,30 @@ TEST(CpuLarge, SlicedIndexOpsMatchReferenceExactly) {
         }
 }
 
+// gather.cpp's one_hot: rows zeroed across the pool, then one element set. Indices below 0
+// and at or past depth (zero rows), every element size incl. complex (the one is (1, 0))
+// and bool, int32 indices (cast by the core), a transposed index view, a 3-d index.
+TEST(CpuLarge, OneHotMatchesReferenceExactly) {
+    NEED_CPU();
+    T wide = indices(cpu(), {3000}, -3, 1003, 71), tall = indices(cpu(), {200000}, -1, 11, 72), grid = indices(cpu(), {40, 30, 20}, 0, 50, 73);
+    T narrow, grid_t;
+    EM_OK(ember_astype(cpu(), wide, EMBER_INT32, narrow.out()));
+    EM_OK(ember_matrix_transpose(cpu(), grid, grid_t.out()));
+    const struct {
+        const ember_tensor_t* idx;
+        int64_t depth;
+        const char* what;
+    } cases[] = {{wide, 1000, "3000 rows of 1000"}, {tall, 10, "200000 rows of 10"}, {narrow, 1000, "int32 indices"}, {grid_t, 50, "a transposed 3-d index"}};
+    for (const auto& c : cases)
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_COMPLEX64, EMBER_BOOL, EMBER_INT8, EMBER_UINT64}) {
+            T got, want;
+            EM_OK(ember_one_hot(cpu(), c.idx, c.depth, dt, got.out()));
+            EM_OK(ember_one_hot(ref(), as_ref(c.idx), c.depth, dt, want.out()));
+            expect_identical(got, want, std::string("one_hot of ") + c.what + " " + ember_dtype_name(dt));
+        }
+    expect_native_on_cpu("one_hot");
+}
+
 TEST(CpuLarge, NonzeroAndArangeMatchReferenceExactly) {
     NEED_CPU();
     auto d = randf(613 * 1001, -1, 1, 61);

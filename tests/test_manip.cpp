@@ -516,6 +516,13 @@ TEST(ManipIndex, OneHotNonzero) {
     EXPECT_TRUE(is(RUN(ember_one_hot(ctx, i, 4, EMBER_DTYPE_DEFAULT, O)), {2, 2, 4}, {1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 1}, EMBER_FLOAT32));
     EXPECT_EQ(dtype_of(RUN(ember_one_hot(ctx, i, 4, EMBER_INT8, O))), EMBER_INT8);
     FAILS(EMBER_ERR_UNSUPPORTED_DTYPE, "ember_one_hot", ember_one_hot(ctx, make(V{1}, {1}, EMBER_FLOAT32), 3, EMBER_DTYPE_DEFAULT, O));
+    // Indices outside [0, depth) give a zero row; a 0-d index, a view, empty, depth 0.
+    T j = make(V{-1, 4, 2, 9, 0}, {5}, EMBER_INT64);
+    EXPECT_TRUE(is(RUN(ember_one_hot(ctx, j, 4, EMBER_FLOAT64, O)), {5, 4}, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0}, EMBER_FLOAT64));
+    EXPECT_TRUE(is(RUN(ember_one_hot(ctx, make(V{2}, {}, EMBER_UINT8), 3, EMBER_BOOL, O)), {3}, {0, 0, 1}, EMBER_BOOL));
+    EXPECT_TRUE(is(RUN(ember_one_hot(ctx, RUN(ember_transpose(ctx, i, O)), 4, EMBER_INT32, O)), {2, 2, 4}, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, EMBER_INT32));
+    EXPECT_TRUE(is(RUN(ember_one_hot(ctx, make(V{}, {0, 2}, EMBER_INT32), 3, EMBER_DTYPE_DEFAULT, O)), {0, 2, 3}, {}));
+    EXPECT_TRUE(is(RUN(ember_one_hot(ctx, i, 0, EMBER_DTYPE_DEFAULT, O)), {2, 2, 0}, {}));
 
     T x = make(V{0, 1, 0, 2, 0, 3}, {2, 3}, EMBER_FLOAT32);
     EXPECT_TRUE(is(RUN(ember_nonzero(ctx, x, O)), {3, 2}, {0, 1, 1, 0, 1, 2}, EMBER_INT64));

@@ -232,6 +232,14 @@ TEST(StatsCounting, UniqueAllOutputs) {
     EXPECT_EQ(shape_of(inv), (std::vector<int64_t>{3, 3}));
     EXPECT_TRUE(all_close(values(inv), {3, 1, 2, 3, 4, 1, 0, 4, 0}, 0));
     EXPECT_TRUE(all_close(values(cnt), {2, 2, 1, 2, 2}, 0));
+    // The zero group's value is the first zero of x, with or without indices (a stable sort).
+    EXPECT_TRUE(std::signbit(vals[0]));
+    EM_OK(ember_unique(C(), x, v.out(), nullptr, nullptr, cnt.out()));
+    EXPECT_TRUE(std::signbit(values(v)[0]));
+    EXPECT_TRUE(all_close(values(cnt), {2, 2, 1, 2, 2}, 0));
+    T plus_first = make<double>({0.0, 5, -0.0}, {3}, EMBER_FLOAT32);
+    EM_OK(ember_unique(C(), plus_first, v.out(), nullptr, nullptr, nullptr));
+    EXPECT_FALSE(std::signbit(values(v)[0]));
     // Integer, only values requested; empty input.
     T xi = make<double>({5, 5, 5}, {3}, EMBER_INT8);
     EM_OK(ember_unique(C(), xi, v.out(), nullptr, nullptr, cnt.out()));

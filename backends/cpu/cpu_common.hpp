@@ -338,7 +338,8 @@ void add_sort_kernels(std::vector<NativeKernel>& k);
 void add_scan_kernels(std::vector<NativeKernel>& k);
 // The random family: runs of consecutive elements with their block numbers (random_ops.cpp).
 void add_random_kernels(std::vector<NativeKernel>& k);
-// take, nonzero, arange: gathers by rows and two-pass index lists (gather.cpp).
+// take, nonzero, arange, searchsorted, one_hot: gathers by rows, two-pass index lists
+// (gather.cpp).
 void add_gather_kernels(std::vector<NativeKernel>& k);
 
 }  // namespace ember_cpu

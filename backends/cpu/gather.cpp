@@ -8,11 +8,13 @@
 //            a time through a bit mask); all/any over every axis count the same way.
 //   arange   start + i*step per element, computed as the reference computes it.
 //   searchsorted  branch-free binary searches, 16 in lockstep (integers, float32, float64).
+//   one_hot  rows zeroed, then one element set in each.
 // Layouts and dtypes outside these paths (a non-contiguous take output, a take slice that is
 // not one block, a small nonzero) run the reference kernel.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <type_traits>
@@ -516,6 +518,32 @@ ember_status_t arange_kernel(const ember_kernel_call_t* c) {
     }
 }
 
+// ---------------------------------------------------------------- one_hot
+// Rows zeroed a stretch at a time, then the one copied in where the index lies in [0,
+// depth): every dtype's zero is all zero bits, and the core passes the one in the result's
+// dtype. The composite compared every element with every class and cast the result (0.65x
+// NumPy's rows of an identity, (1000, 1000) float32).
+ember_status_t one_hot_kernel(const ember_kernel_call_t* c) {
+    if (c->n_in != 2 || c->n_out != 1)
+        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu one_hot: needs indices and the one, and one output");
+    const ember_view_t &idx = c->in[0], &one = c->in[1], &out = c->out[0];
+    if (idx.dtype != EMBER_INT64 || !is_contiguous(idx) || numel(one) != 1 || one.dtype != out.dtype || out.ndim < 1 || !is_contiguous(out) ||
+        numel(out) != numel(idx) * out.shape[out.ndim - 1])
+        return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu one_hot: needs contiguous int64 indices and a contiguous output of (indices..., depth)");
+    const int64_t n = numel(idx), depth = out.shape[out.ndim - 1];
+    const size_t sz = itemsize_of(out.dtype);
+    const int64_t* index = (const int64_t*)base_ptr(idx);
+    const char* value = base_ptr(one);
+    char* o = base_ptr(out);
+    const int64_t row_bytes = depth * (int64_t)sz;
+    parallel_range(n, std::max<int64_t>(1, kParallelBytes / std::max<int64_t>(1, row_bytes)), 1, [&](int64_t begin, int64_t end) {
+        std::memset(o + begin * row_bytes, 0, (size_t)((end - begin) * row_bytes));
+        for (int64_t i = begin; i < end; ++i)
+            if ((uint64_t)index[i] < (uint64_t)depth) std::memcpy(o + i * row_bytes + index[i] * (int64_t)sz, value, sz);
+    });
+    return EMBER_OK;
+}
+
 }  // namespace
 
 void add_gather_kernels(std::vector<NativeKernel>& k) {
@@ -526,6 +554,7 @@ void add_gather_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"any", all_any_kernel, 0, false});
     k.push_back({"arange", arange_kernel, 0, false});
     k.push_back({"searchsorted", searchsorted_kernel, 0, false});
+    k.push_back({"one_hot", one_hot_kernel, 0, true});
 }
 
 }  // namespace ember_cpu

@@ -392,8 +392,10 @@ ENTRY(ember_unique, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t*
         inv = alloc_tensor(ctx, EMBER_INT64, shape_of(x));
         cnt = alloc_tensor(ctx, EMBER_INT64, {0});
     } else {
-        TRef perm = FAM_API(ember_argsort, ctx, xf.get(), 0, 0);
-        TRef sorted = FAM_API(ember_take, ctx, xf.get(), perm.get(), 0);
+        // Values and counts need no permutation: the stable sort puts the same element first
+        // in each group as taking x in stable-argsort order does (which zero of -0, +0).
+        TRef perm = indices || inverse ? FAM_API(ember_argsort, ctx, xf.get(), 0, 0) : TRef();
+        TRef sorted = perm ? FAM_API(ember_take, ctx, xf.get(), perm.get(), 0) : FAM_API(ember_sort, ctx, xf.get(), 0, 0);
         TRef mask = op_full(ctx, {n}, 1, EMBER_BOOL);
         if (n > 1) {
             TRef nxt = op_slice_axis(sorted.get(), 0, 1, n, 1), prv = op_slice_axis(sorted.get(), 0, 0, n - 1, 1);

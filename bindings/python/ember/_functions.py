@@ -352,9 +352,10 @@ def _counts(starts, n):
 
 @_export
 def unique_counts(x, /):
-    flat, perm, s, starts = _unique_core(x)
+    s = sort(reshape(x, (-1,)))  # no permutation needed, as for unique_values
     if not s.size:
         return UniqueCountsResult((s, zeros((0,), dtype=_dt.int64)))
+    starts = _starts(s)
     pos, counts = _counts(starts, s.size)
     return UniqueCountsResult((s[starts], counts))
 
