@@ -244,13 +244,16 @@ void scratch_release(void* p) { g_state->alloc->release(p); }
 
 namespace {
 
+// Through the ISA table's copy: memcpy is 5x slower when the destination lies a few bytes
+// past the source modulo 4 KiB (copy_bytes), and a host array can lie anywhere: a 400 KB
+// asarray took 144 us at distances 8 and 16, 28 us at 0, 32 or 64.
 ember_status_t write(void*, int, void* buffer, size_t off, const void* src, size_t n) {
-    std::memcpy(static_cast<char*>(buffer) + off, src, n);
+    g_isa->copy(src, static_cast<char*>(buffer) + off, (int64_t)n, 0);
     return EMBER_OK;
 }
 
 ember_status_t read(void*, int, const void* buffer, size_t off, void* dst, size_t n) {
-    std::memcpy(dst, static_cast<const char*>(buffer) + off, n);
+    g_isa->copy(static_cast<const char*>(buffer) + off, dst, (int64_t)n, 0);
     return EMBER_OK;
 }
 
