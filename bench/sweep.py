@@ -90,6 +90,9 @@ def cases(rng, dtypes):
             yield f"median_{dt}", lambda: np.median(a), lambda: em.stats.median(A)
             yield f"median_{dt}_rows", lambda: np.median(square, axis=1), lambda: em.stats.median(S, axis=1)
             yield f"quantile90_{dt}_axis0", lambda: np.quantile(square, 0.9, axis=0), lambda: em.stats.quantile(S, 0.9, axis=0)
+            vecs, vecs_b = a[:300000].reshape(100000, 3), b[:300000].reshape(100000, 3)
+            V, VB = em.asarray(vecs), em.asarray(vecs_b)
+            yield f"cross_{dt}", lambda: np.cross(vecs, vecs_b), lambda: em.linalg.cross(V, VB)
             yield f"average_{dt}_axis0", lambda: np.average(square, axis=0, weights=square[0]), lambda: em.stats.average(S, axis=0, weights=W)
 
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <random>
 #include <thread>
 
@@ -1604,3 +1605,39 @@ TEST(CpuLinalg, BlockedSizesByIdentities) {
 }
 
 }  // namespace
+
+// cross.cpp: the cross product in one pass, bit for bit the composite's (each product
+// rounded, then the difference): vectors along the last axis across the pool, a broadcast
+// b, mixed float32 x float64, infinities and NaN; vectors along other axes, integers and
+// float16 run the composite on both.
+TEST(CpuLarge, CrossMatchesReferenceExactly) {
+    NEED_CPU();
+    auto d = randf(300000, -3, 3, 81), e = randf(300000, -3, 3, 82);
+    d[7] = std::numeric_limits<float>::infinity();
+    e[11] = std::numeric_limits<float>::quiet_NaN();
+    struct Case {
+        std::vector<int64_t> a_shape, b_shape;
+        int64_t axis;
+        const char* what;
+    };
+    const Case cases[] = {{{100000, 3}, {100000, 3}, -1, "rows of 3"},
+                          {{3, 100000}, {3, 100000}, 0, "the first axis"},
+                          {{100000, 3}, {3}, -1, "a broadcast b"},
+                          {{4, 3, 50}, {4, 3, 50}, 1, "the middle axis"},
+                          {{0, 3}, {0, 3}, -1, "empty"}};
+    for (const Case& c : cases)
+        for (auto [da, db] : {std::pair{EMBER_FLOAT32, EMBER_FLOAT32}, {EMBER_FLOAT64, EMBER_FLOAT64}, {EMBER_FLOAT32, EMBER_FLOAT64}, {EMBER_INT32, EMBER_INT32}, {EMBER_FLOAT16, EMBER_FLOAT16}}) {
+            int64_t na = 1, nb = 1;
+            for (int64_t s : c.a_shape) na *= s;
+            for (int64_t s : c.b_shape) nb *= s;
+            std::vector<float> va(d.begin(), d.begin() + na), vb(e.begin(), e.begin() + nb);
+            if (da == EMBER_INT32)
+                for (auto* v : {&va, &vb})
+                    for (float& x : *v) x = std::isfinite(x) ? std::round(x * 100) : 0.0f;
+            T a = tensor(cpu(), va, c.a_shape, da), b = tensor(cpu(), vb, c.b_shape, db), got, want;
+            EM_OK(ember_cross(cpu(), a, b, c.axis, got.out()));
+            EM_OK(ember_cross(ref(), as_ref(a), as_ref(b), c.axis, want.out()));
+            expect_close(got, want, 0, 0, std::string("cross of ") + c.what + " " + ember_dtype_name(da) + " x " + ember_dtype_name(db));
+        }
+    expect_native_on_cpu("cross");
+}

@@ -184,6 +184,16 @@ TRef cross_impl(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, in
             raise(EMBER_ERR_SHAPE, "cross needs length 3 along axis %lld, got shapes %s and %s", (long long)axis, shape_str(a).c_str(), shape_str(b).c_str());
     }
     TRef A = op_broadcast_to(a, shape), B = op_broadcast_to(b, shape);
+    const ember_dtype_t dt = promote(a->dtype, false, b->dtype, false, ctx->default_float);
+    // Vectors along the last axis go to a backend kernel; along another axis the composite's
+    // component views are contiguous already (moving that axis last costs a transposing copy
+    // of each operand, as much as the composite's whole work).
+    if (ax == nd - 1 && (dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64) && numel(shape) > 0 && has_backend_kernel(ctx, OP_cross)) {
+        auto packed = [&](const TRef& t) { return t->dtype == dt ? contiguous(ctx, t.get()) : op_astype(ctx, t.get(), dt); };
+        TRef pa = packed(A), pb = packed(B);
+        TRef r = alloc_tensor(ctx, dt, shape);
+        if (declinable_kernel(ctx, OP_cross, {view_of(pa.get()), view_of(pb.get())}, r.get(), {})) return r;
+    }
     TRef ai[3], bi[3];
     for (int i = 0; i < 3; ++i) {
         ai[i] = op_select(A.get(), ax, i);
