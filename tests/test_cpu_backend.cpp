@@ -1934,6 +1934,31 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
             expect_close(got, want, tol, tol, std::string(cs.layout) + " " + ember_dtype_name(dt));
         }
     }
+    // A product with its own transpose (x @ x.T, x.T @ x) runs as SYRK and a mirrored triangle
+    // (gram in matmul.cpp): row-major, transposed and packed x; the result exactly symmetric.
+    // A square x @ x (the same elements, not transposed) and complex x @ x.T stay GEMM.
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64}) {
+        const double tol = dt == EMBER_FLOAT64 ? 1e-12 : 2e-5 * std::sqrt(300.0);
+        T x = tensor(cpu(), randf(300 * 400, -1, 1, 59), {300, 400}, dt), xt, xs, xst, sq, sq_t;
+        int64_t st[2] = {0, 0}, sp[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, colstep[2] = {1, 2}, upto[2] = {EMBER_SLICE_END, 300};
+        EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
+        EM_OK(ember_slice(cpu(), x, st, sp, colstep, 2, xs.out()));  // (300, 200), no unit stride: packed
+        EM_OK(ember_matrix_transpose(cpu(), xs, xst.out()));
+        EM_OK(ember_slice(cpu(), x, st, upto, nullptr, 2, sq.out()));  // (300, 300), rows 400 apart
+        struct {
+            const char* layout;
+            const ember_tensor_t *x, *y;
+        } cases[] = {{"x @ x.T", x, xt}, {"x.T @ x", xt, x}, {"packed x @ x.T", xs, xst}, {"packed x.T @ x", xst, xs}, {"square x @ x", sq, sq}};
+        for (auto& c : cases) {
+            const std::string what = std::string(c.layout) + " " + ember_dtype_name(dt);
+            T got, want, got_t;
+            EM_OK(ember_matmul(cpu(), c.x, c.y, got.out()));
+            EM_OK(ember_matmul(ref(), as_ref(c.x), as_ref(c.y), want.out()));
+            expect_close(got, want, tol, tol, what);
+            EM_OK(ember_matrix_transpose(cpu(), got, got_t.out()));
+            if (c.x != c.y && dt != EMBER_COMPLEX64) expect_close(got, got_t, 0, 0, what + " is symmetric");
+        }
+    }
     // Vector operands and a broadcast batch.
     for (ember_dtype_t dt : {EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
         const double tol = dt == EMBER_FLOAT16 ? 4e-3 : dt == EMBER_BFLOAT16 ? 3e-2 : 1e-12;

@@ -437,6 +437,20 @@ void batched_dots(const ember_view_t& a, const ember_view_t& b, const ember_view
     });
 }
 
+// C = A A^T (m x m) where b is a's own transpose (x @ x.T, x.T @ x: the same elements, the
+// strides swapped): SYRK computes the upper triangle, half GEMM's multiply-adds, and the
+// lower one is mirrored (so the result is exactly symmetric). NumPy takes SYRK for
+// `a @ a.T` too.
+template <class T>
+void gram(const Mat& A, T* C, int64_t ldc, int64_t m, int64_t k) {
+    if constexpr (std::is_same_v<T, float>) cblas_ssyrk(CblasRowMajor, CblasUpper, A.tr, (int)m, (int)k, 1.0f, (const float*)A.p, (int)A.ld, 0.0f, C, (int)ldc);
+    else cblas_dsyrk(CblasRowMajor, CblasUpper, A.tr, (int)m, (int)k, 1.0, (const double*)A.p, (int)A.ld, 0.0, C, (int)ldc);
+    parallel_range(m, 2048, 64, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i)
+            for (int64_t j = 0; j < i; ++j) C[i * ldc + j] = C[j * ldc + i];
+    });
+}
+
 ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) {
     const int nd = o.ndim, nb = nd - 2;
     const int64_t n = o.shape[nd - 1], k = a.shape[nd - 1];
@@ -466,6 +480,14 @@ ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const e
     }
     const int64_t rows = rows_per_call(dt, m, n, k), blocks = (m + rows - 1) / rows, calls = batch * blocks;
     const int64_t chunk = blocks == 1 ? inner_chunk(dt, m, n, k) : 0;
+    if (batch == 1 && blocks == 1 && !chunk && m == n && m > 1 && pa == pb && ars == bcs && acs == brs && (dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64) &&
+        m * n * k > kBlasAloneWork) {  // b is a's transpose, and GEMM would take the product whole
+        std::vector<char> sa;
+        const Mat A = operand(pa, m, k, ars, acs, sz, sa);
+        if (dt == EMBER_FLOAT32) gram(A, (float*)po, ldc, m, k);
+        else gram(A, (double*)po, ldc, m, k);
+        return EMBER_OK;
+    }
     if (chunk) {  // the products in order, each split across the pool
         std::vector<char> sa, sb;
         BatchWalk walk(nb, a, b, o);
