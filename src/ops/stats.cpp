@@ -153,7 +153,9 @@ TRef cov_of(ember_ctx* ctx, const ember_tensor* x, bool rowvar, double ddof) {
     int64_t ax = 1;
     TRef mu = div(ctx, sum_axis(ctx, X, ax, true), f(ctx, (double)n_obs));
     TRef Xc = sub(ctx, X, mu);
-    TRef XcH = op_swapaxes(un(ctx, OP_conj, Xc).get(), 0, 1);
+    // Real Xc against its own transpose view: a backend may take that as a Gram product (the
+    // cpu backend's SYRK, half the work); the conjugate of a real Xc would be a copy.
+    TRef XcH = is_complex(Xc->dtype) ? op_swapaxes(un(ctx, OP_conj, Xc).get(), 0, 1) : op_swapaxes(Xc.get(), 0, 1);
     TRef c = op_matmul(ctx, Xc.get(), XcH.get());
     double fact = std::max((double)n_obs - ddof, 0.0);
     c = div(ctx, c, f(ctx, fact));
