@@ -1958,6 +1958,15 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
             EM_OK(ember_matrix_transpose(cpu(), got, got_t.out()));
             if (c.x != c.y && dt != EMBER_COMPLEX64) expect_close(got, got_t, 0, 0, what + " is symmetric");
         }
+        // tensordot of a tensor with itself over the same axes: the core passes A and A's
+        // transpose view; over the middle axis, A is a permuted copy first.
+        T t3 = tensor(cpu(), randf(20 * 150 * 30, -1, 1, 60), {20, 150, 30}, dt), td, tw;
+        const int64_t outer[2] = {0, 2}, last[2] = {1, 2};
+        for (const int64_t* axes : {outer, last}) {
+            EM_OK(ember_tensordot(cpu(), t3, t3, 0, axes, axes, 2, td.out()));
+            EM_OK(ember_tensordot(ref(), as_ref(t3), as_ref(t3), 0, axes, axes, 2, tw.out()));
+            expect_close(td, tw, tol, tol, std::string("tensordot of x with itself over axes ") + std::to_string(axes[0]) + "," + std::to_string(axes[1]) + " " + ember_dtype_name(dt));
+        }
     }
     // Vector operands and a broadcast batch.
     for (ember_dtype_t dt : {EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {

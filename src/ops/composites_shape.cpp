@@ -156,7 +156,9 @@ TRef tensordot_of(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, 
             n *= b->shape[d];
         }
     TRef A = op_reshape(ctx, op_permute(a, pa.data(), a->ndim).get(), {m, k}, true);
-    TRef B = op_reshape(ctx, op_permute(b, pb.data(), b->ndim).get(), {k, n}, true);
+    // x with itself over the same axes: B is A's transpose, a view of A's elements (not a
+    // second copy), which a backend may take as a Gram product (the cpu backend's SYRK).
+    TRef B = a == b && ax == bx ? op_swapaxes(A.get(), 0, 1) : op_reshape(ctx, op_permute(b, pb.data(), b->ndim).get(), {k, n}, true);
     return op_reshape(ctx, op_matmul(ctx, A.get(), B.get()).get(), free_shape, true);
 }
 
