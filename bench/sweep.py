@@ -93,6 +93,10 @@ def cases(rng, dtypes):
             vecs, vecs_b = a[:300000].reshape(100000, 3), b[:300000].reshape(100000, 3)
             V, VB = em.asarray(vecs), em.asarray(vecs_b)
             yield f"cross_{dt}", lambda: np.cross(vecs, vecs_b), lambda: em.linalg.cross(V, VB)
+            wide = a[:200 * 4096].reshape(200, 4096)
+            WIDE = em.asarray(wide)
+            yield f"gram_{dt}_200x4096", lambda: wide @ wide.T, lambda: em.matmul(WIDE, em.matrix_transpose(WIDE))
+            yield f"cov_{dt}_200x4096", lambda: np.cov(wide), lambda: em.stats.cov(WIDE)
             yield f"average_{dt}_axis0", lambda: np.average(square, axis=0, weights=square[0]), lambda: em.stats.average(S, axis=0, weights=W)
 
 
