@@ -147,7 +147,7 @@ void select_long(const T* x, int64_t n, Ranks r, int64_t pieces, T* buf, T* out)
     int64_t below = 0, gathered = 0, nans = 0;
     for (int64_t p = 0; p < pieces; ++p) {
         const int64_t b = n * p / pieces;
-        std::copy(buf + b, buf + b + counts[p].gathered, buf + gathered);  // moves down: b >= gathered
+        if (b != gathered) std::copy(buf + b, buf + b + counts[p].gathered, buf + gathered);  // down: b > gathered
         below += counts[p].below;
         gathered += counts[p].gathered;
         nans += counts[p].nans;
