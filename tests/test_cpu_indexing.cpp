@@ -181,6 +181,41 @@ TEST(CpuLarge, SlicedIndexOpsMatchReferenceExactly) {
         }
 }
 
+// gather.cpp's scatter: add and replace over contiguous src and out in one pass, in the
+// reference's order (sums bit for bit; the last index replaces), for float32/float64 (NaN
+// included), int32 sums that wrap, int64; a 1-d src summed into 1000 bins, rows and columns
+// of a matrix with negative indices; mean (the reference on slices) and a bad index (the
+// reference's status) from the same contiguous inputs.
+TEST(CpuLarge, ScatterAddReplaceMatchReferenceExactly) {
+    NEED_CPU();
+    auto d = randf(1000000, -3, 3, 57);
+    for (size_t i = 0; i < d.size(); i += 1013) d[i] = std::numeric_limits<float>::quiet_NaN();
+    auto big = d;
+    for (float& v : big) v = std::isnan(v) ? 1.0f : std::round(v * 7e8f);  // int32 sums wrap
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT64}) {
+        const bool integer = dt == EMBER_INT32 || dt == EMBER_INT64;
+        T flat = tensor(cpu(), integer ? big : d, {1000000}, dt), m, bins = indices(cpu(), {1000000}, 0, 1000, 58);
+        int64_t shape[2] = {1000, 1000};
+        EM_OK(ember_reshape(cpu(), flat, shape, 2, m.out()));
+        for (ember_scatter_reduce_t r : {EMBER_SCATTER_ADD, EMBER_SCATTER_REPLACE, EMBER_SCATTER_MEAN}) {
+            const std::string what = std::string(" reduce ") + std::to_string((int)r) + " " + ember_dtype_name(dt);
+            T got, want;
+            EM_OK(ember_scatter(cpu(), flat, bins, 0, 1000, r, got.out()));
+            EM_OK(ember_scatter(ref(), as_ref(flat), as_ref(bins), 0, 1000, r, want.out()));
+            expect_identical(got, want, "scatter of 1e6 into 1000 bins" + what);
+            for (int64_t axis : {0, 1}) {
+                T index = indices(cpu(), {1000}, -37, 37, 59 + (unsigned)axis);
+                EM_OK(ember_scatter(cpu(), m, index, axis, 37, r, got.out()));
+                EM_OK(ember_scatter(ref(), as_ref(m), as_ref(index), axis, 37, r, want.out()));
+                expect_identical(got, want, "scatter of a matrix along axis " + std::to_string(axis) + what);
+            }
+        }
+    }
+    const int64_t bad = 1000;
+    T x = tensor(cpu(), d, {1000000}, EMBER_FLOAT32), index = indices(cpu(), {1000000}, 0, 1000, 61, &bad), s;
+    EM_FAILS(ember_scatter(cpu(), x, index, 0, 1000, EMBER_SCATTER_REPLACE, s.out()), EMBER_ERR_INDEX, "scatter");
+}
+
 // gather.cpp's one_hot: rows zeroed across the pool, then one element set. Indices below 0
 // and at or past depth (zero rows), every element size incl. complex (the one is (1, 0))
 // and bool, int32 indices (cast by the core), a transposed index view, a 3-d index.

@@ -9,6 +9,7 @@
 //   arange   start + i*step per element, computed as the reference computes it.
 //   searchsorted  branch-free binary searches, 16 in lockstep (integers, float32, float64).
 //   one_hot  rows zeroed, then one element set in each.
+//   scatter  add and replace in one pass over src (other reductions: line_ops.cpp).
 // Layouts and dtypes outside these paths (a non-contiguous take output, a take slice that is
 // not one block, a small nonzero) run the reference kernel.
 #include <algorithm>
@@ -544,6 +545,76 @@ ember_status_t one_hot_kernel(const ember_kernel_call_t* c) {
     return EMBER_OK;
 }
 
+// ---------------------------------------------------------------- scatter
+// out[..., index[i], ...] (op)= src[..., i, ...], positions no index names 0. Contiguous src
+// and out of float32, float64, int32 or int64 with ADD or REPLACE run here: the output
+// zeroed, then one pass in the reference's order (i ascending for each output position:
+// the same sums bit for bit, integers wrapping; the last i replaces). The reference keeps
+// a count and an accumulator per output element and walks multi-indices: 1e6 float32
+// replacing into 1e7 took 208 ms (here 10), added into 1000 bins 5.7 ms (here 1.7, NumPy's
+// add.at 1.7). Other reductions (mean, max, min), dtypes and layouts, and a bad index
+// (which the reference reports) go to the reference on slices (line_ops.cpp).
+constexpr int kScatterCode = kAxisAttr | whole(1);
+
+template <class T>
+void scatter_pass(const T* src, const int64_t* at, T* out, int64_t outer, int64_t len, int64_t dim, int64_t inner, bool add) {
+    std::memset(out, 0, (size_t)(outer * dim * inner) * sizeof(T));
+    if (outer == 1 && inner == 1) {  // a 1-d scatter: one element per index
+        for (int64_t i = 0; i < len; ++i) out[at[i]] = add ? T(out[at[i]] + src[i]) : src[i];
+        return;
+    }
+    for (int64_t p = 0; p < outer; ++p)
+        for (int64_t i = 0; i < len; ++i) {
+            const T* s = src + (p * len + i) * inner;
+            T* o = out + (p * dim + at[i]) * inner;
+            if (add)
+                for (int64_t q = 0; q < inner; ++q) o[q] += s[q];
+            else
+                std::memcpy(o, s, (size_t)inner * sizeof(T));
+        }
+}
+
+ember_status_t scatter_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t &src = c->in[0], &idx = c->in[1], &out = c->out[0];
+    const int axis = (int)c->attrs->i[0], reduce = (int)c->attrs->i[1];
+    const int32_t dt = src.dtype;
+    if (c->n_in != 2 || c->n_out != 1 || (reduce != EMBER_SCATTER_ADD && reduce != EMBER_SCATTER_REPLACE) || idx.dtype != EMBER_INT64 || idx.ndim != 1 ||
+        axis < 0 || axis >= src.ndim || out.ndim != src.ndim || out.dtype != dt || !is_contiguous(src) || !is_contiguous(out) || !is_contiguous(idx) ||
+        (dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64 && dt != EMBER_INT32 && dt != EMBER_INT64))
+        return reference_on_slices(c, kScatterCode);
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < src.ndim; ++d) {
+        if (d != axis && src.shape[d] != out.shape[d]) return reference_on_slices(c, kScatterCode);
+        if (d < axis) outer *= src.shape[d];
+        if (d > axis) inner *= src.shape[d];
+    }
+    const int64_t len = src.shape[axis], dim = out.shape[axis];
+    if (idx.shape[0] != len) return reference_on_slices(c, kScatterCode);
+    const int64_t* index = (const int64_t*)base_ptr(idx);
+    bool in_range = true;  // the common case: no index to wrap, none to copy
+    for (int64_t i = 0; i < len; ++i) in_range &= (uint64_t)index[i] < (uint64_t)dim;
+    std::vector<int64_t> wrapped;
+    if (!in_range) {
+        wrapped.resize((size_t)len);
+        for (int64_t i = 0; i < len; ++i) {
+            const int64_t j = index[i] < 0 ? index[i] + dim : index[i];
+            if ((uint64_t)j >= (uint64_t)dim) return reference_on_slices(c, kScatterCode);
+            wrapped[(size_t)i] = j;
+        }
+    }
+    const int64_t* at = in_range ? index : wrapped.data();
+    const bool add = reduce == EMBER_SCATTER_ADD;
+    const char* s = base_ptr(src);
+    char* o = base_ptr(out);
+    switch (dt) {  // integers as unsigned: the sums wrap as the reference's do
+        case EMBER_FLOAT32: scatter_pass((const float*)s, at, (float*)o, outer, len, dim, inner, add); break;
+        case EMBER_FLOAT64: scatter_pass((const double*)s, at, (double*)o, outer, len, dim, inner, add); break;
+        case EMBER_INT32: scatter_pass((const uint32_t*)s, at, (uint32_t*)o, outer, len, dim, inner, add); break;
+        default: scatter_pass((const uint64_t*)s, at, (uint64_t*)o, outer, len, dim, inner, add); break;
+    }
+    return EMBER_OK;
+}
+
 }  // namespace
 
 void add_gather_kernels(std::vector<NativeKernel>& k) {
@@ -555,6 +626,7 @@ void add_gather_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"arange", arange_kernel, 0, false});
     k.push_back({"searchsorted", searchsorted_kernel, 0, false});
     k.push_back({"one_hot", one_hot_kernel, 0, true});
+    k.push_back({"scatter", scatter_kernel, kScatterCode, false});
 }
 
 }  // namespace ember_cpu

@@ -1,8 +1,9 @@
 // Ops whose outputs along some dim depend only on the inputs at the same index of that dim:
 // elementwise ops without a kernel of their own here (logaddexp; for elementwise.cpp the
 // dtypes its kernels lack: most complex ops, ...), and ops that treat each line along
-// their axes on its own (scatter; for reduce.cpp, gather.cpp's take_along_axis, argreduce.cpp, scan.cpp,
-// sort.cpp and fft.cpp: prod of other dtypes, complex all/any over given axes, strided argmax/argmin,
+// their axes on its own (for gather.cpp: scatter's mean, max, min and other layouts; for
+// reduce.cpp, gather.cpp's take_along_axis, argreduce.cpp, scan.cpp, sort.cpp and fft.cpp:
+// prod of other dtypes, complex all/any over given axes, strided argmax/argmin,
 // cumsum/cumprod along the innermost dim, FFTs on wide vectors).
 // The reference backend's code runs on slices of such a dim across the thread pool. Each
 // slice is an ordinary view of the same tensors (an input marked whole, such as scatter's
@@ -90,7 +91,6 @@ ember_status_t line_kernel(const ember_kernel_call_t* c) { return reference_on_s
 
 void add_line_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"logaddexp", line_kernel, kElementwise, false});
-    k.push_back({"scatter", line_kernel, kAxisAttr | whole(1), false});
 }
 
 }  // namespace ember_cpu
