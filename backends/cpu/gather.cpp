@@ -596,11 +596,9 @@ ember_status_t scatter_kernel(const ember_kernel_call_t* c) {
     std::vector<int64_t> wrapped;
     if (!in_range) {
         wrapped.resize((size_t)len);
-        for (int64_t i = 0; i < len; ++i) {
-            const int64_t j = index[i] < 0 ? index[i] + dim : index[i];
-            if ((uint64_t)j >= (uint64_t)dim) return reference_on_slices(c, kScatterCode);
-            wrapped[(size_t)i] = j;
-        }
+        uint64_t outside = 0;
+        for (int64_t i = 0; i < len; ++i) wrapped[(size_t)i] = wrapped_index(index[i], dim, outside);
+        if (outside) return reference_on_slices(c, kScatterCode);
     }
     const int64_t* at = in_range ? index : wrapped.data();
     const bool add = reduce == EMBER_SCATTER_ADD;
