@@ -18,8 +18,10 @@
 #
 # EMBER_PY_PREBUILT=<an Ember build tree> packages that tree's libember and backend
 # modules instead of building them again (bindings/python/CMakeLists.txt); scripts/test.sh
-# passes its optimised build, which ctest has just tested. Unset: the full source build that
-# `pip install ./bindings/python` does.
+# passes its optimised build, which ctest has just tested; the fresh-venv test
+# (tests/python/test_install.py) then packages it too. Unset: the full source build that
+# `pip install ./bindings/python` does, in both places. CI checks that the source build
+# configures; run this script without EMBER_PY_PREBUILT to compile it (about 500 s here).
 #
 # PyTorch: PyPI's torch wheel is the CUDA build (gigabytes) and the CPU index is not
 # reachable, so the venv has no torch. Debian's python3-torch 1.13 (CPU, built against

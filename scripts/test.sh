@@ -10,21 +10,27 @@
 #   5. the libFuzzer target over the file loaders for 60 s from the committed corpus,
 #   6. the Python binding: pip install into a fresh venv, then pytest against NumPy.
 #
-# The runs under the sanitizers and valgrind keep one core busy, so on a 2-core CI host the
-# fuzz step (a clang build of libember, one job, then 60 s of fuzzing) and the Python step
-# run beside them, niced. (ctest keeps both cores
-# busy: a build beside it made the two slower than one after the other.) A background step
-# writes to build-logs/<step>.log, which is printed when it has been waited for.
+# CI has 2 cores and should finish well under 30 minutes. The builds and ctest (-j2, the C
+# suite in two shards) keep both cores busy on their own: a build beside ctest made the two
+# slower than one after the other. After the sanitizer build, two lanes of tests (the
+# sanitized C suite in two halves, then its cpu pass and valgrind) run at full priority and
+# the fuzz step (a clang build of libember, one job, then 60 s of fuzzing) and the Python
+# step beside them, niced. A background step or lane writes to build-logs/<name>.log, which
+# is printed when it has been waited for. Every step prints its start time (UTC) and the
+# minutes since the start, to see where the time goes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+step() { echo "== [$(date -u +%T) +$((SECONDS / 60))m$((SECONDS % 60))s] $*"; }
+step "install dependencies"
 bash scripts/install-deps.sh
 jobs=$(nproc)
 mkdir -p build-logs
 declare -A background_pids
 trap 'kill ${background_pids[*]:-} 2>/dev/null || true' EXIT
-in_background() {  # name command...: runs a command or a function of this script
-  local name=$1; shift
-  (renice -n 10 -p "$BASHPID" >/dev/null; "$@") > "build-logs/$name.log" 2>&1 &
+in_background() {  # name niceness command...: runs a command or a function of this script
+  local name=$1 niceness=$2; shift 2
+  step "background step $name started"
+  (renice -n "$niceness" -p "$BASHPID" >/dev/null; rc=0; "$@" || rc=$?; step "background step $name finished (exit $rc)"; exit $rc) > "build-logs/$name.log" 2>&1 &
   background_pids[$name]=$!
 }
 wait_for() {  # name: prints the step's log; fails if the step failed
@@ -41,9 +47,11 @@ sanitizer_build() {
   cmake --build build-asan -j"$jobs" --target ember_tests_with_cpu
 }
 
+step "optimised build"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j"$jobs"
-(cd build && ctest --output-on-failure)
+step "ctest"
+(cd build && ctest -j"$jobs" --output-on-failure)
 # install-deps.sh installed Lua and SWIG, so a skipped Lua case here is a defect, not a gap.
 # (grep without -q reads all of ctest's output: -q would stop early, and under pipefail
 # ctest's SIGPIPE would fail the check at random.)
@@ -51,34 +59,54 @@ for t in lua5.4_binding lua5.3_binding; do
   (cd build && ctest -N | grep " $t\$" >/dev/null) || { echo "ctest case $t is missing" >&2; exit 1; }
 done
 
+step "sanitizer build"
 sanitizer_build
 # The pip build packages the libember and backend modules of the build ctest just tested
 # (EMBER_PY_PREBUILT) and compiles only the SWIG module: building them a second time cost
 # about 10 minutes of CPU. test-python.sh still configures the full source build, so its
 # CMake logic stays covered.
-in_background python env EMBER_PY_PREBUILT="$PWD/build" bash scripts/test-python.sh
-in_background fuzz env JOBS=1 bash scripts/fuzz.sh 60
+in_background python 10 env EMBER_PY_PREBUILT="$PWD/build" bash scripts/test-python.sh
+in_background fuzz 10 env JOBS=1 bash scripts/fuzz.sh 60
+
 asan_path="$PWD/build-asan/test-modules"
 [ -e build-asan/lib/ember/backends/ember-backend-cpu.so ] && asan_path="$asan_path:$PWD/build-asan/lib/ember/backends/ember-backend-cpu.so"
-(cd build-asan && EMBER_PLUGIN_SCAN=0 EMBER_BACKEND_PATH="$asan_path" EMBER_TEST_MODULE_DIR="$PWD/test-modules" \
-  EMBER_CONFIG="$PWD/no-such-config.json" ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ./bin/ember_tests --gtest_brief=1)
-# Once more with cpu as the test context, so every core test's edge cases (empty, 0-d,
-# views, errors) run through the cpu kernels under the sanitizers too. The Cpu* suites
-# name their contexts themselves (cpu() and ref(), never the test context): the first
-# pass ran them already, and a second run would repeat them exactly (3 minutes).
-if [ -e build-asan/lib/ember/backends/ember-backend-cpu.so ]; then
-  (cd build-asan && EMBER_TEST_BACKEND=cpu EMBER_PLUGIN_SCAN=0 EMBER_BACKEND_PATH="$asan_path" EMBER_TEST_MODULE_DIR="$PWD/test-modules" \
-    EMBER_CONFIG="$PWD/no-such-config.json" ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ./bin/ember_tests --gtest_brief=1 --gtest_filter='-Cpu*')
-fi
-
-# One valgrind pass of the C suite on the reference backend (and the test modules).
-(cd build && EMBER_PLUGIN_SCAN=0 EMBER_BACKEND_PATH="$PWD/test-modules" EMBER_TEST_MODULE_DIR="$PWD/test-modules" \
-  EMBER_CONFIG="$PWD/no-such-config.json" \
-  valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-  --show-leak-kinds=definite,indirect -q ./bin/ember_tests --gtest_brief=1)
+sanitized_suite() {  # env assignments and ember_tests arguments
+  (cd build-asan && env EMBER_PLUGIN_SCAN=0 EMBER_BACKEND_PATH="$asan_path" EMBER_TEST_MODULE_DIR="$PWD/test-modules" \
+    EMBER_CONFIG="$PWD/no-such-config.json" ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$@" --gtest_brief=1)
+}
+# The C suite under the sanitizers with the reference as its test context, in two halves
+# (gtest's sharding) so that both cores work on it; then, once more, with cpu as the test
+# context, so every core test's edge cases (empty, 0-d, views, errors) run through the cpu
+# kernels under the sanitizers too. The Cpu* suites name their contexts themselves (cpu()
+# and ref(), never the test context): the first pass ran them already, and a second run
+# would repeat them exactly. And one valgrind pass of the C suite on the reference backend
+# (and the test modules). Two lanes of about equal length (5-7 minutes each here), at full
+# priority. (A lane runs as the left side of `||`, where set -e does not apply: each
+# command returns on failure.)
+lane_one() {
+  step "C suite under the sanitizers, first half (test context: reference)"
+  sanitized_suite GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=0 ./bin/ember_tests || return
+  if [ -e build-asan/lib/ember/backends/ember-backend-cpu.so ]; then
+    step "C suite under the sanitizers (test context: cpu)"
+    sanitized_suite EMBER_TEST_BACKEND=cpu ./bin/ember_tests --gtest_filter='-Cpu*' || return
+  fi
+  step "C suite under valgrind"
+  (cd build && EMBER_PLUGIN_SCAN=0 EMBER_BACKEND_PATH="$PWD/test-modules" EMBER_TEST_MODULE_DIR="$PWD/test-modules" \
+    EMBER_CONFIG="$PWD/no-such-config.json" \
+    valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+    --show-leak-kinds=definite,indirect -q ./bin/ember_tests --gtest_brief=1)
+}
+lane_two() {
+  step "C suite under the sanitizers, second half (test context: reference)"
+  sanitized_suite GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=1 ./bin/ember_tests
+}
+in_background sanitizer_lane_one 0 lane_one
+in_background sanitizer_lane_two 0 lane_two
+wait_for sanitizer_lane_one
+wait_for sanitizer_lane_two
+step "tensor files against NumPy and safetensors"
 bash scripts/check-io-interop.sh build
+step "waiting for the background steps"
 wait_for fuzz
 wait_for python
-echo "all tests passed"
+step "all tests passed"

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <complex>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "test_util.hpp"
@@ -20,39 +21,31 @@ struct HM {  // row-major
     cd operator()(int64_t i, int64_t j) const { return v[(size_t)(i * c + j)]; }
 };
 
-inline HM heye(int64_t n) {
-    HM m(n, n);
-    for (int64_t i = 0; i < n; ++i) m(i, i) = 1;
-    return m;
+// Compiled at -O2 in every build (host_matrix.cpp): at the sanitizer build's -O0 the
+// products of these checks took most of the linear-algebra tests' time.
+HM heye(int64_t n);
+HM hmul(const HM& a, const HM& b);
+HM hadj(const HM& a);
+HM hsub(const HM& a, const HM& b);
+double hnorm(const HM& a);  // Frobenius
+HM hdiag(const std::vector<cd>& d, int64_t rows, int64_t cols);
+// A generator seeded afresh at the start of each test, from the test's name and `salt`: what
+// a test draws does not depend on which tests ran before it in the process (a ctest shard,
+// a --gtest_filter, a child process), so a failure reproduces on its own.
+inline std::mt19937& per_test_rng(uint32_t salt) {
+    static std::mt19937 g;
+    static std::string seeded_for;
+    const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : std::string();
+    if (name != seeded_for || name.empty()) {
+        seeded_for = name;
+        uint32_t h = 2166136261u ^ salt;  // FNV-1a
+        for (unsigned char ch : name) h = (h ^ ch) * 16777619u;
+        g.seed(h);
+    }
+    return g;
 }
-inline HM hmul(const HM& a, const HM& b) {
-    HM m(a.r, b.c);
-    for (int64_t i = 0; i < a.r; ++i)
-        for (int64_t k = 0; k < a.c; ++k)
-            for (int64_t j = 0; j < b.c; ++j) m(i, j) += a(i, k) * b(k, j);
-    return m;
-}
-inline HM hadj(const HM& a) {
-    HM m(a.c, a.r);
-    for (int64_t i = 0; i < a.r; ++i)
-        for (int64_t j = 0; j < a.c; ++j) m(j, i) = std::conj(a(i, j));
-    return m;
-}
-inline HM hsub(const HM& a, const HM& b) {
-    HM m = a;
-    for (size_t i = 0; i < m.v.size(); ++i) m.v[i] -= b.v[i];
-    return m;
-}
-inline double hnorm(const HM& a) {  // Frobenius
-    double s = 0;
-    for (cd x : a.v) s += std::norm(x);
-    return std::sqrt(s);
-}
-inline HM hdiag(const std::vector<cd>& d, int64_t rows, int64_t cols) {
-    HM m(rows, cols);
-    for (size_t i = 0; i < d.size(); ++i) m((int64_t)i, (int64_t)i) = d[i];
-    return m;
-}
+
 // Entries uniform on [-1, 1] (real and imaginary parts).
 inline HM hrandom(int64_t r, int64_t c, bool cplx, std::mt19937& g) {
     std::uniform_real_distribution<double> u(-1, 1);

@@ -49,6 +49,9 @@ int run_child(const std::string& filter, const std::vector<std::pair<std::string
     if (pid == 0) {
         for (auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
         setenv("EMBER_CPU_TEST_CHILD", "1", 1);
+        // A child runs all of its filter, whichever shard of the suite started it.
+        unsetenv("GTEST_TOTAL_SHARDS");
+        unsetenv("GTEST_SHARD_INDEX");
         std::string f = "--gtest_filter=" + filter;
         execl("/proc/self/exe", "ember_tests", f.c_str(), "--gtest_brief=1", (char*)nullptr);
         _exit(127);

@@ -14,10 +14,7 @@ namespace {
 
 // ---------------------------------------------------------------- host matrices (host_matrix.hpp)
 
-std::mt19937& rng() {
-    static std::mt19937 g(20240611);
-    return g;
-}
+std::mt19937& rng() { return per_test_rng(20240611u); }
 HM hrandom(int64_t r, int64_t c, bool cplx) { return ::hrandom(r, c, cplx, rng()); }
 // A random unitary (orthogonal) n x n matrix: Gram-Schmidt, twice, of a random matrix.
 HM hunitary(int64_t n, bool cplx) {

@@ -102,7 +102,9 @@ std::vector<double> random_vec(size_t n, unsigned seed) {
 // environment; wait_child returns its exit status.
 pid_t spawn_child(const std::string& test, const std::vector<std::string>& extra_env) {
     std::vector<std::string> env;
-    for (char** e = environ; *e; ++e) env.push_back(*e);
+    // A child runs its one test, whichever shard of the suite started it.
+    for (char** e = environ; *e; ++e)
+        if (std::strncmp(*e, "GTEST_TOTAL_SHARDS=", 19) != 0 && std::strncmp(*e, "GTEST_SHARD_INDEX=", 18) != 0) env.push_back(*e);
     for (auto& e : extra_env) env.push_back(e);
     env.push_back("EMBER_OPENCL_TEST_CHILD=" + test);
     std::vector<char*> envp;

@@ -1,7 +1,9 @@
 """`pip install ./bindings/python` into a fresh virtual environment, then import and use.
 Slow (it builds libember, the backends and the SWIG module): marked `slow`, kept in the
 suite. EMBER_PY_BUILD_DIR (set by scripts/test-python.sh) lets the build reuse a cached
-CMake tree; the venv itself is always new."""
+CMake tree; the venv itself is always new. EMBER_PY_PREBUILT (an Ember build tree; CI sets
+it to the build ctest tested) packages that tree instead of compiling everything a second
+time: the venv is still new and bare, and only the SWIG module is compiled (or reused)."""
 import os
 import pathlib
 import subprocess
@@ -22,11 +24,13 @@ def test_pip_install_in_fresh_venv(tmp_path):
     build_dir = os.environ.get("EMBER_PY_BUILD_DIR")
     if build_dir:
         cmd += ["--config-settings", f"build-dir={build_dir}"]
+    prebuilt = os.environ.get("EMBER_PY_PREBUILT", "")
+    cmd += ["--config-settings", f"cmake.define.EMBER_PY_PREBUILT={prebuilt}"]
     env = dict(os.environ)
     env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", "2")
     env.pop("PYTHONPATH", None)
-    # The source build compiles everything (the CI venv packages a prebuilt tree instead), and
-    # in CI it runs niced beside the sanitizer builds: it took over 1200 s there twice.
+    # The source build compiles everything: about 500 s alone on a 2-core host, over 1200 s
+    # niced beside the sanitizer builds.
     subprocess.run(cmd, check=True, env=env, timeout=2700)
     code = (
         "import ember, os\n"
