@@ -12,10 +12,10 @@
 #
 # CI has 2 cores and should finish well under 30 minutes. The builds and ctest (-j2, the C
 # suite in two shards) keep both cores busy on their own: a build beside ctest made the two
-# slower than one after the other. After the sanitizer build, two lanes of tests (the
-# sanitized C suite in two halves, then its cpu pass and valgrind) run at full priority and
-# the fuzz step (a clang build of libember, one job, then 60 s of fuzzing) and the Python
-# step beside them, niced. A background step or lane writes to build-logs/<name>.log, which
+# slower than one after the other. The fuzz step (a clang build of libember, then 60 s of
+# fuzzing) and the Python step start after ctest, niced, beside the sanitizer build and then
+# two lanes of tests at full priority (the sanitized C suite in two halves, then its cpu
+# pass and valgrind). A background step or lane writes to build-logs/<name>.log, which
 # is printed when it has been waited for. Every step prints its start time (UTC) and the
 # minutes since the start, to see where the time goes.
 set -euo pipefail
@@ -59,14 +59,15 @@ for t in lua5.4_binding lua5.3_binding; do
   (cd build && ctest -N | grep " $t\$" >/dev/null) || { echo "ctest case $t is missing" >&2; exit 1; }
 done
 
-step "sanitizer build"
-sanitizer_build
 # The pip build packages the libember and backend modules of the build ctest just tested
 # (EMBER_PY_PREBUILT) and compiles only the SWIG module: building them a second time cost
 # about 10 minutes of CPU. test-python.sh still configures the full source build, so its
-# CMake logic stays covered.
+# CMake logic stays covered. Both background steps start now, niced: they take what the
+# sanitizer build and the lanes leave idle, and both cores once those are done.
 in_background python 10 env EMBER_PY_PREBUILT="$PWD/build" bash scripts/test-python.sh
-in_background fuzz 10 env JOBS=1 bash scripts/fuzz.sh 60
+in_background fuzz 10 env JOBS=2 bash scripts/fuzz.sh 60
+step "sanitizer build"
+sanitizer_build
 
 asan_path="$PWD/build-asan/test-modules"
 [ -e build-asan/lib/ember/backends/ember-backend-cpu.so ] && asan_path="$asan_path:$PWD/build-asan/lib/ember/backends/ember-backend-cpu.so"
