@@ -2,7 +2,7 @@
 # Installs every Debian 12 package Ember builds, tests and benchmarks with. Run as root.
 set -euo pipefail
 packages=(
-  build-essential cmake pkg-config git python3 python3-venv python3-pip
+  build-essential cmake ninja-build pkg-config git python3 python3-venv python3-pip
   clang libclang-rt-14-dev
   libgtest-dev libcjson-dev valgrind
   libopenblas-dev liblapacke-dev

@@ -40,15 +40,26 @@ wait_for() {  # name: prints the step's log; fails if the step failed
   cat "build-logs/$name.log"
   [ "$rc" = 0 ] || { echo "background step $name failed (exit $rc)" >&2; exit "$rc"; }
 }
+# Ninja keeps both cores busy where make's directory-by-directory passes left one idle
+# (the optimised build 10.3 -> 8.7 min here); a build folder keeps the generator it was
+# first configured with. Debug information at -g1 (line tables: what valgrind's and the
+# sanitizers' stack traces print): full -g made the largest sources compile a quarter slower.
+configure() {  # build-folder cmake-arguments...
+  local dir=$1 generator=Ninja
+  shift
+  [ -e "$dir/CMakeCache.txt" ] && generator=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$dir/CMakeCache.txt")
+  cmake -S . -B "$dir" -G "$generator" "$@"
+}
 sanitizer_build() {
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON
+  configure build-asan -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON -DCMAKE_C_FLAGS_DEBUG=-g1 -DCMAKE_CXX_FLAGS_DEBUG=-g1
   # Sanitized: the core, the reference backend, the test modules and the cpu module (the
   # OpenCL driver stack is not built with sanitizers, so the opencl module is left out).
   cmake --build build-asan -j"$jobs" --target ember_tests_with_cpu
 }
 
 step "optimised build"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
 cmake --build build -j"$jobs"
 step "ctest"
 (cd build && ctest -j"$jobs" --output-on-failure)

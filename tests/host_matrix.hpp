@@ -35,9 +35,11 @@ HM hdiag(const std::vector<cd>& d, int64_t rows, int64_t cols);
 inline std::mt19937& per_test_rng(uint32_t salt) {
     static std::mt19937 g;
     static std::string seeded_for;
+    static bool seeded = false;
     const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
     std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : std::string();
-    if (name != seeded_for || name.empty()) {
+    if (!seeded || name != seeded_for) {
+        seeded = true;
         seeded_for = name;
         uint32_t h = 2166136261u ^ salt;  // FNV-1a
         for (unsigned char ch : name) h = (h ^ ch) * 16777619u;

@@ -476,7 +476,7 @@ static void expect_sorts_match_reference(const ember_tensor_t* v, int64_t axis, 
 // keys, by ISA and key size) and of the radix sort's start, rows and strided columns, every
 // real dtype. Neither networks nor merges are stable: argsort must still give the stable order, and sort the signs
 // of zero and NaN payloads in input order. Run on every ISA variant by
-// CpuMath.EveryIsaVariantWithin4Ulp.
+// CpuMath.Avx2VariantWithin4Ulp and CpuMath.GenericVariantWithin4Ulp.
 TEST(CpuLarge, ShortLineSortsMatchReference) {
     NEED_CPU();
     const float nan1 = std::numeric_limits<float>::quiet_NaN(), nan2 = -std::numeric_limits<float>::quiet_NaN();

@@ -9,9 +9,7 @@
 #if __has_include(<CL/cl.h>)
 
 #include <dlfcn.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -23,8 +21,6 @@
 
 #include "ember/ember_opencl.h"
 #include "test_util.hpp"
-
-extern char** environ;
 
 namespace {
 
@@ -101,32 +97,11 @@ std::vector<double> random_vec(size_t n, unsigned seed) {
 // Starts this test binary on one child test (EMBER_OPENCL_TEST_CHILD names it) with extra
 // environment; wait_child returns its exit status.
 pid_t spawn_child(const std::string& test, const std::vector<std::string>& extra_env) {
-    std::vector<std::string> env;
-    // A child runs its one test, whichever shard of the suite started it.
-    for (char** e = environ; *e; ++e)
-        if (std::strncmp(*e, "GTEST_TOTAL_SHARDS=", 19) != 0 && std::strncmp(*e, "GTEST_SHARD_INDEX=", 18) != 0) env.push_back(*e);
-    for (auto& e : extra_env) env.push_back(e);
-    env.push_back("EMBER_OPENCL_TEST_CHILD=" + test);
-    std::vector<char*> envp;
-    for (auto& e : env) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    std::string filter = "--gtest_filter=" + test;
-    // the executable's real path (under valgrind /proc/self/exe itself is the tool)
-    char path[4096];
-    ssize_t len = readlink("/proc/self/exe", path, sizeof path - 1);
-    std::string exe = len > 0 ? std::string(path, (size_t)len) : std::string("/proc/self/exe");
-    char* argv[] = {exe.data(), filter.data(), nullptr};
-    pid_t pid;
-    if (posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data()) != 0) return -1;
-    return pid;
+    std::vector<std::string> extra = extra_env;
+    extra.push_back("EMBER_OPENCL_TEST_CHILD=" + test);
+    return spawn_test_child(test, extra);
 }
-
-int wait_child(pid_t pid) {
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) < 0) return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
+int wait_child(pid_t pid) { return wait_test_child(pid); }
 int run_child(const std::string& test, const std::vector<std::string>& extra_env) { return wait_child(spawn_child(test, extra_env)); }
 
 bool in_child(const char* test) {

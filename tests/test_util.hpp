@@ -91,7 +91,6 @@ inline ember_dtype_t dtype_of(const ember_tensor_t* t) {
     return d;
 }
 
-// Values as double (complex: the real part; use values_c for both parts).
 // Every dtype, dtype kinds, and the per-dtype tolerance (relative and absolute) of the
 // op-family suites; integer and bool results are exact.
 const ember_dtype_t kAll[] = {EMBER_BOOL,     EMBER_INT8,    EMBER_INT16,   EMBER_INT32,     EMBER_INT64,
@@ -126,27 +125,11 @@ inline std::vector<std::string> other_backends(bool with_fake = false) {
     return v;
 }
 
-inline std::vector<double> values(const ember_tensor_t* t) {
-    T here, f;  // t may come from another context (a test comparing backends)
-    if (ember_tensor_to(test_ctx(), t, here.out()) != EMBER_OK) return {};
-    if (ember_astype(test_ctx(), here, EMBER_FLOAT64, f.out()) != EMBER_OK) return {};
-    int64_t n = 0;
-    ember_tensor_size(f, &n);
-    std::vector<double> v((size_t)n);
-    ember_tensor_read(f, v.data(), v.size() * sizeof(double));
-    return v;
-}
-
-inline std::vector<std::complex<double>> values_c(const ember_tensor_t* t) {
-    T here, f;
-    if (ember_tensor_to(test_ctx(), t, here.out()) != EMBER_OK) return {};
-    if (ember_astype(test_ctx(), here, EMBER_COMPLEX128, f.out()) != EMBER_OK) return {};
-    int64_t n = 0;
-    ember_tensor_size(f, &n);
-    std::vector<std::complex<double>> v((size_t)n);
-    ember_tensor_read(f, v.data(), v.size() * sizeof(v[0]));
-    return v;
-}
+// Values as float64 (complex: the real part; values_c for both parts), read through the
+// test context. These and all_close are compiled optimised in test_util.cpp: they handle
+// every element the suites compare, which the sanitizer build's -O0 made slow.
+std::vector<double> values(const ember_tensor_t* t);
+std::vector<std::complex<double>> values_c(const ember_tensor_t* t);
 
 inline bool close(double a, double b, double rtol, double atol = 0) {
     if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
@@ -154,15 +137,14 @@ inline bool close(double a, double b, double rtol, double atol = 0) {
     return std::fabs(a - b) <= atol + rtol * std::fabs(b);
 }
 
-inline ::testing::AssertionResult all_close(const std::vector<double>& got, const std::vector<double>& want, double rtol,
-                                            double atol = 0) {
-    if (got.size() != want.size())
-        return ::testing::AssertionFailure() << "size " << got.size() << " != " << want.size();
-    for (size_t i = 0; i < got.size(); ++i)
-        if (!close(got[i], want[i], rtol, atol))
-            return ::testing::AssertionFailure() << "element " << i << ": got " << got[i] << ", want " << want[i];
-    return ::testing::AssertionSuccess();
-}
+// Starts this test binary on the tests of a gtest filter, with the parent's environment
+// plus extra_env ("NAME=value", in place of same-named variables), less gtest's shard
+// variables (a child runs all of its filter, whichever shard of the suite started it).
+// Returns the child's pid, or -1; wait_test_child returns its exit status (128 + signal).
+int spawn_test_child(const std::string& filter, const std::vector<std::string>& extra_env);
+int wait_test_child(int pid);
+
+::testing::AssertionResult all_close(const std::vector<double>& got, const std::vector<double>& want, double rtol, double atol = 0);
 
 // Asserts that a call failed with status and that the message names fn.
 #define EM_FAILS(call, status, fn)                                                \
