@@ -521,6 +521,23 @@ TEST(CpuLarge, FloatToIntegerSaturatesAsReference) {
             expect_close(got, want, 0, 0, std::string("astype ") + ember_dtype_name(from) + "->" + ember_dtype_name(to));
         }
     }
+    // To 64-bit integers, blocks of values inside int32's range take a path of their own
+    // (simd_impl.cpp): values up to that range's ends, most blocks with nothing else, a few
+    // with one value outside it, NaN or a negative fraction.
+    std::vector<double> inside;
+    auto u = randf(20011, -1, 1, 93);
+    for (size_t i = 0; i < u.size(); ++i) inside.push_back(u[i] * (i % 3 == 0 ? 2147483520.0 : i % 3 == 1 ? 1e5 : 2.0));
+    const double lone[] = {std::nan(""), 2147483648.0, -2147483648.0, -1.0, -0.5, 3e9, -2147483904.0};
+    for (size_t k = 0; k < std::size(lone); ++k) inside[k * 2857 + 7] = lone[k];
+    for (ember_dtype_t from : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        T x = tensor(cpu(), inside, {(int64_t)inside.size()}, from);
+        for (ember_dtype_t to : {EMBER_INT64, EMBER_UINT64}) {
+            T got, want;
+            EM_OK(ember_astype(cpu(), x, to, got.out()));
+            EM_OK(ember_astype(ref(), as_ref(x), to, want.out()));
+            expect_close(got, want, 0, 0, std::string("astype in int32's range ") + ember_dtype_name(from) + "->" + ember_dtype_name(to));
+        }
+    }
     // complex -> every real dtype takes the real part (the imaginary one: large, NaN, or 0),
     // -> bool either part; bit for bit, contiguous (tiled past the threading threshold) and strided.
     std::vector<std::complex<double>> z;

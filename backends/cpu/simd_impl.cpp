@@ -2332,10 +2332,21 @@ I float_in_range(F v) {  // v is in [lowest, the smallest F at or above max)
         return v >= two63 ? (I)(int64_t)(v - two63) ^ (I(1) << 63) : (I)(int64_t)v;
     }
 }
+// Blocks of values that all lie strictly inside int32's range (NaN does not) convert
+// through int32, exactly as the general loop would: x86 has no vector conversion to 64-bit
+// integers below AVX-512, and the general loop's (int64_t) casts ran one element at a time
+// (float32 -> int64 took 0.9 ns an element on AVX2, against 0.1 ns to int32).
 template <class F, class I>
-void cvt_float_to_int(const void* in, void* out, int64_t n) {
-    const F* x = (const F*)in;
-    I* o = (I*)out;
+bool cvt_float_to_int64_via_int32(const F* x, I* o, int64_t n) {
+    const F above = std::is_signed_v<I> ? F(-2147483648.0) : F(-1), below = F(2147483648.0);
+    int outside = 0;
+    for (int64_t i = 0; i < n; ++i) outside |= !(x[i] > above && x[i] < below);
+    if (outside) return false;
+    for (int64_t i = 0; i < n; ++i) o[i] = (I)(int32_t)x[i];
+    return true;
+}
+template <class F, class I>
+void cvt_float_to_int_saturating(const F* x, I* o, int64_t n) {
     const double max = (double)std::numeric_limits<I>::max();
     const F top = (double)(F)max >= max ? (F)max : std::nextafter((F)max, std::numeric_limits<F>::infinity());
     const F bottom = (F)std::numeric_limits<I>::lowest();  // 0 or minus a power of two: exact
@@ -2346,6 +2357,20 @@ void cvt_float_to_int(const void* in, void* out, int64_t n) {
         v = v <= bottom ? bottom : v;
         v = over ? F(0) : v;
         o[i] = over ? std::numeric_limits<I>::max() : float_in_range<F, I>(v);
+    }
+}
+template <class F, class I>
+void cvt_float_to_int(const void* in, void* out, int64_t n) {
+    const F* x = (const F*)in;
+    I* o = (I*)out;
+    if constexpr (sizeof(I) == 8) {
+        constexpr int64_t kBlock = 512;
+        for (int64_t i = 0; i < n; i += kBlock) {
+            const int64_t m = std::min(kBlock, n - i);
+            if (!cvt_float_to_int64_via_int32<F, I>(x + i, o + i, m)) cvt_float_to_int_saturating<F, I>(x + i, o + i, m);
+        }
+    } else {
+        cvt_float_to_int_saturating<F, I>(x, o, n);
     }
 }
 
