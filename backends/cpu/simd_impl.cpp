@@ -446,6 +446,23 @@ inline V<T> floor_div_or_rem_by_small(V<T> a, T d, uint16_t m) {
     memcpy(&result, Remainder ? rem : q, sizeof result);
     return __builtin_convertvector(result, V<T>);
 }
+// Without AVX-512DQ, x86 has no vector conversion between int64 and double, and GCC converts
+// lane by lane. Below 2^51 in magnitude both go through the bits of 2^52 + 2^51, whose ulp is 1:
+// adding such an integer to it is exact and lands in its low bits. The quotient comes out
+// rounded to nearest, floor or ceiling of the true one (the product errs by under 1/4 below
+// 2^50), and the rounding down below corrects the ceiling for signed and unsigned lanes.
+#if defined(__AVX512DQ__)
+template <class T> constexpr bool kQuotientToNearest = false;
+#else
+template <class T> constexpr bool kQuotientToNearest = sizeof(T) == 8;
+#endif
+template <class L> inline V<L> quotient_to_nearest(V<L> x, double r) {
+    constexpr double magic = 0x1.8p52;
+    constexpr uint64_t magic_bits = 0x4338000000000000;
+    const V<double> xf = (V<double>)((V<uint64_t>)x + magic_bits) - magic;
+    const V<double> shifted = xf * r + magic;
+    return (V<L>)((V<uint64_t>)shifted - magic_bits);
+}
 template <class T, bool Remainder>
 inline V<T> floor_div_or_rem_by(V<T> a, T d, DivFloat<T> r) {
     if constexpr (sizeof(T) == 8) {
@@ -461,10 +478,11 @@ inline V<T> floor_div_or_rem_by(V<T> a, T d, DivFloat<T> r) {
     // 8-bit lanes widen (and narrow) through 16 bits: GCC converts int8 <-> int32 lane by lane.
     using H = std::conditional_t<std::is_signed_v<T>, int16_t, uint16_t>;
     using VH = typename VT<H, 2 * W<T>>::type;
-    VDivLane<T> x;
+    VDivLane<T> x, q;
     if constexpr (sizeof(T) == 1) x = __builtin_convertvector(__builtin_convertvector(a, VH), VDivLane<T>);
     else x = __builtin_convertvector(a, VDivLane<T>);
-    VDivLane<T> q = __builtin_convertvector(__builtin_convertvector(x, VDivFloat<T>) * r, VDivLane<T>);
+    if constexpr (kQuotientToNearest<T>) q = quotient_to_nearest<T>(x, r);
+    else q = __builtin_convertvector(__builtin_convertvector(x, VDivFloat<T>) * r, VDivLane<T>);
     // The remainder and the rounding down in vectors of the machine's width: GCC compares
     // wider vectors lane by lane.
     constexpr int parts = (int)(sizeof(VDivLane<T>) / sizeof(V<L>));
@@ -479,6 +497,11 @@ inline V<T> floor_div_or_rem_by(V<T> a, T d, DivFloat<T> r) {
             const auto across = (rs[p] != zero) & ((rs[p] ^ (L)d) < zero);
             qs[p] = across ? (V<L>)((V<U>)qs[p] - 1) : qs[p];  // unsigned: both sides are computed in every lane
             rs[p] = across ? (V<L>)((V<U>)rs[p] + (U)d) : rs[p];
+        } else if constexpr (kQuotientToNearest<T>) {
+            // Rounded up: the remainder wrapped below zero (|a| < 2^50, so a true one reads positive).
+            const auto across = (V<int64_t>)rs[p] < 0;
+            qs[p] = across ? qs[p] - 1 : qs[p];
+            rs[p] = across ? rs[p] + d : rs[p];
         }
     }
     VDivLane<T> rem;
