@@ -1,7 +1,7 @@
 // Philox 4x32-10 words for random_bits (random_ops.cpp; the stream layout is in
 // docs/numerics-random.md): block b is Philox(key, {lo32(b), hi32(b), 0, 0}) and its four
-// words are out[4b .. 4b+3]. One block per 32-bit lane, W<uint32_t> blocks at a time, then
-// interleaved into word order. Included by simd_impl.cpp (one copy per ISA).
+// words are out[4b .. 4b+3]. One block per 64-bit lane, then interleaved into word order.
+// Included by simd_impl.cpp (one copy per ISA).
 
 // Full 64-bit products of the low 32 bits of each 64-bit lane (pmuludq): x86 has it at
 // every width, where a plain 64-bit vector multiply would be emulated on AVX2 and SSE2.
@@ -19,48 +19,52 @@ inline __attribute__((always_inline)) V<uint64_t> mul_low32(V<uint64_t> x, V<uin
 #endif
 }
 
-// hi and lo halves of a[i] * m for every 32-bit lane: even lanes and odd lanes multiplied
-// separately, then merged back.
-inline __attribute__((always_inline)) void mulhilo(V<uint32_t> a, uint32_t m, V<uint32_t>& hi, V<uint32_t>& lo) {
-    const V<uint64_t> x = (V<uint64_t>)a, mm = (V<uint64_t>){} + (uint64_t)m;
-    const V<uint64_t> even = mul_low32(x, mm), odd = mul_low32(x >> 32, mm);
-    hi = (V<uint32_t>)((even >> 32) | (odd & 0xffffffff00000000ull));
-    lo = (V<uint32_t>)((even & 0xffffffffu) | (odd << 32));
-}
-
+// Each block's four words sit in the low halves of 64-bit lanes: one pmuludq gives a word's
+// whole product, its high half one shift away, its low half already in place. The high
+// halves of the state carry garbage (the products' high words, the counter's high half),
+// which the multiplications ignore and xor keeps out of the low halves; the low halves are
+// what the store keeps. Two vectors of blocks at a time hide the multiplications' latency.
 void philox_words(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nblocks) {
-    constexpr int L = W<uint32_t>;
-    V<uint32_t> lane;
-    for (int i = 0; i < L; ++i) lane[i] = (uint32_t)i;
-    alignas(64) uint32_t words[4][L];
-    for (int64_t b = 0; b < nblocks; b += L) {
-        const uint64_t block = first_block + (uint64_t)b;
-        const uint32_t lo32 = (uint32_t)block;
-        V<uint32_t> c0 = lane + lo32;
-        // lanes that wrapped past 2^32 carry into the high half
-        V<uint32_t> c1 = (V<uint32_t>){} + (uint32_t)(block >> 32) - (V<uint32_t>)(c0 < lo32);
-        V<uint32_t> c2 = {}, c3 = {};
-        uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
+    using VQ = V<uint64_t>;
+    constexpr int L = W<uint64_t>, kUnroll = 2, kBlocks = L * kUnroll;
+    const VQ m0 = (VQ){} + 0xD2511F53u, m1 = (VQ){} + 0xCD9E8D57u;
+    VQ lane;
+    for (int i = 0; i < L; ++i) lane[i] = (uint64_t)i;
+    // Block i's words 0-1 and 2-3 as 64-bit halves: (w0 | w1 << 32) from lanes of c0 and c1.
+    VQ pick_first, pick_second;
+    for (int i = 0; i < L; ++i) {
+        pick_first[i] = (uint64_t)(i / 2 + (i % 2) * L);
+        pick_second[i] = (uint64_t)(L / 2 + i / 2 + (i % 2) * L);
+    }
+    alignas(64) uint32_t staged[4 * kBlocks];
+    for (int64_t b = 0; b < nblocks; b += kBlocks) {
+        VQ c0[kUnroll], c1[kUnroll], c2[kUnroll], c3[kUnroll];
+        for (int u = 0; u < kUnroll; ++u) {
+            const VQ block = lane + (first_block + (uint64_t)(b + u * L));
+            c0[u] = block, c1[u] = block >> 32, c2[u] = (VQ){}, c3[u] = (VQ){};
+        }
+        uint64_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
         for (int r = 0; r < 10; ++r) {
             if (r) {
-                k0 += 0x9E3779B9u;
-                k1 += 0xBB67AE85u;
+                k0 = (uint32_t)(k0 + 0x9E3779B9u);
+                k1 = (uint32_t)(k1 + 0xBB67AE85u);
             }
-            V<uint32_t> hi0, lo0, hi1, lo1;
-            mulhilo(c0, 0xD2511F53u, hi0, lo0);
-            mulhilo(c2, 0xCD9E8D57u, hi1, lo1);
-            c0 = hi1 ^ c1 ^ k0;
-            c2 = hi0 ^ c3 ^ k1;
-            c1 = lo1;
-            c3 = lo0;
+            for (int u = 0; u < kUnroll; ++u) {
+                const VQ p0 = mul_low32(c0[u], m0), p1 = mul_low32(c2[u], m1);
+                c0[u] = (p1 >> 32) ^ c1[u] ^ k0;
+                c2[u] = (p0 >> 32) ^ c3[u] ^ k1;
+                c1[u] = p1;
+                c3[u] = p0;
+            }
         }
-        store_vec(words[0], c0);
-        store_vec(words[1], c1);
-        store_vec(words[2], c2);
-        store_vec(words[3], c3);
-        const int n = nblocks - b < L ? (int)(nblocks - b) : L;
-        uint32_t* o = out + 4 * b;
-        for (int i = 0; i < n; ++i)
-            for (int k = 0; k < 4; ++k) o[4 * i + k] = words[k][i];
+        const int64_t n = nblocks - b < kBlocks ? nblocks - b : kBlocks;
+        uint32_t* o = n == kBlocks ? out + 4 * b : staged;
+        for (int u = 0; u < kUnroll; ++u) {
+            const VQ low = (VQ){} + 0xffffffffu;
+            const VQ w01 = (c0[u] & low) | (c1[u] << 32), w23 = (c2[u] & low) | (c3[u] << 32);
+            store_vec(o + 4 * L * u, __builtin_shuffle(w01, w23, pick_first));
+            store_vec(o + 4 * L * u + 2 * L, __builtin_shuffle(w01, w23, pick_second));
+        }
+        if (o == staged) memcpy(out + 4 * b, staged, (size_t)(4 * n) * sizeof(uint32_t));
     }
 }
