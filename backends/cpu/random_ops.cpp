@@ -234,6 +234,50 @@ struct CategoricalJob {
     std::mutex pieces_lock;
 };
 
+// Whole rows of fewer than 64 classes, `rows` of them from row r, their negated noise at
+// `noise`: scores into `score`, classes into dst. Each row's scan is a chain of dependent
+// selects, so four rows are scanned side by side; the logits row advances by counting
+// samples instead of a division per row.
+template <class T>
+void argmax_short_rows(const CategoricalJob<T>& job, int64_t r, int64_t rows, const T* noise, T* score) {
+    const int64_t classes = job.classes;
+    int64_t logits_row = r / job.samples, left = job.samples - (r - logits_row * job.samples);
+    for (int64_t q = 0; q < rows; ++q) {
+        const T* l = job.logits + logits_row * classes;
+        for (int64_t j = 0; j < classes; ++j) score[q * classes + j] = l[j] + ((T)0 - noise[q * classes + j]);
+        if (--left == 0) ++logits_row, left = job.samples;
+    }
+    constexpr int kSide = 4;
+    int64_t q = 0;
+    for (; q + kSide <= rows; q += kSide) {
+        const T* s = score + q * classes;
+        T top[kSide];
+        int64_t at[kSide];
+        bool nan[kSide];
+        for (int t = 0; t < kSide; ++t) top[t] = s[t * classes], at[t] = 0, nan[t] = top[t] != top[t];
+        for (int64_t j = 1; j < classes; ++j)
+            for (int t = 0; t < kSide; ++t) {
+                const T v = s[t * classes + j];
+                const bool up = top[t] < v;
+                nan[t] |= v != v;
+                top[t] = up ? v : top[t];
+                at[t] = up ? j : at[t];
+            }
+        for (int t = 0; t < kSide; ++t) {
+            if (nan[t]) {  // the first NaN's class
+                at[t] = 0;
+                while (s[t * classes + at[t]] == s[t * classes + at[t]]) ++at[t];
+            }
+            job.dst[r + q + t] = at[t];
+        }
+    }
+    for (; q < rows; ++q) {
+        Best<T> best;
+        best.take(score + q * classes, classes, 0);
+        job.dst[r + q] = best.index;
+    }
+}
+
 // The scores of elements [e0, e1) in C order, batch by batch, and the argmax of every row
 // they hold: into dst for a whole row, into pieces for a row cut at e0 or e1. e0 starts a
 // Philox block, and so does every batch.
@@ -263,6 +307,14 @@ void categorical_elements(CategoricalJob<T>& job, int64_t e0, int64_t e1) {
         apply<T>(job.log_fn, std::log, g, u, m);
         for (int64_t k = 0; k < m;) {  // one row's part of the batch at a time
             const int64_t flat = e + k, r = flat / classes, first = flat - r * classes, len = std::min(m - k, classes - first);
+            if (first == 0 && classes < 64 && (m - k) / classes > 0) {
+                finish(true);  // the row before r, if this task holds a part of it
+                row = -1;
+                const int64_t rows = (m - k) / classes;
+                argmax_short_rows(job, r, rows, u + k, g + k);
+                k += rows * classes;
+                continue;
+            }
             if (r != row) {
                 finish(true);
                 row = r, start = flat, best = Best<T>{};
