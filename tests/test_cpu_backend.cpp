@@ -1422,7 +1422,7 @@ TEST(CpuLarge, IntegerPowersAsReference) {
 // smallest divided by -1 wraps), broadcast scalars (each special value, small and random
 // ones), a broadcast row and a broadcast column as divisors, a strided dividend; lengths
 // that leave vector tails. 64-bit dividends around 2^50, where division by one divisor
-// stops multiplying, and 2^53.
+// stops multiplying, and 2^53; both operands under 2^51.
 TEST(CpuLarge, IntegerFloorDivideAndRemainderExact) {
     NEED_CPU();
     auto check = [](auto zero, ember_dtype_t dt) {
@@ -1457,6 +1457,20 @@ TEST(CpuLarge, IntegerFloorDivideAndRemainderExact) {
         for (int64_t j = 0; j < cols; ++j) {
             const int64_t factor[4] = {3, 49, 103, L::is_signed ? -49 : 49};
             a[(size_t)(209 * cols + j)] = (V)(factor[j % 4] * (int64_t(1) << ((j / 4) % 44)));
+        }
+        // Rows 210-219: dividends and divisors both under 2^51 in magnitude, divisors of every
+        // size (below AVX-512DQ such 64-bit vectors divide through the bits of 2^52 + 2^51),
+        // and 2^51 - 1, the largest that does.
+        for (size_t i = 210 * (size_t)cols; i < 220 * (size_t)cols; ++i) {
+            const uint64_t bits = rng();
+            const int64_t dividend = (int64_t)(rng() >> 13), divisor = (int64_t)((rng() >> (13 + bits % 48)) | 1);
+            a[i] = (V)(L::is_signed && (bits & 64) ? -dividend : dividend);
+            b[i] = (V)(L::is_signed && (bits & 128) ? -divisor : divisor);
+        }
+        const int64_t top = (int64_t(1) << 51) - 1;
+        for (size_t k = 0; k < 8; ++k) {
+            a[210 * (size_t)cols + k] = (V)(k % 2 && L::is_signed ? -top : top);
+            b[210 * (size_t)cols + k] = (V)(k < 4 ? 3 : k < 6 ? top : (V)(L::is_signed ? -7 : 7));
         }
         for (int64_t j = 0; j < cols; ++j) r[(size_t)j] = j % 9 == 0 ? specials[(j / 9) % 9] : (V)(rng() % 100);
         std::vector<V> column((size_t)rows);

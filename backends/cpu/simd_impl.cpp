@@ -191,9 +191,36 @@ template <class T> inline V<T> vshr(V<T> a, V<T> b) {
 // lane). 8- and 16-bit lanes widen to int32 one doubling at a time and narrow back the same
 // way: GCC lowers a direct int8 <-> float conversion of a whole vector lane by lane (ten
 // times slower).
+// Below AVX-512DQ x86 has no vector conversion between int64 and double (GCC converts lane by
+// lane): lanes under 2^51 in magnitude go through the bits of 2^52 + 2^51, whose ulp is 1, so
+// adding such an integer to it is exact and lands in its low bits; the quotient, rounded to
+// the nearest integer that way, is stepped toward zero where that rounding went away from it.
+#if defined(__AVX512DQ__)
+template <class T> constexpr bool kIntDoubleByBits = false;
+#else
+template <class T> constexpr bool kIntDoubleByBits = sizeof(T) == 8;
+#endif
+template <class T> inline V<T> truncated_quotient_by_bits(V<T> a, V<T> b) {
+    using VD = V<double>;
+    using VU = V<uint64_t>;
+    constexpr double magic = 0x1.8p52;
+    constexpr uint64_t magic_bits = 0x4338000000000000, sign = 0x8000000000000000;
+    const VD q = ((VD)((VU)a + magic_bits) - magic) / ((VD)((VU)b + magic_bits) - magic);
+    const VD nearest = (q + magic) - magic;
+    const VD toward_q = (VD)(((VU)q & sign) | 0x3ff0000000000000ull);  // +-1 with q's sign
+    const auto away = ((VU)nearest & ~sign) > ((VU)q & ~sign);           // |nearest| > |q|
+    const VD truncated = away ? nearest - toward_q : nearest;
+    return (V<T>)((VU)(truncated + magic) - magic_bits);
+}
 template <class T> inline V<T> truncated_quotient(V<T> a, V<T> b) {
     if constexpr (sizeof(T) == 8) {
         using VD = typename VT<double>::type;
+        if constexpr (kIntDoubleByBits<T>) {
+            const T small = T(1) << 51;
+            auto large = a >= small || b >= small;
+            if constexpr (std::is_signed_v<T>) large = large || a <= -small || b <= -small;
+            if (!any_set(large)) return truncated_quotient_by_bits<T>(a, b);
+        }
         const T limit = T(1) << 53;
         auto large = a >= limit || b >= limit;
         if constexpr (std::is_signed_v<T>) large = large || a <= -limit || b <= -limit;
