@@ -192,25 +192,29 @@ template <class T> inline V<T> vshr(V<T> a, V<T> b) {
 // way: GCC lowers a direct int8 <-> float conversion of a whole vector lane by lane (ten
 // times slower).
 // Below AVX-512DQ x86 has no vector conversion between int64 and double (GCC converts lane by
-// lane): lanes under 2^51 in magnitude go through the bits of 2^52 + 2^51, whose ulp is 1, so
-// adding such an integer to it is exact and lands in its low bits; the quotient, rounded to
-// the nearest integer that way, is stepped toward zero where that rounding went away from it.
+// lane). Integers under 2^51 in magnitude go through the bits of 2^52 + 2^51 instead: its ulp
+// is 1, so adding such an integer to it is exact and lands in its low bits, and adding it to
+// a double under 2^51 rounds that to the nearest integer. The division below and the one by
+// a single divisor (floor_div_or_rem_by) use these where every lane is small enough.
 #if defined(__AVX512DQ__)
 template <class T> constexpr bool kIntDoubleByBits = false;
 #else
 template <class T> constexpr bool kIntDoubleByBits = sizeof(T) == 8;
 #endif
+constexpr double kRoundingMagic = 0x1.8p52;
+constexpr uint64_t kRoundingMagicBits = 0x4338000000000000;
+template <class L> inline V<double> small_int_to_double(V<L> x) { return (V<double>)((V<uint64_t>)x + kRoundingMagicBits) - kRoundingMagic; }
+template <class L> inline V<L> nearest_small_int(V<double> x) { return (V<L>)((V<uint64_t>)(x + kRoundingMagic) - kRoundingMagicBits); }
+// The quotient rounded to nearest, stepped toward zero where that went away from it.
 template <class T> inline V<T> truncated_quotient_by_bits(V<T> a, V<T> b) {
     using VD = V<double>;
     using VU = V<uint64_t>;
-    constexpr double magic = 0x1.8p52;
-    constexpr uint64_t magic_bits = 0x4338000000000000, sign = 0x8000000000000000;
-    const VD q = ((VD)((VU)a + magic_bits) - magic) / ((VD)((VU)b + magic_bits) - magic);
-    const VD nearest = (q + magic) - magic;
+    constexpr uint64_t sign = 0x8000000000000000;
+    const VD q = small_int_to_double<T>(a) / small_int_to_double<T>(b);
+    const VD nearest = (q + kRoundingMagic) - kRoundingMagic;
     const VD toward_q = (VD)(((VU)q & sign) | 0x3ff0000000000000ull);  // +-1 with q's sign
     const auto away = ((VU)nearest & ~sign) > ((VU)q & ~sign);           // |nearest| > |q|
-    const VD truncated = away ? nearest - toward_q : nearest;
-    return (V<T>)((VU)(truncated + magic) - magic_bits);
+    return nearest_small_int<T>(away ? nearest - toward_q : nearest);
 }
 template <class T> inline V<T> truncated_quotient(V<T> a, V<T> b) {
     if constexpr (sizeof(T) == 8) {
@@ -473,23 +477,10 @@ inline V<T> floor_div_or_rem_by_small(V<T> a, T d, uint16_t m) {
     memcpy(&result, Remainder ? rem : q, sizeof result);
     return __builtin_convertvector(result, V<T>);
 }
-// Without AVX-512DQ, x86 has no vector conversion between int64 and double, and GCC converts
-// lane by lane. Below 2^51 in magnitude both go through the bits of 2^52 + 2^51, whose ulp is 1:
-// adding such an integer to it is exact and lands in its low bits. The quotient comes out
-// rounded to nearest, floor or ceiling of the true one (the product errs by under 1/4 below
-// 2^50), and the rounding down below corrects the ceiling for signed and unsigned lanes.
-#if defined(__AVX512DQ__)
-template <class T> constexpr bool kQuotientToNearest = false;
-#else
-template <class T> constexpr bool kQuotientToNearest = sizeof(T) == 8;
-#endif
-template <class L> inline V<L> quotient_to_nearest(V<L> x, double r) {
-    constexpr double magic = 0x1.8p52;
-    constexpr uint64_t magic_bits = 0x4338000000000000;
-    const V<double> xf = (V<double>)((V<uint64_t>)x + magic_bits) - magic;
-    const V<double> shifted = xf * r + magic;
-    return (V<L>)((V<uint64_t>)shifted - magic_bits);
-}
+// 64-bit lanes below AVX-512DQ convert through the bits (kIntDoubleByBits, above): the
+// quotient comes out rounded to nearest, the floor or the ceiling of the true one (the
+// product errs by under 1/4 below 2^50), and the rounding down below corrects the ceiling
+// for signed and unsigned lanes.
 template <class T, bool Remainder>
 inline V<T> floor_div_or_rem_by(V<T> a, T d, DivFloat<T> r) {
     if constexpr (sizeof(T) == 8) {
@@ -508,7 +499,7 @@ inline V<T> floor_div_or_rem_by(V<T> a, T d, DivFloat<T> r) {
     VDivLane<T> x, q;
     if constexpr (sizeof(T) == 1) x = __builtin_convertvector(__builtin_convertvector(a, VH), VDivLane<T>);
     else x = __builtin_convertvector(a, VDivLane<T>);
-    if constexpr (kQuotientToNearest<T>) q = quotient_to_nearest<T>(x, r);
+    if constexpr (kIntDoubleByBits<T>) q = nearest_small_int<T>(small_int_to_double<T>(x) * r);
     else q = __builtin_convertvector(__builtin_convertvector(x, VDivFloat<T>) * r, VDivLane<T>);
     // The remainder and the rounding down in vectors of the machine's width: GCC compares
     // wider vectors lane by lane.
@@ -524,7 +515,7 @@ inline V<T> floor_div_or_rem_by(V<T> a, T d, DivFloat<T> r) {
             const auto across = (rs[p] != zero) & ((rs[p] ^ (L)d) < zero);
             qs[p] = across ? (V<L>)((V<U>)qs[p] - 1) : qs[p];  // unsigned: both sides are computed in every lane
             rs[p] = across ? (V<L>)((V<U>)rs[p] + (U)d) : rs[p];
-        } else if constexpr (kQuotientToNearest<T>) {
+        } else if constexpr (kIntDoubleByBits<T>) {
             // Rounded up: the remainder wrapped below zero (|a| < 2^50, so a true one reads positive).
             const auto across = (V<int64_t>)rs[p] < 0;
             qs[p] = across ? qs[p] - 1 : qs[p];
