@@ -2940,7 +2940,7 @@ TEST(CpuMath, Float32UlpErrorAtMost4) {
 // The ISA variants below the best one (which the tests above run): the float32 functions
 // within 4 ulp and their streaming-store paths, the float64 libmvec functions, shifts,
 // conversions and half types (test_cpu_dtypes.cpp), vector Philox and the sorting
-// networks (test_cpu_indexing.cpp), the transposing copies around LAPACK (test_cpu_linalg.cpp),
+// networks (test_cpu_indexing.cpp), categorical's exponentials and race (test_cpu_random.cpp), the transposing copies around LAPACK (test_cpu_linalg.cpp),
 // complex abs, conj, multiply and sums, float64 -> half types, products, integer
 // floor_divide/remainder, bool compares and extremes, all/any counts. One test per variant,
 // so that the suite's two shards share them (a minute each under the sanitizers).
@@ -2955,7 +2955,7 @@ const char* const kIsaVariantFilter =
     "CpuLarge.IntegerFloorDivideAndRemainderExact:CpuLarge.BoolComparisonsAndExtremes:CpuLarge.AllAnyAllLayoutsAndDtypes:"
     "CpuLarge.ArgExtremesStopAtTheTypesLimits:CpuLarge.NegativeZeroScalarsKeepTheirSign:CpuLarge.HalfExtremesMatchReferenceBitForBit:"
     "CpuLarge.FloatFloorDivideAndRemainderExact:CpuLarge.IntegerPowersAsReference:CpuMath.PowFloat32Lanes:"
-    "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource";
+    "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource:CpuRandom.CategoricalIsItsCompositesOps";
 
 TEST(CpuMath, Avx2VariantWithin4Ulp) {
     NEED_CPU();

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "../backends/cpu/neg_log_fast.hpp"
 #include "cpu_contexts.hpp"
 #include "ember/ember_random.h"
 
@@ -216,6 +217,12 @@ TEST(CpuRandom, CategoricalIsItsCompositesOps) {
     };
     std::vector<Case> cases;
     cases.push_back({"(200, 10) float32 logits", tensor(cpu(), randf(2000, -3, 3, 95), {200, 10}, EMBER_FLOAT32), 500, true});
+    // Logits near 8000 (1e13): the composite's scores round to 2^-10 (2^-9) and tie, where
+    // its argmax takes the first; the race's rows whose runner-up comes that close must take
+    // the composite's scores (about one row in 300).
+    auto large = randf(2 * 10, 7999, 8001, 90);
+    cases.push_back({"(2, 10) float32 logits near 8000", tensor(cpu(), large, {2, 10}, EMBER_FLOAT32), 50000, true});
+    cases.push_back({"(2, 10) float64 logits near 1e13", on_cpu(ember_add, tensor(cpu(), large, {2, 10}, EMBER_FLOAT64), scalar(1e13 - 8000, EMBER_FLOAT64)), 50000, true});
     cases.push_back({"(3, 1001) float64 logits", tensor(cpu(), randf(3003, -3, 3, 96), {3, 1001}, EMBER_FLOAT64), 333, true});
     cases.push_back({"two long float64 rows", tensor(cpu(), long_rows, {2, 300001}, EMBER_FLOAT64), 1, true});
     cases.push_back({"one long float32 row, 2 samples", tensor(cpu(), std::vector<float>(long_rows.begin() + 300001, long_rows.end()), {300001}, EMBER_FLOAT32), 2, true});
@@ -239,6 +246,32 @@ TEST(CpuRandom, CategoricalIsItsCompositesOps) {
         expect_close(got, want, 0, 0, "categorical, " + c.what);
         EXPECT_TRUE(same_state(after_kernel, after_ops)) << "categorical, " << c.what;
     }
+}
+
+// The race's float64 exponentials (backends/cpu/neg_log_fast.hpp, the kernels' very
+// template) stay within the error the race's margin allows for: on random open uniforms,
+// next to the ends of the reduction's range [sqrt(1/2), sqrt(2)) at every power of two, and
+// at both ends of (0, 1).
+TEST(CpuRandom, FastNegLogWithinTheRaceBound) {
+    double worst = 0;
+    auto check = [&](double u) {
+        const long double exact = -std::log((long double)u);
+        const double got = ember_cpu::neg_log_fast<double, uint64_t>(u);
+        worst = std::max(worst, (double)std::fabs((got - exact) / exact));
+    };
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 2000000; ++i) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        check((2.0 * (double)(state >> 12) + 1) * 0x1p-53);
+    }
+    for (int e = 0; e <= 53; ++e)
+        for (int j = -2000; j <= 2000; ++j) {
+            const double u = std::ldexp(0.70710678118654752440 + j * 0x1p-52, -e);
+            if (u >= 0x1p-53 && u < 1) check(u);
+        }
+    for (int j = 1; j <= 100000; ++j) check(1 - j * 0x1p-53), check(j * 0x1p-53);
+    EXPECT_LE(worst, ember_cpu::kRaceExponentialError);
+    EXPECT_GT(worst, ember_cpu::kRaceExponentialError / 8) << "the check reaches the reduction's worst cases";
 }
 
 // random_bernoulli of one probability (random_ops.cpp) is u < p: with p set to the very

@@ -83,6 +83,13 @@ typedef void (*NanFoldFn)(const void* row, void* acc, int64_t n);
 typedef void (*CvtFn)(const void* in, void* out, int64_t n);
 // Philox 4x32-10: the 4 * nblocks words of blocks first_block.. with counter word 2 = 0.
 typedef void (*PhiloxFn)(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nblocks);
+// out[k] = -log(u_k) for n open unit uniforms made from Philox words (one word each for
+// float32, two for float64; simd_random.hpp): random_categorical's exponentials.
+typedef void (*NegLogUniformFn)(const uint32_t* words, int64_t n, void* out);
+// random_categorical's exponential race over whole rows of fewer than 64 classes
+// (simd_random.hpp, race_rows).
+typedef void (*RaceRowsFn)(const void* exponentials, int64_t rows, int64_t classes, const void* rates, const void* margins, int64_t first_row,
+                           int64_t samples, int64_t* out);
 // Sorts n unsigned keys ascending in place with a sorting network (not stable), for short
 // lines: n <= network_sort_max (at most kNetworkSortBytes of keys, 64 vectors).
 constexpr int kNetworkSortBytes = 4096;
@@ -160,6 +167,11 @@ struct IsaTable {
     CopyFn copy;
     TransposeFn transpose[3];  // [0] 4-byte elements, [1] 8-byte, [2] 16-byte
     PhiloxFn philox;
+    NegLogUniformFn neg_log_open_uniform[2];  // [0] float32, [1] float64
+    RaceRowsFn race_rows[2];                  // [0] float32, [1] float64
+    // The race's exponentials: [0] float32 as neg_log_open_uniform, [1] float64 to within
+    // kRaceExponentialError (neg_log_fast.hpp).
+    NegLogUniformFn race_exponentials[2];
     NetworkSortFn network_sort[2];  // [0] uint32 keys, [1] uint64
     int64_t network_sort_max[2];
     QuicksortFn quicksort[2];  // [0] uint32 keys, [1] uint64

@@ -14,6 +14,7 @@
 
 #include "cpu_common.hpp"
 #include "first_position.hpp"
+#include "neg_log_fast.hpp"
 
 namespace ember_cpu {
 namespace {
@@ -43,14 +44,6 @@ inline T unit_uniform(const uint32_t* w, int64_t k) {
     // The shifted words fit in int32: a signed conversion, which SSE2 vectorises.
     if constexpr (sizeof(T) == 4) return (T)(int32_t)(w[k] >> 8) * (T)(1.0 / 16777216.0);
     else return ((T)(int32_t)(w[2 * k] >> 5) * (T)67108864.0 + (T)(int32_t)(w[2 * k + 1] >> 6)) * (T)(1.0 / 9007199254740992.0);
-}
-
-// Element k of a batch of the composite's unit uniforms on the open (0, 1): (2m + 1) 2^-24
-// with m 23 bits of one word (float32), (2m + 1) 2^-53 with m 52 bits of two (float64).
-template <class T>
-inline T open_unit_uniform(const uint32_t* w, int64_t k) {
-    if constexpr (sizeof(T) == 4) return ((T)(int32_t)(w[k] >> 9) * (T)2 + (T)1) * (T)(1.0 / 16777216.0);
-    else return (((T)(int32_t)(w[2 * k] >> 5) * (T)33554432.0 + (T)(int32_t)(w[2 * k + 1] >> 7)) * (T)2 + (T)1) * (T)(1.0 / 9007199254740992.0);
 }
 
 // random_uniform (a COMPOSITE_KERNEL row): the composite's op sequence in
@@ -165,11 +158,13 @@ ember_status_t distribution_kernel(const ember_kernel_call_t* c) {
 
 // random_categorical (a COMPOSITE_KERNEL row): the composite's Gumbel-max in one pass. The
 // scores have shape (..., samples, classes); score (row, c) is logits[row / samples, c] +
-// -log(-log(u)), u the element's open unit uniform (open_unit_uniform) from its words in C
-// order, through the backend's own vector log; a row's class is the first NaN score, else
-// the first largest (the argmax kernels' rule): the composite's classes bit for bit. The
-// elements are split evenly across the pool whatever the shape; a row cut by a split is
-// finished from its pieces' results, in order.
+// -log(-log(u)), u the element's open unit uniform from its words in C order, through the
+// backend's own vector log (the ISA's neg_log_open_uniform, then U_LOG); a row's class is
+// the first NaN score, else the first largest (the argmax kernels' rule): the composite's
+// classes bit for bit. Short rows of several samples take the exponential race
+// (race_rows), which reaches the same classes with one log per score. The elements are
+// split evenly across the pool whatever the shape; a row cut by a split is finished from
+// its pieces' results, in order.
 template <class T>
 struct Best {  // the argmax of a row, or of a piece of one
     int64_t index = -1;
@@ -229,7 +224,13 @@ struct CategoricalJob {
     const T* logits;
     int64_t* dst;
     UnFn log_fn;
+    NegLogUniformFn neg_log_uniform;
     RowFn max_of;  // the ISA's row max (every ISA table has float32/float64 ones)
+    // The exponential race (race_short_rows), or null: per logits row, rate[j] =
+    // exp(max - logits[j]) and the margin within which a runner-up sends the row back to
+    // the composite's scores (+inf: always).
+    const T* rate = nullptr;
+    const T* margin = nullptr;
     std::vector<Piece<T>> pieces;
     std::mutex pieces_lock;
 };
@@ -278,6 +279,37 @@ void argmax_short_rows(const CategoricalJob<T>& job, int64_t r, int64_t rows, co
     }
 }
 
+// The composite's class for one row of fewer than 64 classes from its Philox words: the
+// Gumbel scores logits - log E, E = -log u, then their argmax.
+template <class T>
+int64_t composite_class(const CategoricalJob<T>& job, const T* logits, const uint32_t* words) {
+    T e[64], score[64];
+    job.neg_log_uniform(words, job.classes, e);
+    apply<T>(job.log_fn, std::log, e, score, job.classes);
+    for (int64_t j = 0; j < job.classes; ++j) score[j] = logits[j] + ((T)0 - score[j]);
+    Best<T> best;
+    best.take(score, job.classes, 0);
+    return best.index;
+}
+
+// The exponential race: argmax_j (l_j - log E_j) = argmin_j E_j exp(M - l_j), M the row's
+// largest logit, so a row costs one log per class (E_j itself) where the Gumbel scores cost
+// two, and E_j need not be the composite's to the last bit (float64 takes a faster log,
+// race_exponentials). The two forms differ by rounding and that log's error, so they can
+// order two classes differently only where their products lie within the row's margin
+// (race_rates); a row whose runner-up does (the ISA's race_rows answers -1), and a row of
+// NaN, +inf or only -inf logits (margin +inf), takes composite_class. So the class is the
+// composite's. Whole rows of fewer than 64 classes from row r: their race exponentials at
+// e, their words at words.
+template <class T>
+void race_short_rows(const CategoricalJob<T>& job, int64_t r, int64_t rows, const T* e, const uint32_t* words) {
+    constexpr int64_t kWords = sizeof(T) / 4;
+    g_isa->race_rows[sizeof(T) == 8](e, rows, job.classes, job.rate, job.margin, r, job.samples, job.dst + r);
+    for (int64_t q = 0; q < rows; ++q)
+        if (job.dst[r + q] < 0)
+            job.dst[r + q] = composite_class(job, job.logits + ((r + q) / job.samples) * job.classes, words + q * job.classes * kWords);
+}
+
 // The scores of elements [e0, e1) in C order, batch by batch, and the argmax of every row
 // they hold: into dst for a whole row, into pieces for a row cut at e0 or e1. e0 starts a
 // Philox block, and so does every batch.
@@ -286,7 +318,7 @@ void categorical_elements(CategoricalJob<T>& job, int64_t e0, int64_t e1) {
     constexpr int64_t kWords = sizeof(T) == 8 ? 2 : 1, kPerBlock = kWordsPerBlock / kWords, kBatch = 1024;
     const int64_t classes = job.classes;
     uint32_t w[kBatch * kWords];
-    alignas(64) T u[kBatch], g[kBatch];
+    alignas(64) T u[kBatch], g[kBatch + 64 / sizeof(T)] = {};  // race_rows reads a vector past the last row
     Best<T> best;
     int64_t row = -1, start = 0;
     auto finish = [&](bool row_ended) {
@@ -301,23 +333,30 @@ void categorical_elements(CategoricalJob<T>& job, int64_t e0, int64_t e1) {
     for (int64_t e = e0; e < e1; e += kBatch) {
         const int64_t m = std::min(kBatch, e1 - e);
         g_isa->philox(job.key, job.base + (uint64_t)(e / kPerBlock), w, (m + kPerBlock - 1) / kPerBlock);
-        for (int64_t k = 0; k < m; ++k) u[k] = open_unit_uniform<T>(w, k);
-        apply<T>(job.log_fn, std::log, u, g, m);
-        for (int64_t k = 0; k < m; ++k) g[k] = (T)0 - g[k];
-        apply<T>(job.log_fn, std::log, g, u, m);
+        if (job.rate) {
+            g_isa->race_exponentials[sizeof(T) == 8](w, m, g);
+        } else {
+            job.neg_log_uniform(w, m, g);  // g: the exponentials E = -log u
+            apply<T>(job.log_fn, std::log, g, u, m);  // u: log E
+        }
         for (int64_t k = 0; k < m;) {  // one row's part of the batch at a time
             const int64_t flat = e + k, r = flat / classes, first = flat - r * classes, len = std::min(m - k, classes - first);
             if (first == 0 && classes < 64 && (m - k) / classes > 0) {
                 finish(true);  // the row before r, if this task holds a part of it
                 row = -1;
                 const int64_t rows = (m - k) / classes;
-                argmax_short_rows(job, r, rows, u + k, g + k);
+                if (job.rate) race_short_rows(job, r, rows, g + k, w + k * kWords);
+                else argmax_short_rows(job, r, rows, u + k, g + k);
                 k += rows * classes;
                 continue;
             }
             if (r != row) {
                 finish(true);
                 row = r, start = flat, best = Best<T>{};
+            }
+            if (job.rate) {  // the composite's E and log E
+                job.neg_log_uniform(w + k * kWords, len, g + k);
+                apply<T>(job.log_fn, std::log, g + k, u + k, len);
             }
             const T* l = job.logits + (r / job.samples) * classes + first;
             T* score = g + k;
@@ -330,6 +369,36 @@ void categorical_elements(CategoricalJob<T>& job, int64_t e0, int64_t e1) {
         }
     }
     finish(e1 == (row + 1) * classes);
+}
+
+// rate[j] = exp(M - l[j]) and the margin of each logits row for race_rows. The log of the
+// race's product and the composite's score each differ from the exact l - log E by at most
+// D = u (|l| + 2 |M - l| + 37 + 4 ulp of log |log E| <= 37 + 4 ulp of exp + 1) + x, u the
+// unit roundoff, |log E| < 37 for the exponentials of open uniforms, x the race
+// exponentials' relative error; a composite class c other than the race's b then has a
+// product within exp(2 D) of b's. The margin, 1 + u (8 max|l| + 2048) + 4 x, bounds exp(2 D)
+// with room to spare.
+template <class T>
+void race_rates(const CategoricalJob<T>& job, int64_t logits_rows, std::vector<T>& rate, std::vector<T>& margin) {
+    const int64_t classes = job.classes;
+    const T inf = std::numeric_limits<T>::infinity(), unit = std::numeric_limits<T>::epsilon() / 2;
+    rate.resize((size_t)(logits_rows * classes) + 64 / sizeof(T));  // race_rows reads a vector past the last row
+    margin.resize((size_t)logits_rows);
+    for (int64_t r = 0; r < logits_rows; ++r) {
+        const T* l = job.logits + r * classes;
+        T* d = rate.data() + r * classes;
+        T top = -inf, size = 0;
+        bool regular = true;
+        for (int64_t j = 0; j < classes; ++j) {
+            regular &= l[j] == l[j] && l[j] != inf;
+            top = std::max(top, l[j]);
+            if (l[j] != -inf) size = std::max(size, std::abs(l[j]));
+        }
+        regular &= top != -inf;
+        for (int64_t j = 0; j < classes; ++j) d[j] = regular ? top - l[j] : 0;
+        margin[r] = regular ? 1 + unit * (8 * size + 2048) + (sizeof(T) == 8 ? 4 * kRaceExponentialError : 0) : inf;
+    }
+    apply<T>(g_isa->un[U_EXP][sizeof(T) == 8 ? EMBER_FLOAT64 : EMBER_FLOAT32], std::exp, rate.data(), rate.data(), (int64_t)rate.size());
 }
 
 template <class T>
@@ -345,6 +414,12 @@ void categorical_t(const ember_kernel_call_t* c) {
     job.dst = (int64_t*)out.data + out.offset;
     job.log_fn = g_isa->un[U_LOG][sizeof(T) == 8 ? EMBER_FLOAT64 : EMBER_FLOAT32];
     job.max_of = g_isa->row[R_MAX][sizeof(T) == 8 ? EMBER_FLOAT64 : EMBER_FLOAT32];
+    job.neg_log_uniform = g_isa->neg_log_open_uniform[sizeof(T) == 8];
+    std::vector<T> rate, margin;
+    if (job.classes < 64 && job.samples >= 2) {  // each exp below saves `samples` logs
+        race_rates(job, numel(in) / std::max<int64_t>(1, job.classes), rate, margin);
+        job.rate = rate.data(), job.margin = margin.data();
+    }
     constexpr int64_t kPerBlock = sizeof(T) == 8 ? 2 : 4;
     const int64_t total = numel(out) * job.classes, blocks = (total + kPerBlock - 1) / kPerBlock;
     parallel_range(blocks, kParallelCostly / 16, 1 << 11, [&](int64_t b0, int64_t b1) {

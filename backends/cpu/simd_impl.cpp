@@ -34,6 +34,7 @@
 
 #include "../common/float16.hpp"
 #include "isa.hpp"
+#include "neg_log_fast.hpp"
 
 #ifndef EMBER_ISA_NAME
 #define EMBER_ISA_NAME generic
@@ -2343,7 +2344,7 @@ void copy_bytes(const void* in, void* out, int64_t nbytes, int flags) {
 enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D_BF16, D_F32, D_F64, D_C64, D_C128 };
 
 #include "simd_mvec.hpp"
-#include "simd_philox.hpp"
+#include "simd_random.hpp"
 #include "simd_sortnet.hpp"
 #include "simd_quicksort.hpp"
 #include "simd_transpose.hpp"
@@ -2495,6 +2496,12 @@ IsaTable build_table() {
     t.transpose[1] = transpose_elems<8>;
     t.transpose[2] = transpose_elems<16>;
     t.philox = philox_words;
+    t.neg_log_open_uniform[0] = neg_log_open_uniform<float>;
+    t.neg_log_open_uniform[1] = neg_log_open_uniform<double>;
+    t.race_exponentials[0] = neg_log_open_uniform<float>;
+    t.race_exponentials[1] = neg_log_open_uniform<double, true>;
+    t.race_rows[0] = race_rows<float>;
+    t.race_rows[1] = race_rows<double>;
     t.fft_lines = fft_lines;
     t.rfft_split = rfft_split_lines;
     t.irfft_merge = irfft_merge_lines;
