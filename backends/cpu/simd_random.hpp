@@ -135,19 +135,25 @@ inline __attribute__((always_inline)) unsigned lane_bits(Vec m) {
 #endif
 }
 
+// The smallest lane (no NaN): halving steps of vector minima, without branches.
 template <class T>
 inline __attribute__((always_inline)) T lane_min(V<T> v) {
-    T m = v[0];
-    for (int k = 1; k < W<T>; ++k) m = v[k] < m ? v[k] : m;
-    return m;
+    for (int step = W<T> / 2; step > 0; step /= 2) {
+        V<sint_of<T>> swap;
+        for (int k = 0; k < W<T>; ++k) swap[k] = k ^ step;
+        const V<T> other = __builtin_shuffle(v, swap);
+        v = other < v ? other : v;
+    }
+    return v[0];
 }
 
 // random_categorical's exponential race (random_ops.cpp, race_short_rows) on rows
 // first_row .. first_row + rows - 1 of `classes` < 64 exponentials each, contiguous at e;
 // row r's rates at rate + (r / samples) * classes, its margin margin[r / samples]. out[t] =
 // the position of the smallest product e[j] * rate[j] of row first_row + t, or -1 where
-// another product equals it or lies within the margin of it. One vector of classes at a
-// time; reads up to a vector past the last row of e and of rate (their buffers have room).
+// another product lies within the margin of it (or equals it), or the margin is +inf. One
+// vector of classes at a time; reads up to a vector past the last row of e and of rate
+// (their buffers have room).
 template <class T>
 void race_rows(const void* exponentials, int64_t rows, int64_t classes, const void* rates, const void* margins, int64_t first_row, int64_t samples,
                int64_t* out) {
@@ -174,15 +180,11 @@ void race_rows(const void* exponentials, int64_t rows, int64_t classes, const vo
             product[v] = p;
             low = p < low ? p : low;
         }
-        const T best = lane_min<T>(low);
-        uint64_t at_best = 0;  // bit j: product j is the smallest (without branches: they would be random)
-        V<T> rest = inf;
-        for (int64_t v = 0; v < vectors; ++v) {
-            const auto is_best = product[v] == best;
-            at_best |= (uint64_t)lane_bits<T>(is_best) << (v * L);
-            rest = is_best ? rest : (product[v] < rest ? product[v] : rest);
-        }
-        const bool alone = at_best != 0 && (at_best & (at_best - 1)) == 0 && lane_min<T>(rest) > best * row_margin;
-        out[t] = alone ? (int64_t)__builtin_ctzll(at_best) : -1;
+        // The products within the margin of the smallest: the smallest alone, or a near tie.
+        // Without branches: they would be random.
+        const T bound = lane_min<T>(low) * row_margin;
+        uint64_t near = 0;
+        for (int64_t v = 0; v < vectors; ++v) near |= (uint64_t)lane_bits<T>(product[v] <= bound) << (v * L);
+        out[t] = near != 0 && (near & (near - 1)) == 0 ? (int64_t)__builtin_ctzll(near) : -1;
     }
 }
