@@ -184,7 +184,8 @@ TEST(CpuRandom, NormalAndExponentialMatchTheReferenceClosely) {
     }
 }
 
-// random_ops.cpp's categorical kernel against the composite's ops: many short rows, long
+// random_ops.cpp's categorical kernel against the composite's ops: many short rows (drawn
+// once: Gumbel scores; several times: the exponential race, unless the logits are too many), long
 // rows that the pool splits into pieces (the largest score in the first piece of one, in the
 // last of the other; NaN and inf logits in several pieces), one class, no rows, a 1-d x, probabilities with zeros (log 0 = -inf, never drawn) and a row of zeros only (all
 // scores -inf: class 0), NaN logits (the first NaN's class), a transposed float16 x, and no
@@ -217,6 +218,8 @@ TEST(CpuRandom, CategoricalIsItsCompositesOps) {
     };
     std::vector<Case> cases;
     cases.push_back({"(200, 10) float32 logits", tensor(cpu(), randf(2000, -3, 3, 95), {200, 10}, EMBER_FLOAT32), 500, true});
+    cases.push_back({"(3000, 10) float64 logits, one sample a row", tensor(cpu(), randf(30000, -3, 3, 89), {3000, 10}, EMBER_FLOAT64), 1, true});
+    cases.push_back({"(110000, 10) float32 logits, past the race's table", tensor(cpu(), randf(1100000, -3, 3, 88), {110000, 10}, EMBER_FLOAT32), 2, true});
     // Logits near 8000 (1e13): the composite's scores round to 2^-10 (2^-9) and tie, where
     // its argmax takes the first; the race's rows whose runner-up comes that close must take
     // the composite's scores (about one row in 300).

@@ -378,15 +378,18 @@ void categorical_elements(CategoricalJob<T>& job, int64_t e0, int64_t e1) {
 // exponentials' relative error; a composite class c other than the race's b then has a
 // product within exp(2 D) of b's. The margin, 1 + u (8 max|l| + 2048) + 4 x, bounds exp(2 D)
 // with room to spare.
+constexpr int64_t kRaceTableElements = 1 << 20;
+
 template <class T>
 void race_rates(const CategoricalJob<T>& job, int64_t logits_rows, std::vector<T>& rate, std::vector<T>& margin) {
     const int64_t classes = job.classes;
     const T inf = std::numeric_limits<T>::infinity(), unit = std::numeric_limits<T>::epsilon() / 2;
-    rate.resize((size_t)(logits_rows * classes) + 64 / sizeof(T));  // race_rows reads a vector past the last row
+    std::vector<T> exponent((size_t)(logits_rows * classes));
+    rate.resize(exponent.size() + 64 / sizeof(T));  // race_rows reads a vector past the last row
     margin.resize((size_t)logits_rows);
     for (int64_t r = 0; r < logits_rows; ++r) {
         const T* l = job.logits + r * classes;
-        T* d = rate.data() + r * classes;
+        T* d = exponent.data() + r * classes;
         T top = -inf, size = 0;
         bool regular = true;
         for (int64_t j = 0; j < classes; ++j) {
@@ -398,7 +401,7 @@ void race_rates(const CategoricalJob<T>& job, int64_t logits_rows, std::vector<T
         for (int64_t j = 0; j < classes; ++j) d[j] = regular ? top - l[j] : 0;
         margin[r] = regular ? 1 + unit * (8 * size + 2048) + (sizeof(T) == 8 ? 4 * kRaceExponentialError : 0) : inf;
     }
-    apply<T>(g_isa->un[U_EXP][sizeof(T) == 8 ? EMBER_FLOAT64 : EMBER_FLOAT32], std::exp, rate.data(), rate.data(), (int64_t)rate.size());
+    apply<T>(g_isa->un[U_EXP][sizeof(T) == 8 ? EMBER_FLOAT64 : EMBER_FLOAT32], std::exp, exponent.data(), rate.data(), (int64_t)exponent.size());
 }
 
 template <class T>
@@ -416,7 +419,8 @@ void categorical_t(const ember_kernel_call_t* c) {
     job.max_of = g_isa->row[R_MAX][sizeof(T) == 8 ? EMBER_FLOAT64 : EMBER_FLOAT32];
     job.neg_log_uniform = g_isa->neg_log_open_uniform[sizeof(T) == 8];
     std::vector<T> rate, margin;
-    if (job.classes < 64 && job.samples >= 2) {  // each exp below saves `samples` logs
+    // Each exp below saves `samples` logs; the tables stay small beside the work.
+    if (job.classes < 64 && job.samples >= 2 && numel(in) <= kRaceTableElements) {
         race_rates(job, numel(in) / std::max<int64_t>(1, job.classes), rate, margin);
         job.rate = rate.data(), job.margin = margin.data();
     }
