@@ -73,7 +73,7 @@ void philox_words(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nbl
 
 // random_categorical's exponentials: out[k] = -log(u_k), u_k the open unit uniform of words
 // k (float32: (2m + 1) 2^-24, m = w[k] >> 9) or 2k, 2k + 1 (float64: (2m + 1) 2^-53,
-// m = (w[2k] >> 5) 2^25 + (w[2k + 1] >> 7)), exact as random_ops.cpp's open_unit_uniform,
+// m = (w[2k] >> 5) 2^25 + (w[2k + 1] >> 7)), exact as src/ops/random.cpp's open_unit_uniform,
 // through the vector log of U_LOG and negated as 0 - x: the composite's values bit for bit.
 // The lanes past n are padded with a real element. With kFast (float64 only), -log(u) comes
 // from neg_log_fast instead: the exponentials of the race, which only needs them to within
