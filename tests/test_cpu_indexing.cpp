@@ -638,7 +638,7 @@ TEST(CpuLarge, ComplexSortsMatchReference) {
 }
 
 // sort.cpp's long lines of 32- and 64-bit keys, on an ISA with a vectorised quicksort
-// (simd_quicksort.hpp; AVX-512): partitions that leave a remainder of under one step,
+// (simd_quicksort.hpp; AVX2 and AVX-512): partitions that leave a remainder of under one step,
 // pivots that are the smallest key (runs of equal keys) or the largest possible key, inputs
 // already in order or reversed, and the cut into pieces for the pool; every 32- and 64-bit
 // dtype (floats sort -0.0/+0.0 and NaNs in input order), both directions, bit for bit

@@ -2513,7 +2513,7 @@ IsaTable build_table() {
     t.network_sort[1] = network_sort<uint64_t>;
     t.network_sort_max[0] = kNetworkSortMax<uint32_t>;
     t.network_sort_max[1] = kNetworkSortMax<uint64_t>;
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) || defined(__AVX2__)
     t.quicksort[0] = quicksort_keys<uint32_t>;
     t.quicksort[1] = quicksort_keys<uint64_t>;
     t.quick_split[0] = quick_split_keys<uint32_t>;

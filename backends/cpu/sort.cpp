@@ -1,8 +1,8 @@
 // sort and argsort: a stable radix sort per line (one pass by the top digit, then an LSD
 // sort of each bucket in cache; msd_sort), which gives the reference's result (a stable
 // comparison sort) exactly; lines of up to a few thousand keys go through sorting
-// networks instead (sort_short_lines), made exact as described there; on AVX-512 the
-// values of long lines go through a vectorised quicksort of bare keys instead
+// networks instead (sort_short_lines), made exact as described there; on AVX2 and AVX-512
+// the values of long lines go through a vectorised quicksort of bare keys instead
 // (quicksort_on_pool; values need no stability but that of -0.0/+0.0 and NaN payloads,
 // which restore_merged_runs gives back).
 // Each element becomes an unsigned key of its own width whose order is the reference's:
@@ -320,8 +320,10 @@ void decode_line(const Key* __restrict keys, int64_t n, U* __restrict dst, Step 
 }
 
 // Sorts 32- or 64-bit keys[0, n) with the ISA's vectorised quicksort, if it has one (else
-// returns false): partition steps cut the line into pieces, the largest first, until every
-// thread has two to take; the pool then sorts the pieces, largest first.
+// returns false): partition steps cut the line into pieces until every thread has two to
+// take, in rounds that split the largest pieces side by side on the pool (a split one at a
+// time left the second round's halves to one thread: 1e7 float64 keys on two threads); the
+// pool then sorts the pieces, largest first.
 template <class U>
 bool quicksort_on_pool(U* keys, int64_t n) {
     if constexpr (sizeof(U) != 4 && sizeof(U) != 8) return false;
@@ -333,23 +335,28 @@ bool quicksort_on_pool(U* keys, int64_t n) {
             int64_t begin, size;
             bool sorted;  // all keys equal
         };
+        auto by_size = [](const Piece& x, const Piece& y) { return (x.sorted ? 0 : x.size) > (y.sorted ? 0 : y.size); };
         std::vector<Piece> pieces{{0, n, false}};
-        const int nt = num_threads();
-        while (nt > 1 && (int)pieces.size() < 2 * nt) {
-            auto largest = std::max_element(pieces.begin(), pieces.end(), [](const Piece& x, const Piece& y) {
-                return (x.sorted ? 0 : x.size) < (y.sorted ? 0 : y.size);
-            });
-            if (largest->sorted || largest->size < kParallelCostly) break;
-            const Piece p = *largest;
-            const int64_t k = split(keys + p.begin, p.size);
-            if (k == p.size) {
-                largest->sorted = true;
-                continue;
+        const size_t wanted = 2 * (size_t)num_threads();
+        while (wanted > 2 && pieces.size() < wanted) {
+            std::sort(pieces.begin(), pieces.end(), by_size);
+            size_t round = 0;  // the largest pieces that still split, at most as many as wanted
+            while (round < pieces.size() && pieces.size() + round < wanted && !pieces[round].sorted && pieces[round].size >= kParallelCostly)
+                ++round;
+            if (round == 0) break;
+            std::vector<int64_t> cut(round);
+            parallel_tasks((int64_t)round, [&](int64_t i) { cut[(size_t)i] = split(keys + pieces[(size_t)i].begin, pieces[(size_t)i].size); });
+            for (size_t i = 0; i < round; ++i) {
+                const Piece p = pieces[i];
+                if (cut[i] == p.size) {
+                    pieces[i].sorted = true;
+                    continue;
+                }
+                pieces[i] = {p.begin, cut[i], false};
+                pieces.push_back({p.begin + cut[i], p.size - cut[i], false});
             }
-            *largest = {p.begin, k, false};
-            pieces.push_back({p.begin + k, p.size - k, false});
         }
-        std::sort(pieces.begin(), pieces.end(), [](const Piece& x, const Piece& y) { return x.size > y.size; });
+        std::sort(pieces.begin(), pieces.end(), by_size);
         parallel_tasks((int64_t)pieces.size(), [&](int64_t i) {
             if (!pieces[(size_t)i].sorted) quicksort(keys + pieces[(size_t)i].begin, pieces[(size_t)i].size);
         });
