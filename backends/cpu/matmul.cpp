@@ -362,7 +362,8 @@ int64_t small_work_limit() {
 // (a scalar column would run k multiply-adds one at a time). One thread, AVX2 on Zen 3,
 // against the 64-row SGEMM/DGEMM calls: float32 (16384, 64) @ (64, 64) 1.4-1.7x, (65536,
 // 16) @ (16, 16) 2.4x, (16384, 16) @ (16, 256) 1.2-1.3x; float64 1.03-1.2x where k >= 32
-// or n <= 64, but 0.84-0.86x at (16384, 16) @ (16, 256).
+// or n <= 64, but 0.84-0.86x at (16384, 16) @ (16, 256). (half_matmul's converted float32
+// blocks already took this kernel, through small_products.)
 bool own_row_blocks(int32_t dt, int64_t n, int64_t k) {
     const int64_t lanes16 = 16 / (int64_t)itemsize_of(dt);
     if (small_work_limit() != kBlasAloneWork || n % lanes16 != 0) return false;
