@@ -10,8 +10,8 @@
 // x86-simd-sort): the first and last vectors are held in registers, which leaves as many
 // free slots; each step loads the next vectors from the side with fewer free slots, so
 // both sides always have room for the keys it writes: those below the pivot packed at the
-// left write position, the others at the right one. Pieces of up to 16 vectors are sorted
-// by network_sort.
+// left write position, the others at the right one. Pieces of up to 1 KB are sorted by
+// network_sort (kQuickLeafVectors).
 #if defined(__AVX512F__) || defined(__AVX2__)
 
 #if defined(__AVX512F__)
