@@ -78,6 +78,41 @@ TEST(Handles, RetainReleaseAndLiveCount) {
     EXPECT_EQ(ember_live_tensor_count(), before);
 }
 
+// Each thread counts its own creations and releases and keeps a few freed objects
+// (handle_cache.cpp): a tensor made on one thread and released on another, and the counts
+// of threads that have exited, must still add up, and recycled objects must start clean.
+TEST(Handles, LiveCountAcrossThreads) {
+    const int64_t before = ember_live_tensor_count();
+    std::vector<ember_tensor_t*> made(8, nullptr);
+    std::thread maker([&] {
+        for (size_t i = 0; i < made.size(); ++i) EM_OK(ember_full(test_ctx(), nullptr, 0, (double)i, EMBER_FLOAT32, &made[i]));
+        for (int round = 0; round < 100; ++round) {  // cycle through the thread's kept objects
+            T x = make<float>({1, 2, 3}, {3}, EMBER_FLOAT32), y;
+            EM_OK(ember_add(test_ctx(), x, x, y.out()));
+            EXPECT_EQ(values(y), (std::vector<double>{2, 4, 6}));
+        }
+    });
+    maker.join();  // the maker has exited with eight tensors it created still alive
+    EXPECT_EQ(ember_live_tensor_count(), before + 8);
+    std::thread releaser([&] {
+        for (size_t i = 0; i < 4; ++i) ember_tensor_release(made[i]);
+        EXPECT_EQ(ember_live_tensor_count(), before + 4);
+    });
+    releaser.join();
+    EXPECT_EQ(ember_live_tensor_count(), before + 4);
+    for (size_t i = 4; i < made.size(); ++i) {
+        const int64_t shape[1] = {1};
+        T v;  // a view made on this thread, in an object freed here before
+        EM_OK(ember_reshape(test_ctx(), made[i], shape, 1, v.out()));
+        int ndim = -1;
+        EM_OK(ember_tensor_ndim(v, &ndim));
+        EXPECT_EQ(ndim, 1);
+        EXPECT_EQ(values(v), (std::vector<double>{(double)i}));
+        ember_tensor_release(made[i]);
+    }
+    EXPECT_EQ(ember_live_tensor_count(), before);
+}
+
 TEST(Dtypes, NamesSizesAndDlpack) {
     struct Row { ember_dtype_t d; const char* name; size_t size; uint8_t code; };
     const Row rows[] = {

@@ -139,6 +139,16 @@ struct ember_tensor {
     }
 };
 
+namespace ember {
+// handle_cache.cpp: tensor and storage objects come from (and go back to) a few kept per
+// thread; new_tensor and delete_tensor move the count ember_live_tensor_count reports.
+ember_tensor* new_tensor();
+void delete_tensor(ember_tensor* t);
+Storage* new_storage();
+void delete_storage(Storage* s);
+int64_t live_tensor_count();
+}  // namespace ember
+
 struct ember_ctx {
     std::atomic<int64_t> refs{1};
     ember::Backend* backend = nullptr;
@@ -164,7 +174,9 @@ class TRef {
         std::swap(t_, o.t_);
         return *this;
     }
-    ~TRef();
+    ~TRef() {
+        if (t_) ember_tensor_release(t_);  // most TRefs end empty (released to the caller, or never set)
+    }
     ember_tensor* get() const { return t_; }
     ember_tensor* operator->() const { return t_; }
     ember_tensor& operator*() const { return *t_; }

@@ -8,16 +8,6 @@
 namespace ember {
 
 namespace {
-std::atomic<int64_t> g_live_tensors{0};
-
-ember_tensor* new_tensor() {
-    auto* t = new ember_tensor();
-    g_live_tensors.fetch_add(1, std::memory_order_relaxed);
-    return t;
-}
-}  // namespace
-
-namespace {
 // The last owner skips the locked decrement: with one reference left no other thread can
 // hold the object, so nobody can retain it concurrently. A locked instruction costs tens
 // of nanoseconds on a busy store buffer, a large share of a 1-element op.
@@ -33,7 +23,7 @@ void storage_release(Storage* s) {
     } else if (s->buffer) {
         s->backend->iface->free(s->backend->state, s->device, s->buffer);
     }
-    delete s;
+    delete_storage(s);
 }
 
 TRef TRef::borrow(const ember_tensor* t) {
@@ -44,7 +34,6 @@ TRef TRef::borrow(const ember_tensor* t) {
 TRef::TRef(const TRef& o) : t_(o.t_) {
     if (t_) t_->refs.fetch_add(1, std::memory_order_relaxed);
 }
-TRef::~TRef() { ember_tensor_release(t_); }
 
 Shape shape_of(const ember_tensor* t) { return Shape(t->shape, t->shape + t->ndim); }
 
@@ -118,13 +107,13 @@ TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const int64_t* shape, int
     int64_t strides[EMBER_MAX_DIMS];
     contiguous_strides(shape, ndim, strides);
     size_t nbytes = (size_t)numel(shape, ndim) * dtype_size(dtype);
-    auto* s = new Storage();
+    Storage* s = new_storage();
     s->backend = ctx->backend;
     s->device = ctx->device;
     s->nbytes = nbytes;
     ember_status_t st = ctx->backend->iface->alloc(ctx->backend->state, ctx->device, nbytes, &s->buffer);
     if (st != EMBER_OK) {
-        delete s;
+        delete_storage(s);
         raise(st == EMBER_ERR_OUT_OF_MEMORY ? st : EMBER_ERR_DEVICE, "allocating %zu bytes on backend '%s' failed: %s", nbytes,
               ctx->backend->name.c_str(), ember_last_error());
     }
@@ -204,7 +193,7 @@ TRef wrap_external(ember_ctx* ctx, void* data, ember_dtype_t dtype, const int64_
     } else {
         contiguous_strides(shape, ndim, st);
     }
-    auto* s = new Storage();
+    Storage* s = new_storage();
     s->backend = ctx->backend;
     s->device = ctx->device;
     s->buffer = data;
@@ -262,11 +251,10 @@ EMBER_API void ember_tensor_retain(ember_tensor_t* t) {
 EMBER_API void ember_tensor_release(ember_tensor_t* t) {
     if (!t || !drop_last_ref(t->refs)) return;
     storage_release(t->storage);
-    delete t;
-    g_live_tensors.fetch_sub(1, std::memory_order_relaxed);
+    delete_tensor(t);
 }
 
-EMBER_API int64_t ember_live_tensor_count(void) { return g_live_tensors.load(); }
+EMBER_API int64_t ember_live_tensor_count(void) { return live_tensor_count(); }
 
 EMBER_API ember_status_t ember_tensor_from_data(ember_ctx_t* ctx, const void* data, ember_dtype_t dtype, const int64_t* shape, int ndim,
                                                 ember_tensor_t** out) {

@@ -125,6 +125,7 @@ bool shapes_broadcast(const int64_t* a, int a_ndim, const int64_t* b, int b_ndim
 }
 
 void broadcast_into(int64_t* shape, int& ndim, const int64_t* other, int other_ndim) {
+    if (ndim == other_ndim && std::equal(shape, shape + ndim, other)) return;  // most operands
     const int n = std::max(ndim, other_ndim), pad = n - ndim, opad = n - other_ndim;
     if (n > EMBER_MAX_DIMS) raise(EMBER_ERR_SHAPE, "broadcasting gives %d dimensions (at most %d)", n, EMBER_MAX_DIMS);
     if (!shapes_broadcast(shape, ndim, other, other_ndim))
@@ -148,24 +149,24 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
     return Shape(shape, shape + ndim);
 }
 
+namespace {
+[[noreturn]] void cannot_broadcast(const ember_tensor* t, const int64_t* shape, int n) {
+    raise(EMBER_ERR_SHAPE, "cannot broadcast shape %s to %s", shape_str(t).c_str(), shape_str(shape, n).c_str());
+}
+}  // namespace
+
 ember_view_t broadcast_view(const ember_tensor* t, const int64_t* shape, int n, int64_t* strides) {
-    int lead = n - t->ndim;
-    auto fail = [&] {
-        raise(EMBER_ERR_SHAPE, "cannot broadcast shape %s to %s", shape_str(t).c_str(), shape_str(shape, n).c_str());
-    };
-    if (lead < 0) fail();
-    for (int i = 0; i < n; ++i) {
-        if (i < lead) {
-            strides[i] = 0;
-            continue;
-        }
-        int64_t d = t->shape[i - lead];
+    const int lead = n - t->ndim;
+    if (lead < 0) cannot_broadcast(t, shape, n);
+    for (int i = 0; i < lead; ++i) strides[i] = 0;
+    for (int i = lead; i < n; ++i) {
+        const int64_t d = t->shape[i - lead];
         if (d == shape[i])
             strides[i] = t->strides[i - lead];
         else if (d == 1)
             strides[i] = 0;
         else
-            fail();
+            cannot_broadcast(t, shape, n);
     }
     return ember_view_t{t->storage->buffer, t->offset, (int32_t)t->dtype, n, shape, strides};
 }
