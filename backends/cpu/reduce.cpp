@@ -270,7 +270,9 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
         if (in.strides[d] <= 0) return false;
         dims[nd++] = Dim{in.shape[d], in.strides[d], red ? 0 : out.strides[d], red};
     }
-    std::stable_sort(dims, dims + nd, [](const Dim& a, const Dim& b) { return a.si > b.si; });
+    // Insertion sort (stable): std::stable_sort took a heap buffer, a third of a small sum.
+    for (int d = 1; d < nd; ++d)
+        for (int e = d; e > 0 && dims[e - 1].si < dims[e].si; --e) std::swap(dims[e - 1], dims[e]);
     int m = 0;
     for (int d = 0; d < nd; ++d) {
         if (m > 0 && dims[m - 1].red == dims[d].red && dims[m - 1].si == dims[d].si * dims[d].n &&

@@ -391,14 +391,18 @@ TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes,
     if (op == OP_sum && x->dtype == EMBER_BOOL && has_backend_kernel(ctx, OP_count_nonzero)) op = OP_count_nonzero;
     uint64_t mask = axes_mask(axes, naxes, x->ndim);
     DtypePlan plan = plan_dtypes(op, x->dtype, ctx->default_float);
-    Shape keep = shape_of(x), dropped;
+    // Shapes in arrays, and the result allocated in its final shape (the kernel sees it with
+    // the reduced axes kept at length 1): vectors and a reshape were a fifth of a small sum.
+    int64_t keep[EMBER_MAX_DIMS], dropped[EMBER_MAX_DIMS], keep_strides[EMBER_MAX_DIMS];
+    int ndropped = 0;
     for (int i = 0; i < x->ndim; ++i) {
+        keep[i] = x->shape[i];
         if (mask & (1ull << i)) {
             if (x->shape[i] == 0 && (op == OP_max || op == OP_min))
                 raise(EMBER_ERR_SHAPE, "%s of an empty axis (shape %s) has no identity", op_info(op).name, shape_str(x).c_str());
             keep[i] = 1;
         } else {
-            dropped.push_back(x->shape[i]);
+            dropped[ndropped++] = x->shape[i];
         }
     }
     // A kernel that widens narrow integers itself reads them as they are: no widened copy.
@@ -406,20 +410,21 @@ TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes,
                                plan.compute == plan.result;
     TRef xc;
     if (x->dtype != plan.compute && plan.compute == plan.result && !kernel_widens)
-        xc = widened_in_slices(ctx, op, x, mask, plan.compute, keep);
-    if (xc) return keepdims ? xc : op_reshape(ctx, xc.get(), dropped, false);
+        xc = widened_in_slices(ctx, op, x, mask, plan.compute, Shape(keep, keep + x->ndim));
+    if (xc) return keepdims ? xc : op_reshape(ctx, xc.get(), Shape(dropped, dropped + ndropped), false);
     if (x->dtype != plan.compute && !kernel_widens) {
         xc = op_astype(ctx, x, plan.compute);
         x = xc.get();
     }
-    TRef out = alloc_tensor(ctx, plan.result, keep);
+    TRef out = keepdims ? alloc_tensor(ctx, plan.result, keep, x->ndim) : alloc_tensor(ctx, plan.result, dropped, ndropped);
     if (out->size) {
         ember_attrs_t attrs{};
         attrs.axes_mask = mask;
-        run_kernel(ctx, op, {view_of(x)}, {view_of(out.get())}, attrs);
+        contiguous_strides(keep, x->ndim, keep_strides);
+        const ember_view_t kept{out->storage->buffer, out->offset, (int32_t)out->dtype, x->ndim, keep, keep_strides};
+        run_kernel(ctx, op, {view_of(x)}, {kept}, attrs);
     }
-    if (keepdims) return out;
-    return op_reshape(ctx, out.get(), dropped, false);
+    return out;
 }
 
 TRef scalar_like(ember_ctx* ctx, double value, ember_dtype_t dtype) {
