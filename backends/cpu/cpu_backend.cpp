@@ -3,7 +3,6 @@
 // Ops without a native kernel here are not returned by find_kernel, so the core binds the
 // reference kernel on the same host buffers (no copy).
 #include <cblas.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +14,7 @@
 
 #include "allocator.hpp"
 #include "cpu_common.hpp"
+#include "openblas_core.hpp"
 #include "threadpool.hpp"
 
 namespace ember_cpu {
@@ -38,6 +38,7 @@ struct State {
     int threads = 1;
     std::string cpu_name;
     bool blas_threads_set = false;
+    std::string openblas_core_picked;  // OpenBLAS's own choice, where Ember replaced it
 };
 // Deliberately never deleted: tensors released after shutdown (static destructors of the
 // application) still reach free(), which then goes straight to the system.
@@ -64,22 +65,6 @@ const IsaTable* choose_isa() {
 #endif
 #endif
     return isa_table_generic();
-}
-
-// Whether OpenBLAS runs GEMM kernels below this processor: a core without AVX2 kernels on
-// a processor with AVX2 and FMA. Debian's 0.3.21 did not recognise a lent 16-core Xeon and
-// took Prescott's SSE3 kernels (GEMM ~15 GFLOP/s a core; float32 1024^3 9.2 ms on 16
-// threads, bench/RESULTS.md); OPENBLAS_CORETYPE overrides its choice.
-bool openblas_core_below_cpu() {
-#if defined(EMBER_CPU_X86)
-    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return false;
-    const char* core = openblas_get_corename();
-    for (const char* avx2_core : {"Haswell", "Zen", "SkylakeX", "Cooperlake", "SapphireRapids", "Excavator"})
-        if (core && strcasecmp(core, avx2_core) == 0) return false;
-    return true;
-#else
-    return false;
-#endif
 }
 
 std::string cpu_model_name() {
@@ -129,6 +114,7 @@ ember_status_t init(const ember_host_api_t* host, void** state) {
     g_host = host;
     if (!g_state) {
         auto* s = new State();
+        if (const char* picked = reselect_openblas_core()) s->openblas_core_picked = picked;
         s->alloc = new CachingAllocator(default_cache_limit());
         g_isa = choose_isa();
         int64_t l3 = last_level_cache_bytes();
@@ -186,6 +172,9 @@ ember_status_t init(const ember_host_api_t* host, void** state) {
         g_state->alloc->set_caching(true);
     }
     pool_start(g_state->threads);
+    if (!g_state->openblas_core_picked.empty())
+        host->log(EMBER_LOG_INFO, "cpu backend: OpenBLAS took core %s, below this processor; now runs core %s (OPENBLAS_CORETYPE unset)",
+                  g_state->openblas_core_picked.c_str(), openblas_get_corename());
     host->log(EMBER_LOG_DEBUG, "cpu backend: %s kernels, %d threads, OpenBLAS %s, cache limit %llu bytes", g_isa->name,
               g_state->threads, openblas_get_config(), (unsigned long long)g_state->alloc->limit_bytes());
     *state = g_state;
@@ -205,9 +194,9 @@ ember_status_t device_info(void* state, int device, ember_device_info_t* info) {
     std::snprintf(info->name, sizeof info->name, "%s", s->cpu_name.c_str());
     std::snprintf(info->vendor, sizeof info->vendor, "Ember");
     // OpenBLAS's core type shows which GEMM kernels run: an OpenBLAS older than the processor
-    // may not recognise it and fall back to slow generic ones (OPENBLAS_CORETYPE overrides).
-    std::snprintf(info->driver, sizeof info->driver, "%s kernels, OpenBLAS core %s%s", g_isa->name, openblas_get_corename(),
-                  openblas_core_below_cpu() ? " (below the CPU)" : "");
+    // may not recognise it and fall back to slow generic ones (openblas_core.cpp).
+    const char* note = openblas_core_below_cpu() ? " (below the CPU)" : s->openblas_core_picked.empty() ? "" : " (set by Ember)";
+    std::snprintf(info->driver, sizeof info->driver, "%s kernels, OpenBLAS core %s%s", g_isa->name, openblas_get_corename(), note);
     info->type = EMBER_DEVICE_CPU;
     info->compute_units = s->threads;
     info->memory_bytes = phys_bytes();
