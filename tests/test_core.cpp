@@ -456,6 +456,43 @@ TEST(Aliasing, KernelThatWidensGetsNarrowSumInputAsItIs) {
     ember_ctx_release(ctx);
 }
 
+// EMBER_KERNEL_TESTS_INPUT: the fake module's `all` claims it and is handed float32 x as it
+// is; its `any` does not and is handed the core's bool copy. Both answer as the reference
+// does (NaN true, -0.0 false), whichever way x arrives.
+TEST(Aliasing, KernelThatTestsGetsAllInputAsItIs) {
+    if (backend_index("fake") < 0) GTEST_SKIP() << "fake backend module not on EMBER_BACKEND_PATH";
+    ember_ctx_t* ctx;
+    EM_OK(ember_ctx_create_on("fake", 0, &ctx));
+    std::vector<std::string> log;
+    ember_set_log_callback([](ember_log_level_t, const char* m, void* ud) { static_cast<std::vector<std::string>*>(ud)->push_back(m); }, &log,
+                           EMBER_LOG_DEBUG);
+    const float data[6] = {std::nanf(""), 2.0f, -0.0f, 0.0f, 1.0f, 0.0f};
+    const int64_t shape[2] = {2, 3}, ax1 = 1;
+    T x, all_rows, any_rows, all_of;
+    EM_OK(ember_tensor_from_data(ctx, data, EMBER_FLOAT32, shape, 2, x.out()));
+    EM_OK(ember_all(ctx, x, &ax1, 1, 0, all_rows.out()));
+    EM_OK(ember_any(ctx, x, &ax1, 1, 0, any_rows.out()));
+    EM_OK(ember_all(ctx, x, nullptr, 0, 0, all_of.out()));
+    ember_set_log_callback(nullptr, nullptr, EMBER_LOG_WARN);
+    auto bools = [](const T& t) {
+        ember_dtype_t dt;
+        EXPECT_EQ(ember_tensor_dtype(t, &dt), EMBER_OK);
+        EXPECT_EQ(dt, EMBER_BOOL);
+        int64_t n = 0;
+        EXPECT_EQ(ember_tensor_size(t, &n), EMBER_OK);
+        std::vector<uint8_t> v((size_t)n);
+        EXPECT_EQ(ember_tensor_read(t, v.data(), v.size()), EMBER_OK);
+        return v;
+    };
+    EXPECT_EQ(bools(all_rows), (std::vector<uint8_t>{0, 0}));
+    EXPECT_EQ(bools(any_rows), (std::vector<uint8_t>{1, 1}));
+    EXPECT_EQ(bools(all_of), (std::vector<uint8_t>{0}));
+    auto logged = [&](const std::string& line) { return std::count(log.begin(), log.end(), line); };
+    EXPECT_EQ(logged("fake all: input dtype " + std::to_string((int)EMBER_FLOAT32)), 2) << "all claims the flag: float32 arrives as float32";
+    EXPECT_EQ(logged("fake any: input dtype " + std::to_string((int)EMBER_BOOL)), 1) << "any does not: it is handed bool";
+    ember_ctx_release(ctx);
+}
+
 // The fake module: one (deliberately identity) native kernel for `negative`, every other
 // primitive bound to the reference kernel over its host memory.
 TEST(Aliasing, NativeCompositeAndReferenceFallback) {

@@ -263,7 +263,7 @@ struct NativeKernel {
     ember_kernel_fn fn;
     int code;
     bool composite;  // overrides a composite row: there is no reference kernel to delegate to
-    int flags = 0;   // or'ed into find_kernel's EMBER_KERNEL_NATIVE (EMBER_KERNEL_WIDENS_INPUT)
+    int flags = 0;   // or'ed into find_kernel's EMBER_KERNEL_NATIVE (EMBER_KERNEL_WIDENS_INPUT, _TESTS_INPUT)
 };
 void add_elementwise_kernels(std::vector<NativeKernel>& k);
 // A binary op through the ISA table's kernel bin[code] (broadcasts, strides, the half types

@@ -525,8 +525,8 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
 
 }  // namespace
 
-// all/any (c's output bool) natively: of bools (what the core converts all/any's input to)
-// as their min/max, since bools are bytes 0 and 1; of other dtypes as counts of the
+// all/any (c's output bool) natively: of bools as their min/max, since bools are bytes 0 and
+// 1; of other dtypes (handed over as they are: EMBER_KERNEL_TESTS_INPUT) as counts of the
 // non-zero elements over the same axes, which count_nonzero's native layouts give: all where
 // the count is the number reduced, any where it is not 0. False (nothing written) where no
 // native layout applies.

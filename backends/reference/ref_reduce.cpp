@@ -61,7 +61,9 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* call) {
             return fail_dtype(Kind == R::Max ? "max" : "min", in.dtype);
         } else {
             using A = std::conditional_t<Kind == R::All || Kind == R::Any, bool, std::conditional_t<Kind == R::Count, int64_t, acc_t<T>>>;
-            using Out = std::conditional_t<Kind == R::Count, int64_t, T>;  // a count is int64 whatever x is
+            // A count is int64 and all/any bool whatever x is (x is bool unless the kernel is
+            // a fallback of one that claims EMBER_KERNEL_TESTS_INPUT).
+            using Out = std::conditional_t<Kind == R::Count, int64_t, std::conditional_t<Kind == R::All || Kind == R::Any, bool, T>>;
             const T* src = (const T*)in.data;
             Out* dst = (Out*)out.data;
             for_each_index(p.n_outer, p.outer_shape, [&](const int64_t* oi) {

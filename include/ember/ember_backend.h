@@ -70,6 +70,11 @@ typedef struct ember_host_api {
    integer inputs narrower than the (u)int64 result as they are and widens them itself.
    Without it the core hands the kernel (u)int64 input it has widened first. */
 #define EMBER_KERNEL_WIDENS_INPUT 4
+/* find_kernel, or'ed with one of the above, for "all" and "any" only: the kernel takes x of
+   any dtype as it is and tests each element against zero itself (NaN is true, -0.0 false;
+   a complex element is true where either part is). Without it the core hands the kernel a
+   bool copy of x. */
+#define EMBER_KERNEL_TESTS_INPUT 8
 
 #define EMBER_BACKEND_HOST_MEMORY 1u  /* buffers are host pointers: reference kernels may run on them */
 
@@ -101,7 +106,8 @@ typedef struct ember_backend_iface {
        returns EMBER_KERNEL_NATIVE, or EMBER_KERNEL_HOST_COPY for a kernel that copies its
        operands to host memory, computes there and copies the results back (reported to
        users as the binding "host", so nobody mistakes it for device execution); either may
-       be or'ed with EMBER_KERNEL_WIDENS_INPUT where that flag's op allows it. */
+       be or'ed with EMBER_KERNEL_WIDENS_INPUT or EMBER_KERNEL_TESTS_INPUT where that flag's
+       op allows it. */
     int (*find_kernel)(void* state, const char* op, ember_kernel_t* out);
 } ember_backend_iface_t;
 

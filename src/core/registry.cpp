@@ -209,6 +209,7 @@ void bind(Backend* b) {
         if (found) {
             s.binding = found == EMBER_KERNEL_HOST_COPY ? Slot::HOST : Slot::NATIVE;
             s.widens_input = (flags & EMBER_KERNEL_WIDENS_INPUT) && op == OP_sum;
+            s.tests_input = (flags & EMBER_KERNEL_TESTS_INPUT) && (op == OP_all || op == OP_any);
         } else if (info.composite) {
             s.binding = Slot::COMPOSITE;
         } else if (b->host_memory && b != ref && ref->iface->find_kernel(ref->state, info.name, &s.kernel)) {

@@ -416,8 +416,10 @@ TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes,
             dropped[ndropped++] = x->shape[i];
         }
     }
-    // A kernel that widens narrow integers itself reads them as they are: no widened copy.
-    const bool kernel_widens = op == OP_sum && ctx->slots[op].widens_input && (is_integer(x->dtype) || x->dtype == EMBER_BOOL) &&
+    // A kernel that widens narrow integers itself, or tests all/any's elements against zero
+    // itself, reads them as they are: no widened or bool copy.
+    const bool kernel_widens = ((op == OP_sum && ctx->slots[op].widens_input && (is_integer(x->dtype) || x->dtype == EMBER_BOOL)) ||
+                                ((op == OP_all || op == OP_any) && ctx->slots[op].tests_input)) &&
                                plan.compute == plan.result;
     TRef xc;
     if (x->dtype != plan.compute && plan.compute == plan.result && !kernel_widens)

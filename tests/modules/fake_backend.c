@@ -1,8 +1,8 @@
 /* A host-memory test backend with a few deliberately wrong native kernels, so tests can
    tell a native kernel from the reference fallback and see what the core hands a kernel:
    negative returns x unchanged; softmax and var (composites with a kernel convention)
-   fill their float32/float64 output with the attributes they were given; sum and prod are
-   right (the reference's) and log the input dtype they were handed. */
+   fill their float32/float64 output with the attributes they were given; sum, prod, all and
+   any are right (the reference's) and log the input dtype they were handed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +97,14 @@ static ember_status_t logged_reduction(const ember_kernel_call_t* c) {
     free(buffer);
     return st;
 }
+/* all and any (the op name in kernel_data): the reference's kernel, which tests any dtype. */
+static ember_status_t logged_truth(const ember_kernel_call_t* c) {
+    const char* op = (const char*)c->kernel_data;
+    ember_kernel_t reduce;
+    host->log(EMBER_LOG_DEBUG, "fake %s: input dtype %d", op, (int)c->in[0].dtype);
+    if (!host->reference_kernel(op, &reduce)) return host->fail(EMBER_ERR_INTERNAL, "fake: no %s", op);
+    return reduce.fn(c);
+}
 static int find_kernel(void* s, const char* op, ember_kernel_t* out) {
     (void)s;
     out->data = NULL;
@@ -104,6 +112,11 @@ static int find_kernel(void* s, const char* op, ember_kernel_t* out) {
         out->fn = logged_reduction;
         out->data = strcmp(op, "sum") == 0 ? "sum" : "prod";
         return EMBER_KERNEL_NATIVE | EMBER_KERNEL_WIDENS_INPUT;
+    }
+    if (strcmp(op, "all") == 0 || strcmp(op, "any") == 0) {  /* all claims EMBER_KERNEL_TESTS_INPUT, any does not */
+        out->fn = logged_truth;
+        out->data = strcmp(op, "all") == 0 ? "all" : "any";
+        return strcmp(op, "all") == 0 ? EMBER_KERNEL_NATIVE | EMBER_KERNEL_TESTS_INPUT : EMBER_KERNEL_NATIVE;
     }
     if (strcmp(op, "negative") == 0) out->fn = identity_negative;
     else if (strcmp(op, "softmax") == 0) out->fn = fake_softmax;
