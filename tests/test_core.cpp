@@ -408,17 +408,42 @@ TEST(Aliasing, CustomCompositeKernelConvention) {
     ember_ctx_release(ctx);
 }
 
+// A context on the fake module with its DEBUG log lines collected: its sum, prod, all and
+// any kernels log the input dtype they are handed, then compute the reference's result.
+struct FakeWithLog {
+    ember_ctx_t* ctx = nullptr;
+    std::vector<std::string> lines;
+    FakeWithLog() {
+        EXPECT_EQ(ember_ctx_create_on("fake", 0, &ctx), EMBER_OK);
+        ember_set_log_callback([](ember_log_level_t, const char* m, void* ud) { static_cast<std::vector<std::string>*>(ud)->push_back(m); },
+                               &lines, EMBER_LOG_DEBUG);
+    }
+    ~FakeWithLog() {
+        ember_set_log_callback(nullptr, nullptr, EMBER_LOG_WARN);
+        ember_ctx_release(ctx);
+    }
+    long logged(const std::string& line) const { return (long)std::count(lines.begin(), lines.end(), line); }
+};
+// A result's elements (dtype want) widened to int64.
+template <class E>
+std::vector<int64_t> values_of(const T& t, ember_dtype_t want) {
+    ember_dtype_t dt;
+    EXPECT_EQ(ember_tensor_dtype(t, &dt), EMBER_OK);
+    EXPECT_EQ(dt, want);
+    int64_t n = 0;
+    EXPECT_EQ(ember_tensor_size(t, &n), EMBER_OK);
+    std::vector<E> v((size_t)n);
+    EXPECT_EQ(ember_tensor_read(t, v.data(), v.size() * sizeof(E)), EMBER_OK);
+    return std::vector<int64_t>(v.begin(), v.end());
+}
+
 // EMBER_KERNEL_WIDENS_INPUT: the core hands a sum of narrow integers or bools to a kernel
 // that claims the flag as it is, and still widens a product's input to int64 where the
-// kernel claims it (the flag is for sum only). The fake module's sum and prod log the input
-// dtype they are handed and compute the reference's result.
+// kernel claims it (the flag is for sum only).
 TEST(Aliasing, KernelThatWidensGetsNarrowSumInputAsItIs) {
     if (backend_index("fake") < 0) GTEST_SKIP() << "fake backend module not on EMBER_BACKEND_PATH";
-    ember_ctx_t* ctx;
-    EM_OK(ember_ctx_create_on("fake", 0, &ctx));
-    std::vector<std::string> log;
-    ember_set_log_callback([](ember_log_level_t, const char* m, void* ud) { static_cast<std::vector<std::string>*>(ud)->push_back(m); }, &log,
-                           EMBER_LOG_DEBUG);
+    FakeWithLog fake;
+    ember_ctx_t* ctx = fake.ctx;
     const int16_t data[6] = {-300, 200, 32767, 5, -1, 7};
     const uint8_t bytes[3] = {250, 250, 250};
     const bool flags[3] = {true, false, true};
@@ -432,28 +457,15 @@ TEST(Aliasing, KernelThatWidensGetsNarrowSumInputAsItIs) {
     EM_OK(ember_prod(ctx, x, &ax1, 1, 0, products.out()));
     EM_OK(ember_sum(ctx, u, nullptr, 0, 0, byte_total.out()));
     EM_OK(ember_sum(ctx, b, nullptr, 0, 0, count.out()));
-    ember_set_log_callback(nullptr, nullptr, EMBER_LOG_WARN);
-    auto int64_values = [](const T& t, ember_dtype_t want_dtype) {
-        ember_dtype_t dt;
-        EXPECT_EQ(ember_tensor_dtype(t, &dt), EMBER_OK);
-        EXPECT_EQ(dt, want_dtype);
-        int64_t n = 0;
-        EXPECT_EQ(ember_tensor_size(t, &n), EMBER_OK);
-        std::vector<int64_t> v((size_t)n);
-        EXPECT_EQ(ember_tensor_read(t, v.data(), v.size() * 8), EMBER_OK);
-        return v;
-    };
-    EXPECT_EQ(int64_values(total, EMBER_INT64), (std::vector<int64_t>{32678}));
-    EXPECT_EQ(int64_values(columns, EMBER_INT64), (std::vector<int64_t>{-295, 199, 32774}));
-    EXPECT_EQ(int64_values(products, EMBER_INT64), (std::vector<int64_t>{-1966020000, -35}));
-    EXPECT_EQ(int64_values(byte_total, EMBER_UINT64), (std::vector<int64_t>{750}));
-    EXPECT_EQ(int64_values(count, EMBER_INT64), (std::vector<int64_t>{2}));
-    auto logged = [&](const std::string& line) { return std::count(log.begin(), log.end(), line); };
-    EXPECT_EQ(logged("fake sum: input dtype 2"), 2) << "int16 sums arrive as int16";
-    EXPECT_EQ(logged("fake sum: input dtype 5"), 1) << "a uint8 sum arrives as uint8";
-    EXPECT_EQ(logged("fake sum: input dtype 0"), 1) << "a bool sum arrives as bool";
-    EXPECT_EQ(logged("fake prod: input dtype 4"), 1) << "a product's input is widened to int64 whatever the kernel claims";
-    ember_ctx_release(ctx);
+    EXPECT_EQ(values_of<int64_t>(total, EMBER_INT64), (std::vector<int64_t>{32678}));
+    EXPECT_EQ(values_of<int64_t>(columns, EMBER_INT64), (std::vector<int64_t>{-295, 199, 32774}));
+    EXPECT_EQ(values_of<int64_t>(products, EMBER_INT64), (std::vector<int64_t>{-1966020000, -35}));
+    EXPECT_EQ(values_of<int64_t>(byte_total, EMBER_UINT64), (std::vector<int64_t>{750}));
+    EXPECT_EQ(values_of<int64_t>(count, EMBER_INT64), (std::vector<int64_t>{2}));
+    EXPECT_EQ(fake.logged("fake sum: input dtype 2"), 2) << "int16 sums arrive as int16";
+    EXPECT_EQ(fake.logged("fake sum: input dtype 5"), 1) << "a uint8 sum arrives as uint8";
+    EXPECT_EQ(fake.logged("fake sum: input dtype 0"), 1) << "a bool sum arrives as bool";
+    EXPECT_EQ(fake.logged("fake prod: input dtype 4"), 1) << "a product's input is widened to int64 whatever the kernel claims";
 }
 
 // EMBER_KERNEL_TESTS_INPUT: the fake module's `all` claims it and is handed float32 x as it
@@ -461,11 +473,8 @@ TEST(Aliasing, KernelThatWidensGetsNarrowSumInputAsItIs) {
 // does (NaN true, -0.0 false), whichever way x arrives.
 TEST(Aliasing, KernelThatTestsGetsAllInputAsItIs) {
     if (backend_index("fake") < 0) GTEST_SKIP() << "fake backend module not on EMBER_BACKEND_PATH";
-    ember_ctx_t* ctx;
-    EM_OK(ember_ctx_create_on("fake", 0, &ctx));
-    std::vector<std::string> log;
-    ember_set_log_callback([](ember_log_level_t, const char* m, void* ud) { static_cast<std::vector<std::string>*>(ud)->push_back(m); }, &log,
-                           EMBER_LOG_DEBUG);
+    FakeWithLog fake;
+    ember_ctx_t* ctx = fake.ctx;
     const float data[6] = {std::nanf(""), 2.0f, -0.0f, 0.0f, 1.0f, 0.0f};
     const int64_t shape[2] = {2, 3}, ax1 = 1;
     T x, all_rows, any_rows, all_of;
@@ -473,24 +482,11 @@ TEST(Aliasing, KernelThatTestsGetsAllInputAsItIs) {
     EM_OK(ember_all(ctx, x, &ax1, 1, 0, all_rows.out()));
     EM_OK(ember_any(ctx, x, &ax1, 1, 0, any_rows.out()));
     EM_OK(ember_all(ctx, x, nullptr, 0, 0, all_of.out()));
-    ember_set_log_callback(nullptr, nullptr, EMBER_LOG_WARN);
-    auto bools = [](const T& t) {
-        ember_dtype_t dt;
-        EXPECT_EQ(ember_tensor_dtype(t, &dt), EMBER_OK);
-        EXPECT_EQ(dt, EMBER_BOOL);
-        int64_t n = 0;
-        EXPECT_EQ(ember_tensor_size(t, &n), EMBER_OK);
-        std::vector<uint8_t> v((size_t)n);
-        EXPECT_EQ(ember_tensor_read(t, v.data(), v.size()), EMBER_OK);
-        return v;
-    };
-    EXPECT_EQ(bools(all_rows), (std::vector<uint8_t>{0, 0}));
-    EXPECT_EQ(bools(any_rows), (std::vector<uint8_t>{1, 1}));
-    EXPECT_EQ(bools(all_of), (std::vector<uint8_t>{0}));
-    auto logged = [&](const std::string& line) { return std::count(log.begin(), log.end(), line); };
-    EXPECT_EQ(logged("fake all: input dtype " + std::to_string((int)EMBER_FLOAT32)), 2) << "all claims the flag: float32 arrives as float32";
-    EXPECT_EQ(logged("fake any: input dtype " + std::to_string((int)EMBER_BOOL)), 1) << "any does not: it is handed bool";
-    ember_ctx_release(ctx);
+    EXPECT_EQ(values_of<uint8_t>(all_rows, EMBER_BOOL), (std::vector<int64_t>{0, 0}));
+    EXPECT_EQ(values_of<uint8_t>(any_rows, EMBER_BOOL), (std::vector<int64_t>{1, 1}));
+    EXPECT_EQ(values_of<uint8_t>(all_of, EMBER_BOOL), (std::vector<int64_t>{0}));
+    EXPECT_EQ(fake.logged("fake all: input dtype " + std::to_string((int)EMBER_FLOAT32)), 2) << "all claims the flag: float32 arrives as float32";
+    EXPECT_EQ(fake.logged("fake any: input dtype " + std::to_string((int)EMBER_BOOL)), 1) << "any does not: it is handed bool";
 }
 
 // The fake module: one (deliberately identity) native kernel for `negative`, every other
