@@ -65,9 +65,11 @@ TEST(CpuLarge, TakeMatchesReferenceExactly) {
                                            {"elements", x, cols, 1},
                                            {"transposed rows", xt, cols, 0},  // the slice is not one block: the reference runs
                                            {"transposed elements", xt, rows, 1},
+                                           {"transposed elements, no negative index", xt, plain, 1},  // a strided checked gather
                                            {"rows, no negative index", x, plain, 0},
                                            {"elements, a strided index", x, every_other, 1},
-                                           {"elements of a long vector", flat, many, 0}}) {
+                                           {"elements of a long vector", flat, many, 0},
+                                           {"elements of a long vector, no negative index", flat, plain, 0}}) {
             T got, want;
             EM_OK(ember_take(cpu(), xv, idx, axis, got.out()));
             EM_OK(ember_take(ref(), as_ref(xv), as_ref(idx), axis, want.out()));
@@ -112,11 +114,15 @@ TEST(CpuLarge, TakeAlongAxisLayoutsAndDtypes) {
             {"middle axis of 3-d", x3, indices(cpu(), {2, 500, 437}, -301, 301, 67), 1},
             {"x reversed along the axis", nullptr, indices(cpu(), {301, 50}, -437, 437, 69), 1},
             {"one index per line", x2, indices(cpu(), {301, 1}, -437, 437, 70), 1},
+            // No negative index: each checked block is gathered as it is (gather_run).
+            {"transposed x, no negative index", xt, indices(cpu(), {437, 77}, 0, 301, 71), 1},
+            {"x reversed, no negative index", nullptr, indices(cpu(), {301, 50}, 0, 437, 72), 1},
+            {"columns, no negative index", x2, indices(cpu(), {250, 437}, 0, 301, 73), 0},
         };
         T reversed;
         const int64_t along[1] = {1};
         EM_OK(ember_flip(cpu(), x2, along, 1, reversed.out()));
-        cases[6].x = reversed;
+        cases[6].x = cases[9].x = reversed;
         T first_row;
         const int64_t start[2] = {0, 0}, stop[2] = {1, EMBER_SLICE_END}, step[2] = {1, 1};
         EM_OK(ember_slice(cpu(), x2, start, stop, step, 2, first_row.out()));

@@ -418,14 +418,14 @@ TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes,
     }
     // A kernel that widens narrow integers itself, or tests all/any's elements against zero
     // itself, reads them as they are: no widened or bool copy.
-    const bool kernel_widens = ((op == OP_sum && ctx->slots[op].widens_input && (is_integer(x->dtype) || x->dtype == EMBER_BOOL)) ||
-                                ((op == OP_all || op == OP_any) && ctx->slots[op].tests_input)) &&
-                               plan.compute == plan.result;
+    const bool kernel_reads_x_as_is = ((op == OP_sum && ctx->slots[op].widens_input && (is_integer(x->dtype) || x->dtype == EMBER_BOOL)) ||
+                                       ((op == OP_all || op == OP_any) && ctx->slots[op].tests_input)) &&
+                                      plan.compute == plan.result;
     TRef xc;
-    if (x->dtype != plan.compute && plan.compute == plan.result && !kernel_widens)
+    if (x->dtype != plan.compute && plan.compute == plan.result && !kernel_reads_x_as_is)
         xc = widened_in_slices(ctx, op, x, mask, plan.compute, Shape(keep, keep + x->ndim));
     if (xc) return keepdims ? xc : op_reshape(ctx, xc.get(), Shape(dropped, dropped + ndropped), false);
-    if (x->dtype != plan.compute && !kernel_widens) {
+    if (x->dtype != plan.compute && !kernel_reads_x_as_is) {
         xc = op_astype(ctx, x, plan.compute);
         x = xc.get();
     }
