@@ -244,18 +244,21 @@ void msd_sort(E* a, E* tmp, int64_t n, int bits, int nt, int64_t first_index, co
 }
 
 // The sort key of an element's bits (see the top of the file) and back, XOR flip
-// (descending). Branch-free, so that the loops over a line vectorise.
+// (descending). Branch-free, so that the loops over a line vectorise; the float tests are
+// shifts of differences, not compares: SSE2 has no 64-bit compare (a float64 line's keys
+// were a scalar loop, 1.5 ms for 1e6 against 1.3 as now).
 template <KeyKind K, class U>
 U encode_key(U bits, U inf_bits, U flip) {
-    constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
+    constexpr int top = sizeof(U) * 8 - 1;
+    constexpr U sign = U(U(1) << top);
     U key = bits;
     if constexpr (K == kSigned) key = U(bits ^ sign);
     if constexpr (K == kFloat) {
-        using S = std::make_signed_t<U>;  // magnitudes fit: signed compares, which SSE2 has
-        const S magnitude = S(bits & U(~sign));
-        key = U(bits ^ (U(U(0) - U(bits >> (sizeof(U) * 8 - 1))) | sign));  // negative: ~bits; else bits | sign
-        key = magnitude == 0 ? sign : key;                                     // -0.0 == +0.0
-        key = magnitude > S(inf_bits) ? U(~U(0)) : key;                        // NaN: after everything
+        const U magnitude = U(bits & U(~sign));
+        const U is_zero = U(U(0) - U(U(magnitude - 1) >> top));        // all ones for -0.0 and +0.0 (they compare equal)
+        const U is_nan = U(U(0) - U(U(inf_bits - magnitude) >> top));  // all ones for NaN: after everything
+        key = U(bits ^ (U(U(0) - U(bits >> top)) | sign));               // negative: ~bits; else bits | sign
+        key = U((key & U(~is_zero)) | (sign & is_zero) | is_nan);
     }
     return U(key ^ flip);
 }
@@ -298,21 +301,21 @@ inline void with_unit_stride_split(int64_t stride, const F& f) {
 }
 
 // A line's sort keys (with its indices in the low half for argsort) from its elements;
-// returns how many elements the keys alone would not give back (see restore_merged_runs).
+// returns whether the keys alone would not give back every element (see restore_merged_runs).
 // Separate functions with local pointers, so that nothing in the loops can alias them and
 // they vectorise.
 template <KeyKind K, bool Indices, class U, class Key, class Step>
-int64_t encode_line(const U* __restrict src, Step step, int64_t n, Key* __restrict keys, U inf_bits, U flip) {
-    int64_t odd = 0;
+bool encode_line(const U* __restrict src, Step step, int64_t n, Key* __restrict keys, U inf_bits, U flip) {
+    U odd = 0;
     for (int64_t k = 0; k < n; ++k) {
         const U bits = src[k * step], key = encode_key<K>(bits, inf_bits, flip);
         if constexpr (Indices) keys[k] = (uint64_t)key << 32 | (uint64_t)k;
         else {
             keys[k] = key;
-            odd += decode_key<K>(key, flip) != bits;
+            odd |= U(decode_key<K>(key, flip) ^ bits);
         }
     }
-    return odd;
+    return odd != 0;
 }
 template <KeyKind K, class U, class Key, class Step>
 void decode_line(const Key* __restrict keys, int64_t n, U* __restrict dst, Step step, U flip) {
@@ -370,10 +373,10 @@ template <KeyKind K, class U>
 void sort_long_line_values(const U* src, int64_t sx, U* dst, int64_t so, int64_t n, bool descending, U inf_bits) {
     const U flip = descending ? U(~U(0)) : U(0);
     Scratch<U> a(n);
-    std::atomic<int64_t> odd{0};
+    std::atomic<bool> odd{false};
     parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) {
         with_unit_stride_split(sx, [&](auto step) {
-            odd.fetch_add(encode_line<K, false>(src + k0 * sx, step, k1 - k0, a.data + k0, inf_bits, flip), std::memory_order_relaxed);
+            if (encode_line<K, false>(src + k0 * sx, step, k1 - k0, a.data + k0, inf_bits, flip)) odd.store(true, std::memory_order_relaxed);
         });
     });
     auto emit = [&](const U* sorted, int64_t first, int64_t count) {
@@ -385,7 +388,7 @@ void sort_long_line_values(const U* src, int64_t sx, U* dst, int64_t so, int64_t
         Scratch<U> tmp(n);
         msd_sort(a.data, tmp.data, n, (int)sizeof(U) * 8, num_threads(), 0, emit);
     }
-    if (odd.load() != 0) restore_merged_runs<K>(src, sx, dst, so, n, flip, inf_bits);
+    if (odd.load()) restore_merged_runs<K>(src, sx, dst, so, n, flip, inf_bits);
 }
 
 // Merges x[0, nx) and y[0, ny), both sorted, into out; branch-free (the order of equal
@@ -464,7 +467,7 @@ void sort_short_lines(const ember_view_t& x, const ember_view_t& out, int axis, 
             line_offsets(x, out, axis, line, xo, oo);
             const U* src = xb + xo;
             Key* keys = buffer[0];
-            int64_t odd = 0;
+            bool odd = false;
             int shift = 0;
             if constexpr (kWindowed) {
                 U lo = ~U(0), hi = 0;
@@ -497,7 +500,7 @@ void sort_short_lines(const ember_view_t& x, const ember_view_t& out, int axis, 
             } else {
                 U* dst = (U*)out.data + out.offset + oo;
                 with_unit_stride_split(so, [&](auto step) { decode_line<K>(keys, n, dst, step, flip); });
-                if (odd != 0) restore_merged_runs<K>(src, sx, dst, so, n, flip, inf_bits);
+                if (odd) restore_merged_runs<K>(src, sx, dst, so, n, flip, inf_bits);
             }
         }
     };
