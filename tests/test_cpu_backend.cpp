@@ -2939,17 +2939,20 @@ TEST(CpuMath, Float32UlpErrorAtMost4) {
 
 // The ISA variants below the best one (which the tests above run): the float32 functions
 // within 4 ulp and their streaming-store paths, the float64 libmvec functions, shifts,
-// conversions and half types (test_cpu_dtypes.cpp), vector Philox and the sorting
-// networks (test_cpu_indexing.cpp), categorical's exponentials and race (test_cpu_random.cpp), the transposing copies around LAPACK (test_cpu_linalg.cpp),
-// complex abs, conj, multiply and sums, float64 -> half types, products, integer
-// floor_divide/remainder, bool compares and extremes, all/any counts. One test per variant,
-// so that the suite's two shards share them (a minute each under the sanitizers).
+// conversions and half types (test_cpu_dtypes.cpp), vector Philox, the sorting networks
+// and long lines' quicksort (AVX2) or radix sort (generic) (test_cpu_indexing.cpp),
+// categorical's exponentials and race (test_cpu_random.cpp), the transposing copies around
+// LAPACK (test_cpu_linalg.cpp), complex abs, conj, multiply and sums, float64 -> half
+// types, products, integer floor_divide/remainder, bool compares and extremes, all/any
+// counts. One test per variant, so that the suite's two shards share them (a minute each
+// under the sanitizers).
 const char* const kIsaVariantFilter =
     "CpuChild.UlpVariant:CpuLarge.StreamingStoresForHugeOutputs:CpuLarge.ShiftsAndConversionsMatchReferenceExactly:"
     "CpuLarge.HalfTypesThroughFloat32Kernels:CpuLarge.UnaryOpsAcrossThreadingThreshold:CpuMath.SpecialValues:"
     "CpuLarge.RandomMatchesReferenceExactly:CpuLarge.FloatToIntegerSaturatesAsReference:CpuLarge.LibmBinaryWithScalarOperand:"
     "CpuMath.RoundingAndClassificationExact:CpuLarge.CountNonzeroAllLayoutsAndDtypes:CpuLarge.ClipMatchesCompositeExactly:"
-    "CpuLarge.ShortLineSortsMatchReference:CpuLarge.ShortLine64BitArgsortWindows:CpuLinalg.MatricesLargerThanTheCopyBlocksRoundTrip:"
+    "CpuLarge.ShortLineSortsMatchReference:CpuLarge.ShortLine64BitArgsortWindows:CpuLarge.LongLineQuicksortPatterns:"
+    "CpuLinalg.MatricesLargerThanTheCopyBlocksRoundTrip:"
     "CpuLarge.ComplexKernelsMatchReferenceExactly:CpuLarge.Complex128QuotientsMatchReferenceBitForBit:CpuLarge.ComplexSumsMatchReference:CpuLarge.AbsComplex128WithinOneUlp:"
     "CpuLarge.Float64ToHalfTypesMatchReferenceExactly:CpuLarge.ProdMatchesReference:CpuLarge.ComplexProdMatchesReference:"
     "CpuLarge.IntegerFloorDivideAndRemainderExact:CpuLarge.BoolComparisonsAndExtremes:CpuLarge.AllAnyAllLayoutsAndDtypes:"
