@@ -66,6 +66,7 @@ ember_tensor_t* random_tensor(ember_ctx_t* ctx, std::vector<int64_t> shape, doub
 }
 
 std::string size_name(int64_t n) {
+    if (n == 10000) return "1e4";
     if (n == 1000000) return "1e6";
     if (n == 10000000) return "1e7";
     return std::to_string(n);
@@ -283,6 +284,11 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("cummax_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_cummax(c, x, 0, r); }));
         for (ember_tensor_t* t : {x, ints}) ember_tensor_release(t);
     }
+    if (np.count("sort_f32_default/1e4")) {
+        ember_tensor_t* x = random_tensor(c, {10000}, -1, 1, 16);
+        add("sort_f32_default", "1e4", time_result(10 * reps, [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("sort_f32_default/1e6") || np.count("argsort_f32/1e6")) {
         ember_tensor_t* x = random_tensor(c, {1000000}, -1, 1, 10);
         add("sort_f32_default", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); }));
@@ -317,11 +323,11 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sort_i32_default", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); }));
         ember_tensor_release(x);
     }
-    for (int64_t n : {1000000, 10000000}) {
+    for (int64_t n : {10000, 1000000, 10000000}) {
         if (!np.count("sort_f64_default/" + size_name(n))) continue;
         ember_tensor_t *x32 = random_tensor(c, {n}, -1, 1, 15), *x = nullptr;
         ember_astype(c, x32, EMBER_FLOAT64, &x);
-        add("sort_f64_default", size_name(n).c_str(), time_result(n > 1000000 ? std::min(reps, 5) : reps, [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); }));
+        add("sort_f64_default", size_name(n).c_str(), time_result(n > 1000000 ? std::min(reps, 5) : n < 1000000 ? 10 * reps : reps, [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); }));
         ember_tensor_release(x);
         ember_tensor_release(x32);
     }

@@ -44,9 +44,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   cummax_f32         np.maximum.accumulate(x) of 1e6 float32 values
   sort_f32           np.sort(x, kind="stable") of 1e7 values (Ember's sort is stable)
   sort_f32_default   np.sort(x) of the same values: NumPy's default, an unstable quicksort (AVX-512)
-                     (also at 1e6, where the data fits in L3)
+                     (also at 1e6, where the data fits in L3, and 1e4, in L2: one thread)
   sort_i32_default   np.sort(x) of 1e6 int32 values over the whole int32 range
-  sort_f64_default   np.sort(x) of 1e6 and 1e7 float64 values (NumPy's default dtype)
+  sort_f64_default   np.sort(x) of 1e4, 1e6 and 1e7 float64 values (NumPy's default dtype)
   argsort_f32        np.argsort(x) of 1e6 values (NumPy's default; Ember's argsort is stable)
   sort_rows_f32      np.sort(x) along the last axis of a (20000, 100) array: many short lines
                      (also (2000, 1000))
@@ -266,9 +266,11 @@ INDEX_CASES = {
     "sort_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x, kind="stable")),
     "sort_f32_default": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x)),
     "sort_f32_default@1e6": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: np.sort(x)),
+    "sort_f32_default@1e4": ("1e4", lambda r: (r.uniform(-1, 1, 10**4).astype(np.float32),), lambda x: np.sort(x)),
     "sort_i32_default": ("1e6", lambda r: (r.integers(-2**31, 2**31, 10**6, dtype=np.int64).astype(np.int32),), lambda x: np.sort(x)),
     "sort_f64_default": ("1e7", lambda r: (r.uniform(-1, 1, 10**7),), lambda x: np.sort(x)),
     "sort_f64_default@1e6": ("1e6", lambda r: (r.uniform(-1, 1, 10**6),), lambda x: np.sort(x)),
+    "sort_f64_default@1e4": ("1e4", lambda r: (r.uniform(-1, 1, 10**4),), lambda x: np.sort(x)),
     "argsort_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: np.argsort(x)),
     "sort_rows_f32": ("20000x100", lambda r: (r.uniform(-1, 1, (20000, 100)).astype(np.float32),), lambda x: np.sort(x, axis=-1)),
     "sort_rows_f32@2000x1000": ("2000x1000", lambda r: (r.uniform(-1, 1, (2000, 1000)).astype(np.float32),), lambda x: np.sort(x, axis=-1)),

@@ -479,8 +479,9 @@ static void expect_sorts_match_reference(const ember_tensor_t* v, int64_t axis, 
 // sort.cpp's short lines go through the ISA's sorting network (simd_sortnet.hpp), which
 // pads each line to a power-of-two number of vectors, in pieces that are then merged:
 // lengths on both sides of every padding step, of every piece count (pieces of 128 to 1024
-// keys, by ISA and key size) and of the radix sort's start, rows and strided columns, every
-// real dtype. Neither networks nor merges are stable: argsort must still give the stable order, and sort the signs
+// keys, by ISA and key size) and of the longer lines' sorts (sort's quicksort of each line
+// where the ISA has one, one thread or across the pool; the radix sort), rows and strided
+// columns, every real dtype. Neither networks nor merges are stable: argsort must still give the stable order, and sort the signs
 // of zero and NaN payloads in input order. Run on every ISA variant by
 // CpuMath.Avx2VariantWithin4Ulp and CpuMath.GenericVariantWithin4Ulp.
 TEST(CpuLarge, ShortLineSortsMatchReference) {
@@ -489,7 +490,7 @@ TEST(CpuLarge, ShortLineSortsMatchReference) {
     const float inf = std::numeric_limits<float>::infinity();
     const int lines = 6;
     for (int64_t len : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257, 511, 512, 513,
-                        700, 1023, 1024, 1025, 1500, 2047, 2048, 2049}) {
+                        700, 1023, 1024, 1025, 1500, 2047, 2048, 2049, 5000, 12000}) {
         const int64_t n = lines * len;
         auto d = randf((size_t)n, -300, 300, 500 + (unsigned)len);
         for (size_t i = 0; i < d.size(); i += 3) d[i] = std::round(d[i] / 50);  // many ties
@@ -643,8 +644,9 @@ TEST(CpuLarge, ComplexSortsMatchReference) {
     }
 }
 
-// sort.cpp's long lines of 32- and 64-bit keys, on an ISA with a vectorised quicksort
-// (simd_quicksort.hpp; AVX2 and AVX-512): partitions that leave a remainder of under one step,
+// sort.cpp's lines of 32- and 64-bit keys past the short ones (one thread) and long ones
+// (every thread), on an ISA with a vectorised quicksort (simd_quicksort.hpp; AVX2 and
+// AVX-512): partitions that leave a remainder of under one step,
 // pivots that are the smallest key (runs of equal keys) or the largest possible key, inputs
 // already in order or reversed, and the cut into pieces for the pool; every 32- and 64-bit
 // dtype (floats sort -0.0/+0.0 and NaNs in input order), both directions, bit for bit
@@ -652,7 +654,7 @@ TEST(CpuLarge, ComplexSortsMatchReference) {
 TEST(CpuLarge, LongLineQuicksortPatterns) {
     NEED_CPU();
     std::mt19937_64 rng(4242);
-    for (int64_t n : {65537, 100003}) {
+    for (int64_t n : {3001, 65537, 100003}) {
         struct Case {
             std::string name;
             std::vector<uint32_t> bits32;

@@ -515,6 +515,35 @@ int64_t short_line_limit() {
     return std::min<int64_t>(kShortLineBytes / key_bytes, kNetworksPerLine * g_isa->network_sort_max[key_bytes == 8]);
 }
 
+// sort (values) of lines longer than sort_short_lines takes, each on one thread, where the
+// ISA has a vectorised quicksort: bare keys, as in sort_long_line_values, not the radix
+// sort's (key, element) items. On the Zen 3 host one float64 line of 1e4 took 185-350 us
+// through the radix sort of 16-byte items, NumPy 97.
+template <KeyKind K, class U>
+void quicksort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending, U inf_bits) {
+    const int64_t n = x.shape[axis], lines = numel(x) / n;
+    const int64_t sx = x.strides[axis], so = out.strides[axis];
+    const U* xb = (const U*)x.data + x.offset;
+    const U flip = descending ? U(~U(0)) : U(0);
+    const QuicksortFn quicksort = g_isa->quicksort[sizeof(U) == 8];
+    auto sort_range = [&](int64_t first_line, int64_t end_line) {
+        Scratch<U> keys(n);
+        for (int64_t line = first_line; line < end_line; ++line) {
+            int64_t xo, oo;
+            line_offsets(x, out, axis, line, xo, oo);
+            const U* src = xb + xo;
+            U* dst = (U*)out.data + out.offset + oo;
+            bool odd = false;
+            with_unit_stride_split(sx, [&](auto step) { odd = encode_line<K, false>(src, step, n, keys.data, inf_bits, flip); });
+            quicksort(keys.data, n);
+            with_unit_stride_split(so, [&](auto step) { decode_line<K>(keys.data, n, dst, step, flip); });
+            if (odd) restore_merged_runs<K>(src, sx, dst, so, n, flip, inf_bits);
+        }
+    };
+    if (numel(x) >= kParallelCostly) parallel_range(lines, 0, 1, sort_range);
+    else sort_range(0, lines);
+}
+
 // Sorts every line of x along `axis` with msd_sort (whole_runs passed on), the lines spread
 // over the pool, or one long line on every thread. load(xo, a, k0, k1) fills items [k0, k1) of the line at element
 // offset xo; store(xo, oo, sorted, first, count) writes sorted items as elements [first,
@@ -569,6 +598,11 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
         }
         return;
     }
+    if constexpr (!Indices && (sizeof(U) == 4 || sizeof(U) == 8))
+        if (g_isa->quicksort[sizeof(U) == 8]) {
+            quicksort_lines<K>(x, out, axis, descending, inf_bits);
+            return;
+        }
     auto load = [&](int64_t xo, Item<U, P>* a, int64_t k0, int64_t k1) {
         const U* src = xb + xo;
         for (int64_t k = k0; k < k1; ++k) {
@@ -684,11 +718,12 @@ ember_status_t sort_kernel(const ember_kernel_call_t* c) {
 // of the 64-bit words w_k = (word 2k << 32) | word 2k+1, without sorting 16-byte (key,
 // index) items: (high word, k) pairs ordered by high word, then index, and the runs of
 // equal high words (about n^2 / 2^33 pairs of them) then reordered by their low words,
-// stably, give the order of the whole words with ties by index. On AVX2 and AVX-512 the
-// pairs are the 64-bit integers high word << 32 | k (distinct, so the vectorised
-// quicksort's instability does not matter): 1e4 in 108-113 us against 137-143 through the
-// radix sort of (high word, k) items, 1e6 16-17 against 22-25 ms (two threads), the
-// same permutation. Elsewhere the radix sort.
+// stably, give the order of the whole words with ties by index. On AVX-512 the pairs are
+// the 64-bit integers high word << 32 | k (distinct, so the vectorised quicksort's
+// instability does not matter): 1e4 in 108-113 us against 137-143 through the radix sort
+// of (high word, k) items, 1e6 16-17 against 22-25 ms (two threads), the same
+// permutation. Elsewhere the radix sort: AVX2's quicksort of 4-lane vectors took 134-204
+// us at 1e4 on the Zen 3 host, against the radix sort's 97-98, and was no faster at 1e6.
 using HighWord = Item<uint32_t, uint32_t>;
 struct HighWordOfItem {
     uint32_t high(const HighWord& e) const { return e.key; }
@@ -730,7 +765,7 @@ ember_status_t permutation_kernel(const ember_kernel_call_t* c) {
     if (c->n_in != 0 || c->n_out != 1 || out.dtype != EMBER_INT64 || !is_contiguous(out) || n > (int64_t(1) << 32))
         return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu random_permutation: expects one contiguous int64 output of at most 2^32 elements");
     const uint64_t key = (uint64_t)c->attrs->i[0], base = (uint64_t)c->attrs->i[1];
-    const bool quick = g_isa->quicksort[1] != nullptr;
+    const bool quick = g_isa->quicksort[1] != nullptr && g_isa->vector_bytes == 64;
     static_assert(sizeof(HighWord) == sizeof(uint64_t), "a pair lives in an item's bytes");
     Scratch<HighWord> items(n), tmp(quick ? 0 : n);
     uint64_t* pairs = (uint64_t*)items.data;
