@@ -252,11 +252,16 @@ int64_t quick_split(T* a, int64_t n) {
     return partition_keys(a, n, T(pivot + 1));
 }
 
-// Pieces of up to 1 KB (256 32-bit or 128 64-bit keys) go to the network: on AVX-512 16
-// vectors, the largest network that runs unrolled in registers, measured faster than the
-// in-memory networks with fewer partition steps; on AVX2 32 vectors (in memory), measured
-// faster than 8, 16 or 64 (one thread, 1e6 keys: 32-bit 7.4-7.6 ms against 8.0-9.2 with 16).
-constexpr int kQuickLeafVectors = 1024 / VB;
+// Pieces of up to 16 vectors go to the network, the largest that runs unrolled in registers:
+// on AVX-512 measured faster than the in-memory networks with fewer partition steps. On
+// AVX2 32 vectors (in memory) had been faster (one thread, 1e6 32-bit keys: 7.4-7.6 ms
+// against 8.0-9.2 with 16) until the unrolled networks there took their transposed form
+// (simd_sortnet.hpp): Zen 3 host, one thread, 1e4 / 1e6 keys of 64 bits 97 us / 14.0-14.8
+// ms -> 73 us / 12.0-12.6 ms, of 32 bits 43-44 us / 6.3-7.6 ms -> 40 us / 6.1-6.5 ms (32
+// vectors in the transposed form: 84 us / 12.8-13.1 ms, 49 us / 7.0-7.8 ms). Fewer than
+// 16 cannot be: a partition needs 2 * kQuickUnroll vectors.
+constexpr int kQuickLeafVectors = 16;
+static_assert(kQuickLeafVectors >= 2 * kQuickUnroll, "a leaf holds what a partition needs");
 template <class T>
 void quicksort_depth(T* a, int64_t n, int depth) {
     while (n > kQuickLeafVectors * QuickLanes<T>::kLanes) {

@@ -28,14 +28,23 @@ inline __attribute__((always_inline)) void order_pair(V<T>& lo, V<T>& hi) {
     hi = a < b ? b : a;
 }
 
-// Lane l meets lane l ^ Xor; lanes with bit Upper set keep the larger key.
+// Lane l meets lane l ^ Xor; lanes with bit Upper set keep the larger key. Below AVX-512
+// one compare, XORed with the lanes that keep the smaller key, picks between v and its
+// partner: GCC made the min, max and constant select three variable blends (AVX2, a
+// 128-key network 0.58 -> 0.52 us on the Zen 3 host).
 template <class T, int Xor, int Upper>
 inline __attribute__((always_inline)) V<T> exchange_in_vector(V<T> v) {
     const V<T> partner = __builtin_shuffle(v, lanes_xor<T, Xor>());
-    const V<T> lo = v < partner ? v : partner, hi = v < partner ? partner : v;
-    V<T> upper;
-    for (int l = 0; l < W<T>; ++l) upper[l] = (l & Upper) ? T(~T(0)) : T(0);
-    return upper != 0 ? hi : lo;
+    if constexpr (VB == 64) {
+        const V<T> lo = v < partner ? v : partner, hi = v < partner ? partner : v;
+        V<T> upper;
+        for (int l = 0; l < W<T>; ++l) upper[l] = (l & Upper) ? T(~T(0)) : T(0);
+        return upper != 0 ? hi : lo;
+    } else {
+        V<T> lower;
+        for (int l = 0; l < W<T>; ++l) lower[l] = (l & Upper) ? T(0) : T(~T(0));
+        return ((partner < v) ^ lower) != 0 ? v : partner;
+    }
 }
 
 template <class T, int N, int J>
@@ -77,6 +86,54 @@ inline __attribute__((always_inline)) void bitonic_stages(V<T>* v) {
         }
         half_cleaners<T, N, K / 4>(v);
         bitonic_stages<T, N, K * 2>(v);
+    }
+}
+
+// Below AVX-512 the unrolled networks hold key i in vector i % N, lane i / N (N vectors):
+// every step between keys less than N apart, mirror steps included, is then a lane-wise
+// min/max of two vectors with no lane shuffle, and only the steps across lanes (the last
+// log2(W) stages' first ones) shuffle. The keys go out in that order (network_sort_n).
+// AVX2, 64 keys of 64 bits: 0.19 -> 0.15 us; quicksort of 1e4 such keys with leaves of this
+// size 97 -> 73 us (Zen 3 host). AVX-512 keeps the form above (no host to measure this on).
+template <class T, int N, int J>
+inline __attribute__((always_inline)) void transposed_half_cleaners(V<T>* v) {
+    if constexpr (J >= 1) {
+        if constexpr (J < N) {
+#pragma GCC unroll 64
+            for (int a = 0; a < N; ++a)
+                if (!(a & J)) order_pair<T>(v[a], v[a + J]);
+        } else {
+#pragma GCC unroll 64
+            for (int a = 0; a < N; ++a) v[a] = exchange_in_vector<T, J / N, J / N>(v[a]);
+        }
+        transposed_half_cleaners<T, N, J / 2>(v);
+    }
+}
+template <class T, int N, int K>
+inline __attribute__((always_inline)) void transposed_stages(V<T>* v) {
+    if constexpr (K <= N * W<T>) {
+        if constexpr (K <= N) {
+#pragma GCC unroll 64
+            for (int a = 0; a < N; ++a)
+                if (!(a & (K / 2))) order_pair<T>(v[a], v[a ^ (K - 1)]);
+        } else if constexpr (N == 1) {
+            v[0] = exchange_in_vector<T, K - 1, K / 2>(v[0]);
+        } else {
+            // Key (a, l) meets (N - 1 - a, l ^ (kl - 1)); lanes with bit kl / 2 keep the larger.
+            constexpr int kl = K / N;
+            V<T> lower;
+            for (int l = 0; l < W<T>; ++l) lower[l] = (l & (kl / 2)) ? T(0) : T(~T(0));
+            const V<T> mirror = lanes_xor<T, kl - 1>();
+#pragma GCC unroll 64
+            for (int a = 0; a < N / 2; ++a) {
+                const V<T> x = v[a], y = __builtin_shuffle(v[N - 1 - a], mirror);
+                const V<T> x_stays = (y < x) ^ lower;
+                v[a] = x_stays != 0 ? x : y;
+                v[N - 1 - a] = __builtin_shuffle(x_stays != 0 ? y : x, mirror);
+            }
+        }
+        transposed_half_cleaners<T, N, K / 4>(v);
+        transposed_stages<T, N, K * 2>(v);
     }
 }
 
@@ -147,11 +204,18 @@ void network_sort_n(void* keys, int64_t n, int vectors) {
     const int count = kUnrolled ? N : vectors;
 #pragma GCC unroll 16
     for (int i = 0; i < count; ++i) v[i] ^= sign;
-    if constexpr (kUnrolled) bitonic_stages<S, N, 2>(v);
+    constexpr bool kTransposed = kUnrolled && VB < 64;
+    if constexpr (kTransposed) transposed_stages<S, N, 2>(v);
+    else if constexpr (kUnrolled) bitonic_stages<S, N, 2>(v);
     else bitonic_stages_in_memory<S>(v, vectors);
 #pragma GCC unroll 16
     for (int i = 0; i < count; ++i) v[i] ^= sign;
-    memcpy(keys, flat, (size_t)n * sizeof(T));
+    if constexpr (kTransposed) {
+        T* out = (T*)keys;
+        for (int64_t i = 0; i < n; ++i) out[i] = flat[(i % N) * W<T> + i / N];
+    } else {
+        memcpy(keys, flat, (size_t)n * sizeof(T));
+    }
 }
 
 constexpr int kMaxVectors = kNetworkSortBytes / VB < 64 ? kNetworkSortBytes / VB : 64;
