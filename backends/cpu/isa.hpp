@@ -94,6 +94,10 @@ typedef void (*RaceRowsFn)(const void* exponentials, int64_t rows, int64_t class
 // lines: n <= network_sort_max (at most kNetworkSortBytes of keys, 64 vectors).
 constexpr int kNetworkSortBytes = 4096;
 typedef void (*NetworkSortFn)(void* keys, int64_t n);
+// sort.cpp's keys of a line of 32- or 64-bit elements (sort_keys.hpp: encode_line without
+// indices, decode_line) in the ISA's vectors; step is the element stride of src or dst.
+typedef bool (*EncodeSortKeysFn)(const void* src, int64_t step, int64_t n, void* keys, uint64_t inf_bits, uint64_t flip);
+typedef void (*DecodeSortKeysFn)(const void* keys, int64_t n, void* dst, int64_t step, uint64_t flip);
 // A vectorised quicksort of unsigned keys (not stable), and one partition step of it
 // (simd_quicksort.hpp); null on the ISAs that have none.
 typedef void (*QuicksortFn)(void* keys, int64_t n);
@@ -174,6 +178,8 @@ struct IsaTable {
     NegLogUniformFn race_exponentials[2];
     NetworkSortFn network_sort[2];  // [0] uint32 keys, [1] uint64
     int64_t network_sort_max[2];
+    EncodeSortKeysFn encode_sort_keys[3][2];  // [unsigned, signed, float][32-bit, 64-bit]
+    DecodeSortKeysFn decode_sort_keys[3][2];
     QuicksortFn quicksort[2];  // [0] uint32 keys, [1] uint64
     QuickSplitFn quick_split[2];
     FftLinesFn fft_lines;

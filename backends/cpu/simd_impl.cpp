@@ -2359,6 +2359,29 @@ enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D
 #include "simd_random.hpp"
 #include "simd_sortnet.hpp"
 #include "simd_quicksort.hpp"
+#include "sort_keys.hpp"
+
+// The ISA table's sort keys of a line; a unit stride as a constant, so that the loops
+// vectorise (AVX2, 1e4 float64 keys: encode and decode took 14% of a sort in SSE2).
+template <KeyKind K, class U>
+bool encode_sort_keys(const void* src, int64_t step, int64_t n, void* keys, uint64_t inf_bits, uint64_t flip) {
+    if (step == 1) return encode_line<K, false>((const U*)src, std::integral_constant<int64_t, 1>{}, n, (U*)keys, U(inf_bits), U(flip));
+    return encode_line<K, false>((const U*)src, step, n, (U*)keys, U(inf_bits), U(flip));
+}
+template <KeyKind K, class U>
+void decode_sort_keys(const void* keys, int64_t n, void* dst, int64_t step, uint64_t flip) {
+    if (step == 1) decode_line<K>((const U*)keys, n, (U*)dst, std::integral_constant<int64_t, 1>{}, U(flip));
+    else decode_line<K>((const U*)keys, n, (U*)dst, step, U(flip));
+}
+template <class U>
+void fill_sort_keys(IsaTable& t, int wide) {
+    t.encode_sort_keys[kUnsigned][wide] = encode_sort_keys<kUnsigned, U>;
+    t.encode_sort_keys[kSigned][wide] = encode_sort_keys<kSigned, U>;
+    t.encode_sort_keys[kFloat][wide] = encode_sort_keys<kFloat, U>;
+    t.decode_sort_keys[kUnsigned][wide] = decode_sort_keys<kUnsigned, U>;
+    t.decode_sort_keys[kSigned][wide] = decode_sort_keys<kSigned, U>;
+    t.decode_sort_keys[kFloat][wide] = decode_sort_keys<kFloat, U>;
+}
 #include "simd_transpose.hpp"
 #include "simd_small_gemm.hpp"
 #include "simd_fft.hpp"
@@ -2525,6 +2548,8 @@ IsaTable build_table() {
     t.network_sort[1] = network_sort<uint64_t>;
     t.network_sort_max[0] = kNetworkSortMax<uint32_t>;
     t.network_sort_max[1] = kNetworkSortMax<uint64_t>;
+    fill_sort_keys<uint32_t>(t, 0);
+    fill_sort_keys<uint64_t>(t, 1);
 #if defined(__AVX512F__) || defined(__AVX2__)
     t.quicksort[0] = quicksort_keys<uint32_t>;
     t.quicksort[1] = quicksort_keys<uint64_t>;

@@ -28,7 +28,7 @@
 namespace ember_cpu {
 namespace {
 
-enum KeyKind { kUnsigned, kSigned, kFloat };
+#include "sort_keys.hpp"
 
 template <class U, class P>
 struct Item {
@@ -243,34 +243,6 @@ void msd_sort(E* a, E* tmp, int64_t n, int bits, int nt, int64_t first_index, co
         for (int64_t i = 0; i < rest; ++i) sort_bucket(i);
 }
 
-// The sort key of an element's bits (see the top of the file) and back, XOR flip
-// (descending). Branch-free, so that the loops over a line vectorise; the float tests are
-// shifts of differences, not compares: SSE2 has no 64-bit compare (a float64 line's keys
-// were a scalar loop, 1.5 ms for 1e6 against 1.3 as now).
-template <KeyKind K, class U>
-U encode_key(U bits, U inf_bits, U flip) {
-    constexpr int top = sizeof(U) * 8 - 1;
-    constexpr U sign = U(U(1) << top);
-    U key = bits;
-    if constexpr (K == kSigned) key = U(bits ^ sign);
-    if constexpr (K == kFloat) {
-        const U magnitude = U(bits & U(~sign));
-        const U is_zero = U(U(0) - U(U(magnitude - 1) >> top));        // all ones for -0.0 and +0.0 (they compare equal)
-        const U is_nan = U(U(0) - U(U(inf_bits - magnitude) >> top));  // all ones for NaN: after everything
-        key = U(bits ^ (U(U(0) - U(bits >> top)) | sign));               // negative: ~bits; else bits | sign
-        key = U((key & U(~is_zero)) | (sign & is_zero) | is_nan);
-    }
-    return U(key ^ flip);
-}
-template <KeyKind K, class U>
-U decode_key(U stored, U flip) {
-    constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
-    const U key = U(stored ^ flip);
-    if constexpr (K == kSigned) return U(key ^ sign);
-    if constexpr (K == kFloat) return U(key ^ (U(U(key >> (sizeof(U) * 8 - 1)) - 1) | sign));  // key of x >= 0 has the sign bit
-    return key;
-}
-
 // After a sort of bare keys: a key decodes back to its element's bits except where float
 // keys merge elements that compare equal: -0.0 with +0.0, and NaNs of any payload. When a
 // line holds such an element whose bits the decoded key would not give, the runs of those
@@ -300,26 +272,21 @@ inline void with_unit_stride_split(int64_t stride, const F& f) {
     else f(stride);
 }
 
-// A line's sort keys (with its indices in the low half for argsort) from its elements;
-// returns whether the keys alone would not give back every element (see restore_merged_runs).
-// Separate functions with local pointers, so that nothing in the loops can alias them and
-// they vectorise.
-template <KeyKind K, bool Indices, class U, class Key, class Step>
-bool encode_line(const U* __restrict src, Step step, int64_t n, Key* __restrict keys, U inf_bits, U flip) {
-    U odd = 0;
-    for (int64_t k = 0; k < n; ++k) {
-        const U bits = src[k * step], key = encode_key<K>(bits, inf_bits, flip);
-        if constexpr (Indices) keys[k] = (uint64_t)key << 32 | (uint64_t)k;
-        else {
-            keys[k] = key;
-            odd |= U(decode_key<K>(key, flip) ^ bits);
-        }
+// encode_line (no indices) and decode_line, in the ISA's vectors for 32- and 64-bit keys.
+template <KeyKind K, class U>
+bool encode_values(const U* src, int64_t step, int64_t n, U* keys, U inf_bits, U flip) {
+    if constexpr (sizeof(U) == 4 || sizeof(U) == 8) {
+        return g_isa->encode_sort_keys[K][sizeof(U) == 8](src, step, n, keys, inf_bits, flip);
+    } else {
+        bool odd = false;
+        with_unit_stride_split(step, [&](auto s) { odd = encode_line<K, false>(src, s, n, keys, inf_bits, flip); });
+        return odd;
     }
-    return odd != 0;
 }
-template <KeyKind K, class U, class Key, class Step>
-void decode_line(const Key* __restrict keys, int64_t n, U* __restrict dst, Step step, U flip) {
-    for (int64_t k = 0; k < n; ++k) dst[k * step] = decode_key<K>(U(keys[k]), flip);
+template <KeyKind K, class U>
+void decode_values(const U* keys, int64_t n, U* dst, int64_t step, U flip) {
+    if constexpr (sizeof(U) == 4 || sizeof(U) == 8) g_isa->decode_sort_keys[K][sizeof(U) == 8](keys, n, dst, step, flip);
+    else with_unit_stride_split(step, [&](auto s) { decode_line<K>(keys, n, dst, s, flip); });
 }
 
 // Sorts 32- or 64-bit keys[0, n) with the ISA's vectorised quicksort, if it has one (else
@@ -375,12 +342,10 @@ void sort_long_line_values(const U* src, int64_t sx, U* dst, int64_t so, int64_t
     Scratch<U> a(n);
     std::atomic<bool> odd{false};
     parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) {
-        with_unit_stride_split(sx, [&](auto step) {
-            if (encode_line<K, false>(src + k0 * sx, step, k1 - k0, a.data + k0, inf_bits, flip)) odd.store(true, std::memory_order_relaxed);
-        });
+        if (encode_values<K>(src + k0 * sx, sx, k1 - k0, a.data + k0, inf_bits, flip)) odd.store(true, std::memory_order_relaxed);
     });
     auto emit = [&](const U* sorted, int64_t first, int64_t count) {
-        with_unit_stride_split(so, [&](auto step) { decode_line<K>(sorted, count, dst + first * so, step, flip); });
+        decode_values<K>(sorted, count, dst + first * so, so, flip);
     };
     if (quicksort_on_pool(a.data, n)) {
         parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) { emit(a.data + k0, k0, k1 - k0); });
@@ -533,10 +498,9 @@ void quicksort_lines(const ember_view_t& x, const ember_view_t& out, int axis, b
             line_offsets(x, out, axis, line, xo, oo);
             const U* src = xb + xo;
             U* dst = (U*)out.data + out.offset + oo;
-            bool odd = false;
-            with_unit_stride_split(sx, [&](auto step) { odd = encode_line<K, false>(src, step, n, keys.data, inf_bits, flip); });
+            const bool odd = encode_values<K>(src, sx, n, keys.data, inf_bits, flip);
             quicksort(keys.data, n);
-            with_unit_stride_split(so, [&](auto step) { decode_line<K>(keys.data, n, dst, step, flip); });
+            decode_values<K>(keys.data, n, dst, so, flip);
             if (odd) restore_merged_runs<K>(src, sx, dst, so, n, flip, inf_bits);
         }
     };
