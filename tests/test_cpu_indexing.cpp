@@ -654,7 +654,7 @@ TEST(CpuLarge, ComplexSortsMatchReference) {
 TEST(CpuLarge, LongLineQuicksortPatterns) {
     NEED_CPU();
     std::mt19937_64 rng(4242);
-    for (int64_t n : {3001, 65537, 100003}) {
+    for (int64_t n : {3001, 10007, 65537, 100003}) {
         struct Case {
             std::string name;
             std::vector<uint32_t> bits32;

@@ -294,6 +294,11 @@ void decode_values(const U* keys, int64_t n, U* dst, int64_t step, U flip) {
 // take, in rounds that split the largest pieces side by side on the pool (a split one at a
 // time left the second round's halves to one thread: 1e7 float64 keys on two threads); the
 // pool then sorts the pieces, largest first.
+// A line of values this long is sorted on every thread (sort_long_line_values), a shorter
+// one on one: float64 1e4 keys 84-133 -> 57-84 us on two threads, 2e4 178-240 -> 101-106,
+// float32 6e4 276-450 -> 157-159 us (Zen 3 host; from 2^16 before).
+constexpr int64_t kSplitLineMin = 1 << 13;
+
 template <class U>
 bool quicksort_on_pool(U* keys, int64_t n) {
     if constexpr (sizeof(U) != 4 && sizeof(U) != 8) return false;
@@ -311,7 +316,7 @@ bool quicksort_on_pool(U* keys, int64_t n) {
         while (wanted > 2 && pieces.size() < wanted) {
             std::sort(pieces.begin(), pieces.end(), by_size);
             size_t round = 0;  // the largest pieces that still split, at most as many as wanted
-            while (round < pieces.size() && pieces.size() + round < wanted && !pieces[round].sorted && pieces[round].size >= kParallelCostly)
+            while (round < pieces.size() && pieces.size() + round < wanted && !pieces[round].sorted && pieces[round].size >= kSplitLineMin)
                 ++round;
             if (round == 0) break;
             std::vector<int64_t> cut(round);
@@ -554,7 +559,7 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
         sort_short_lines<K, U, Indices>(x, out, axis, descending, inf_bits);
         return;
     }
-    if (!Indices && n >= kParallelCostly && (lines < num_threads() || lines == 1)) {  // each line on every thread
+    if (!Indices && n >= kSplitLineMin && (lines < num_threads() || lines == 1)) {  // each line on every thread
         for (int64_t line = 0; line < lines; ++line) {
             int64_t xo, oo;
             line_offsets(x, out, axis, line, xo, oo);
