@@ -289,16 +289,16 @@ void decode_values(const U* keys, int64_t n, U* dst, int64_t step, U flip) {
     else with_unit_stride_split(step, [&](auto s) { decode_line<K>(keys, n, dst, s, flip); });
 }
 
-// Sorts 32- or 64-bit keys[0, n) with the ISA's vectorised quicksort, if it has one (else
-// returns false): partition steps cut the line into pieces until every thread has two to
-// take, in rounds that split the largest pieces side by side on the pool (a split one at a
-// time left the second round's halves to one thread: 1e7 float64 keys on two threads); the
-// pool then sorts the pieces, largest first.
 // A line of values this long is sorted on every thread (sort_long_line_values), a shorter
 // one on one: float64 1e4 keys 84-133 -> 57-84 us on two threads, 2e4 178-240 -> 101-106,
 // float32 6e4 276-450 -> 157-159 us (Zen 3 host; from 2^16 before).
 constexpr int64_t kSplitLineMin = 1 << 13;
 
+// Sorts 32- or 64-bit keys[0, n) with the ISA's vectorised quicksort, if it has one (else
+// returns false): partition steps cut the line into pieces until every thread has two to
+// take, in rounds that split the largest pieces side by side on the pool (a split one at a
+// time left the second round's halves to one thread: 1e7 float64 keys on two threads); the
+// pool then sorts the pieces, largest first.
 template <class U>
 bool quicksort_on_pool(U* keys, int64_t n) {
     if constexpr (sizeof(U) != 4 && sizeof(U) != 8) return false;
