@@ -2,9 +2,10 @@
 // sort of each bucket in cache; msd_sort), which gives the reference's result (a stable
 // comparison sort) exactly; lines of up to a few thousand keys go through sorting
 // networks instead (sort_short_lines), made exact as described there; on AVX2 and AVX-512
-// the values of long lines go through a vectorised quicksort of bare keys instead
-// (quicksort_on_pool; values need no stability but that of -0.0/+0.0 and NaN payloads,
-// which restore_merged_runs gives back).
+// the values of longer lines go through a vectorised quicksort of bare keys instead
+// (quicksort_lines, one line per thread; a long line on every thread, quicksort_on_pool;
+// values need no stability but that of -0.0/+0.0 and NaN payloads, which
+// restore_merged_runs gives back).
 // Each element becomes an unsigned key of its own width whose order is the reference's:
 // integers with the sign bit flipped; floats by sign and magnitude, with -0.0 and +0.0 given
 // one key (they compare equal) and every NaN the largest key (NaN sorts last). Descending
