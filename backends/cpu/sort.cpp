@@ -451,6 +451,8 @@ void sort_short_lines(const ember_view_t& x, const ember_view_t& out, int axis, 
                 const U span = hi - lo;
                 shift = span >> 32 ? 32 - __builtin_clzll(span) : 0;
                 for (int64_t k = 0; k < n; ++k) keys[k] = (uint64_t)((whole[k] - lo) >> shift) << 32 | (uint64_t)k;
+            } else if constexpr (std::is_same_v<Key, U>) {
+                odd = encode_values<K>(src, sx, n, keys, inf_bits, flip);
             } else {
                 with_unit_stride_split(sx, [&](auto step) { odd = encode_line<K, Indices>(src, step, n, keys, inf_bits, flip); });
             }
@@ -470,7 +472,8 @@ void sort_short_lines(const ember_view_t& x, const ember_view_t& out, int axis, 
                 with_unit_stride_split(so, [&](auto step) { write_indices(keys, n, dst, step); });
             } else {
                 U* dst = (U*)out.data + out.offset + oo;
-                with_unit_stride_split(so, [&](auto step) { decode_line<K>(keys, n, dst, step, flip); });
+                if constexpr (std::is_same_v<Key, U>) decode_values<K>(keys, n, dst, so, flip);
+                else with_unit_stride_split(so, [&](auto step) { decode_line<K>(keys, n, dst, step, flip); });
                 if (odd) restore_merged_runs<K>(src, sx, dst, so, n, flip, inf_bits);
             }
         }
