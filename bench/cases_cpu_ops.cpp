@@ -313,6 +313,11 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sort_rows_f32", "2000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 1, 0, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("argsort_rows_f32/200x10000")) {
+        ember_tensor_t* x = random_tensor(c, {200, 10000}, -1, 1, 15);
+        add("argsort_rows_f32", "200x10000", time_result(reps, [&](ember_tensor_t** r) { ember_argsort(c, x, 1, 0, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("sort_i32_default/1e6")) {
         std::vector<int32_t> v(1000000);
         std::mt19937 rng(11);

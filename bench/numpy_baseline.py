@@ -51,6 +51,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   sort_rows_f32      np.sort(x) along the last axis of a (20000, 100) array: many short lines
                      (also (2000, 1000))
   argsort_rows_f32   np.argsort(x) along the last axis of a (20000, 100) array
+                     (also (200, 10000): lines longer than the short ones)
   argsort_rows_f64   the same of float64 values
   cumsum_axis0_f32   np.cumsum(x, axis=0) of a (1000, 10000) array (NumPy sums in float32, Ember in double)
   argmax_f32         np.argmax(x) of 1e7 values
@@ -275,6 +276,7 @@ INDEX_CASES = {
     "sort_rows_f32": ("20000x100", lambda r: (r.uniform(-1, 1, (20000, 100)).astype(np.float32),), lambda x: np.sort(x, axis=-1)),
     "sort_rows_f32@2000x1000": ("2000x1000", lambda r: (r.uniform(-1, 1, (2000, 1000)).astype(np.float32),), lambda x: np.sort(x, axis=-1)),
     "argsort_rows_f32": ("20000x100", lambda r: (r.uniform(-1, 1, (20000, 100)).astype(np.float32),), lambda x: np.argsort(x, axis=-1)),
+    "argsort_rows_f32@200x10000": ("200x10000", lambda r: (r.uniform(-1, 1, (200, 10000)).astype(np.float32),), lambda x: np.argsort(x, axis=-1)),
     "argsort_rows_f64": ("20000x100", lambda r: (r.uniform(-1, 1, (20000, 100)),), lambda x: np.argsort(x, axis=-1)),
     "cumsum_axis0_f32": ("1000x10000", lambda r: (r.uniform(-1, 1, (1000, 10000)).astype(np.float32),), lambda x: np.cumsum(x, axis=0)),
     "argmax_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.argmax(x)),
