@@ -284,9 +284,10 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("cummax_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_cummax(c, x, 0, r); }));
         for (ember_tensor_t* t : {x, ints}) ember_tensor_release(t);
     }
-    if (np.count("sort_f32_default/1e4")) {
+    if (np.count("sort_f32_default/1e4") || np.count("argsort_f32/1e4")) {
         ember_tensor_t* x = random_tensor(c, {10000}, -1, 1, 16);
         add("sort_f32_default", "1e4", time_result(10 * reps, [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); }));
+        add("argsort_f32", "1e4", time_result(10 * reps, [&](ember_tensor_t** r) { ember_argsort(c, x, 0, 0, r); }));
         ember_tensor_release(x);
     }
     if (np.count("sort_f32_default/1e6") || np.count("argsort_f32/1e6")) {

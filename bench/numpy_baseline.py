@@ -48,6 +48,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   sort_i32_default   np.sort(x) of 1e6 int32 values over the whole int32 range
   sort_f64_default   np.sort(x) of 1e4, 1e6 and 1e7 float64 values (NumPy's default dtype)
   argsort_f32        np.argsort(x) of 1e6 values (NumPy's default; Ember's argsort is stable)
+                     (also 1e4)
   sort_rows_f32      np.sort(x) along the last axis of a (20000, 100) array: many short lines
                      (also (2000, 1000))
   argsort_rows_f32   np.argsort(x) along the last axis of a (20000, 100) array
@@ -273,6 +274,7 @@ INDEX_CASES = {
     "sort_f64_default@1e6": ("1e6", lambda r: (r.uniform(-1, 1, 10**6),), lambda x: np.sort(x)),
     "sort_f64_default@1e4": ("1e4", lambda r: (r.uniform(-1, 1, 10**4),), lambda x: np.sort(x)),
     "argsort_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: np.argsort(x)),
+    "argsort_f32@1e4": ("1e4", lambda r: (r.uniform(-1, 1, 10**4).astype(np.float32),), lambda x: np.argsort(x)),
     "sort_rows_f32": ("20000x100", lambda r: (r.uniform(-1, 1, (20000, 100)).astype(np.float32),), lambda x: np.sort(x, axis=-1)),
     "sort_rows_f32@2000x1000": ("2000x1000", lambda r: (r.uniform(-1, 1, (2000, 1000)).astype(np.float32),), lambda x: np.sort(x, axis=-1)),
     "argsort_rows_f32": ("20000x100", lambda r: (r.uniform(-1, 1, (20000, 100)).astype(np.float32),), lambda x: np.argsort(x, axis=-1)),

@@ -652,7 +652,9 @@ TEST(CpuLarge, ComplexSortsMatchReference) {
 // pivots that are the smallest key (runs of equal keys) or the largest possible key, inputs
 // already in order or reversed, and the cut into pieces for the pool; every 32- and 64-bit
 // dtype (floats sort -0.0/+0.0 and NaNs in input order), both directions, bit for bit
-// against the reference. Elsewhere the radix sort runs the same cases.
+// against the reference; argsort of 32-bit lines through the quicksort up to 65536 keys
+// (one line on every thread at 10007, also strided), the radix sort above. Elsewhere the
+// radix sort runs the same cases.
 TEST(CpuLarge, LongLineQuicksortPatterns) {
     NEED_CPU();
     std::mt19937_64 rng(4242);
@@ -695,6 +697,17 @@ TEST(CpuLarge, LongLineQuicksortPatterns) {
                 T x;
                 EM_OK(ember_tensor_from_data(cpu(), wide ? (const void*)c.bits64.data() : (const void*)c.bits32.data(), dt, &n, 1, x.out()));
                 for (int desc : {0, 1}) expect_sorts_match_reference(x, 0, desc, c.name + ", " + ember_dtype_name(dt));
+                if (n != 10007) continue;
+                // A strided line (every other element of one twice as long, the others zero).
+                const size_t width = wide ? 8 : 4;
+                std::vector<unsigned char> doubled((size_t)(2 * n) * width, 0);
+                for (int64_t i = 0; i < n; ++i)
+                    std::memcpy(&doubled[(size_t)(2 * i) * width], wide ? (const void*)&c.bits64[(size_t)i] : (const void*)&c.bits32[(size_t)i], width);
+                T x2, every_other;
+                const int64_t n2 = 2 * n, from = 0, by = 2;
+                EM_OK(ember_tensor_from_data(cpu(), doubled.data(), dt, &n2, 1, x2.out()));
+                EM_OK(ember_slice(cpu(), x2, &from, &n2, &by, 1, every_other.out()));
+                for (int desc : {0, 1}) expect_sorts_match_reference(every_other, 0, desc, c.name + ", " + ember_dtype_name(dt) + ", strided");
             }
     }
 }

@@ -3,10 +3,10 @@
 // comparison sort) exactly; lines of up to a few thousand keys go through sorting
 // networks instead (sort_short_lines), made exact as described there; on AVX2 and AVX-512
 // the values of longer lines go through a vectorised quicksort of bare keys instead, and
-// argsort of 32-bit elements through one of (key << 32 | index) (quicksort_lines, one line
-// per thread; a long line of values on every thread, quicksort_on_pool;
+// argsort of 32-bit elements up to kQuickArgsortMax through one of (key << 32 | index)
+// (quicksort_lines, one line per thread; a long line on every thread, quicksort_on_pool);
 // values need no stability but that of -0.0/+0.0 and NaN payloads, which
-// restore_merged_runs gives back).
+// restore_merged_runs gives back.
 // Each element becomes an unsigned key of its own width whose order is the reference's:
 // integers with the sign bit flipped; floats by sign and magnitude, with -0.0 and +0.0 given
 // one key (they compare equal) and every NaN the largest key (NaN sorts last). Descending
@@ -502,12 +502,36 @@ int64_t short_line_limit() {
     return std::min<int64_t>(kShortLineBytes / key_bytes, kNetworksPerLine * g_isa->network_sort_max[key_bytes == 8]);
 }
 
+// argsort lines of 32-bit elements up to this long go through the quicksort (below), longer
+// ones through the radix sort: their (key << 32 | index) keys leave the L2 (512 KiB on the
+// Zen 3 host). There, two threads: 16 lines of 1e5 took 19 ms against the radix sort's
+// 14.4, 40 of 5e4 13.5 against 16; one line of 1e4 76-124 us against 159-172, of 1e5 the
+// same, of 1e6 10-11.8 ms against 6.6-7.9.
+constexpr int64_t kQuickArgsortMax = 1 << 16;
+
+// argsort of one long line of 32-bit elements on every thread: (key << 32 | index) through
+// quicksort_on_pool, as quicksort_lines sorts shorter lines.
+template <KeyKind K, class U>
+void argsort_long_line(const U* src, int64_t sx, int64_t* dst, int64_t so, int64_t n, bool descending, U inf_bits) {
+    static_assert(sizeof(U) == 4, "the key and the index share 64 bits");
+    const U flip = descending ? U(~U(0)) : U(0);
+    Scratch<uint64_t> keys(n);
+    parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) {
+        for (int64_t k = k0; k < k1; ++k) keys.data[k] = (uint64_t)encode_key<K>(src[k * sx], inf_bits, flip) << 32 | (uint64_t)k;
+    });
+    quicksort_on_pool(keys.data, n);
+    parallel_range(n, 0, 1 << 16, [&](int64_t k0, int64_t k1) {
+        with_unit_stride_split(so, [&](auto step) { write_indices(keys.data + k0, k1 - k0, dst + k0 * so, step); });
+    });
+}
+
 // Lines longer than sort_short_lines takes, each on one thread, where the ISA has a
 // vectorised quicksort, not the radix sort's (key, element) items: sort sorts bare keys, as
 // in sort_long_line_values; argsort of 32-bit elements sorts (key << 32 | index), as
 // sort_short_lines does. On the Zen 3 host one float64 line of 1e4 took 185-350 us through
-// the radix sort of 16-byte items, NumPy 97; argsort of float32 lines, one thread: 2000
-// keys 1.8x, 5000 1.4x, 2e4 1.2x, 1e5 1.1x faster than the radix sort.
+// the radix sort of 16-byte items, NumPy 97; argsort of float32 lines (up to
+// kQuickArgsortMax), two threads: 2000 keys 1.5x, 5000 1.3-1.5x, 2e4 and 5e4 1.15x faster
+// than the radix sort.
 template <KeyKind K, class U, bool Indices>
 void quicksort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending, U inf_bits) {
     using Key = std::conditional_t<Indices, uint64_t, U>;
@@ -586,11 +610,13 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
         sort_short_lines<K, U, Indices>(x, out, axis, descending, inf_bits);
         return;
     }
-    if (!Indices && n >= kSplitLineMin && (lines < num_threads() || lines == 1)) {  // each line on every thread
+    const bool quick_indices = Indices && sizeof(U) == 4 && g_isa->quicksort[1] && n <= kQuickArgsortMax;
+    if ((!Indices || quick_indices) && n >= kSplitLineMin && (lines < num_threads() || lines == 1)) {  // each line on every thread
         for (int64_t line = 0; line < lines; ++line) {
             int64_t xo, oo;
             line_offsets(x, out, axis, line, xo, oo);
-            sort_long_line_values<K>(xb + xo, sx, (U*)out.data + out.offset + oo, so, n, descending, inf_bits);
+            if constexpr (!Indices) sort_long_line_values<K>(xb + xo, sx, (U*)out.data + out.offset + oo, so, n, descending, inf_bits);
+            else if constexpr (sizeof(U) == 4) argsort_long_line<K>(xb + xo, sx, (int64_t*)out.data + out.offset + oo, so, n, descending, inf_bits);
         }
         return;
     }
@@ -600,7 +626,7 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
             return;
         }
     if constexpr (Indices && sizeof(U) == 4)
-        if (g_isa->quicksort[1] && n <= UINT32_MAX && !(n >= kSplitLineMin && lines < num_threads())) {
+        if (quick_indices) {
             quicksort_lines<K, U, true>(x, out, axis, descending, inf_bits);
             return;
         }
