@@ -417,13 +417,13 @@ void write_indices(const uint64_t* __restrict keys, int64_t n, int64_t* __restri
 // exactly: a network pads its keys to a power of two vectors and the merges are scalar.
 // Zen 3 (AVX2), one thread: float32 lines of 130 1.8x, 600 1.6x, 1024 1.6x faster; argsort
 // float32 lines of 70 1.5x, 300 1.2x, 512 1.15x; float64 300 1.2x; lines of a power of
-// two up to one network stay on it (the quicksort took 7-12% longer there).
-// Neither networks, merges nor the quicksort is stable, so argsort sorts (key << 32 | index), distinct keys whose order is the stable
-// one; sort sorts bare keys and restores merged runs as above. A 64-bit key does not fit
-// beside the index: argsort sorts by a 32-bit window of it instead, its distance from the
-// line's smallest key shifted right until the line's largest distance fits (exact when the
-// line spans less than 2^32 keys, as small integers do), then orders equal windows by
-// their whole keys (order_equal_windows).
+// two up to one network stay on it (the quicksort took 7-12% longer there). Neither
+// networks, merges nor the quicksort is stable, so argsort sorts (key << 32 | index),
+// distinct keys whose order is the stable one; sort sorts bare keys and restores merged
+// runs as above. A 64-bit key does not fit beside the index: argsort sorts by a 32-bit
+// window of it instead, its distance from the line's smallest key shifted right until the
+// line's largest distance fits (exact when the line spans less than 2^32 keys, as small
+// integers do), then orders equal windows by their whole keys (order_equal_windows).
 template <KeyKind K, class U, bool Indices>
 void sort_short_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending, U inf_bits) {
     using Key = std::conditional_t<Indices || sizeof(U) == 8, uint64_t, uint32_t>;
