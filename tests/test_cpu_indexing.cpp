@@ -481,11 +481,11 @@ static void expect_sorts_match_reference(const ember_tensor_t* v, int64_t axis, 
 // lengths on both sides of every padding step, of every piece count (pieces of 128 to 1024
 // keys, by ISA and key size), of the quicksort that takes the lines between a quarter of a
 // network and the short lines' limit on AVX2 and AVX-512 (powers of two up to one network
-// excepted), and of the longer lines' sorts (sort's quicksort of each line
-// where the ISA has one, one thread or across the pool; the radix sort), rows and strided
-// columns, every real dtype. Neither networks nor merges are stable: argsort must still give the stable order, and sort the signs
-// of zero and NaN payloads in input order. Run on every ISA variant by
-// CpuMath.Avx2VariantWithin4Ulp and CpuMath.GenericVariantWithin4Ulp.
+// excepted), and of the longer lines' sorts (the quicksort of each line where the ISA has
+// one, one thread or across the pool; the radix sort), rows and strided columns, every
+// real dtype. Neither networks, merges nor the quicksort is stable: argsort must still
+// give the stable order, and sort the signs of zero and NaN payloads in input order. Run
+// on every ISA variant by CpuMath.Avx2VariantWithin4Ulp and CpuMath.GenericVariantWithin4Ulp.
 TEST(CpuLarge, ShortLineSortsMatchReference) {
     NEED_CPU();
     const float nan1 = std::numeric_limits<float>::quiet_NaN(), nan2 = -std::numeric_limits<float>::quiet_NaN();
