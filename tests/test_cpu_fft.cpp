@@ -1,9 +1,10 @@
 // The cpu backend's FFT (fft.cpp: lines a vector's width at a time, float64 inside) against
-// the reference backend on random complex data. Both run the same mixed-radix sums; they
-// differ in rounding only (FMA, and the order of the sums where a line is split in two), so
-// the tolerances are a few float64 rounding errors of the largest term (complex128), and one
-// float32 ulp of the result plus that (complex64, rounded once from float64: two float64
-// values either side of a rounding boundary round one ulp apart).
+// the reference backend on random complex data. Both run the same mixed-radix steps; they
+// differ in rounding only (FMA, radix 3 and 5 pairing their terms, and the order of the sums
+// where a line is split in two), so the tolerances are a few float64 rounding errors of the
+// largest term (complex128), and one float32 ulp of the result plus that (complex64, rounded
+// once from float64: two float64 values either side of a rounding boundary round one ulp
+// apart).
 #include <string>
 #include <vector>
 
