@@ -139,6 +139,9 @@ void over_line_blocks(int64_t lines, int64_t n, int64_t block_doubles, F&& fn) {
     });
 }
 
+// Index of fft_pairs_in/out for lines of R (float or double) values.
+template <class R> constexpr int kDouble = std::is_same_v<R, double> ? 1 : 0;
+
 // The lines' first elements: lanes past count repeat the block's first line.
 template <class S, class D>
 void block_lines(const ember_view_t& in, const ember_view_t& out, int axis, int64_t first, int64_t count, S** src, D** dst) {
@@ -162,21 +165,33 @@ void transform(const ember_view_t& in, const ember_view_t& out, int axis, bool i
         block_lines(in, out, axis, first, count, src, dst);
         // Element by element across the lines: the block is written in order, and the
         // lines are read as `lanes` sequential streams.
-        for (int64_t k = 0; k < n; ++k) {
-            double* re = a + 2 * k * lanes;
-            for (int64_t l = 0; l < lanes; ++l) {
-                const C v = src[l][k * ist];
-                re[l] = (double)v.real();
-                re[lanes + l] = sign * (double)v.imag();
+        if (ist == 1) {
+            g_isa->fft_pairs_in[kDouble<R>]((const void* const*)src, n, sign, a);
+        } else {
+            for (int64_t k = 0; k < n; ++k) {
+                double* re = a + 2 * k * lanes;
+                for (int64_t l = 0; l < lanes; ++l) {
+                    const C v = src[l][k * ist];
+                    re[l] = (double)v.real();
+                    re[lanes + l] = sign * (double)v.imag();
+                }
             }
         }
         g_isa->fft_lines(plan, a, b);
-        for (int64_t k = 0; k < n; ++k) {
-            const double* re = b + 2 * k * lanes;
-            for (int64_t l = 0; l < count; ++l) dst[l][k * ost] = C((R)re[l], (R)(sign * re[lanes + l]));
+        if (ost == 1) {
+            g_isa->fft_pairs_out[kDouble<R>](b, n, sign, (void* const*)dst, count);
+        } else {
+            for (int64_t k = 0; k < n; ++k) {
+                const double* re = b + 2 * k * lanes;
+                for (int64_t l = 0; l < count; ++l) dst[l][k * ost] = C((R)re[l], (R)(sign * re[lanes + l]));
+            }
         }
     });
 }
+
+// Rows ahead to prefetch on the walks down the matrix's columns: each row is one line or
+// two, a page or more apart, and the matrix (8 MiB at n = 500000) is in the L3 at best.
+constexpr int64_t kAhead = 16;
 
 // One line of n = n1 * n2 elements at a time, as the n1 x n2 matrix x[j1 * n2 + j2] (the
 // four-step FFT): n2 transforms of length n1 down its columns, each result times
@@ -208,17 +223,20 @@ void transform_long(const ember_view_t& in, const ember_view_t& out, int axis, b
             int64_t lo[kMaxLanes], hi[kMaxLanes];
             for (int64_t blk = t * col_blocks / pieces; blk < (t + 1) * col_blocks / pieces; ++blk) {
                 const int64_t j2 = blk * lanes, count = std::min(lanes, n2 - j2);
-                for (int64_t j1 = 0; j1 < n1; ++j1)
+                for (int64_t j1 = 0; j1 < n1; ++j1) {
+                    if (j1 + kAhead < n1) __builtin_prefetch(x + ((j1 + kAhead) * n2 + j2) * ist);
                     for (int64_t l = 0; l < lanes; ++l) {
                         const C v = x[(j1 * n2 + j2 + std::min(l, count - 1)) * ist];
                         a[2 * j1 * lanes + l] = (double)v.real();
                         a[(2 * j1 + 1) * lanes + l] = sign * (double)v.imag();
                     }
+                }
                 g_isa->fft_lines(plan1, a, b);
                 // exp(-2 pi i m / n) with m = (j2 + l) k1 = hi n2 + lo: w1[hi] w2[lo]
                 for (int64_t l = 0; l < count; ++l) lo[l] = hi[l] = 0;
                 for (int64_t k1 = 0; k1 < n1; ++k1) {
                     double* row = mid.data + 2 * (k1 * n2 + j2);
+                    if (k1 + kAhead < n1) __builtin_prefetch(row + 2 * kAhead * n2, 1);
                     for (int64_t l = 0; l < count; ++l) {
                         const double wr = w1[2 * hi[l]] * w2[2 * lo[l]] - w1[2 * hi[l] + 1] * w2[2 * lo[l] + 1];
                         const double wi = w1[2 * hi[l]] * w2[2 * lo[l] + 1] + w1[2 * hi[l] + 1] * w2[2 * lo[l]];
@@ -249,9 +267,11 @@ void transform_long(const ember_view_t& in, const ember_view_t& out, int axis, b
                         a[(2 * j2 + 1) * lanes + l] = v[1];
                     }
                 g_isa->fft_lines(plan2, a, b);
-                for (int64_t k2 = 0; k2 < n2; ++k2)
+                for (int64_t k2 = 0; k2 < n2; ++k2) {
+                    if (k2 + kAhead < n2) __builtin_prefetch(y + (k1 + n1 * (k2 + kAhead)) * ost, 1);
                     for (int64_t l = 0; l < count; ++l)
                         y[(k1 + l + n1 * k2) * ost] = C((R)b[2 * k2 * lanes + l], (R)(sign * b[(2 * k2 + 1) * lanes + l]));
+                }
             }
         });
     }
@@ -395,18 +415,26 @@ void rfft_fused(const ember_view_t& in, const ember_view_t& out, int axis, const
         const R* src[kMaxLanes];
         C* dst[kMaxLanes];
         block_lines(in, out, axis, first, count, src, dst);
-        for (int64_t k = 0; k < m; ++k) {
-            double* re = a + 2 * k * lanes;
-            for (int64_t l = 0; l < lanes; ++l) {
-                re[l] = (double)src[l][2 * k * ist];
-                re[lanes + l] = (double)src[l][(2 * k + 1) * ist];
+        if (ist == 1) {
+            g_isa->fft_pairs_in[kDouble<R>]((const void* const*)src, m, 1.0, a);
+        } else {
+            for (int64_t k = 0; k < m; ++k) {
+                double* re = a + 2 * k * lanes;
+                for (int64_t l = 0; l < lanes; ++l) {
+                    re[l] = (double)src[l][2 * k * ist];
+                    re[lanes + l] = (double)src[l][(2 * k + 1) * ist];
+                }
             }
         }
         g_isa->fft_lines(plan, a, b);
         g_isa->rfft_split(m, w, b, a, 0, m + 1);
-        for (int64_t k = 0; k <= m; ++k) {
-            const double* re = a + 2 * k * lanes;
-            for (int64_t l = 0; l < count; ++l) dst[l][k * ost] = C((R)re[l], (R)re[lanes + l]);
+        if (ost == 1) {
+            g_isa->fft_pairs_out[kDouble<R>](a, m + 1, 1.0, (void* const*)dst, count);
+        } else {
+            for (int64_t k = 0; k <= m; ++k) {
+                const double* re = a + 2 * k * lanes;
+                for (int64_t l = 0; l < count; ++l) dst[l][k * ost] = C((R)re[l], (R)re[lanes + l]);
+            }
         }
     });
 }
@@ -421,21 +449,29 @@ void irfft_fused(const ember_view_t& in, const ember_view_t& out, int axis, cons
         const C* src[kMaxLanes];
         R* dst[kMaxLanes];
         block_lines(in, out, axis, first, count, src, dst);
-        for (int64_t k = 0; k <= m; ++k) {
-            double* re = a + 2 * k * lanes;
-            for (int64_t l = 0; l < lanes; ++l) {
-                const C v = src[l][k * ist];
-                re[l] = (double)v.real();
-                re[lanes + l] = (double)v.imag();
+        if (ist == 1) {
+            g_isa->fft_pairs_in[kDouble<R>]((const void* const*)src, m + 1, 1.0, a);
+        } else {
+            for (int64_t k = 0; k <= m; ++k) {
+                double* re = a + 2 * k * lanes;
+                for (int64_t l = 0; l < lanes; ++l) {
+                    const C v = src[l][k * ist];
+                    re[l] = (double)v.real();
+                    re[lanes + l] = (double)v.imag();
+                }
             }
         }
         g_isa->irfft_merge(m, w, a, b, 0, m);
         g_isa->fft_lines(plan, b, a);  // conj(z), z[j] = x[2j] + i x[2j+1]
-        for (int64_t j = 0; j < m; ++j) {
-            const double* re = a + 2 * j * lanes;
-            for (int64_t l = 0; l < count; ++l) {
-                dst[l][2 * j * ost] = (R)re[l];
-                dst[l][(2 * j + 1) * ost] = (R)-re[lanes + l];
+        if (ost == 1) {
+            g_isa->fft_pairs_out[kDouble<R>](a, m, -1.0, (void* const*)dst, count);
+        } else {
+            for (int64_t j = 0; j < m; ++j) {
+                const double* re = a + 2 * j * lanes;
+                for (int64_t l = 0; l < count; ++l) {
+                    dst[l][2 * j * ost] = (R)re[l];
+                    dst[l][(2 * j + 1) * ost] = (R)-re[lanes + l];
+                }
             }
         }
     });

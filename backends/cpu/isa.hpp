@@ -124,6 +124,11 @@ typedef void (*FftLinesFn)(const FftPlan& plan, const double* in, double* out);
 // k1 <= m + 1; merge maps X[0..m] to conj(Z[k]) for k in [k0, k1), k1 <= m. w: cos, sin of
 // -2 pi k / n for k <= m. in and out must not overlap.
 typedef void (*FftRealFn)(int64_t m, const double* w, const double* in, double* out, int64_t k0, int64_t k1);
+// The first `pairs` (re, im) pairs of vector_bytes / 8 contiguous lines (float32 [0] or
+// float64 [1]) into a block laid out as fft_lines's, imaginary parts times sign; and back,
+// into the first `count` lines (simd_fft.hpp).
+typedef void (*FftPairsInFn)(const void* const* lines, int64_t pairs, double sign, double* block);
+typedef void (*FftPairsOutFn)(const double* block, int64_t pairs, double sign, void* const* lines, int64_t count);
 // out[i] = a[i] * b[i] for n complex64 ([0]) or complex128 ([1]) values, the textbook
 // product with every operation rounded (no FMA); bit 0 of `scalars`: a is one broadcast
 // value, bit 1: b. Returns whether any product came out NaN in both parts, where the
@@ -184,6 +189,8 @@ struct IsaTable {
     QuickSplitFn quick_split[2];
     FftLinesFn fft_lines;
     FftRealFn rfft_split, irfft_merge;
+    FftPairsInFn fft_pairs_in[2];  // [0] float32 lines, [1] float64
+    FftPairsOutFn fft_pairs_out[2];
     ComplexMulFn complex_mul[2];
     ComplexDivFn complex_div[2];
     SmallGemmFn small_gemm[4];  // [0] float32, [1] float64, [2] complex64, [3] complex128

@@ -115,3 +115,61 @@ void rfft_split_lines(int64_t m, const double* w, const double* in, double* out,
 void irfft_merge_lines(int64_t m, const double* w, const double* in, double* out, int64_t k0, int64_t k1) {
     irfft_merge(m, w, (const CVec*)in, (CVec*)out, k0, k1);
 }
+
+// Lines of interleaved pairs (re, im: float or double, each line contiguous) to and from
+// fft_lines's block layout, for the lines' first `pairs` pairs: a tile of W<double> lines by
+// W<double> / 2 pairs at a time through the register transpose of simd_transpose.hpp, where
+// the loop it replaces moved one value at a time (a quarter of an irfft of 1024 lines of
+// 1024 float32). `sign` multiplies the imaginary parts (the inverse's conjugates). Into the
+// block: every lane's line is read; out of it: the first `count` lines are written.
+template <class S>
+void pairs_to_block(const void* const* lines, int64_t pairs, double sign, double* block) {
+    constexpr int lanes = W<double>, per_tile = lanes / 2;
+    typedef typename VT<float, VB / 2>::type Half;
+    const S* const* src = (const S* const*)lines;
+    int64_t k = 0;
+    for (; k + per_tile <= pairs; k += per_tile) {
+        V<uint64_t> r[lanes];
+        for (int l = 0; l < lanes; ++l) {
+            if constexpr (std::is_same_v<S, float>) {
+                Half h;
+                memcpy(&h, src[l] + 2 * k, sizeof h);
+                r[l] = (V<uint64_t>)__builtin_convertvector(h, V<double>);
+            } else {
+                r[l] = (V<uint64_t>)load(src[l] + 2 * k);
+            }
+        }
+        transpose_stage<uint64_t, 1, 1>(r);  // r[j]: the j-th double of every line
+        for (int j = 0; j < lanes; ++j) store_vec(block + (2 * k + j) * lanes, (j & 1) ? (V<double>)r[j] * sign : (V<double>)r[j]);
+    }
+    for (; k < pairs; ++k)
+        for (int l = 0; l < lanes; ++l) {
+            block[2 * k * lanes + l] = (double)src[l][2 * k];
+            block[(2 * k + 1) * lanes + l] = sign * (double)src[l][2 * k + 1];
+        }
+}
+
+template <class D>
+void block_to_pairs(const double* block, int64_t pairs, double sign, void* const* lines, int64_t count) {
+    constexpr int lanes = W<double>, per_tile = lanes / 2;
+    typedef typename VT<float, VB / 2>::type Half;
+    D* const* dst = (D* const*)lines;
+    int64_t k = 0;
+    for (; k + per_tile <= pairs; k += per_tile) {
+        V<uint64_t> r[lanes];
+        for (int j = 0; j < lanes; ++j) {
+            const V<double> v = load(block + (2 * k + j) * lanes);
+            r[j] = (V<uint64_t>)((j & 1) ? v * sign : v);
+        }
+        transpose_stage<uint64_t, 1, 1>(r);  // r[l]: line l's pairs k .. k + per_tile - 1
+        for (int64_t l = 0; l < count; ++l) {
+            if constexpr (std::is_same_v<D, float>) store_vec(dst[l] + 2 * k, __builtin_convertvector((V<double>)r[l], Half));
+            else store_vec(dst[l] + 2 * k, (V<double>)r[l]);
+        }
+    }
+    for (; k < pairs; ++k)
+        for (int64_t l = 0; l < count; ++l) {
+            dst[l][2 * k] = (D)block[2 * k * lanes + l];
+            dst[l][2 * k + 1] = (D)(sign * block[(2 * k + 1) * lanes + l]);
+        }
+}

@@ -2540,6 +2540,10 @@ IsaTable build_table() {
     t.fft_lines = fft_lines;
     t.rfft_split = rfft_split_lines;
     t.irfft_merge = irfft_merge_lines;
+    t.fft_pairs_in[0] = pairs_to_block<float>;
+    t.fft_pairs_in[1] = pairs_to_block<double>;
+    t.fft_pairs_out[0] = block_to_pairs<float>;
+    t.fft_pairs_out[1] = block_to_pairs<double>;
     t.small_gemm[0] = small_gemm<float, false>;
     t.small_gemm[1] = small_gemm<double, false>;
     t.small_gemm[2] = small_gemm<float, true>;
