@@ -142,6 +142,14 @@ void over_line_blocks(int64_t lines, int64_t n, int64_t block_doubles, F&& fn) {
 // Index of fft_pairs_in/out for lines of R (float or double) values.
 template <class R> constexpr int kDouble = std::is_same_v<R, double> ? 1 : 0;
 
+// Whether the lines start at consecutive elements (adjacent columns of a matrix).
+template <class P>
+bool adjacent(P* const* first, int64_t lanes) {
+    for (int64_t l = 1; l < lanes; ++l)
+        if (first[l] != first[0] + l) return false;
+    return true;
+}
+
 // The lines' first elements: lanes past count repeat the block's first line.
 template <class S, class D>
 void block_lines(const ember_view_t& in, const ember_view_t& out, int axis, int64_t first, int64_t count, S** src, D** dst) {
@@ -167,6 +175,8 @@ void transform(const ember_view_t& in, const ember_view_t& out, int axis, bool i
         // lines are read as `lanes` sequential streams.
         if (ist == 1) {
             g_isa->fft_pairs_in[kDouble<R>]((const void* const*)src, n, sign, a);
+        } else if (count == lanes && adjacent(src, lanes)) {
+            g_isa->fft_columns_in[kDouble<R>](src[0], ist, n, sign, a);
         } else {
             for (int64_t k = 0; k < n; ++k) {
                 double* re = a + 2 * k * lanes;
@@ -180,6 +190,8 @@ void transform(const ember_view_t& in, const ember_view_t& out, int axis, bool i
         g_isa->fft_lines(plan, a, b);
         if (ost == 1) {
             g_isa->fft_pairs_out[kDouble<R>](b, n, sign, (void* const*)dst, count);
+        } else if (count == lanes && adjacent(dst, lanes)) {
+            g_isa->fft_columns_out[kDouble<R>](b, n, sign, dst[0], ost);
         } else {
             for (int64_t k = 0; k < n; ++k) {
                 const double* re = b + 2 * k * lanes;
@@ -188,10 +200,6 @@ void transform(const ember_view_t& in, const ember_view_t& out, int axis, bool i
         }
     });
 }
-
-// Rows ahead to prefetch on the walks down the matrix's columns: each row is one line or
-// two, a page or more apart, and the matrix (8 MiB at n = 500000) is in the L3 at best.
-constexpr int64_t kAhead = 16;
 
 // One line of n = n1 * n2 elements at a time, as the n1 x n2 matrix x[j1 * n2 + j2] (the
 // four-step FFT): n2 transforms of length n1 down its columns, each result times
@@ -223,20 +231,25 @@ void transform_long(const ember_view_t& in, const ember_view_t& out, int axis, b
             int64_t lo[kMaxLanes], hi[kMaxLanes];
             for (int64_t blk = t * col_blocks / pieces; blk < (t + 1) * col_blocks / pieces; ++blk) {
                 const int64_t j2 = blk * lanes, count = std::min(lanes, n2 - j2);
-                for (int64_t j1 = 0; j1 < n1; ++j1) {
-                    if (j1 + kAhead < n1) __builtin_prefetch(x + ((j1 + kAhead) * n2 + j2) * ist);
-                    for (int64_t l = 0; l < lanes; ++l) {
-                        const C v = x[(j1 * n2 + j2 + std::min(l, count - 1)) * ist];
-                        a[2 * j1 * lanes + l] = (double)v.real();
-                        a[(2 * j1 + 1) * lanes + l] = sign * (double)v.imag();
-                    }
+                if (count == lanes && ist == 1) {
+                    g_isa->fft_columns_in[kDouble<R>](x + j2, n2, n1, sign, a);
+                } else {
+                    for (int64_t j1 = 0; j1 < n1; ++j1)
+                        for (int64_t l = 0; l < lanes; ++l) {
+                            const C v = x[(j1 * n2 + j2 + std::min(l, count - 1)) * ist];
+                            a[2 * j1 * lanes + l] = (double)v.real();
+                            a[(2 * j1 + 1) * lanes + l] = sign * (double)v.imag();
+                        }
                 }
                 g_isa->fft_lines(plan1, a, b);
+                if (count == lanes) {
+                    g_isa->fft_twiddle_columns(b, n1, j2, n2, w1, w2, mid.data + 2 * j2);
+                    continue;
+                }
                 // exp(-2 pi i m / n) with m = (j2 + l) k1 = hi n2 + lo: w1[hi] w2[lo]
                 for (int64_t l = 0; l < count; ++l) lo[l] = hi[l] = 0;
                 for (int64_t k1 = 0; k1 < n1; ++k1) {
                     double* row = mid.data + 2 * (k1 * n2 + j2);
-                    if (k1 + kAhead < n1) __builtin_prefetch(row + 2 * kAhead * n2, 1);
                     for (int64_t l = 0; l < count; ++l) {
                         const double wr = w1[2 * hi[l]] * w2[2 * lo[l]] - w1[2 * hi[l] + 1] * w2[2 * lo[l] + 1];
                         const double wi = w1[2 * hi[l]] * w2[2 * lo[l] + 1] + w1[2 * hi[l] + 1] * w2[2 * lo[l]];
@@ -260,18 +273,17 @@ void transform_long(const ember_view_t& in, const ember_view_t& out, int axis, b
             double* b = a + 2 * n2 * lanes;
             for (int64_t blk = t * row_blocks / parts; blk < (t + 1) * row_blocks / parts; ++blk) {
                 const int64_t k1 = blk * lanes, count = std::min(lanes, n1 - k1);
-                for (int64_t j2 = 0; j2 < n2; ++j2)
-                    for (int64_t l = 0; l < lanes; ++l) {
-                        const double* v = mid.data + 2 * ((k1 + std::min(l, count - 1)) * n2 + j2);
-                        a[2 * j2 * lanes + l] = v[0];
-                        a[(2 * j2 + 1) * lanes + l] = v[1];
-                    }
+                const double* rows[kMaxLanes];
+                for (int64_t l = 0; l < lanes; ++l) rows[l] = mid.data + 2 * (k1 + std::min(l, count - 1)) * n2;
+                g_isa->fft_pairs_in[1]((const void* const*)rows, n2, 1.0, a);
                 g_isa->fft_lines(plan2, a, b);
-                for (int64_t k2 = 0; k2 < n2; ++k2) {
-                    if (k2 + kAhead < n2) __builtin_prefetch(y + (k1 + n1 * (k2 + kAhead)) * ost, 1);
+                if (count == lanes && ost == 1) {
+                    g_isa->fft_columns_out[kDouble<R>](b, n2, sign, y + k1, n1);
+                    continue;
+                }
+                for (int64_t k2 = 0; k2 < n2; ++k2)
                     for (int64_t l = 0; l < count; ++l)
                         y[(k1 + l + n1 * k2) * ost] = C((R)b[2 * k2 * lanes + l], (R)(sign * b[(2 * k2 + 1) * lanes + l]));
-                }
             }
         });
     }

@@ -129,6 +129,14 @@ typedef void (*FftRealFn)(int64_t m, const double* w, const double* in, double* 
 // into the first `count` lines (simd_fft.hpp).
 typedef void (*FftPairsInFn)(const void* const* lines, int64_t pairs, double sign, double* block);
 typedef void (*FftPairsOutFn)(const double* block, int64_t pairs, double sign, void* const* lines, int64_t count);
+// The same for lines that are adjacent columns: row j (rows `stride` pairs apart from
+// `first`) holds the lanes' j-th pairs side by side; every lane is read and written.
+typedef void (*FftColumnsInFn)(const void* first, int64_t stride, int64_t rows, double sign, double* block);
+typedef void (*FftColumnsOutFn)(const double* block, int64_t rows, double sign, void* first, int64_t stride);
+// The four-step FFT's twiddles on a block of columns j2 + l (simd_fft.hpp), into float64
+// rows n2 pairs apart.
+typedef void (*FftTwiddleColumnsFn)(const double* block, int64_t rows, int64_t j2, int64_t n2, const double* w1, const double* w2,
+                                    double* mid);
 // out[i] = a[i] * b[i] for n complex64 ([0]) or complex128 ([1]) values, the textbook
 // product with every operation rounded (no FMA); bit 0 of `scalars`: a is one broadcast
 // value, bit 1: b. Returns whether any product came out NaN in both parts, where the
@@ -191,6 +199,9 @@ struct IsaTable {
     FftRealFn rfft_split, irfft_merge;
     FftPairsInFn fft_pairs_in[2];  // [0] float32 lines, [1] float64
     FftPairsOutFn fft_pairs_out[2];
+    FftColumnsInFn fft_columns_in[2];
+    FftColumnsOutFn fft_columns_out[2];
+    FftTwiddleColumnsFn fft_twiddle_columns;
     ComplexMulFn complex_mul[2];
     ComplexDivFn complex_div[2];
     SmallGemmFn small_gemm[4];  // [0] float32, [1] float64, [2] complex64, [3] complex128

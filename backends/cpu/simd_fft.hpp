@@ -173,3 +173,107 @@ void block_to_pairs(const double* block, int64_t pairs, double sign, void* const
             dst[l][2 * k + 1] = (D)(sign * block[(2 * k + 1) * lanes + l]);
         }
 }
+
+// Lines that are adjacent columns of a matrix: row j holds the lanes' j-th pairs side by
+// side, rows `stride` pairs apart (the four-step transform's columns, or lines down the
+// first axis). Each row is deinterleaved into (or interleaved from) the block's j-th element;
+// every lane is read and written. The rows are a page or more apart and rarely in the L2,
+// so the walk prefetches kRowsAhead rows ahead.
+constexpr int64_t kRowsAhead = 16;
+
+template <class S>
+inline __attribute__((always_inline)) void load_pairs(const S* p, V<double>& lo, V<double>& hi) {
+    if constexpr (std::is_same_v<S, float>) {
+        typedef typename VT<float, VB / 2>::type Half;
+        Half a, b;
+        memcpy(&a, p, sizeof a);
+        memcpy(&b, p + W<double>, sizeof b);
+        lo = __builtin_convertvector(a, V<double>);
+        hi = __builtin_convertvector(b, V<double>);
+    } else {
+        lo = load(p);
+        hi = load(p + W<double>);
+    }
+}
+
+template <class D>
+inline __attribute__((always_inline)) void store_pairs(D* p, const V<double>& lo, const V<double>& hi) {
+    if constexpr (std::is_same_v<D, float>) {
+        typedef typename VT<float, VB / 2>::type Half;
+        store_vec(p, __builtin_convertvector(lo, Half));
+        store_vec(p + W<double>, __builtin_convertvector(hi, Half));
+    } else {
+        store_vec(p, lo);
+        store_vec(p + W<double>, hi);
+    }
+}
+
+// Lane masks: the even and odd doubles of two vectors, and back.
+struct PairMasks {
+    V<int64_t> even, odd, first, second;
+    PairMasks() {
+        constexpr int w = W<double>;
+        for (int l = 0; l < w; ++l) {
+            even[l] = 2 * l;
+            odd[l] = 2 * l + 1;
+            first[l] = l % 2 ? w + l / 2 : l / 2;
+            second[l] = l % 2 ? w + (w + l) / 2 : (w + l) / 2;
+        }
+    }
+};
+
+template <class S>
+void columns_to_block(const void* first, int64_t stride, int64_t rows, double sign, double* block) {
+    constexpr int lanes = W<double>;
+    const PairMasks mask;
+    const S* s = (const S*)first;
+    for (int64_t j = 0; j < rows; ++j) {
+        if (j + kRowsAhead < rows) __builtin_prefetch(s + 2 * (j + kRowsAhead) * stride);
+        V<double> lo, hi;
+        load_pairs(s + 2 * j * stride, lo, hi);
+        store_vec(block + 2 * j * lanes, __builtin_shuffle(lo, hi, mask.even));
+        store_vec(block + (2 * j + 1) * lanes, __builtin_shuffle(lo, hi, mask.odd) * sign);
+    }
+}
+
+template <class D>
+void block_to_columns(const double* block, int64_t rows, double sign, void* first, int64_t stride) {
+    constexpr int lanes = W<double>;
+    const PairMasks mask;
+    D* d = (D*)first;
+    for (int64_t j = 0; j < rows; ++j) {
+        if (j + kRowsAhead < rows) __builtin_prefetch(d + 2 * (j + kRowsAhead) * stride, 1);
+        const V<double> re = load(block + 2 * j * lanes), im = load(block + (2 * j + 1) * lanes) * sign;
+        store_pairs(d + 2 * j * stride, __builtin_shuffle(re, im, mask.first), __builtin_shuffle(re, im, mask.second));
+    }
+}
+
+// The four-step transform's middle step on a block of the lanes' columns j2 + l: element k1
+// times exp(-2 pi i (j2 + l) k1 / n) = w1[hi] w2[lo] with (j2 + l) k1 = hi n2 + lo (the
+// scalar loop's factors, per lane), into row k1 of `mid` (float64 pairs, rows n2 pairs
+// apart, `mid` at column j2).
+void twiddle_to_columns(const double* block, int64_t rows, int64_t j2, int64_t n2, const double* w1, const double* w2, double* mid) {
+    constexpr int lanes = W<double>;
+    const PairMasks mask;
+    V<int64_t> step, lo = {}, hi = {};
+    for (int l = 0; l < lanes; ++l) step[l] = j2 + l;
+    for (int64_t k1 = 0; k1 < rows; ++k1) {
+        if (k1 + kRowsAhead < rows) __builtin_prefetch(mid + 2 * (k1 + kRowsAhead) * n2, 1);
+        V<double> ar, ai, br, bi;
+        for (int l = 0; l < lanes; ++l) {
+            ar[l] = w1[2 * hi[l]];
+            ai[l] = w1[2 * hi[l] + 1];
+            br[l] = w2[2 * lo[l]];
+            bi[l] = w2[2 * lo[l] + 1];
+        }
+        const V<double> wr = ar * br - ai * bi, wi = ar * bi + ai * br;
+        const V<double> re = load(block + 2 * k1 * lanes), im = load(block + (2 * k1 + 1) * lanes);
+        const V<double> xr = re * wr - im * wi, xi = re * wi + im * wr;
+        store_vec(mid + 2 * k1 * n2, __builtin_shuffle(xr, xi, mask.first));
+        store_vec(mid + 2 * k1 * n2 + lanes, __builtin_shuffle(xr, xi, mask.second));
+        lo += step;
+        const V<int64_t> wrap = lo >= n2;  // lanes of -1 where lo passed n2
+        lo -= wrap & n2;
+        hi -= wrap;
+    }
+}

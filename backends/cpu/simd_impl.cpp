@@ -2544,6 +2544,11 @@ IsaTable build_table() {
     t.fft_pairs_in[1] = pairs_to_block<double>;
     t.fft_pairs_out[0] = block_to_pairs<float>;
     t.fft_pairs_out[1] = block_to_pairs<double>;
+    t.fft_columns_in[0] = columns_to_block<float>;
+    t.fft_columns_in[1] = columns_to_block<double>;
+    t.fft_columns_out[0] = block_to_columns<float>;
+    t.fft_columns_out[1] = block_to_columns<double>;
+    t.fft_twiddle_columns = twiddle_to_columns;
     t.small_gemm[0] = small_gemm<float, false>;
     t.small_gemm[1] = small_gemm<double, false>;
     t.small_gemm[2] = small_gemm<float, true>;
