@@ -18,8 +18,6 @@
 namespace ember_cpu {
 namespace {
 
-#include "fft_real.hpp"
-
 // Radix 4 first, then the primes in order: the reference's factorisation, so that both
 // backends compute the same sums. Empty when a factor exceeds kFftMaxRadix.
 std::vector<int64_t> fft_factors(int64_t n) {
@@ -542,7 +540,7 @@ void rfft_scratch(const ember_view_t& in, const ember_view_t& out, int axis, int
             for (int64_t k = k0; k < k1; k += 64) {
                 const int64_t end = std::min(k1, k + 64);
                 if (odd) std::copy(row + k, row + end, x);
-                else rfft_split(m, w, row, x, k, end);
+                else g_isa->rfft_split_line(m, w, (const double*)row, (double*)x, k, end);
                 for (int64_t j = k; j < end; ++j) op[oo + j * ost] = C((R)x[j - k].re, (R)x[j - k].im);
             }
         });
@@ -581,7 +579,9 @@ void irfft_scratch(const ember_view_t& in, const ember_view_t& out, int axis, in
             line_offsets(in, out, axis, first + l, io, oo);
             for (int64_t k = k0; k < k1; ++k) halves.data[l * (m + 1) + k] = at(io, k);
         });
-        each(count, m, [&](int64_t l, int64_t k0, int64_t k1) { irfft_merge(m, w, halves.data + l * (m + 1), z + l * m + k0, k0, k1); });
+        each(count, m, [&](int64_t l, int64_t k0, int64_t k1) {
+            g_isa->irfft_merge_line(m, w, (const double*)(halves.data + l * (m + 1)), (double*)(z + l * m + k0), k0, k1);
+        });
     };
     auto finish = [&](int64_t first, int64_t count, const Pair* z) {
         each(count, len, [&](int64_t l, int64_t k0, int64_t k1) {

@@ -122,7 +122,8 @@ typedef void (*FftLinesFn)(const FftPlan& plan, const double* in, double* out);
 // The steps between a complex FFT of length m and a real one of length n = 2m, on blocks laid
 // out as fft_lines's (fft_real.hpp): split maps Z[0..m) in `in` to X[k] for k in [k0, k1),
 // k1 <= m + 1; merge maps X[0..m] to conj(Z[k]) for k in [k0, k1), k1 <= m. w: cos, sin of
-// -2 pi k / n for k <= m. in and out must not overlap.
+// -2 pi k / n for k <= m. in and out must not overlap. The _line variants take one line of
+// interleaved (re, im) pairs instead of a block.
 typedef void (*FftRealFn)(int64_t m, const double* w, const double* in, double* out, int64_t k0, int64_t k1);
 // The first `pairs` (re, im) pairs of vector_bytes / 8 contiguous lines (float32 [0] or
 // float64 [1]) into a block laid out as fft_lines's, imaginary parts times sign; and back,
@@ -199,6 +200,7 @@ struct IsaTable {
     FftRealFn rfft_split, irfft_merge;
     FftPairsInFn fft_pairs_in[2];  // [0] float32 lines, [1] float64
     FftPairsOutFn fft_pairs_out[2];
+    FftRealFn rfft_split_line, irfft_merge_line;  // one line of interleaved pairs
     FftColumnsInFn fft_columns_in[2];
     FftColumnsOutFn fft_columns_out[2];
     FftTwiddleColumnsFn fft_twiddle_columns;

@@ -277,3 +277,80 @@ void twiddle_to_columns(const double* block, int64_t rows, int64_t j2, int64_t n
         hi -= wrap;
     }
 }
+
+// rfft_split and irfft_merge on one line of interleaved pairs (the scratch path's lines):
+// a vector's width of k at a time, lane l holding k + l, with z[m - k - l] (x[m - k - l])
+// read as one run of pairs, lanes reversed. The ends (k = 0, k near m) and the rest of a
+// range that is no whole vector go through the scalar steps.
+struct LinePair {
+    double re, im;
+};
+
+struct SplitMasks {
+    V<int64_t> even, odd, even_reversed, odd_reversed;
+    SplitMasks() {
+        constexpr int w = W<double>;
+        for (int l = 0; l < w; ++l) {
+            even[l] = 2 * l;
+            odd[l] = 2 * l + 1;
+            even_reversed[l] = 2 * (w - 1 - l);
+            odd_reversed[l] = 2 * (w - 1 - l) + 1;
+        }
+    }
+};
+
+// The vector range of k in [k0, k1): k >= 1 and k + lanes <= m, so that m - k - l >= 1.
+inline void vector_span(int64_t m, int64_t k0, int64_t k1, int64_t& v0, int64_t& v1) {
+    constexpr int lanes = W<double>;
+    v0 = std::min(k1, std::max<int64_t>(k0, 1));
+    const int64_t end = std::min<int64_t>(k1, m - lanes + 1);
+    v1 = end > v0 ? v0 + (end - v0) / lanes * lanes : v0;
+}
+
+void rfft_split_line(int64_t m, const double* w, const double* in, double* out, int64_t k0, int64_t k1) {
+    constexpr int lanes = W<double>;
+    const SplitMasks s;
+    const PairMasks p;
+    const LinePair* z = (const LinePair*)in;
+    LinePair* x = (LinePair*)out;
+    int64_t v0, v1;
+    vector_span(m, k0, k1, v0, v1);
+    rfft_split(m, w, z, x, k0, v0);
+    for (int64_t k = v0; k < v1; k += lanes) {
+        V<double> lo, hi;
+        load_pairs(in + 2 * k, lo, hi);
+        const V<double> ar = __builtin_shuffle(lo, hi, s.even), ai = __builtin_shuffle(lo, hi, s.odd);
+        load_pairs(in + 2 * (m - k - lanes + 1), lo, hi);
+        const V<double> br = __builtin_shuffle(lo, hi, s.even_reversed), bi = __builtin_shuffle(lo, hi, s.odd_reversed);
+        load_pairs(w + 2 * k, lo, hi);
+        const V<double> wr = __builtin_shuffle(lo, hi, s.even), wi = __builtin_shuffle(lo, hi, s.odd);
+        const V<double> er = 0.5 * (ar + br), ei = 0.5 * (ai - bi), orr = 0.5 * (ai + bi), oi = 0.5 * (br - ar);
+        const V<double> xr = er + (orr * wr - oi * wi), xi = ei + (oi * wr + orr * wi);
+        store_pairs(out + 2 * (k - k0), __builtin_shuffle(xr, xi, p.first), __builtin_shuffle(xr, xi, p.second));
+    }
+    rfft_split(m, w, z, x + (v1 - k0), v1, k1);
+}
+
+void irfft_merge_line(int64_t m, const double* w, const double* in, double* out, int64_t k0, int64_t k1) {
+    constexpr int lanes = W<double>;
+    const SplitMasks s;
+    const PairMasks p;
+    const LinePair* x = (const LinePair*)in;
+    LinePair* zc = (LinePair*)out;
+    int64_t v0, v1;
+    vector_span(m, k0, k1, v0, v1);
+    irfft_merge(m, w, x, zc, k0, v0);
+    for (int64_t k = v0; k < v1; k += lanes) {
+        V<double> lo, hi;
+        load_pairs(in + 2 * k, lo, hi);
+        const V<double> ar = __builtin_shuffle(lo, hi, s.even), ai = __builtin_shuffle(lo, hi, s.odd);
+        load_pairs(in + 2 * (m - k - lanes + 1), lo, hi);
+        const V<double> br = __builtin_shuffle(lo, hi, s.even_reversed), bi = __builtin_shuffle(lo, hi, s.odd_reversed);
+        load_pairs(w + 2 * k, lo, hi);
+        const V<double> wr = __builtin_shuffle(lo, hi, s.even), wi = __builtin_shuffle(lo, hi, s.odd);
+        const V<double> sr = ar + br, si = ai - bi, dr = ar - br, di = ai + bi;
+        const V<double> tr = dr * wr + di * wi, ti = di * wr - dr * wi;
+        store_pairs(out + 2 * (k - k0), __builtin_shuffle(sr - ti, -(si + tr), p.first), __builtin_shuffle(sr - ti, -(si + tr), p.second));
+    }
+    irfft_merge(m, w, x, zc + (v1 - k0), v1, k1);
+}
