@@ -18,6 +18,17 @@ inline __attribute__((always_inline)) CVec fft_twiddled(const CVec& a, const dou
     return {a.re * w[0] - a.im * w[1], a.re * w[1] + a.im * w[0]};
 }
 
+// The radix-4 butterfly on twiddled terms, into o[0], o[m], o[2m], o[3m].
+inline __attribute__((always_inline)) void butterfly4(const CVec a0, const CVec a1, const CVec a2, const CVec a3, CVec* o, int64_t m) {
+    const CVec s02{a0.re + a2.re, a0.im + a2.im}, d02{a0.re - a2.re, a0.im - a2.im};
+    const CVec s13{a1.re + a3.re, a1.im + a3.im}, d13{a1.re - a3.re, a1.im - a3.im};
+    // -i * d13 = (d13.im, -d13.re)
+    o[0] = {s02.re + s13.re, s02.im + s13.im};
+    o[m] = {d02.re + d13.im, d02.im - d13.re};
+    o[2 * m] = {s02.re - s13.re, s02.im - s13.im};
+    o[3 * m] = {d02.re - d13.im, d02.im + d13.re};
+}
+
 // out[0..n) = DFT of in[0], in[stride], ... (n terms), the plan's factors from fi on.
 void fft_pass(const FftPlan& plan, const CVec* in, int64_t stride, CVec* out, int64_t n, int fi) {
     if (n == 1) {
@@ -25,6 +36,18 @@ void fft_pass(const FftPlan& plan, const CVec* in, int64_t stride, CVec* out, in
         return;
     }
     const int64_t p = plan.factors[fi], m = n / p;
+    // The last stage's radix 4 and 2 read their single elements in place: their twiddles
+    // are all 1 (which the multiplication would turn into NaN beside an infinity).
+    if (m == 1 && p == 4) {
+        butterfly4(in[0], in[stride], in[2 * stride], in[3 * stride], out, 1);
+        return;
+    }
+    if (m == 1 && p == 2) {
+        const CVec a = in[0], b = in[stride];
+        out[0] = {a.re + b.re, a.im + b.im};
+        out[1] = {a.re - b.re, a.im - b.im};
+        return;
+    }
     if (m == 1)
         for (int64_t r = 0; r < p; ++r) out[r] = in[r * stride];
     else
@@ -32,17 +55,9 @@ void fft_pass(const FftPlan& plan, const CVec* in, int64_t stride, CVec* out, in
     const int64_t step = plan.n / n, pstep = plan.n / p;
     const double* w = plan.twiddles;  // (re, im) of exp(-2 pi i j / plan.n) at w + 2 j
     if (p == 4) {
-        for (int64_t k = 0; k < m; ++k) {
-            const CVec a0 = out[k], a1 = fft_twiddled(out[m + k], w + 2 * k * step);
-            const CVec a2 = fft_twiddled(out[2 * m + k], w + 4 * k * step), a3 = fft_twiddled(out[3 * m + k], w + 6 * k * step);
-            const CVec s02{a0.re + a2.re, a0.im + a2.im}, d02{a0.re - a2.re, a0.im - a2.im};
-            const CVec s13{a1.re + a3.re, a1.im + a3.im}, d13{a1.re - a3.re, a1.im - a3.im};
-            // -i * d13 = (d13.im, -d13.re)
-            out[k] = {s02.re + s13.re, s02.im + s13.im};
-            out[k + m] = {d02.re + d13.im, d02.im - d13.re};
-            out[k + 2 * m] = {s02.re - s13.re, s02.im - s13.im};
-            out[k + 3 * m] = {d02.re - d13.im, d02.im + d13.re};
-        }
+        for (int64_t k = 0; k < m; ++k)
+            butterfly4(out[k], fft_twiddled(out[m + k], w + 2 * k * step), fft_twiddled(out[2 * m + k], w + 4 * k * step),
+                       fft_twiddled(out[3 * m + k], w + 6 * k * step), out + k, m);
         return;
     }
     if (p == 2) {
