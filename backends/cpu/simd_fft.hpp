@@ -314,6 +314,21 @@ struct SplitMasks {
     }
 };
 
+// Lanes k + l of a line's terms a (pairs at k), b (at m - k - l) and the twiddles w (at k).
+struct MirroredTerms {
+    V<double> ar, ai, br, bi, wr, wi;
+    MirroredTerms(const SplitMasks& s, const double* in, const double* w, int64_t m, int64_t k) {
+        constexpr int lanes = W<double>;
+        V<double> lo, hi;
+        load_pairs(in + 2 * k, lo, hi);
+        ar = __builtin_shuffle(lo, hi, s.even), ai = __builtin_shuffle(lo, hi, s.odd);
+        load_pairs(in + 2 * (m - k - lanes + 1), lo, hi);
+        br = __builtin_shuffle(lo, hi, s.even_reversed), bi = __builtin_shuffle(lo, hi, s.odd_reversed);
+        load_pairs(w + 2 * k, lo, hi);
+        wr = __builtin_shuffle(lo, hi, s.even), wi = __builtin_shuffle(lo, hi, s.odd);
+    }
+};
+
 // The vector range of k in [k0, k1): k >= 1 and k + lanes <= m, so that m - k - l >= 1.
 inline void vector_span(int64_t m, int64_t k0, int64_t k1, int64_t& v0, int64_t& v1) {
     constexpr int lanes = W<double>;
@@ -332,13 +347,8 @@ void rfft_split_line(int64_t m, const double* w, const double* in, double* out, 
     vector_span(m, k0, k1, v0, v1);
     rfft_split(m, w, z, x, k0, v0);
     for (int64_t k = v0; k < v1; k += lanes) {
-        V<double> lo, hi;
-        load_pairs(in + 2 * k, lo, hi);
-        const V<double> ar = __builtin_shuffle(lo, hi, s.even), ai = __builtin_shuffle(lo, hi, s.odd);
-        load_pairs(in + 2 * (m - k - lanes + 1), lo, hi);
-        const V<double> br = __builtin_shuffle(lo, hi, s.even_reversed), bi = __builtin_shuffle(lo, hi, s.odd_reversed);
-        load_pairs(w + 2 * k, lo, hi);
-        const V<double> wr = __builtin_shuffle(lo, hi, s.even), wi = __builtin_shuffle(lo, hi, s.odd);
+        const MirroredTerms t(s, in, w, m, k);
+        const V<double> &ar = t.ar, &ai = t.ai, &br = t.br, &bi = t.bi, &wr = t.wr, &wi = t.wi;
         const V<double> er = 0.5 * (ar + br), ei = 0.5 * (ai - bi), orr = 0.5 * (ai + bi), oi = 0.5 * (br - ar);
         const V<double> xr = er + (orr * wr - oi * wi), xi = ei + (oi * wr + orr * wi);
         store_pairs(out + 2 * (k - k0), __builtin_shuffle(xr, xi, p.first), __builtin_shuffle(xr, xi, p.second));
@@ -356,13 +366,8 @@ void irfft_merge_line(int64_t m, const double* w, const double* in, double* out,
     vector_span(m, k0, k1, v0, v1);
     irfft_merge(m, w, x, zc, k0, v0);
     for (int64_t k = v0; k < v1; k += lanes) {
-        V<double> lo, hi;
-        load_pairs(in + 2 * k, lo, hi);
-        const V<double> ar = __builtin_shuffle(lo, hi, s.even), ai = __builtin_shuffle(lo, hi, s.odd);
-        load_pairs(in + 2 * (m - k - lanes + 1), lo, hi);
-        const V<double> br = __builtin_shuffle(lo, hi, s.even_reversed), bi = __builtin_shuffle(lo, hi, s.odd_reversed);
-        load_pairs(w + 2 * k, lo, hi);
-        const V<double> wr = __builtin_shuffle(lo, hi, s.even), wi = __builtin_shuffle(lo, hi, s.odd);
+        const MirroredTerms t(s, in, w, m, k);
+        const V<double> &ar = t.ar, &ai = t.ai, &br = t.br, &bi = t.bi, &wr = t.wr, &wi = t.wi;
         const V<double> sr = ar + br, si = ai - bi, dr = ar - br, di = ai + bi;
         const V<double> tr = dr * wr + di * wi, ti = di * wr - dr * wi;
         store_pairs(out + 2 * (k - k0), __builtin_shuffle(sr - ti, -(si + tr), p.first), __builtin_shuffle(sr - ti, -(si + tr), p.second));
