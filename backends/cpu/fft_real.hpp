@@ -5,8 +5,8 @@
 //   inverse: from X[0..m], Z[k] = (X[k] + conj X[m-k]) + i w^{-k} (X[k] - conj X[m-k]) for
 //            k < m; the unnormalised inverse DFT_m of Z holds x[2j] + i x[2j+1]. The
 //            imaginary parts of X[0] and X[m] are taken as 0 (the composite ignores them).
-// P is a pair {re, im} of doubles (one line, interleaved: the ends of rfft_split_line's and
-// irfft_merge_line's ranges) or of vectors (a vector's width of lines, one per lane).
+// P is a pair {re, im} of doubles (one line, interleaved: the ends of real_step_line's
+// ranges, simd_fft.hpp) or of vectors (a vector's width of lines, one per lane).
 // Included inside an anonymous namespace, once per ISA, by simd_fft.hpp. w[2k], w[2k+1] =
 // cos, sin of -2 pi k / n for k <= m.
 

@@ -337,40 +337,34 @@ inline void vector_span(int64_t m, int64_t k0, int64_t k1, int64_t& v0, int64_t&
     v1 = end > v0 ? v0 + (end - v0) / lanes * lanes : v0;
 }
 
-void rfft_split_line(int64_t m, const double* w, const double* in, double* out, int64_t k0, int64_t k1) {
+// Split: rfft_split (X from Z); otherwise irfft_merge (conj Z from X).
+template <bool Split>
+void real_step_line(int64_t m, const double* w, const double* in, double* out, int64_t k0, int64_t k1) {
     constexpr int lanes = W<double>;
     const SplitMasks s;
     const PairMasks p;
-    const LinePair* z = (const LinePair*)in;
-    LinePair* x = (LinePair*)out;
+    auto scalar = [&](int64_t from, int64_t to) {
+        LinePair* o = (LinePair*)out + (from - k0);
+        if constexpr (Split) rfft_split(m, w, (const LinePair*)in, o, from, to);
+        else irfft_merge(m, w, (const LinePair*)in, o, from, to);
+    };
     int64_t v0, v1;
     vector_span(m, k0, k1, v0, v1);
-    rfft_split(m, w, z, x, k0, v0);
+    scalar(k0, v0);
     for (int64_t k = v0; k < v1; k += lanes) {
         const MirroredTerms t(s, in, w, m, k);
-        const V<double> &ar = t.ar, &ai = t.ai, &br = t.br, &bi = t.bi, &wr = t.wr, &wi = t.wi;
-        const V<double> er = 0.5 * (ar + br), ei = 0.5 * (ai - bi), orr = 0.5 * (ai + bi), oi = 0.5 * (br - ar);
-        const V<double> xr = er + (orr * wr - oi * wi), xi = ei + (oi * wr + orr * wi);
-        store_pairs(out + 2 * (k - k0), __builtin_shuffle(xr, xi, p.first), __builtin_shuffle(xr, xi, p.second));
+        V<double> re, im;
+        if constexpr (Split) {
+            const V<double> er = 0.5 * (t.ar + t.br), ei = 0.5 * (t.ai - t.bi), orr = 0.5 * (t.ai + t.bi), oi = 0.5 * (t.br - t.ar);
+            re = er + (orr * t.wr - oi * t.wi);
+            im = ei + (oi * t.wr + orr * t.wi);
+        } else {
+            const V<double> sr = t.ar + t.br, si = t.ai - t.bi, dr = t.ar - t.br, di = t.ai + t.bi;
+            const V<double> tr = dr * t.wr + di * t.wi, ti = di * t.wr - dr * t.wi;
+            re = sr - ti;
+            im = -(si + tr);
+        }
+        store_pairs(out + 2 * (k - k0), __builtin_shuffle(re, im, p.first), __builtin_shuffle(re, im, p.second));
     }
-    rfft_split(m, w, z, x + (v1 - k0), v1, k1);
-}
-
-void irfft_merge_line(int64_t m, const double* w, const double* in, double* out, int64_t k0, int64_t k1) {
-    constexpr int lanes = W<double>;
-    const SplitMasks s;
-    const PairMasks p;
-    const LinePair* x = (const LinePair*)in;
-    LinePair* zc = (LinePair*)out;
-    int64_t v0, v1;
-    vector_span(m, k0, k1, v0, v1);
-    irfft_merge(m, w, x, zc, k0, v0);
-    for (int64_t k = v0; k < v1; k += lanes) {
-        const MirroredTerms t(s, in, w, m, k);
-        const V<double> &ar = t.ar, &ai = t.ai, &br = t.br, &bi = t.bi, &wr = t.wr, &wi = t.wi;
-        const V<double> sr = ar + br, si = ai - bi, dr = ar - br, di = ai + bi;
-        const V<double> tr = dr * wr + di * wi, ti = di * wr - dr * wi;
-        store_pairs(out + 2 * (k - k0), __builtin_shuffle(sr - ti, -(si + tr), p.first), __builtin_shuffle(sr - ti, -(si + tr), p.second));
-    }
-    irfft_merge(m, w, x, zc + (v1 - k0), v1, k1);
+    scalar(v1, k1);
 }

@@ -2540,8 +2540,8 @@ IsaTable build_table() {
     t.fft_lines = fft_lines;
     t.rfft_split = rfft_split_lines;
     t.irfft_merge = irfft_merge_lines;
-    t.rfft_split_line = rfft_split_line;
-    t.irfft_merge_line = irfft_merge_line;
+    t.rfft_split_line = real_step_line<true>;
+    t.irfft_merge_line = real_step_line<false>;
     t.fft_pairs_in[0] = pairs_to_block<float>;
     t.fft_pairs_in[1] = pairs_to_block<double>;
     t.fft_pairs_out[0] = block_to_pairs<float>;
