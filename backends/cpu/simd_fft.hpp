@@ -223,14 +223,16 @@ inline __attribute__((always_inline)) void store_pairs(D* p, const V<double>& lo
     }
 }
 
-// Lane masks: the even and odd doubles of two vectors, and back.
+// Lane masks: the even and odd doubles of two vectors (also in reverse order), and back.
 struct PairMasks {
-    V<int64_t> even, odd, first, second;
+    V<int64_t> even, odd, even_reversed, odd_reversed, first, second;
     PairMasks() {
         constexpr int w = W<double>;
         for (int l = 0; l < w; ++l) {
             even[l] = 2 * l;
             odd[l] = 2 * l + 1;
+            even_reversed[l] = 2 * (w - 1 - l);
+            odd_reversed[l] = 2 * (w - 1 - l) + 1;
             first[l] = l % 2 ? w + l / 2 : l / 2;
             second[l] = l % 2 ? w + (w + l) / 2 : (w + l) / 2;
         }
@@ -301,23 +303,10 @@ struct LinePair {
     double re, im;
 };
 
-struct SplitMasks {
-    V<int64_t> even, odd, even_reversed, odd_reversed;
-    SplitMasks() {
-        constexpr int w = W<double>;
-        for (int l = 0; l < w; ++l) {
-            even[l] = 2 * l;
-            odd[l] = 2 * l + 1;
-            even_reversed[l] = 2 * (w - 1 - l);
-            odd_reversed[l] = 2 * (w - 1 - l) + 1;
-        }
-    }
-};
-
 // Lanes k + l of a line's terms a (pairs at k), b (at m - k - l) and the twiddles w (at k).
 struct MirroredTerms {
     V<double> ar, ai, br, bi, wr, wi;
-    MirroredTerms(const SplitMasks& s, const double* in, const double* w, int64_t m, int64_t k) {
+    MirroredTerms(const PairMasks& s, const double* in, const double* w, int64_t m, int64_t k) {
         constexpr int lanes = W<double>;
         V<double> lo, hi;
         load_pairs(in + 2 * k, lo, hi);
@@ -341,7 +330,6 @@ inline void vector_span(int64_t m, int64_t k0, int64_t k1, int64_t& v0, int64_t&
 template <bool Split>
 void real_step_line(int64_t m, const double* w, const double* in, double* out, int64_t k0, int64_t k1) {
     constexpr int lanes = W<double>;
-    const SplitMasks s;
     const PairMasks p;
     auto scalar = [&](int64_t from, int64_t to) {
         LinePair* o = (LinePair*)out + (from - k0);
@@ -352,7 +340,7 @@ void real_step_line(int64_t m, const double* w, const double* in, double* out, i
     vector_span(m, k0, k1, v0, v1);
     scalar(k0, v0);
     for (int64_t k = v0; k < v1; k += lanes) {
-        const MirroredTerms t(s, in, w, m, k);
+        const MirroredTerms t(p, in, w, m, k);
         V<double> re, im;
         if constexpr (Split) {
             const V<double> er = 0.5 * (t.ar + t.br), ei = 0.5 * (t.ai - t.bi), orr = 0.5 * (t.ai + t.bi), oi = 0.5 * (t.br - t.ar);
