@@ -169,8 +169,9 @@ void transform(const ember_view_t& in, const ember_view_t& out, int axis, bool i
         const C* src[kMaxLanes];
         C* dst[kMaxLanes];
         block_lines(in, out, axis, first, count, src, dst);
-        // Element by element across the lines: the block is written in order, and the
-        // lines are read as `lanes` sequential streams.
+        // Contiguous lines through the ISA's tile transpose, lines that are adjacent columns
+        // a row of pairs at a time; others element by element across the lines (the block
+        // written in order, the lines read as `lanes` sequential streams).
         if (ist == 1) {
             g_isa->fft_pairs_in[kDouble<R>]((const void* const*)src, n, sign, a);
         } else if (count == lanes && adjacent(src, lanes)) {
