@@ -94,17 +94,29 @@ int main() {
             double got = single ? of[2*stride*l + k] : od[2*stride*l + k], want = l < count ? (single ? fl[2*stride*l + k] : d[2*stride*l + k]) : 0.0;
             check(got, want, "pairs out");
         }
-        // columns: rows `stride` pairs apart, L adjacent pairs per row
-        const int64_t rows = 5;
-        if (single) columns_to_block<float>(fl.data(), stride, rows, -1.0, block.data()); else columns_to_block<double>(d.data(), stride, rows, -1.0, block.data());
-        for (int l = 0; l < L; ++l) for (int64_t j = 0; j < rows; ++j) {
-            double re = single ? fl[2*(j*stride + l)] : d[2*(j*stride + l)], im = single ? fl[2*(j*stride + l)+1] : d[2*(j*stride + l)+1];
-            check(block[2*j*L+l], re, "columns in re"); check(block[(2*j+1)*L+l], -im, "columns in im");
+        // columns: rows `stride` pairs apart, L adjacent pairs per row, one block or a panel
+        // of two side by side (`step` doubles apart in the scratch)
+        const int64_t rows = 5, step = 2 * rows * L;
+        vec<double> panel(2 * step);
+        for (int64_t blocks = 1; blocks <= 2; ++blocks) {
+            if (single) columns_to_block<float>(fl.data(), stride, rows, -1.0, panel.data(), blocks, step);
+            else columns_to_block<double>(d.data(), stride, rows, -1.0, panel.data(), blocks, step);
+            for (int64_t p = 0; p < blocks; ++p)
+                for (int l = 0; l < L; ++l)
+                    for (int64_t j = 0; j < rows; ++j) {
+                        const int64_t at = 2 * (j * stride + p * L + l);
+                        check(panel[p * step + 2 * j * L + l], single ? fl[at] : d[at], "columns in re");
+                        check(panel[p * step + (2 * j + 1) * L + l], -(single ? fl[at + 1] : d[at + 1]), "columns in im");
+                    }
+            std::fill(od.begin(), od.end(), 0);
+            std::fill(of.begin(), of.end(), 0);
+            if (single) block_to_columns<float>(panel.data(), rows, -1.0, of.data(), stride, blocks, step);
+            else block_to_columns<double>(panel.data(), rows, -1.0, od.data(), stride, blocks, step);
+            for (int64_t j = 0; j < rows; ++j)
+                for (int64_t k = 0; k < 2 * stride; ++k)
+                    check(single ? of[2 * j * stride + k] : od[2 * j * stride + k],
+                          k < 2 * L * blocks ? (single ? fl[2 * j * stride + k] : d[2 * j * stride + k]) : 0.0, "columns out");
         }
-        std::fill(od.begin(), od.end(), 0); std::fill(of.begin(), of.end(), 0);
-        if (single) block_to_columns<float>(block.data(), rows, -1.0, of.data(), stride); else block_to_columns<double>(block.data(), rows, -1.0, od.data(), stride);
-        for (int64_t j = 0; j < rows; ++j) for (int k = 0; k < 2 * L; ++k)
-            check(single ? of[2*j*stride + k] : od[2*j*stride + k], single ? fl[2*j*stride + k] : d[2*j*stride + k], "columns out");
     }
     // twiddles per lane: exp(-2 pi i (j2 + l) k1 / n), n = n1 n2
     {

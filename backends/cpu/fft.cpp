@@ -123,17 +123,18 @@ constexpr double kPoolWork = double(1 << 19);
 // Scratch doubles per block of lines: the block in and the block out.
 int64_t block_doubles(int64_t n, int64_t lanes) { return 4 * n * lanes; }
 
-// fn(first, count, block) for the blocks of `lanes` lines, spread over the pool when the
-// transforms (lines of length n) are worth it; block: block_doubles scratch doubles.
+// fn(first, count, block) for the groups of `group` lines (a vector's width by default),
+// spread over the pool when the transforms (lines of length n) are worth it; block:
+// block_doubles scratch doubles.
 template <class F>
-void over_line_blocks(int64_t lines, int64_t n, int64_t block_doubles, F&& fn) {
-    const int64_t lanes = g_isa->vector_bytes / 8, blocks = (lines + lanes - 1) / lanes;
+void over_line_blocks(int64_t lines, int64_t n, int64_t block_doubles, F&& fn, int64_t group = g_isa->vector_bytes / 8) {
+    const int64_t blocks = (lines + group - 1) / group;
     const int64_t pieces = fft_work(lines, n) < kPoolWork ? 1 : std::min<int64_t>(blocks, num_threads());
     Scratch<double> scratch(pieces * block_doubles);
     parallel_tasks(pieces, [&](int64_t t) {
         double* block = scratch.data + t * block_doubles;
         for (int64_t blk = t * blocks / pieces; blk < (t + 1) * blocks / pieces; ++blk)
-            fn(blk * lanes, std::min(lanes, lines - blk * lanes), block);
+            fn(blk * group, std::min(group, lines - blk * group), block);
     });
 }
 
@@ -164,7 +165,12 @@ void transform(const ember_view_t& in, const ember_view_t& out, int axis, bool i
     using R = typename C::value_type;
     const int64_t n = plan.n, lanes = g_isa->vector_bytes / 8, ist = in.strides[axis], ost = out.strides[axis];
     const double sign = inverse ? -1.0 : 1.0;  // the inverse is conj(DFT(conj(x)))
-    over_line_blocks(numel(in) / n, n, block_doubles(n, lanes), [&](int64_t first, int64_t count, double* a) {
+    // Lines down a column of complex64 fill half a cache line per block on AVX2 (a quarter
+    // on SSE2), and rows a power of two apart share a few cache sets: the next block's walk
+    // found its half evicted. Panels of blocks side by side read and write whole lines.
+    const int64_t panel = ist == 1 ? 1 : std::max<int64_t>(1, 64 / (lanes * (int64_t)sizeof(C)));
+    const int64_t per_block = block_doubles(n, lanes);
+    auto one_block = [&](int64_t first, int64_t count, double* a) {
         double* b = a + 2 * n * lanes;
         const C* src[kMaxLanes];
         C* dst[kMaxLanes];
@@ -175,7 +181,7 @@ void transform(const ember_view_t& in, const ember_view_t& out, int axis, bool i
         if (ist == 1) {
             g_isa->fft_pairs_in[kDouble<R>]((const void* const*)src, n, sign, a);
         } else if (count == lanes && adjacent(src, lanes)) {
-            g_isa->fft_columns_in[kDouble<R>](src[0], ist, n, sign, a);
+            g_isa->fft_columns_in[kDouble<R>](src[0], ist, n, sign, a, 1, 0);
         } else {
             for (int64_t k = 0; k < n; ++k) {
                 double* re = a + 2 * k * lanes;
@@ -190,14 +196,33 @@ void transform(const ember_view_t& in, const ember_view_t& out, int axis, bool i
         if (ost == 1) {
             g_isa->fft_pairs_out[kDouble<R>](b, n, sign, (void* const*)dst, count);
         } else if (count == lanes && adjacent(dst, lanes)) {
-            g_isa->fft_columns_out[kDouble<R>](b, n, sign, dst[0], ost);
+            g_isa->fft_columns_out[kDouble<R>](b, n, sign, dst[0], ost, 1, 0);
         } else {
             for (int64_t k = 0; k < n; ++k) {
                 const double* re = b + 2 * k * lanes;
                 for (int64_t l = 0; l < count; ++l) dst[l][k * ost] = C((R)re[l], (R)(sign * re[lanes + l]));
             }
         }
-    });
+    };
+    over_line_blocks(numel(in) / n, n, panel * per_block, [&](int64_t first, int64_t count, double* a) {
+        if (panel > 1 && count == panel * lanes) {
+            int64_t io0, oo0, io, oo, l = 1;
+            line_offsets(in, out, axis, first, io0, oo0);
+            for (; l < count; ++l) {
+                line_offsets(in, out, axis, first + l, io, oo);
+                if (io != io0 + l || oo != oo0 + l) break;
+            }
+            if (l == count) {  // whole panels of adjacent columns
+                const C* x = (const C*)base_ptr(in) + io0;
+                C* y = (C*)base_ptr(out) + oo0;
+                g_isa->fft_columns_in[kDouble<R>](x, ist, n, sign, a, panel, per_block);
+                for (int64_t p = 0; p < panel; ++p) g_isa->fft_lines(plan, a + p * per_block, a + p * per_block + 2 * n * lanes);
+                g_isa->fft_columns_out[kDouble<R>](a + 2 * n * lanes, n, sign, y, ost, panel, per_block);
+                return;
+            }
+        }
+        for (int64_t p = 0; p * lanes < count; ++p) one_block(first + p * lanes, std::min(lanes, count - p * lanes), a);
+    }, panel * lanes);
 }
 
 // One line of n = n1 * n2 elements at a time, as the n1 x n2 matrix x[j1 * n2 + j2] (the
@@ -231,7 +256,7 @@ void transform_long(const ember_view_t& in, const ember_view_t& out, int axis, b
             for (int64_t blk = t * col_blocks / pieces; blk < (t + 1) * col_blocks / pieces; ++blk) {
                 const int64_t j2 = blk * lanes, count = std::min(lanes, n2 - j2);
                 if (count == lanes && ist == 1) {
-                    g_isa->fft_columns_in[kDouble<R>](x + j2, n2, n1, sign, a);
+                    g_isa->fft_columns_in[kDouble<R>](x + j2, n2, n1, sign, a, 1, 0);
                 } else {
                     for (int64_t j1 = 0; j1 < n1; ++j1)
                         for (int64_t l = 0; l < lanes; ++l) {
@@ -277,7 +302,7 @@ void transform_long(const ember_view_t& in, const ember_view_t& out, int axis, b
                 g_isa->fft_pairs_in[1]((const void* const*)rows, n2, 1.0, a);
                 g_isa->fft_lines(plan2, a, b);
                 if (count == lanes && ost == 1) {
-                    g_isa->fft_columns_out[kDouble<R>](b, n2, sign, y + k1, n1);
+                    g_isa->fft_columns_out[kDouble<R>](b, n2, sign, y + k1, n1, 1, 0);
                     continue;
                 }
                 for (int64_t k2 = 0; k2 < n2; ++k2)

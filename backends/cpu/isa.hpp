@@ -131,9 +131,10 @@ typedef void (*FftRealFn)(int64_t m, const double* w, const double* in, double* 
 typedef void (*FftPairsInFn)(const void* const* lines, int64_t pairs, double sign, double* block);
 typedef void (*FftPairsOutFn)(const double* block, int64_t pairs, double sign, void* const* lines, int64_t count);
 // The same for lines that are adjacent columns: row j (rows `stride` pairs apart from
-// `first`) holds the lanes' j-th pairs side by side; every lane is read and written.
-typedef void (*FftColumnsInFn)(const void* first, int64_t stride, int64_t rows, double sign, double* block);
-typedef void (*FftColumnsOutFn)(const double* block, int64_t rows, double sign, void* first, int64_t stride);
+// `first`) holds the lanes' j-th pairs side by side, for `blocks` blocks side by side (the
+// blocks `step` doubles apart); every lane is read and written.
+typedef void (*FftColumnsInFn)(const void* first, int64_t stride, int64_t rows, double sign, double* block, int64_t blocks, int64_t step);
+typedef void (*FftColumnsOutFn)(const double* block, int64_t rows, double sign, void* first, int64_t stride, int64_t blocks, int64_t step);
 // The four-step FFT's twiddles on a block of columns j2 + l (simd_fft.hpp), into float64
 // rows n2 pairs apart.
 typedef void (*FftTwiddleColumnsFn)(const double* block, int64_t rows, int64_t j2, int64_t n2, const double* w1, const double* w2,

@@ -240,28 +240,32 @@ struct PairMasks {
 };
 
 template <class S>
-void columns_to_block(const void* first, int64_t stride, int64_t rows, double sign, double* block) {
+void columns_to_block(const void* first, int64_t stride, int64_t rows, double sign, double* block, int64_t blocks, int64_t step) {
     constexpr int lanes = W<double>;
     const PairMasks mask;
     const S* s = (const S*)first;
     for (int64_t j = 0; j < rows; ++j) {
         if (j + kRowsAhead < rows) __builtin_prefetch(s + 2 * (j + kRowsAhead) * stride);
-        V<double> lo, hi;
-        load_pairs(s + 2 * j * stride, lo, hi);
-        store_vec(block + 2 * j * lanes, __builtin_shuffle(lo, hi, mask.even));
-        store_vec(block + (2 * j + 1) * lanes, __builtin_shuffle(lo, hi, mask.odd) * sign);
+        for (int64_t p = 0; p < blocks; ++p) {
+            V<double> lo, hi;
+            load_pairs(s + 2 * (j * stride + p * lanes), lo, hi);
+            store_vec(block + p * step + 2 * j * lanes, __builtin_shuffle(lo, hi, mask.even));
+            store_vec(block + p * step + (2 * j + 1) * lanes, __builtin_shuffle(lo, hi, mask.odd) * sign);
+        }
     }
 }
 
 template <class D>
-void block_to_columns(const double* block, int64_t rows, double sign, void* first, int64_t stride) {
+void block_to_columns(const double* block, int64_t rows, double sign, void* first, int64_t stride, int64_t blocks, int64_t step) {
     constexpr int lanes = W<double>;
     const PairMasks mask;
     D* d = (D*)first;
     for (int64_t j = 0; j < rows; ++j) {
         if (j + kRowsAhead < rows) __builtin_prefetch(d + 2 * (j + kRowsAhead) * stride, 1);
-        const V<double> re = load(block + 2 * j * lanes), im = load(block + (2 * j + 1) * lanes) * sign;
-        store_pairs(d + 2 * j * stride, __builtin_shuffle(re, im, mask.first), __builtin_shuffle(re, im, mask.second));
+        for (int64_t p = 0; p < blocks; ++p) {
+            const V<double> re = load(block + p * step + 2 * j * lanes), im = load(block + p * step + (2 * j + 1) * lanes) * sign;
+            store_pairs(d + 2 * (j * stride + p * lanes), __builtin_shuffle(re, im, mask.first), __builtin_shuffle(re, im, mask.second));
+        }
     }
 }
 
