@@ -131,6 +131,37 @@ void irfft_merge_lines(int64_t m, const double* w, const double* in, double* out
     irfft_merge(m, w, (const CVec*)in, (CVec*)out, k0, k1);
 }
 
+// W<double> values of S (float or double) at p, as doubles; and back.
+template <class S>
+inline __attribute__((always_inline)) V<double> load_doubles(const S* p) {
+    if constexpr (std::is_same_v<S, float>) {
+        typename VT<float, VB / 2>::type h;
+        memcpy(&h, p, sizeof h);
+        return __builtin_convertvector(h, V<double>);
+    } else {
+        return load(p);
+    }
+}
+
+template <class D>
+inline __attribute__((always_inline)) void store_doubles(D* p, const V<double>& v) {
+    if constexpr (std::is_same_v<D, float>) store_vec(p, __builtin_convertvector(v, typename VT<float, VB / 2>::type));
+    else store_vec(p, v);
+}
+
+// Two vectors' worth: W<double> pairs.
+template <class S>
+inline __attribute__((always_inline)) void load_pairs(const S* p, V<double>& lo, V<double>& hi) {
+    lo = load_doubles(p);
+    hi = load_doubles(p + W<double>);
+}
+
+template <class D>
+inline __attribute__((always_inline)) void store_pairs(D* p, const V<double>& lo, const V<double>& hi) {
+    store_doubles(p, lo);
+    store_doubles(p + W<double>, hi);
+}
+
 // Lines of interleaved pairs (re, im: float or double, each line contiguous) to and from
 // fft_lines's block layout, for the lines' first `pairs` pairs: a tile of W<double> lines by
 // W<double> / 2 pairs at a time through the register transpose of simd_transpose.hpp, where
@@ -140,20 +171,11 @@ void irfft_merge_lines(int64_t m, const double* w, const double* in, double* out
 template <class S>
 void pairs_to_block(const void* const* lines, int64_t pairs, double sign, double* block) {
     constexpr int lanes = W<double>, per_tile = lanes / 2;
-    typedef typename VT<float, VB / 2>::type Half;
     const S* const* src = (const S* const*)lines;
     int64_t k = 0;
     for (; k + per_tile <= pairs; k += per_tile) {
         V<uint64_t> r[lanes];
-        for (int l = 0; l < lanes; ++l) {
-            if constexpr (std::is_same_v<S, float>) {
-                Half h;
-                memcpy(&h, src[l] + 2 * k, sizeof h);
-                r[l] = (V<uint64_t>)__builtin_convertvector(h, V<double>);
-            } else {
-                r[l] = (V<uint64_t>)load(src[l] + 2 * k);
-            }
-        }
+        for (int l = 0; l < lanes; ++l) r[l] = (V<uint64_t>)load_doubles(src[l] + 2 * k);
         transpose_stage<uint64_t, 1, 1>(r);  // r[j]: the j-th double of every line
         for (int j = 0; j < lanes; ++j) store_vec(block + (2 * k + j) * lanes, (j & 1) ? (V<double>)r[j] * sign : (V<double>)r[j]);
     }
@@ -167,7 +189,6 @@ void pairs_to_block(const void* const* lines, int64_t pairs, double sign, double
 template <class D>
 void block_to_pairs(const double* block, int64_t pairs, double sign, void* const* lines, int64_t count) {
     constexpr int lanes = W<double>, per_tile = lanes / 2;
-    typedef typename VT<float, VB / 2>::type Half;
     D* const* dst = (D* const*)lines;
     int64_t k = 0;
     for (; k + per_tile <= pairs; k += per_tile) {
@@ -177,50 +198,13 @@ void block_to_pairs(const double* block, int64_t pairs, double sign, void* const
             r[j] = (V<uint64_t>)((j & 1) ? v * sign : v);
         }
         transpose_stage<uint64_t, 1, 1>(r);  // r[l]: line l's pairs k .. k + per_tile - 1
-        for (int64_t l = 0; l < count; ++l) {
-            if constexpr (std::is_same_v<D, float>) store_vec(dst[l] + 2 * k, __builtin_convertvector((V<double>)r[l], Half));
-            else store_vec(dst[l] + 2 * k, (V<double>)r[l]);
-        }
+        for (int64_t l = 0; l < count; ++l) store_doubles(dst[l] + 2 * k, (V<double>)r[l]);
     }
     for (; k < pairs; ++k)
         for (int64_t l = 0; l < count; ++l) {
             dst[l][2 * k] = (D)block[2 * k * lanes + l];
             dst[l][2 * k + 1] = (D)(sign * block[(2 * k + 1) * lanes + l]);
         }
-}
-
-// Lines that are adjacent columns of a matrix: row j holds the lanes' j-th pairs side by
-// side, rows `stride` pairs apart (the four-step transform's columns, or lines down the
-// first axis). Each row is deinterleaved into (or interleaved from) the block's j-th element;
-// every lane is read and written. The rows are a page or more apart and rarely in the L2,
-// so the walk prefetches kRowsAhead rows ahead.
-constexpr int64_t kRowsAhead = 16;
-
-template <class S>
-inline __attribute__((always_inline)) void load_pairs(const S* p, V<double>& lo, V<double>& hi) {
-    if constexpr (std::is_same_v<S, float>) {
-        typedef typename VT<float, VB / 2>::type Half;
-        Half a, b;
-        memcpy(&a, p, sizeof a);
-        memcpy(&b, p + W<double>, sizeof b);
-        lo = __builtin_convertvector(a, V<double>);
-        hi = __builtin_convertvector(b, V<double>);
-    } else {
-        lo = load(p);
-        hi = load(p + W<double>);
-    }
-}
-
-template <class D>
-inline __attribute__((always_inline)) void store_pairs(D* p, const V<double>& lo, const V<double>& hi) {
-    if constexpr (std::is_same_v<D, float>) {
-        typedef typename VT<float, VB / 2>::type Half;
-        store_vec(p, __builtin_convertvector(lo, Half));
-        store_vec(p + W<double>, __builtin_convertvector(hi, Half));
-    } else {
-        store_vec(p, lo);
-        store_vec(p + W<double>, hi);
-    }
 }
 
 // Lane masks: the even and odd doubles of two vectors (also in reverse order), and back.
@@ -238,6 +222,13 @@ struct PairMasks {
         }
     }
 };
+
+// Lines that are adjacent columns of a matrix: row j holds the lanes' j-th pairs side by
+// side, rows `stride` pairs apart (the four-step transform's columns, or lines down the
+// first axis). Each row is deinterleaved into (or interleaved from) the block's j-th element;
+// every lane is read and written. The rows are a page or more apart and rarely in the L2,
+// so the walk prefetches kRowsAhead rows ahead.
+constexpr int64_t kRowsAhead = 16;
 
 template <class S>
 void columns_to_block(const void* first, int64_t stride, int64_t rows, double sign, double* block, int64_t blocks, int64_t step) {
