@@ -357,8 +357,12 @@ TEST(CpuLarge, RandomMatchesReferenceExactly) {
         {"bernoulli p NaN", [&](auto c, auto o) { return ember_random_bernoulli(c, c == cpu() ? pnan : pnan_ref, three, 1, o); }},
         // random_permutation: the cpu kernel that replaces the composite's stable argsort of
         // 64-bit words (a sort by high word and index, then runs of tied high words by low
-        // word: 300003 elements hold about ten such pairs); shuffle goes through it.
+        // word: 300003 elements hold about ten such pairs); up to 2^17 elements a counting
+        // sort by top bits and an insertion pass (2^16, and 1001: a batch of words
+        // and a part); shuffle goes through it.
         {"permutation", [&](auto c, auto o) { return ember_random_permutation(c, 300003, o); }},
+        {"permutation by buckets", [&](auto c, auto o) { return ember_random_permutation(c, 65536, o); }},
+        {"permutation by buckets, odd", [&](auto c, auto o) { return ember_random_permutation(c, 1001, o); }},
         {"permutation of one", [&](auto c, auto o) { return ember_random_permutation(c, 1, o); }},
         {"permutation of none", [&](auto c, auto o) { return ember_random_permutation(c, 0, o); }},
         {"shuffle", [&](auto c, auto o) { return ember_random_shuffle(c, c == cpu() ? scale : scale_ref, 0, o); }},

@@ -747,10 +747,10 @@ ember_status_t sort_kernel(const ember_kernel_call_t* c) {
 // equal high words (about n^2 / 2^33 pairs of them) then reordered by their low words,
 // stably, give the order of the whole words with ties by index. On AVX-512 the pairs are
 // the 64-bit integers high word << 32 | k (distinct, so the vectorised quicksort's
-// instability does not matter): 1e4 in 108-113 us against 137-143 through the radix sort
-// of (high word, k) items, 1e6 16-17 against 22-25 ms (two threads), the same
-// permutation. Elsewhere the radix sort: AVX2's quicksort of 4-lane vectors took 134-204
-// us at 1e4 on the Zen 3 host, against the radix sort's 97-98, and was no faster at 1e6.
+// instability does not matter): 1e6 in 16-17 against 22-25 ms through the radix sort of
+// (high word, k) items (two threads), the same permutation. Elsewhere the radix sort:
+// AVX2's quicksort of 4-lane vectors was no faster at 1e6 on the Zen 3 host. Up to 2^17
+// elements permutation_by_buckets below, on one thread.
 using HighWord = Item<uint32_t, uint32_t>;
 struct HighWordOfItem {
     uint32_t high(const HighWord& e) const { return e.key; }
@@ -786,12 +786,60 @@ void order_tied_high_words(E* items, int64_t n, const uint32_t* low_words, Of of
         }
 }
 
+// Up to kBucketPermutationMax elements: the words are uniform, so a counting sort by their
+// top bits (at least as many buckets as words) leaves about one word a bucket, and one
+// insertion pass by the whole word finishes the order (a word only moves past the few in
+// its own bucket; ties keep index order, as the strict comparison never moves a word past
+// an equal one). On the Zen 3 host (minimum of 200 calls): 1e4 in 69-70 us against
+// 100-137 through the radix sort on two threads, 65536 in 562-580 against 757-889, 1e5
+// 884-907 against 936-1220; at 3e5 it fell behind (3.0-3.3 ms against 2.3-2.8), as did
+// twice or half as many buckets as words (1e4 in 82 and 76-98 us).
+constexpr int64_t kBucketPermutationMax = int64_t(1) << 17;
+
+void permutation_by_buckets(uint64_t key, uint64_t base, int64_t n, int64_t* dst) {
+    int bits = 1;
+    while ((int64_t(1) << bits) < n) ++bits;
+    const int shift = 64 - bits;
+    Scratch<uint64_t> words(n);
+    Scratch<uint32_t> begin((int64_t(1) << bits) + 1);
+    std::memset(begin.data, 0, ((size_t(1) << bits) + 1) * sizeof(uint32_t));
+    constexpr int64_t kBatch = 256;  // blocks: two elements each
+    uint32_t w[4 * kBatch];
+    for (int64_t e0 = 0; e0 < n; e0 += 2 * kBatch) {
+        const int64_t m = std::min(2 * kBatch, n - e0);
+        g_isa->philox(key, base + (uint64_t)(e0 / 2), w, (m + 1) / 2);
+        for (int64_t k = 0; k < m; ++k) {
+            const uint64_t word = (uint64_t)w[2 * k] << 32 | w[2 * k + 1];
+            words.data[e0 + k] = word;
+            ++begin.data[(word >> shift) + 1];
+        }
+    }
+    for (int64_t b = 1; b <= (int64_t(1) << bits); ++b) begin.data[b] += begin.data[b - 1];
+    struct Entry {
+        uint64_t word;
+        int64_t index;
+    };
+    Scratch<Entry> order(n);
+    for (int64_t k = 0; k < n; ++k) order.data[begin.data[words.data[k] >> shift]++] = Entry{words.data[k], k};
+    for (int64_t a = 1; a < n; ++a) {
+        const Entry v = order.data[a];
+        int64_t b = a;
+        for (; b > 0 && order.data[b - 1].word > v.word; --b) order.data[b] = order.data[b - 1];
+        order.data[b] = v;
+    }
+    for (int64_t k = 0; k < n; ++k) dst[k] = order.data[k].index;
+}
+
 ember_status_t permutation_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& out = c->out[0];
     const int64_t n = numel(out);
     if (c->n_in != 0 || c->n_out != 1 || out.dtype != EMBER_INT64 || !is_contiguous(out) || n > (int64_t(1) << 32))
         return g_host->fail(EMBER_ERR_INVALID_ARGUMENT, "cpu random_permutation: expects one contiguous int64 output of at most 2^32 elements");
     const uint64_t key = (uint64_t)c->attrs->i[0], base = (uint64_t)c->attrs->i[1];
+    if (n <= kBucketPermutationMax) {
+        permutation_by_buckets(key, base, n, (int64_t*)out.data + out.offset);
+        return EMBER_OK;
+    }
     const bool quick = g_isa->quicksort[1] != nullptr && g_isa->vector_bytes == 64;
     static_assert(sizeof(HighWord) == sizeof(uint64_t), "a pair lives in an item's bytes");
     Scratch<HighWord> items(n), tmp(quick ? 0 : n);
