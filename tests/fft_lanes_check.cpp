@@ -56,9 +56,14 @@ int main() {
     const int L = W<double>;
     std::mt19937 rng(1);
     std::uniform_real_distribution<double> u(-1, 1);
-    for (int64_t n : {2, 3, 4, 5, 12, 15, 60, 64, 100, 243, 1000}) {
+    // radix 4 first, as the reference factors, and radix 8 for a last 4 x 2 (as fft.cpp
+    // does), and first (a twiddled radix-8 pass)
+    for (int eight = 0; eight < 3; ++eight)
+    for (int64_t n : {2, 3, 4, 5, 8, 12, 15, 16, 32, 60, 64, 100, 128, 243, 512, 1000}) {
         std::vector<int64_t> f; int64_t r = n;
-        for (; r % 4 == 0; r /= 4) f.push_back(4);
+        if (eight == 2 && r % 8 == 0) f.push_back(8), r /= 8;
+        for (; r % 4 == 0 && !(eight == 1 && r % 8 == 0 && r % 16 != 0); r /= 4) f.push_back(4);
+        if (eight == 1 && r % 8 == 0) f.push_back(8), r /= 8;
         for (int64_t p = 2; p * p <= r; ++p) for (; r % p == 0; r /= p) f.push_back(p);
         if (r > 1) f.push_back(r);
         vec<double> tw(2 * n);

@@ -18,12 +18,20 @@
 namespace ember_cpu {
 namespace {
 
-// Radix 4 first, then the primes in order: the reference's factorisation, so that both
-// backends compute the same sums. Empty when a factor exceeds kFftMaxRadix.
+// Radix 4 first, then the primes in order, as the reference factors, but for an odd power
+// of two 2^(2a+1), a >= 1, radix 8 last where the reference ends in 4 and 2: a pass fewer
+// (each a read and a write of the lanes' block), e.g. an irfft line of 1024 float32, 4 x 4
+// x 4 x 4 x 2 -> 4 x 4 x 4 x 8. Radix 8 for 4 x 4 as well (1024 as 8 x 8 x 4 x 4) was
+// 7-10% slower on the Zen 3 host. Empty when a factor exceeds kFftMaxRadix.
 std::vector<int64_t> fft_factors(int64_t n) {
     std::vector<int64_t> f;
-    for (; n % 4 == 0; n /= 4) f.push_back(4);
-    for (int64_t p = 2; p * p <= n; ++p)
+    int twos = 0;
+    for (; n % 2 == 0; n /= 2) ++twos;
+    const bool eight = twos >= 3 && twos % 2 == 1;
+    for (; twos >= (eight ? 5 : 2); twos -= 2) f.push_back(4);
+    if (eight) f.push_back(8);
+    else if (twos == 1) f.push_back(2);
+    for (int64_t p = 3; p * p <= n; p += 2)
         for (; n % p == 0; n /= p) f.push_back(p);
     if (n > 1) f.push_back(n);
     for (int64_t p : f)

@@ -2,11 +2,12 @@
 // anonymous namespace, once per ISA). Lane l of every vector belongs to line l, so the
 // scalar algorithm, run on vectors, transforms W<double> lines per pass: no shuffles, and
 // every line the same code. The algorithm is the reference's (ref_fft.cpp): mixed-radix
-// decimation in time, radix 4 first, in float64, with the plan's twiddles. Radix 3 and 5
-// pair their terms (t1 + t4, t1 - t4, ...) where the reference sums p products per output:
-// a third of the multiplications (one line of 500000 = 2^5 5^6: 9-16 -> 5.1-6.6 ms on Zen 3).
-// Results differ from the reference in rounding only: those sums' order, and FMA fusing a
-// product into its sum (last bits of float64).
+// decimation in time, in float64, with the plan's twiddles, radix 4 first (and 8 last
+// where the reference ends in 4 and 2: fft.cpp's fft_factors; two radix-4 butterflies and a
+// turn). Radix 3 and 5 pair their terms (t1 + t4, t1 - t4, ...) where the reference sums p products per
+// output: a third of the multiplications (one line of 500000 = 2^5 5^6: 9-16 -> 5.1-6.6 ms
+// on Zen 3). Results differ from the reference in rounding only: the sums' order, and FMA
+// fusing a product into its sum (last bits of float64).
 //
 // Data: element k of the block is the vector of real parts, then the vector of imaginary
 // parts, of the lines' k-th values (FftLinesFn in isa.hpp).
@@ -29,6 +30,27 @@ inline __attribute__((always_inline)) void butterfly4(const CVec a0, const CVec 
     o[3 * m] = {d02.re - d13.im, d02.im + d13.re};
 }
 
+// The radix-8 butterfly on twiddled terms t[0..8), into o[0], o[m], ..., o[7m]: the DFTs of
+// the even and of the odd terms (butterfly4), the odd ones' turned by exp(-2 pi i q / 8),
+// then sums and differences.
+inline __attribute__((always_inline)) void butterfly8(const CVec* t, CVec* o, int64_t m) {
+    CVec e[4], d[4];
+    butterfly4(t[0], t[2], t[4], t[6], e, 1);
+    butterfly4(t[1], t[3], t[5], t[7], d, 1);
+    const double h = 0.70710678118654752440;  // 1 / sqrt(2)
+    const CVec d1{(d[1].re + d[1].im) * h, (d[1].im - d[1].re) * h};   // (1 - i) / sqrt(2)
+    const CVec d2{d[2].im, -d[2].re};                                  // -i
+    const CVec d3{(d[3].im - d[3].re) * h, -(d[3].re + d[3].im) * h};  // -(1 + i) / sqrt(2)
+    o[0] = {e[0].re + d[0].re, e[0].im + d[0].im};
+    o[4 * m] = {e[0].re - d[0].re, e[0].im - d[0].im};
+    o[m] = {e[1].re + d1.re, e[1].im + d1.im};
+    o[5 * m] = {e[1].re - d1.re, e[1].im - d1.im};
+    o[2 * m] = {e[2].re + d2.re, e[2].im + d2.im};
+    o[6 * m] = {e[2].re - d2.re, e[2].im - d2.im};
+    o[3 * m] = {e[3].re + d3.re, e[3].im + d3.im};
+    o[7 * m] = {e[3].re - d3.re, e[3].im - d3.im};
+}
+
 // out[0..n) = DFT of in[0], in[stride], ... (n terms), the plan's factors from fi on.
 void fft_pass(const FftPlan& plan, const CVec* in, int64_t stride, CVec* out, int64_t n, int fi) {
     if (n == 1) {
@@ -36,10 +58,16 @@ void fft_pass(const FftPlan& plan, const CVec* in, int64_t stride, CVec* out, in
         return;
     }
     const int64_t p = plan.factors[fi], m = n / p;
-    // The last stage's radix 4 and 2 read their single elements in place: their twiddles
+    // The last stage's radix 8, 4 and 2 read their single elements in place: their twiddles
     // are all 1 (which the multiplication would turn into NaN beside an infinity).
     if (m == 1 && p == 4) {
         butterfly4(in[0], in[stride], in[2 * stride], in[3 * stride], out, 1);
+        return;
+    }
+    if (m == 1 && p == 8) {
+        CVec t[8];
+        for (int r = 0; r < 8; ++r) t[r] = in[r * stride];
+        butterfly8(t, out, 1);
         return;
     }
     if (m == 1 && p == 2) {
@@ -58,6 +86,15 @@ void fft_pass(const FftPlan& plan, const CVec* in, int64_t stride, CVec* out, in
         for (int64_t k = 0; k < m; ++k)
             butterfly4(out[k], fft_twiddled(out[m + k], w + 2 * k * step), fft_twiddled(out[2 * m + k], w + 4 * k * step),
                        fft_twiddled(out[3 * m + k], w + 6 * k * step), out + k, m);
+        return;
+    }
+    if (p == 8) {
+        for (int64_t k = 0; k < m; ++k) {
+            CVec t[8];
+            t[0] = out[k];
+            for (int r = 1; r < 8; ++r) t[r] = fft_twiddled(out[r * m + k], w + 2 * r * k * step);
+            butterfly8(t, out + k, m);
+        }
         return;
     }
     if (p == 2) {
