@@ -703,11 +703,17 @@ TEST(CpuLarge, LineOpsMatchReferenceExactly) {
     // Elementwise ops run the same way, with a broadcast second operand.
     T row = tensor(cpu(), randf(1001, 0.5f, 3, 22), {1, 1001}, EMBER_FLOAT32);
     using Fn2 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
-    for (auto [name, fn] : {std::pair<const char*, Fn2>{"floor_divide", ember_floor_divide}, {"remainder", ember_remainder}, {"logaddexp", ember_logaddexp}}) {
+    for (auto [name, fn] : {std::pair<const char*, Fn2>{"floor_divide", ember_floor_divide}, {"remainder", ember_remainder}}) {
         T got, want;
         EM_OK(fn(cpu(), base, row, got.out()));
         EM_OK(fn(ref(), as_ref(base), as_ref(row), want.out()));
         expect_close(got, want, 0, 0, name);
+    }
+    {  // float32 logaddexp has a vector kernel of its own (CpuMath.LogaddexpWithin4Ulp)
+        T got, want;
+        EM_OK(ember_logaddexp(cpu(), base, row, got.out()));
+        EM_OK(ember_logaddexp(ref(), as_ref(base), as_ref(row), want.out()));
+        expect_close(got, want, 1e-6, 1e-7, "logaddexp");
     }
     T ints, shifts, got, want;
     EM_OK(ember_astype(cpu(), base, EMBER_INT32, ints.out()));
@@ -2865,6 +2871,10 @@ struct UlpCase {
 };
 
 double sigmoid64(double x) { return x >= 0 ? 1 / (1 + std::exp(-x)) : std::exp(x) / (1 + std::exp(x)); }
+double logaddexp64(double a, double b) {
+    const double m = std::max(a, b);
+    return a == b ? a + std::log(2.0) : m + std::log1p(std::exp(-std::fabs(a - b)));
+}
 double exp64(double x) { return std::exp(x); }
 double log64(double x) { return std::log(x); }
 double tanh64(double x) { return std::tanh(x); }
@@ -2899,6 +2909,8 @@ std::vector<UlpCase> ulp_cases() {
     c.push_back({"tanh", ember_tanh, tanh64, t});
     auto s = sweep(-110.0f, 30.0f, 2000000);
     c.push_back({"sigmoid", ember_sigmoid, sigmoid64, s});
+    // logaddexp(x, 0) (OpLogAddExp): both halves of its log1p, exp's underflow
+    c.push_back({"softplus", ember_softplus, [](double v) { return logaddexp64(v, 0); }, sweep(-110.0f, 90.0f, 2000000)});
     // glibc's libmvec (simd_mvec.hpp), the ISA's variant
     c.push_back({"erf", ember_erf, [](double v) { return std::erf(v); }, sweep(-5.0f, 5.0f, 1000000)});
     c.push_back({"erfc", ember_erfc, [](double v) { return std::erfc(v); }, sweep(-4.0f, 9.5f, 1000000)});
@@ -2937,6 +2949,41 @@ TEST(CpuMath, Float32UlpErrorAtMost4) {
     check_ulp(4.0);
 }
 
+// float32 logaddexp (OpLogAddExp) against float64 math: random pairs, pairs a few ulp to a
+// few units apart (log1p's upper half), a broadcast scalar; within 4 ulp where the result
+// is at least 1 in magnitude. Below, m + log1p(.) cancels (a, b < 0 with a result near 0):
+// the error is then a few ulp of log1p's value, about 1e-7 at most, as in the reference's
+// float32 formula.
+TEST(CpuMath, LogaddexpWithin4Ulp) {
+    NEED_CPU();
+    std::mt19937 gen(7);
+    std::uniform_real_distribution<float> wide(-90.0f, 90.0f), gap(-4.0f, 4.0f);
+    std::vector<float> a, b;
+    for (int i = 0; i < 400000; ++i) {
+        const float x = wide(gen);
+        a.push_back(x);
+        b.push_back(i % 2 ? wide(gen) : (i % 4 ? x + gap(gen) : std::nextafter(x, 100.0f)));
+    }
+    const int64_t n = (int64_t)a.size();
+    T ta = tensor(cpu(), a, {n}, EMBER_FLOAT32), tb = tensor(cpu(), b, {n}, EMBER_FLOAT32), two = tensor(cpu(), std::vector<float>{2.5f}, {}, EMBER_FLOAT32);
+    T got, with_scalar;
+    EM_OK(ember_logaddexp(cpu(), ta, tb, got.out()));
+    EM_OK(ember_logaddexp(cpu(), two, ta, with_scalar.out()));
+    const auto g = host_values(got), gs = host_values(with_scalar);
+    double worst = 0, worst_small = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        for (int side = 0; side < 2; ++side) {
+            const double want = side ? logaddexp64(2.5, a[(size_t)i]) : logaddexp64(a[(size_t)i], b[(size_t)i]);
+            const double err = std::fabs((side ? gs : g)[(size_t)i] - want);
+            if (std::fabs(want) >= 1) worst = std::max(worst, err / ulp_of(want));
+            else worst_small = std::max(worst_small, err);
+        }
+    }
+    std::printf("    [ulp] logaddexp max error %.3f ulp (|result| >= 1), %.3g absolute below\n", worst, worst_small);
+    EXPECT_LE(worst, 4.0);
+    EXPECT_LE(worst_small, 2e-7);
+}
+
 // The ISA variants below the best one (which the tests above run): the float32 functions
 // within 4 ulp and their streaming-store paths, the float64 libmvec functions, shifts,
 // conversions and half types (test_cpu_dtypes.cpp), vector Philox, the sorting networks
@@ -2958,7 +3005,8 @@ const char* const kIsaVariantFilter =
     "CpuLarge.IntegerFloorDivideAndRemainderExact:CpuLarge.BoolComparisonsAndExtremes:CpuLarge.AllAnyAllLayoutsAndDtypes:"
     "CpuLarge.ArgExtremesStopAtTheTypesLimits:CpuLarge.NegativeZeroScalarsKeepTheirSign:CpuLarge.HalfExtremesMatchReferenceBitForBit:"
     "CpuLarge.FloatFloorDivideAndRemainderExact:CpuLarge.IntegerPowersAsReference:CpuMath.PowFloat32Lanes:"
-    "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource:CpuRandom.CategoricalIsItsCompositesOps";
+    "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource:CpuRandom.CategoricalIsItsCompositesOps:"
+    "CpuMath.LogaddexpWithin4Ulp";
 
 TEST(CpuMath, Avx2VariantWithin4Ulp) {
     NEED_CPU();
@@ -3020,7 +3068,7 @@ TEST(CpuMath, SpecialValues) {
     int64_t n = (int64_t)x.size();
     T t = tensor(cpu(), x, {n}, EMBER_FLOAT32);
     for (Unary fn : {ember_exp, ember_log, ember_tanh, ember_sigmoid, ember_erf, ember_erfc, ember_sin, ember_cos, ember_expm1, ember_log1p,
-                     ember_atan, ember_sinh, ember_asinh, ember_tan}) {
+                     ember_atan, ember_sinh, ember_asinh, ember_tan, ember_softplus}) {
         T got, want;
         EM_OK(fn(cpu(), t, got.out()));
         EM_OK(fn(ref(), as_ref(t), want.out()));
@@ -3033,6 +3081,20 @@ TEST(CpuMath, SpecialValues) {
             } else {
                 EXPECT_LE(std::fabs(g[i] - w[i]), 4 * ulp_of(w[i])) << "x = " << x[i];
             }
+        }
+    }
+    {  // logaddexp of every pair of those values
+        std::vector<float> a, b;
+        for (float u : x)
+            for (float v : x) a.push_back(u), b.push_back(v);
+        T ta = tensor(cpu(), a, {(int64_t)a.size()}, EMBER_FLOAT32), tb = tensor(cpu(), b, {(int64_t)b.size()}, EMBER_FLOAT32), got, want;
+        EM_OK(ember_logaddexp(cpu(), ta, tb, got.out()));
+        EM_OK(ember_logaddexp(ref(), as_ref(ta), as_ref(tb), want.out()));
+        auto g = host_values(got), w = host_values(want);
+        for (size_t i = 0; i < g.size(); ++i) {
+            if (std::isnan(w[i])) EXPECT_TRUE(std::isnan(g[i])) << "logaddexp(" << a[i] << ", " << b[i] << ")";
+            else if (std::isinf(w[i]) || w[i] == 0) EXPECT_EQ(g[i], w[i]) << "logaddexp(" << a[i] << ", " << b[i] << ")";
+            else EXPECT_LE(std::fabs(g[i] - w[i]), 4 * ulp_of(w[i])) << "logaddexp(" << a[i] << ", " << b[i] << ")";
         }
     }
     // float64 exp, log and tanh (libmvec's double variants) against libm: overflow,

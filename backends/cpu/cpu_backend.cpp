@@ -156,7 +156,6 @@ ember_status_t init(const ember_host_api_t* host, void** state) {
         add_libm_kernels(s->natives);
         add_gelu_kernel(s->natives);
         add_clip_kernel(s->natives);
-        add_line_kernels(s->natives);
         add_fft_kernel(s->natives);
         add_random_kernels(s->natives);
         add_scan_kernels(s->natives);

@@ -327,9 +327,6 @@ void add_libm_kernels(std::vector<NativeKernel>& k);
 void add_gelu_kernel(std::vector<NativeKernel>& k);
 // clip with 0-d bounds in one pass (clip.cpp).
 void add_clip_kernel(std::vector<NativeKernel>& k);
-// take_along_axis, scatter, prod/all/any: the reference's line code on slices across the
-// thread pool (line_ops.cpp).
-void add_line_kernels(std::vector<NativeKernel>& k);
 // fft_c2c: lines a vector's width at a time (fft.cpp).
 void add_fft_kernel(std::vector<NativeKernel>& k);
 // The reference kernel of c run on slices of a dim across the pool (line_ops.cpp); `code`

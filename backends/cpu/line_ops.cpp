@@ -1,6 +1,6 @@
 // Ops whose outputs along some dim depend only on the inputs at the same index of that dim:
-// elementwise ops without a kernel of their own here (logaddexp; for elementwise.cpp the
-// dtypes its kernels lack: most complex ops, ...), and ops that treat each line along
+// elementwise ops in dtypes without a kernel of their own (for elementwise.cpp: most
+// complex ops, float64 logaddexp, ...), and ops that treat each line along
 // their axes on its own (for gather.cpp: scatter's mean, max, min and other layouts; for
 // reduce.cpp, gather.cpp's take_along_axis, argreduce.cpp, scan.cpp, sort.cpp and fft.cpp:
 // prod of other dtypes, complex all/any over given axes, strided argmax/argmin,
@@ -83,14 +83,6 @@ ember_status_t reference_on_slices(const ember_kernel_call_t* c, int code) {
     // reference on the whole on this thread, so the status and message are its own.
     if (failed.load()) return kd->ref.fn(c);
     return EMBER_OK;
-}
-
-namespace {
-ember_status_t line_kernel(const ember_kernel_call_t* c) { return reference_on_slices(c, kdata(c)->code); }
-}  // namespace
-
-void add_line_kernels(std::vector<NativeKernel>& k) {
-    k.push_back({"logaddexp", line_kernel, kElementwise, false});
 }
 
 }  // namespace ember_cpu

@@ -808,6 +808,22 @@ struct UGeluTanh {
     template <class T> static inline V<T> f(V<T> x) { return x * sigmoid_f32(x * ((x * x) * 0.07135481627260025f + 1.5957691216057308f)); }
 };
 
+// logaddexp of float32: m + log1p(exp(-|a - b|)), m the larger operand, the log1p of t in
+// (0, 1] by log1p_kernel on an exact argument: t itself below 1/2, else ln2 + log1p((t -
+// 1) / 2). Equal operands (equal infinities included) give a + ln2, as the reference; a NaN
+// operand makes the difference, and so the result, NaN. softplus is logaddexp(x, 0).
+struct OpLogAddExp {
+    static constexpr bool boolean = false;
+    template <class T> static inline V<T> f(V<T> a, V<T> b) {
+        static_assert(std::is_same_v<T, float>, "float32 lanes");
+        const VF d = a - b, t = exp_f32(-vabs(d));
+        const auto upper = t >= 0.5f;
+        const VF l = log1p_kernel(upper ? (t - 1.0f) * 0.5f : t, upper ? splat(1.0f) : splat(0.0f));
+        const VF sum = (d > 0.0f ? a : b) + l;
+        return a == b ? a + 0.693147180559945309f : sum;
+    }
+};
+
 // bitwise_invert / logical_not: ~x for integers, x ^ 1 for bool (bytes holding 0 or 1).
 struct UInvert {
     template <class T> static inline V<T> f(V<T> x) { return ~x; }
@@ -2606,6 +2622,7 @@ IsaTable build_table() {
         for_int_dtypes([&](int from, auto y) { t.toint[from][d] = cvt_to<decltype(y), To>; });
     });
     t.bin[B_COPYSIGN][D_F32] = bin_fn<float, OpCopysign>;
+    t.bin[B_LOGADDEXP][D_F32] = bin_fn<float, OpLogAddExp>;
     t.bin[B_COPYSIGN][D_F64] = bin_fn<double, OpCopysign>;
     t.bin[B_FLOORDIV][D_F32] = floordiv_rem<float, false>;  // float16/bfloat16 too, staged through float32
     t.bin[B_REM][D_F32] = floordiv_rem<float, true>;
