@@ -2982,6 +2982,23 @@ TEST(CpuMath, LogaddexpWithin4Ulp) {
     std::printf("    [ulp] logaddexp max error %.3f ulp (|result| >= 1), %.3g absolute below\n", worst, worst_small);
     EXPECT_LE(worst, 4.0);
     EXPECT_LE(worst_small, 2e-7);
+    // float64 (libmvec's exp and log1p) against long double math: 4 float64 ulp, the same way
+    std::vector<double> ad(a.begin(), a.end()), bd(b.begin(), b.end());
+    for (size_t i = 0; i < ad.size(); i += 3) bd[i] = ad[i] + (double)gap(gen) * 1e-6;  // pairs closer than float32's
+    T da = tensor(cpu(), ad, {n}, EMBER_FLOAT64), db = tensor(cpu(), bd, {n}, EMBER_FLOAT64), got64;
+    EM_OK(ember_logaddexp(cpu(), da, db, got64.out()));
+    const auto g64 = host_values(got64);
+    double worst64 = 0, worst64_small = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const long double x = ad[(size_t)i], y = bd[(size_t)i];
+        const long double want = x == y ? x + logl(2.0L) : std::max(x, y) + log1pl(expl(-fabsl(x - y)));
+        const double err = (double)fabsl((long double)g64[(size_t)i] - want), w = (double)want;
+        if (std::fabs(w) >= 1) worst64 = std::max(worst64, err / (std::nextafter(std::fabs(w), 1e300) - std::fabs(w)));
+        else worst64_small = std::max(worst64_small, err);
+    }
+    std::printf("    [ulp] logaddexp float64 max error %.3f ulp (|result| >= 1), %.3g absolute below\n", worst64, worst64_small);
+    EXPECT_LE(worst64, 4.0);
+    EXPECT_LE(worst64_small, 1e-15);
 }
 
 // The ISA variants below the best one (which the tests above run): the float32 functions
@@ -3102,7 +3119,7 @@ TEST(CpuMath, SpecialValues) {
     const double dinf = std::numeric_limits<double>::infinity();
     std::vector<double> xd = {0.0, -0.0, dinf, -dinf, std::nan(""), 5e-324, -5e-324, 1e-310, 709.7, 710, -745, -746, 1, 100, -100, 1e308, 0.3, -19.5};
     T td = tensor(cpu(), xd, {(int64_t)xd.size()}, EMBER_FLOAT64);
-    for (Unary fn : {ember_exp, ember_log, ember_tanh}) {
+    for (Unary fn : {ember_exp, ember_log, ember_tanh, ember_softplus}) {
         T got, want;
         EM_OK(fn(cpu(), td, got.out()));
         EM_OK(fn(ref(), as_ref(td), want.out()));
@@ -3111,6 +3128,20 @@ TEST(CpuMath, SpecialValues) {
             if (std::isnan(w[i])) EXPECT_TRUE(std::isnan(g[i])) << "float64 x = " << xd[i];
             else if (std::isinf(w[i]) || w[i] == 0) EXPECT_EQ(g[i], w[i]) << "float64 x = " << xd[i];
             else EXPECT_LE(std::fabs(g[i] - w[i]), 4 * (std::nextafter(std::fabs(w[i]), dinf) - std::fabs(w[i]))) << "float64 x = " << xd[i];
+        }
+    }
+    {  // float64 logaddexp of every pair of those values
+        std::vector<double> a, b;
+        for (double u : xd)
+            for (double v : xd) a.push_back(u), b.push_back(v);
+        T ta = tensor(cpu(), a, {(int64_t)a.size()}, EMBER_FLOAT64), tb = tensor(cpu(), b, {(int64_t)b.size()}, EMBER_FLOAT64), got, want;
+        EM_OK(ember_logaddexp(cpu(), ta, tb, got.out()));
+        EM_OK(ember_logaddexp(ref(), as_ref(ta), as_ref(tb), want.out()));
+        auto g = host_values(got), w = host_values(want);
+        for (size_t i = 0; i < g.size(); ++i) {
+            if (std::isnan(w[i])) EXPECT_TRUE(std::isnan(g[i])) << "logaddexp(" << a[i] << ", " << b[i] << ")";
+            else if (std::isinf(w[i]) || w[i] == 0) EXPECT_EQ(g[i], w[i]) << "logaddexp(" << a[i] << ", " << b[i] << ")";
+            else EXPECT_LE(std::fabs(g[i] - w[i]), 4 * (std::nextafter(std::fabs(w[i]), dinf) - std::fabs(w[i]))) << "logaddexp(" << a[i] << ", " << b[i] << ")";
         }
     }
 }

@@ -808,7 +808,7 @@ void add_elementwise_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"floor_divide", binary_kernel, B_FLOORDIV, false});  // integers and floats (half staged through float32)
     k.push_back({"remainder", binary_kernel, B_REM, false});
     k.push_back({"copysign", binary_kernel, B_COPYSIGN, false});
-    k.push_back({"logaddexp", binary_kernel, B_LOGADDEXP, false});  // float32 (half staged); float64 the reference on slices
+    k.push_back({"logaddexp", binary_kernel, B_LOGADDEXP, false});  // float32 (half staged) and float64
     k.push_back({"logical_and", binary_kernel, B_AND, false});
     k.push_back({"logical_or", binary_kernel, B_OR, false});
     k.push_back({"logical_xor", binary_kernel, B_XOR, false});

@@ -19,7 +19,7 @@ namespace ember_cpu {
 // reference). B_FLOORDIV/B_REM: floor_divide and remainder of integers and float32 (float64:
 // the reference). B_POW: integer powers (floats: libm_loops.cpp). B_COPYSIGN: float32/float64
 // (and the half types staged), a's bits with b's sign bit. B_LOGADDEXP: float32 (and the
-// half types staged; float64: the reference).
+// half types staged) and float64 (libmvec's exp and log1p).
 enum BinOp { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_AND, B_OR, B_XOR, B_SHL, B_SHR, B_FLOORDIV, B_REM, B_POW, B_COPYSIGN,
              B_LOGADDEXP, B_COUNT };
 // Unary ops with a vector kernel (contiguous in and out).

@@ -1,6 +1,6 @@
 // Ops whose outputs along some dim depend only on the inputs at the same index of that dim:
 // elementwise ops in dtypes without a kernel of their own (for elementwise.cpp: most
-// complex ops, float64 logaddexp, ...), and ops that treat each line along
+// complex ops, ...), and ops that treat each line along
 // their axes on its own (for gather.cpp: scatter's mean, max, min and other layouts; for
 // reduce.cpp, gather.cpp's take_along_axis, argreduce.cpp, scan.cpp, sort.cpp and fft.cpp:
 // prod of other dtypes, complex all/any over given axes, strided argmax/argmin,

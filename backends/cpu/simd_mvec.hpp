@@ -157,6 +157,24 @@ void gelu_erf_vec(const void* in, void* out, int64_t n, int) {
     });
 }
 
+// logaddexp of float64 lanes: m + log1p(exp(-|a - b|)) through libmvec's exp and log1p
+// (float32: OpLogAddExp, simd_impl.cpp), equal operands a + ln2, as the reference.
+inline MvD logaddexp_f64(MvD va, MvD vb) {
+    static_assert(sizeof(V<double>) == sizeof(MvD), "one libmvec vector is one V<double>");
+    V<double> a, b;
+    memcpy(&a, &va, sizeof a);
+    memcpy(&b, &vb, sizeof b);
+    const V<double> d = a - b, minus_abs = (V<double>)((V<uint64_t>)d | (uint64_t(1) << 63));
+    MvD t;
+    memcpy(&t, &minus_abs, sizeof t);
+    t = EMBER_MVEC_D(log1p)(EMBER_MVEC_D(exp)(t));
+    V<double> l;
+    memcpy(&l, &t, sizeof l);
+    const V<double> r = a == b ? a + 0.693147180559945309417 : (d > 0.0 ? a : b) + l;
+    memcpy(&t, &r, sizeof t);
+    return t;
+}
+
 void fill_mvec(IsaTable& t) {
 #define EMBER_MVEC_FILL(fn)                                                       \
     t.math[M_##fn][0] = mvec_unary<float, MvF, EMBER_MVEC_F(fn)>;                 \
@@ -172,6 +190,7 @@ void fill_mvec(IsaTable& t) {
     t.un[U_EXP][D_F64] = mvec_unary<double, MvD, EMBER_MVEC_D(exp)>;
     t.un[U_LOG][D_F64] = mvec_unary<double, MvD, EMBER_MVEC_D(log)>;
     t.un[U_TANH][D_F64] = mvec_unary<double, MvD, EMBER_MVEC_D(tanh)>;
+    t.bin[B_LOGADDEXP][D_F64] = mvec_binary<double, MvD, logaddexp_f64>;
     t.un[U_GELU_ERF][D_F32] = gelu_erf_vec<float>;
     t.un[U_GELU_ERF][D_F64] = gelu_erf_vec<double>;
 }
