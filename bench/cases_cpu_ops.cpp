@@ -386,7 +386,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         for (ember_tensor_t* t : {x, y, xt, x16, y16, xt16}) ember_tensor_release(t);
     }
     if (np.count("copy_transposed_f32/2048x2048") || np.count("astype_transposed_f32_f64/2048x2048") || np.count("roll_2d_f32/2048x2048") ||
-        np.count("pad_reflect_f32/2048x2048")) {
+        np.count("pad_reflect_f32/2048x2048") || np.count("tril_f32/2048x2048")) {
         ember_tensor_t *x = random_tensor(c, {2048, 2048}, -1, 1, 17), *xt = nullptr;
         ember_matrix_transpose(c, x, &xt);
         const int64_t shifts[2] = {5, -7}, axes[2] = {0, 1}, widths[4] = {64, 64, 64, 64};
@@ -394,6 +394,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("astype_transposed_f32_f64", "2048x2048", time_result(reps, [&](ember_tensor_t** r) { ember_astype(c, xt, EMBER_FLOAT64, r); }));
         add("roll_2d_f32", "2048x2048", time_result(reps, [&](ember_tensor_t** r) { ember_roll(c, x, shifts, axes, 2, r); }));
         add("pad_reflect_f32", "2048x2048", time_result(reps, [&](ember_tensor_t** r) { ember_pad(c, x, widths, EMBER_PAD_REFLECT, 0, r); }));
+        add("tril_f32", "2048x2048", time_result(reps, [&](ember_tensor_t** r) { ember_tril(c, x, 0, r); }));
         for (ember_tensor_t* t : {x, xt}) ember_tensor_release(t);
     }
     if (np.count("roll_f32/1e7")) {

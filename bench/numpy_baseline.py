@@ -68,6 +68,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   roll_f32           np.roll(x, 1000) of 1e7 values
   roll_2d_f32        np.roll(x, (5, -7), axis=(0, 1)) of a (2048, 2048) array
   pad_reflect_f32    np.pad(x, 64, mode="reflect") of a (2048, 2048) array
+  tril_f32           np.tril(x) of a (2048, 2048) array
   matmul_i32         a @ a of a (512, 512) int32 array (NumPy has no BLAS for integers either)
   matvec_f32         m @ x of a (1000, 1000) array and a 1000-vector
   add_matvec_f32     20 times: a + b of 1e6-vectors, then m @ x as above (an elementwise op
@@ -298,6 +299,7 @@ INDEX_CASES = {
     "roll_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.roll(x, 1000)),
     "roll_2d_f32": ("2048x2048", lambda r: (r.uniform(-1, 1, (2048, 2048)).astype(np.float32),), lambda x: np.roll(x, (5, -7), axis=(0, 1))),
     "pad_reflect_f32": ("2048x2048", lambda r: (r.uniform(-1, 1, (2048, 2048)).astype(np.float32),), lambda x: np.pad(x, 64, mode="reflect")),
+    "tril_f32": ("2048x2048", lambda r: (r.uniform(-1, 1, (2048, 2048)).astype(np.float32),), lambda x: np.tril(x)),
     "add_transposed_f16": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float16), r.uniform(-1, 1, (1000, 1000)).astype(np.float16)),
                            lambda x, y: x.T + y),
     "matmul_i32": ("512x512", lambda r: (r.integers(-100, 100, (512, 512)).astype(np.int32),), lambda a: a @ a),

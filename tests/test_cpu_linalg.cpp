@@ -1638,3 +1638,41 @@ TEST(CpuLarge, CrossMatchesReferenceExactly) {
         }
     expect_native_on_cpu("cross");
 }
+
+// triangle.cpp: tril and triu in one pass, the composite's where() bit for bit: k from far
+// below to far above the diagonal (INT64 extremes included), wide and tall matrices, a
+// batch of them across the pool, transposed (strided) and reversed inputs, every element
+// size; -0.0 and NaN copied as they are.
+TEST(CpuLarge, TriangleMatchesReferenceExactly) {
+    NEED_CPU();
+    auto d = randf(3 * 300 * 500, -3, 3, 91);
+    d[5] = -0.0f;
+    d[9] = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<std::vector<int64_t>> shapes = {{7, 5}, {5, 7}, {3, 300, 500}, {2, 3, 4, 6}, {0, 4}, {4, 0}, {1, 1}};
+    const int64_t ks[] = {INT64_MIN, -1000, -3, -1, 0, 1, 2, 499, INT64_MAX};
+    int64_t flip_axis = -1;
+    for (const auto& shape : shapes)
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX128, EMBER_BOOL, EMBER_INT8, EMBER_FLOAT16})
+            for (int layout = 0; layout < 3; ++layout) {
+                int64_t count = 1;
+                for (int64_t s : shape) count *= s;
+                T x = tensor(cpu(), std::vector<float>(d.begin(), d.begin() + count), shape, dt), view;
+                if (layout == 1) {
+                    EM_OK(ember_matrix_transpose(cpu(), x, view.out()));
+                } else if (layout == 2) {
+                    EM_OK(ember_flip(cpu(), x, &flip_axis, 1, view.out()));
+                }
+                const ember_tensor_t* in = layout ? (const ember_tensor_t*)view : (const ember_tensor_t*)x;
+                for (int64_t k : ks)
+                    for (bool lower : {true, false}) {
+                        T got, want;
+                        auto fn = lower ? ember_tril : ember_triu;
+                        EM_OK(fn(cpu(), in, k, got.out()));
+                        EM_OK(fn(ref(), as_ref(in), k, want.out()));
+                        expect_close(got, want, 0, 0, std::string(lower ? "tril" : "triu") + " k=" + std::to_string(k) + " " + ember_dtype_name(dt) + " layout " +
+                                                          std::to_string(layout) + " of " + std::to_string(shape.size()) + "-d");
+                    }
+            }
+    expect_native_on_cpu("tril");
+    expect_native_on_cpu("triu");
+}

@@ -129,12 +129,12 @@ TEST(ManipCreation, ArangeLinspaceEye) {
 TEST(ManipCreation, TrilTriuMeshgrid) {
     ember_ctx_t* ctx = test_ctx();
     T x = make(iota(24, 1), {2, 3, 4}, EMBER_INT32);
-    for (int64_t k : {0, 1, -1, 3})
+    for (int64_t k : {int64_t(0), int64_t(1), int64_t(-1), int64_t(3), int64_t(-3), int64_t(4), INT64_MIN, INT64_MAX})  // the extremes: none or all
         for (int lower = 0; lower < 2; ++lower) {
             V want;
             for (int b = 0; b < 2; ++b)
                 for (int i = 0; i < 3; ++i)
-                    for (int j = 0; j < 4; ++j) want.push_back((lower ? j <= i + k : j >= i + k) ? 1 + b * 12 + i * 4 + j : 0);
+                    for (int j = 0; j < 4; ++j) want.push_back((lower ? j - i <= k : j - i >= k) ? 1 + b * 12 + i * 4 + j : 0);
             EXPECT_TRUE(is(RUN((lower ? ember_tril : ember_triu)(ctx, x, k, O)), {2, 3, 4}, want, EMBER_INT32)) << (lower ? "tril" : "triu") << k;
         }
     FAILS(EMBER_ERR_SHAPE, "ember_tril", ember_tril(ctx, make(V{1, 2}, {2}, EMBER_FLOAT32), 0, O));

@@ -48,7 +48,15 @@ namespace {
 
 TRef triangle(ember_ctx* ctx, const ember_tensor* x, int64_t k, bool lower) {
     if (x->ndim < 2) raise(EMBER_ERR_SHAPE, "needs at least 2 dimensions, got shape %s", shape_str(x).c_str());
-    int64_t n = x->shape[x->ndim - 2], m = x->shape[x->ndim - 1];
+    const int64_t n = x->shape[x->ndim - 2], m = x->shape[x->ndim - 1];
+    // k beyond [-n, m] keeps the same elements; -k of INT64_MIN would overflow (it kept
+    // every element where tril must keep none).
+    k = std::max(std::min(k, m), -n);
+    if (has_backend_kernel(ctx, lower ? OP_tril : OP_triu)) {  // the same bytes in one pass
+        ember_attrs_t at{};
+        at.i[0] = k;
+        return custom_kernel(ctx, lower ? OP_tril : OP_triu, x, x->dtype, shape_of(x), at);
+    }
     TRef rows = op_reshape(ctx, op_arange(ctx, 0, 1, n, EMBER_INT64).get(), {n, 1}, false);
     TRef cols = op_arange(ctx, (double)-k, 1, m, EMBER_INT64);  // j - k
     TRef keep = bin(ctx, lower ? OP_greater_equal : OP_less_equal, rows, cols);
