@@ -3078,6 +3078,56 @@ TEST(CpuMath, GeluAccurateInTheTail) {
     }
 }
 
+// isclose.cpp: isclose in one pass, the composite's booleans bit for bit: random pairs with
+// differences around the tolerance, and differences exactly at it (b = 0, |a| = atol and
+// its neighbours; atol = 0.5, b = 2^k, a = b + rtol * b + 0.5 where that sum is exact),
+// infinities, NaN with and without equal_nan, a broadcast row, float32,
+// float64 and mixed operands (float64), integers (float64), and allclose through it.
+TEST(CpuLarge, IscloseMatchesReferenceExactly) {
+    NEED_CPU();
+    std::mt19937 gen(11);
+    std::uniform_real_distribution<float> value(-100.0f, 100.0f), rel(-2e-5f, 2e-5f);
+    const int64_t n = 200003;
+    std::vector<float> a((size_t)n), b((size_t)n);
+    for (int64_t i = 0; i < n; ++i) {
+        a[(size_t)i] = value(gen);
+        b[(size_t)i] = i % 3 ? a[(size_t)i] * (1 + rel(gen)) + rel(gen) * 0.5f : value(gen);
+    }
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    const float specials[][2] = {{inf, inf}, {inf, -inf}, {-inf, -inf}, {inf, 1}, {1, inf}, {nan, nan}, {nan, 1}, {1, nan}, {0.0f, -0.0f}, {1e-8f, 0}};
+    for (size_t i = 0; i < std::size(specials); ++i) a[i] = specials[i][0], b[i] = specials[i][1];
+    // at the tolerance: atol 1e-8 or 1e-3 with b = 0; atol 0.5, rtol 2^-10 (exact) with b = 2^k
+    size_t at = 16;
+    for (float t : {1e-8f, 1e-3f})
+        for (float v : {t, -t, std::nextafter(t, 1.0f), std::nextafter(t, 0.0f)}) a[at] = v, b[at++] = 0;
+    for (int e = 0; e < 12; ++e) {
+        const float base = std::ldexp(1.0f, e);
+        for (float v : {base + base / 1024 + 0.5f, std::nextafter(base + base / 1024 + 0.5f, 1e9f)}) a[at] = v, b[at++] = base;
+    }
+    for (ember_dtype_t da : {EMBER_FLOAT32, EMBER_FLOAT64})
+        for (ember_dtype_t db : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32}) {
+            T ta = tensor(cpu(), a, {n}, da), tb = tensor(cpu(), b, {n}, db), row = tensor(cpu(), std::vector<float>(b.begin(), b.begin() + 7), {7}, db);
+            T ta2 = tensor(cpu(), a, {n / 7, 7}, da);  // 200003 = 7 * 28571 + 6: the first 199997
+            for (int equal_nan = 0; equal_nan < 2; ++equal_nan)
+                for (auto [rtol, atol] : {std::pair{1e-5, 1e-8}, {0.0, 1e-3}, {3e-6, 0.0}, {1.0 / 1024, 0.5}}) {
+                    const std::string what = std::string(ember_dtype_name(da)) + " x " + ember_dtype_name(db) + " rtol " + std::to_string(rtol) +
+                                             " atol " + std::to_string(atol) + (equal_nan ? " equal_nan" : "");
+                    T got, want, got_row, want_row;
+                    EM_OK(ember_isclose(cpu(), ta, tb, rtol, atol, equal_nan, got.out()));
+                    EM_OK(ember_isclose(ref(), as_ref(ta), as_ref(tb), rtol, atol, equal_nan, want.out()));
+                    expect_close(got, want, 0, 0, "isclose " + what);
+                    EM_OK(ember_isclose(cpu(), ta2, row, rtol, atol, equal_nan, got_row.out()));
+                    EM_OK(ember_isclose(ref(), as_ref(ta2), as_ref(row), rtol, atol, equal_nan, want_row.out()));
+                    expect_close(got_row, want_row, 0, 0, "isclose with a broadcast row " + what);
+                    int all_cpu = -1, all_ref = -1;
+                    EM_OK(ember_allclose(cpu(), ta, ta, rtol, atol, equal_nan, &all_cpu));
+                    EM_OK(ember_allclose(ref(), as_ref(ta), as_ref(ta), rtol, atol, equal_nan, &all_ref));
+                    EXPECT_EQ(all_cpu, all_ref) << "allclose " << what;
+                }
+        }
+    expect_native_on_cpu("isclose");
+}
+
 // logaddexp of every pair of xs on the cpu backend against the reference: NaN where it has
 // NaN, the same infinities and zeros, within 4 ulp of F elsewhere.
 template <class F>

@@ -311,6 +311,8 @@ void add_quantile_kernels(std::vector<NativeKernel>& k);
 void add_cross_kernels(std::vector<NativeKernel>& k);
 // tril and triu in one pass (triangle.cpp).
 void add_triangle_kernels(std::vector<NativeKernel>& k);
+// isclose in one pass (isclose.cpp).
+void add_isclose_kernel(std::vector<NativeKernel>& k);
 // The number of trailing axes axes_mask reduces, or -1 where it is not a trailing block
 // (the reductions that take only rows or whole tensors: var, std, nansum, ...).
 inline int trailing_axes(uint64_t mask, int ndim) {

@@ -173,6 +173,19 @@ TRef softmax_of(ember_ctx* ctx, const ember_tensor* x, int64_t axis, bool log) {
 TRef isclose_of(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, double rtol, double atol, bool equal_nan) {
     ember_dtype_t dt = promote(a->dtype, a->weak, b->dtype, b->weak, ctx->default_float);
     if (!is_float(dt) && !is_complex(dt)) dt = EMBER_FLOAT64;
+    if ((dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64) && has_backend_kernel(ctx, OP_isclose)) {  // the same booleans in one pass
+        const Shape shape = broadcast_shapes(shape_of(a), shape_of(b));
+        auto packed = [&](const ember_tensor* t) {
+            TRef v = op_broadcast_to(t, shape);
+            return v->dtype == dt ? contiguous(ctx, v.get()) : op_astype(ctx, v.get(), dt);
+        };
+        TRef pa = packed(a), pb = packed(b), r = alloc_tensor(ctx, EMBER_BOOL, shape);
+        ember_attrs_t at{};
+        at.f[0] = rtol;
+        at.f[1] = atol;
+        at.i[0] = equal_nan;
+        if (r->size == 0 || declinable_kernel(ctx, OP_isclose, {view_of(pa.get()), view_of(pb.get())}, r.get(), at)) return r;
+    }
     TRef A = cast_if(ctx, a, dt), B = cast_if(ctx, b, dt);
     TRef diff = un(ctx, OP_abs, bin(ctx, OP_subtract, A, B));
     TRef tol = bin(ctx, OP_add, weak_f64(ctx, atol), bin(ctx, OP_multiply, weak_f64(ctx, rtol), un(ctx, OP_abs, B)));
