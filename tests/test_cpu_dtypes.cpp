@@ -54,7 +54,7 @@ TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
         // rounding bit for bit.
         for (auto [name, fn, rtol] : {std::tuple<const char*, Fn1, double>{"sqrt", ember_sqrt, 0}, {"abs", ember_abs, 0}, {"relu", ember_relu, 0},
                                       {"exp", ember_exp, half_ulp}, {"log", ember_log, half_ulp}, {"tanh", ember_tanh, half_ulp},
-                                      {"sigmoid", ember_sigmoid, half_ulp}, {"silu", ember_silu, half_ulp},
+                                      {"sigmoid", ember_sigmoid, half_ulp}, {"silu", ember_silu, half_ulp}, {"softplus", ember_softplus, half_ulp},
                                       {"expm1", ember_expm1, half_ulp}, {"log1p", ember_log1p, half_ulp},
                                       {"log2", ember_log2, half_ulp}, {"log10", ember_log10, half_ulp}, {"sin", ember_sin, half_ulp},
                                       {"cos", ember_cos, half_ulp}, {"tan", ember_tan, half_ulp}, {"asin", ember_asin, half_ulp},
@@ -70,7 +70,7 @@ TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
                 else expect_close(got, want, rtol, 1e-7, std::string(name) + layout + " " + dn);
             }
         }
-        for (auto [name, fn] : {std::pair<const char*, Fn2>{"pow", ember_pow}, {"atan2", ember_atan2}, {"hypot", ember_hypot}}) {
+        for (auto [name, fn] : {std::pair<const char*, Fn2>{"pow", ember_pow}, {"atan2", ember_atan2}, {"hypot", ember_hypot}, {"logaddexp", ember_logaddexp}}) {
             for (auto [what, a, b] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{" row-broadcast", x, y}, {" by a scalar", x, s}, {" of a scalar", s, x},
                                       {" transposed", xt, z}}) {
                 T got, want;
