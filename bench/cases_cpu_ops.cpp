@@ -549,6 +549,13 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("argmax_bool", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, flat, 0, 0, r); }));
         for (ember_tensor_t* t : {x, half, b, flat, y, yb}) ember_tensor_release(t);
     }
+    if (np.count("less_f32/1e6") || np.count("where_f32/1e6")) {  // a, b uniform(-1, 1); condition a < b
+        ember_tensor_t *a = random_tensor(c, {1000000}, -1, 1, 40), *b = random_tensor(c, {1000000}, -1, 1, 41), *cond = nullptr;
+        ember_less(c, a, b, &cond);
+        add("less_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_less(c, a, b, r); }));
+        add("where_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_where(c, cond, a, b, r); }));
+        for (ember_tensor_t* t : {a, b, cond}) ember_tensor_release(t);
+    }
     if (np.count("max_f16/1000x1000") || np.count("argmax_axis1_f16/1000x1000")) {  // uniform(-1, 1) as float16
         ember_tensor_t *x = random_tensor(c, {1000, 1000}, -1, 1, 27), *h = nullptr;
         ember_astype(c, x, EMBER_FLOAT16, &h);

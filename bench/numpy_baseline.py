@@ -121,6 +121,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   all_axis0_bool     b.all(axis=0) of the same bools
   equal_bool         a == b of two 1e6 bool arrays
   argmax_bool        b.argmax() of 1e6 bools (NumPy and Ember stop at the first True)
+  less_f32           a < b of 1e6 float32 values (uniform(-1, 1))
+  where_f32          np.where(c, a, b) of 1e6 float32 values and as many random bools (half True)
   max_f16, argmax_axis1_f16
                      x.max(), x.argmax(axis=1) of a (1000, 1000) float16 array (uniform(-1, 1))
   remainder_f32, floor_divide_f16, remainder_f64
@@ -385,6 +387,9 @@ INDEX_CASES = {
     "any_axis1_bool": ("1000x1000", lambda r: (r.uniform(0, 1, (1000, 1000)) > 0.5,), lambda b: b.any(axis=1)),
     "all_axis0_bool": ("1000x1000", lambda r: (r.uniform(0, 1, (1000, 1000)) > 0.5,), lambda b: b.all(axis=0)),
     "equal_bool": ("1e6", lambda r: (r.uniform(0, 1, 10**6) > 0.5, r.uniform(0, 1, 10**6) > 0.5), lambda a, b: a == b),
+    "less_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32), r.uniform(-1, 1, 10**6).astype(np.float32)), lambda a, b: a < b),
+    "where_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6) < r.uniform(-1, 1, 10**6), r.uniform(-1, 1, 10**6).astype(np.float32),
+                                   r.uniform(-1, 1, 10**6).astype(np.float32)), np.where),
     "argmax_bool": ("1e6", lambda r: (r.uniform(0, 1, 10**6) > 0.5,), lambda b: b.argmax()),
     "max_f16": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float16),), lambda x: x.max()),
     "argmax_axis1_f16": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float16),), lambda x: x.argmax(axis=1)),

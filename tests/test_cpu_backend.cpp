@@ -3023,7 +3023,7 @@ const char* const kIsaVariantFilter =
     "CpuLarge.ArgExtremesStopAtTheTypesLimits:CpuLarge.NegativeZeroScalarsKeepTheirSign:CpuLarge.HalfExtremesMatchReferenceBitForBit:"
     "CpuLarge.FloatFloorDivideAndRemainderExact:CpuLarge.IntegerPowersAsReference:CpuMath.PowFloat32Lanes:"
     "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource:CpuRandom.CategoricalIsItsCompositesOps:"
-    "CpuMath.LogaddexpWithin4Ulp";
+    "CpuMath.LogaddexpWithin4Ulp:CpuLarge.ComparisonsAndWhereMatchReferenceBytes";
 
 TEST(CpuMath, Avx2VariantWithin4Ulp) {
     NEED_CPU();

@@ -641,4 +641,89 @@ TEST(CpuLarge, StridedOperandsGatheredForVectorKernels) {
     }
 }
 
+
+// Comparisons write their bytes from loops the compiler vectorises, and where blends both
+// values instead of branching: every comparison and every dtype, with NaN, infinities,
+// zeros of both signs and equal pairs, contiguous (lengths 1 to 40 for the vector tails),
+// against a 0-d operand on either side and stepped; where for every element size (1, 2, 4,
+// 8, 16 bytes) with either value 0-d, stepped values and a broadcast row. Bytes, not values:
+// a comparison writing 0xff for true, or a where picking the wrong side, fails.
+TEST(CpuLarge, ComparisonsAndWhereMatchReferenceBytes) {
+    NEED_CPU();
+    const int64_t n = 4099;
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    auto da = randf((size_t)n, -4, 4, 140), db = randf((size_t)n, -4, 4, 141);
+    for (size_t i = 0; i < da.size(); i += 7) db[i] = da[i];  // equal pairs
+    const float specials[] = {nan, inf, -inf, 0.0f, -0.0f, -nan};
+    for (size_t i = 0; i < 36; ++i) {
+        da[3 + 11 * i] = specials[i % 6];
+        db[3 + 11 * i] = specials[(i / 6) % 6];
+    }
+    auto same_bytes = [](const ember_tensor_t* got, const ember_tensor_t* want, const std::string& what) {
+        EXPECT_EQ(dtype_of(got), dtype_of(want)) << what;
+        EXPECT_TRUE(raw_bytes(got) == raw_bytes(want)) << what;
+    };
+    using Compare = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+    const std::pair<const char*, Compare> compares[] = {{"equal", ember_equal}, {"not_equal", ember_not_equal}, {"less", ember_less},
+                                                        {"less_equal", ember_less_equal}, {"greater", ember_greater},
+                                                        {"greater_equal", ember_greater_equal}};
+    const int64_t zero = 0, one = 1, two = 2;
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT8, EMBER_UINT8, EMBER_INT16, EMBER_UINT16,
+                             EMBER_INT32, EMBER_UINT32, EMBER_INT64, EMBER_UINT64, EMBER_BOOL}) {
+        const std::string dn = ember_dtype_name(dt);
+        T a = tensor(cpu(), da, {n}, dt), b = tensor(cpu(), db, {n}, dt), a0, b0, a_even, b_odd;
+        const int64_t at[1] = {5}, upto[1] = {6}, n_even = n - 1;
+        EM_OK(ember_slice(cpu(), a, at, upto, nullptr, 1, a0.out()));
+        EM_OK(ember_squeeze(cpu(), a0, &zero, 1, b0.out()));  // a 0-d operand: a[5]
+        EM_OK(ember_slice(cpu(), a, &zero, &n_even, &two, 1, a_even.out()));
+        EM_OK(ember_slice(cpu(), b, &one, &n, &two, 1, b_odd.out()));
+        std::vector<std::pair<std::string, std::pair<T, T>>> layouts;
+        for (int64_t len = 1; len <= 40; ++len) {
+            T ah, bh;
+            EM_OK(ember_slice(cpu(), a, &zero, &len, nullptr, 1, ah.out()));
+            EM_OK(ember_slice(cpu(), b, &zero, &len, nullptr, 1, bh.out()));
+            layouts.emplace_back("length " + std::to_string(len), std::make_pair(std::move(ah), std::move(bh)));
+        }
+        for (auto [name, fn] : compares) {
+            for (auto [what, x, y] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{"contiguous", a, b}, {"0-d left", b0, b},
+                                      {"0-d right", a, b0}, {"stepped", a_even, b_odd}}) {
+                T got, want;
+                EM_OK(fn(cpu(), x, y, got.out()));
+                EM_OK(fn(ref(), as_ref(x), as_ref(y), want.out()));
+                same_bytes(got, want, std::string(name) + " " + dn + " " + what);
+            }
+            for (auto& [len, pair] : layouts) {
+                T got, want;
+                EM_OK(fn(cpu(), pair.first, pair.second, got.out()));
+                EM_OK(fn(ref(), as_ref(pair.first), as_ref(pair.second), want.out()));
+                same_bytes(got, want, std::string(name) + " " + dn + " " + len);
+            }
+        }
+    }
+    T fa = tensor(cpu(), da, {n}, EMBER_FLOAT32), fb = tensor(cpu(), db, {n}, EMBER_FLOAT32), cond, row_cond;
+    EM_OK(ember_less(cpu(), fa, fb, cond.out()));
+    const int64_t grid[2] = {1, n};
+    EM_OK(ember_reshape(cpu(), cond, grid, 2, row_cond.out()));
+    for (ember_dtype_t dt : {EMBER_BOOL, EMBER_INT8, EMBER_FLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX128}) {
+        const std::string dn = ember_dtype_name(dt);
+        T a = tensor(cpu(), da, {n}, dt), b = tensor(cpu(), db, {n}, dt), a0, s, a_even, b_odd, c_even, stacked;
+        const int64_t at[1] = {5}, upto[1] = {6}, n_even = n - 1;
+        EM_OK(ember_slice(cpu(), a, at, upto, nullptr, 1, a0.out()));
+        EM_OK(ember_squeeze(cpu(), a0, &zero, 1, s.out()));
+        EM_OK(ember_slice(cpu(), a, &zero, &n_even, &two, 1, a_even.out()));
+        EM_OK(ember_slice(cpu(), b, &one, &n, &two, 1, b_odd.out()));
+        EM_OK(ember_slice(cpu(), cond, &zero, &n_even, &two, 1, c_even.out()));
+        const ember_tensor_t* pair[2] = {a, b};
+        EM_OK(ember_stack(cpu(), pair, 2, 0, stacked.out()));  // (2, n): the condition's row broadcast
+        for (auto [what, c, x, y] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*, const ember_tensor_t*>{"contiguous", cond, a, b},
+                                     {"0-d value left", cond, s, b}, {"0-d value right", cond, a, s}, {"stepped", c_even, a_even, b_odd},
+                                     {"broadcast condition row", row_cond, stacked, b}}) {
+            T got, want;
+            EM_OK(ember_where(cpu(), c, x, y, got.out()));
+            EM_OK(ember_where(ref(), as_ref(c), as_ref(x), as_ref(y), want.out()));
+            same_bytes(got, want, "where " + dn + " " + what);
+        }
+    }
+}
+
 }  // namespace

@@ -301,10 +301,14 @@ template <class T, class M> inline VBool<T> to_bool(M m) { return __builtin_conv
         static constexpr bool boolean = false;                    \
         template <class T> static inline V<T> f(V<T> a, V<T> b) { return EXPR; } \
     };
+// Comparisons also have a scalar form (s): their contiguous loops are plain loops the
+// compiler vectorises, which narrow four vectors of masks to bytes with packs; narrowing
+// one vector at a time (to_bool) went through general registers lane by lane on AVX2.
 #define BIN_CMP(Name, EXPR)                                       \
     struct Name {                                                 \
         static constexpr bool boolean = true;                     \
         template <class T> static inline VBool<T> f(V<T> a, V<T> b) { return to_bool<T>(EXPR); } \
+        template <class T> static inline uint8_t s(T a, T b) { return (EXPR) ? 1 : 0; } \
     };
 BIN_ARITH(OpAdd, wrap_add<T>(a, b))
 BIN_ARITH(OpSub, wrap_sub<T>(a, b))
@@ -334,6 +338,12 @@ template <class T, class Op, int MODE, bool NT>
 void bin_loop(const T* __restrict a, const T* __restrict b, void* __restrict out, int64_t n, bool fence) {
     using R = std::conditional_t<Op::boolean, uint8_t, T>;
     R* o = (R*)out;
+    if constexpr (Op::boolean) {
+        if (n <= 0) return;
+        const T a0 = *a, b0 = *b;
+        for (int64_t i = 0; i < n; ++i) o[i] = Op::template s<T>((MODE & 1) ? a0 : a[i], (MODE & 2) ? b0 : b[i]);
+        return;
+    }
     constexpr int w = W<T>;
     V<T> sa = {}, sb = {};
     if (MODE & 1) sa = splat<T>(*a);
