@@ -257,8 +257,14 @@ TEST(CpuLarge, NonzeroAndArangeMatchReferenceExactly) {
     EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
     int64_t s3[3] = {613, 7, 143};
     EM_OK(ember_reshape(cpu(), xt, s3, 3, x3.out()));
+    // 1-d (its own loop over set bits): the whole, and from element 3 on (words cut anywhere)
+    T x1, x1_late;
+    const int64_t flat = 613 * 1001, three = 3;
+    EM_OK(ember_reshape(cpu(), x, &flat, 1, x1.out()));
+    EM_OK(ember_slice(cpu(), x1, &three, &flat, nullptr, 1, x1_late.out()));
     for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128, EMBER_BOOL, EMBER_INT8, EMBER_INT32, EMBER_UINT64}) {
-        for (const ember_tensor_t* v : {(const ember_tensor_t*)x, (const ember_tensor_t*)xt, (const ember_tensor_t*)x3}) {
+        for (const ember_tensor_t* v : {(const ember_tensor_t*)x, (const ember_tensor_t*)xt, (const ember_tensor_t*)x3, (const ember_tensor_t*)x1,
+                                        (const ember_tensor_t*)x1_late}) {
             T y, got, want;
             EM_OK(ember_astype(cpu(), v, dt, y.out()));
             if (v == (const ember_tensor_t*)xt) {  // a strided view, not a contiguous copy

@@ -359,6 +359,25 @@ void nonzero_t(const ember_view_t& x, const ember_view_t& out, ZeroTest<U> z) {
                 r[(nd - 1) * cs] = i[nd - 1] + k;
             };
             int64_t k = 0;
+            if (packed && nd <= 2 && cs == 1 && rs == nd) {
+                // 1-d and 2-d, the common cases: the loop over set bits holds nothing but the
+                // stores (1e6 bools, half true: 0.84-0.91 -> 0.37-0.45 ms on two threads)
+                const int64_t first = i[nd - 1], outer = i[0];
+                for (; k + 64 <= len; k += 64) {
+                    uint64_t bits = nonzero_bits((const U*)p + k, z.mask);
+                    const int found = __builtin_popcountll(bits);
+                    if (row + found > end_row) break;
+                    int64_t* r = dst + row * rs;
+                    row += found;
+                    if (nd == 1)
+                        for (; bits; bits &= bits - 1) *r++ = first + k + __builtin_ctzll(bits);
+                    else
+                        for (; bits; bits &= bits - 1, r += 2) {
+                            r[0] = outer;
+                            r[1] = first + k + __builtin_ctzll(bits);
+                        }
+                }
+            }
             if (packed)  // 64 elements at a time: a bit mask, then one write per set bit
                 for (; k + 64 <= len && row < end_row; k += 64)
                     for (uint64_t bits = nonzero_bits((const U*)p + k, z.mask); bits && row < end_row; bits &= bits - 1, ++row)
