@@ -2382,6 +2382,7 @@ void copy_bytes(const void* in, void* out, int64_t nbytes, int flags) {
 enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D_BF16, D_F32, D_F64, D_C64, D_C128 };
 
 #include "simd_mvec.hpp"
+#include "simd_erf.hpp"
 #include "simd_random.hpp"
 #include "simd_sortnet.hpp"
 #include "simd_quicksort.hpp"
@@ -2751,6 +2752,7 @@ IsaTable build_table() {
     t.cvt[C_F16][C_BF16] = cvt_via_f32<uint16_t, cvt_f16_f32, cvt_f32_bf16, uint16_t>;
     t.cvt[C_BF16][C_F16] = cvt_via_f32<uint16_t, cvt_bf16_f32, cvt_f32_f16, uint16_t>;
     fill_mvec(t);
+    t.math[M_erf][0] = erf_f32;
 #if defined(__AVX512F__)
     t.math2[M_pow][0] = pow_f32;
 #endif

@@ -5,7 +5,7 @@
 // tables of isa.hpp and the vector gelu (erf form).
 //
 // Measured on sweeps of float32 inputs (AVX-512 variants, against double libm): sin 1.8 ulp,
-// erf 4.0 (so float32 erf goes through the double variant), erfc 1.6, expm1 2.3, log1p 1.1,
+// erf 4.0 (so float32 erf has its own kernel, simd_erf.hpp), erfc 1.6, expm1 2.3, log1p 1.1,
 // atan 1.2, cosh 2.3, tan 3.2, at 0.6-3.9 TSC ticks per element against 11-25 for scalar
 // libm. tests/test_cpu_backend.cpp checks erf, erfc, sin, expm1, log1p on every ISA variant. Tails shorter than a vector go through the same
 // vector function (padded), so one input value always gives one result.
@@ -137,13 +137,6 @@ inline void apply_in_place(double* d) {
     memcpy(d, &v, sizeof v);
 }
 
-// float32 through the double variant: for erf, whose AVX-512 float variant reaches 4.0 ulp
-// near |x| = 3.65 (the double one, rounded to float once, stays within 0.5 ulp + 2^-29).
-template <MvD (*F)(MvD)>
-void mvec_f32_via_f64(const void* in, void* out, int64_t n, int) {
-    in_double_lanes<float>(in, out, n, apply_in_place<F>);
-}
-
 // gelu, erf form, x * erfc(-x / sqrt 2) / 2, in double lanes for float32 too: -x / sqrt 2 in
 // float would carry a relative error that erfc's tail magnifies by 2 z^2 (~1e-5 at x = -9).
 template <class T>
@@ -186,7 +179,6 @@ void fill_mvec(IsaTable& t) {
     EMBER_MVEC_BINARY(EMBER_MVEC_FILL2)
 #undef EMBER_MVEC_FILL
 #undef EMBER_MVEC_FILL2
-    t.math[M_erf][0] = mvec_f32_via_f64<EMBER_MVEC_D(erf)>;
     t.un[U_EXP][D_F64] = mvec_unary<double, MvD, EMBER_MVEC_D(exp)>;
     t.un[U_LOG][D_F64] = mvec_unary<double, MvD, EMBER_MVEC_D(log)>;
     t.un[U_TANH][D_F64] = mvec_unary<double, MvD, EMBER_MVEC_D(tanh)>;
