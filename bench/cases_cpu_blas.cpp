@@ -68,9 +68,10 @@ void one_size_half(ember_ctx_t* ctx, int n, int reps, const char* name, ember_dt
 void matmul(const bench::Options& opt, std::vector<bench::Result>& out) {
     ember_ctx_t* ctx;
     if (ember_ctx_create_on("cpu", 0, &ctx) != EMBER_OK) return;  // backend not available
-    std::vector<int> sizes = opt.quick ? std::vector<int>{256, 512, 1024} : std::vector<int>{256, 512, 1024, 2048};
+    // 128: a product OpenBLAS threads whole, which the inner-dimension split once took at 3-4x its time
+    std::vector<int> sizes = opt.quick ? std::vector<int>{128, 256, 512, 1024} : std::vector<int>{128, 256, 512, 1024, 2048};
     for (int n : sizes) {
-        int reps = n <= 512 ? (opt.quick ? 5 : 20) : (opt.quick ? 3 : 5);
+        int reps = n <= 128 ? (opt.quick ? 20 : 100) : n <= 512 ? (opt.quick ? 5 : 20) : (opt.quick ? 3 : 5);
         one_size<float>(ctx, n, reps, "matmul_f32", EMBER_FLOAT32, out);
         one_size<double>(ctx, n, reps, "matmul_f64", EMBER_FLOAT64, out);
         if (n == 256 || n == 1024) {

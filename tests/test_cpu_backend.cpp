@@ -2026,9 +2026,9 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
     }
 }
 
-// A real product with few outputs and a long inner dimension (m * n <= 16384) runs as 8
-// partial products over pieces of k, each in chunks that OpenBLAS keeps on one thread
-// (inner_chunk in matmul.cpp: 136 at 48 x 40, the last chunk shorter): X^T Y of tall X and
+// A real product with few outputs and a long inner dimension (m * n <= 4096, k at least 16
+// chunks) runs as 8 partial products over pieces of k, each in chunks that OpenBLAS keeps on
+// one thread (inner_chunk in matmul.cpp: 136 at 48 x 40, the last chunk shorter): X^T Y of tall X and
 // Y, A row-major, B transposed and B packed, against the reference; also on 1 and 3
 // threads (CpuBackend.MatmulOnOneAndThreeThreads).
 TEST(CpuLarge, MatmulSplitsLongInnerDimensions) {
@@ -2059,8 +2059,8 @@ TEST(CpuLarge, MatmulSplitsLongInnerDimensions) {
             expect_close(got, want, tol, tol, std::string("split inner dimension, ") + c.layout + " " + ember_dtype_name(dt));
         }
         // A batch of such products, each split in turn; B broadcast over the second batch axis.
-        T xb = tensor(cpu(), randf((size_t)(2 * 3 * 24 * k), -1, 1, 60), {2, 3, 24, k}, dt), got, want;
-        T yb = tensor(cpu(), randf((size_t)(2 * k * 20), -1, 1, 61), {2, 1, k, 20}, dt);
+        T xb = tensor(cpu(), randf((size_t)(2 * 3 * 48 * k), -1, 1, 60), {2, 3, 48, k}, dt), got, want;
+        T yb = tensor(cpu(), randf((size_t)(2 * k * 40), -1, 1, 61), {2, 1, k, 40}, dt);
         EM_OK(ember_matmul(cpu(), xb, yb, got.out()));
         EM_OK(ember_matmul(ref(), as_ref(xb), as_ref(yb), want.out()));
         expect_close(got, want, tol, tol, std::string("split inner dimension, a batch ") + ember_dtype_name(dt));

@@ -225,17 +225,20 @@ int64_t rows_per_call(int32_t dt, int64_t m, int64_t n, int64_t k) {
 // order of the partial sums, and the result, do not depend on the thread count.
 constexpr int64_t kInnerParts = 8;
 
-// Inner-dimension length per GEMM call for a real product with few outputs (m * n <= 16384)
-// and a long inner dimension, X^T X of a tall X being the common case: chunks of at least
-// 16 that OpenBLAS keeps on the calling thread; 0 where the product is not split. OpenBLAS
-// threads such a product over m and n, which are short: float32 64 x 100000 @ 100000 x 64
-// took 7.1 ms on its 2 threads, 8.9 on one; in chunks of 64 over 2 threads 3.8-4.0 ms;
-// 16 x 1e6 @ 1e6 x 16 22 against 5.9, 128 x 50000 @ 50000 x 128 (chunks of 16) 9.8
-// against 7.6 (C timing program, raw cblas_sgemm).
+// Inner-dimension length per GEMM call for a real product with few outputs (m * n <= 4096)
+// and a long inner dimension (at least 16 chunks), X^T X of a tall X being the common case:
+// chunks of at least 64 that OpenBLAS keeps on the calling thread; 0 where the product is
+// not split. OpenBLAS threads such a product over m and n, which are short: float32 64 x
+// 100000 @ 100000 x 64 took 7.1 ms on its 2 threads, 8.9 on one; in chunks of 64 over 2
+// threads 3.8-4.0 ms; 16 x 1e6 @ 1e6 x 16 22 against 5.9 (C timing program, raw
+// cblas_sgemm). Shorter chunks or fewer of them lose to one GEMM call (Zen 3, 2 threads,
+// m = n, against raw cblas_sgemm/dgemm): chunks of 16 (m = n = 128) took 1.5-2.7x its time
+// at every k from 64 to 50000, the square 96^3 to 128^3 products included; chunks of 64
+// (m = n = 64) 1.4-1.6x at k = 128 to 512, 0.75-0.9x from k = 1024 on.
 int64_t inner_chunk(int32_t dt, int64_t m, int64_t n, int64_t k) {
     if ((dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) || m <= 1 || n <= 1 || m * n * k <= kBlasAloneWork) return 0;
     const int64_t chunk = kBlasAloneWork / (m * n);
-    return chunk >= 16 && chunk < k ? chunk : 0;
+    return chunk >= 64 && k >= 16 * chunk ? chunk : 0;
 }
 
 // Whether the batch folds into M, one (batch * m) x k product: b shared (stride 0 over
