@@ -577,7 +577,8 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
     }
     if (np.count("floor_divide_i32/1e6") || np.count("remainder_i64/1e6") || np.count("floor_divide_scalar_i32/1e6") || np.count("pow_i32/1e6") ||
         np.count("cumsum_i64/1e6") || np.count("floor_divide_i8/1e6") || np.count("floor_divide_scalar_i64/1e6") ||
-        np.count("floor_divide_scalar_i8/1e6") || np.count("remainder_scalar_u16/1e6")) {
+        np.count("floor_divide_scalar_i8/1e6") || np.count("remainder_scalar_u16/1e6") || np.count("left_shift_i8/1e6") ||
+        np.count("right_shift_u16/1e6")) {
         // dividends integers in [-100, 100), divisors in [1, 7)
         auto integers = [&](double lo, double hi, ember_dtype_t dt, unsigned seed) {
             ember_tensor_t *u = random_tensor(c, {1000000}, lo, hi, seed), *f = nullptr, *i = nullptr;
@@ -588,8 +589,9 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         };
         ember_tensor_t *a = integers(-100, 100, EMBER_INT32, 25), *b = integers(1, 7, EMBER_INT32, 26), *a64 = nullptr, *b64 = nullptr, *seven = nullptr;
         ember_tensor_t *a8 = nullptr, *b8 = nullptr, *seven64 = nullptr, *seven8 = nullptr, *u16 = nullptr, *seven16 = nullptr, *a_plus = nullptr;
-        ember_tensor_t* hundred = nullptr;
+        ember_tensor_t *hundred = nullptr, *b16 = nullptr;
         ember_full(c, nullptr, 0, 100, EMBER_INT32, &hundred);
+        ember_astype(c, b, EMBER_UINT16, &b16);
         ember_add(c, a, hundred, &a_plus);
         ember_astype(c, a_plus, EMBER_UINT16, &u16);
         ember_full(c, nullptr, 0, 7, EMBER_INT8, &seven8);
@@ -609,7 +611,9 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("floor_divide_scalar_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a64, seven64, r); }));
         add("floor_divide_scalar_i8", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a8, seven8, r); }));
         add("remainder_scalar_u16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_remainder(c, u16, seven16, r); }));
-        for (ember_tensor_t* t : {a, b, a64, b64, seven, a8, b8, seven64, seven8, u16, seven16, a_plus, hundred}) ember_tensor_release(t);
+        add("left_shift_i8", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_bitwise_left_shift(c, a8, b8, r); }));
+        add("right_shift_u16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_bitwise_right_shift(c, u16, b16, r); }));
+        for (ember_tensor_t* t : {a, b, a64, b64, seven, a8, b8, seven64, seven8, u16, seven16, a_plus, hundred, b16}) ember_tensor_release(t);
     }
     if (np.count("count_nonzero_f32/1e7")) {
         ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 19), *zero = nullptr, *y = nullptr;

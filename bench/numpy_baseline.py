@@ -133,6 +133,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   pow_i32            a ** b of the int32 values of floor_divide_i32 (b in [1, 7))
   cumsum_i64         np.cumsum(a) of the int64 values of remainder_i64
   floor_divide_i8    a // b of the values of floor_divide_i32 as int8
+  left_shift_i8      a << b of the same int8 values (b in [1, 7))
+  right_shift_u16    (a + 100) >> b of the same values as uint16
   floor_divide_scalar_i64
                      a // 7 of the int64 values
   floor_divide_scalar_i32
@@ -399,6 +401,8 @@ INDEX_CASES = {
     "floor_divide_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32), r.integers(1, 7, 10**6, dtype=np.int32)), lambda a, b: a // b),
     "remainder_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6), r.integers(1, 7, 10**6)), lambda a, b: a % b),
     "pow_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32), r.integers(1, 7, 10**6, dtype=np.int32)), lambda a, b: a ** b),
+    "left_shift_i8": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int8), r.integers(1, 7, 10**6, dtype=np.int8)), lambda a, b: a << b),
+    "right_shift_u16": ("1e6", lambda r: (r.integers(0, 200, 10**6, dtype=np.uint16), r.integers(1, 7, 10**6, dtype=np.uint16)), lambda a, b: a >> b),
     "floor_divide_i8": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int8), r.integers(1, 7, 10**6, dtype=np.int8)), lambda a, b: a // b),
     "floor_divide_scalar_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6),), lambda a: a // np.int64(7)),
     "cumsum_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6),), lambda a: np.cumsum(a)),
