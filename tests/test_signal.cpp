@@ -360,6 +360,49 @@ TEST(SignalShift, HandValues) {
     EM_FAILS(ember_fftshift(test_ctx(), m, &ax, 1, &o), EMBER_ERR_INDEX, "ember_fftshift");
 }
 
+// fftshift is one cyclic shift of every listed axis by n / 2 (ifftshift: n - n / 2), a
+// repeated axis shifting again: checked on a transposed view with odd and even lengths.
+TEST(SignalShift, MatchesIndexFormulaOnViewsAndRepeatedAxes) {
+    ember_ctx_t* ctx = test_ctx();
+    std::vector<double> iota(60);
+    for (size_t i = 0; i < iota.size(); ++i) iota[i] = (double)i;
+    T x = rtensor(iota, {4, 5, 3}, EMBER_INT32), xt;
+    const int64_t perm[] = {2, 0, 1};  // shape (3, 4, 5), strides (1, 15, 3)
+    EM_OK(ember_permute_dims(ctx, x, perm, 3, xt.out()));
+    const int64_t st[] = {1, 15, 3}, n[] = {3, 4, 5};
+    struct Case {
+        std::vector<int64_t> axes;
+        bool all;
+    };
+    for (const Case& c : {Case{{}, true}, Case{{1}, false}, Case{{-1, 0}, false}, Case{{2, 2, 0}, false}, Case{{}, false}})
+        for (bool inverse : {false, true}) {
+            int64_t right[3] = {0, 0, 0};
+            for (int64_t a = 0; a < 3; ++a)
+                if (c.all) right[a] = inverse ? n[a] - n[a] / 2 : n[a] / 2;
+            for (int64_t a : c.axes) right[(a + 3) % 3] += inverse ? n[(a + 3) % 3] - n[(a + 3) % 3] / 2 : n[(a + 3) % 3] / 2;
+            std::vector<double> want;
+            for (int64_t i = 0; i < 3; ++i)
+                for (int64_t j = 0; j < 4; ++j)
+                    for (int64_t k = 0; k < 5; ++k)
+                        want.push_back((double)(((i - right[0]) % 3 + 3) % 3 * st[0] + ((j - right[1]) % 4 + 4) % 4 * st[1] +
+                                                ((k - right[2]) % 5 + 5) % 5 * st[2]));
+            T y;
+            const int64_t none = 0;  // a list of no axes shifts nothing; a null list, every axis
+            const int64_t* axes = c.all ? nullptr : c.axes.empty() ? &none : c.axes.data();
+            const int naxes = (int)c.axes.size();
+            EM_OK((inverse ? ember_ifftshift : ember_fftshift)(ctx, xt, axes, naxes, y.out()));
+            EXPECT_EQ(shape_of(y), (std::vector<int64_t>{3, 4, 5}));
+            EXPECT_EQ(dtype_of(y), EMBER_INT32);
+            EXPECT_TRUE(all_close(values(y), want, 0)) << (inverse ? "ifftshift" : "fftshift") << " of " << naxes << " axes";
+        }
+    T scalar = rtensor({7}, {}), empty = rtensor({}, {2, 0}), s, e;
+    EM_OK(ember_fftshift(ctx, scalar, nullptr, 0, s.out()));
+    EXPECT_TRUE(shape_of(s).empty());
+    EXPECT_TRUE(all_close(values(s), {7}, 0));
+    EM_OK(ember_ifftshift(ctx, empty, nullptr, 0, e.out()));
+    EXPECT_EQ(shape_of(e), (std::vector<int64_t>{2, 0}));
+}
+
 TEST(SignalOps, ListedAsAvailableOnReference) {
     for (const char* op : {"fft_c2c", "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn",
                            "rfftn", "irfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"}) {

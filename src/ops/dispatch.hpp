@@ -94,6 +94,8 @@ TRef op_matmul(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b);
 TRef op_arange(ember_ctx* ctx, double start, double step, int64_t n, ember_dtype_t dtype);
 TRef op_concat(ember_ctx* ctx, const std::vector<const ember_tensor*>& xs, int64_t axis);
 TRef op_full(ember_ctx* ctx, const Shape& shape, double value, ember_dtype_t dtype);
+// x shifted cyclically by shift[d] (any sign) along each axis d: a new tensor.
+TRef op_roll(ember_ctx* ctx, const ember_tensor* x, const std::vector<int64_t>& shift);
 TRef op_argreduce(ember_ctx* ctx, OpId op, const ember_tensor* x, int64_t axis, bool keepdims);
 TRef op_scan(ember_ctx* ctx, OpId op, const ember_tensor* x, int64_t axis);
 

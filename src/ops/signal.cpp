@@ -199,15 +199,9 @@ TRef shift(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes
     } else {
         for (int i = 0; i < x->ndim; ++i) ax.push_back(i);
     }
-    TRef y = TRef::borrow(x);
-    for (int64_t a : ax) {
-        int64_t n = y->shape[a];
-        if (n < 2) continue;
-        int64_t k = inverse ? n - n / 2 : n / 2;  // roll right by k: y[n-k:] ++ y[:n-k]
-        TRef hi = op_slice_axis(y.get(), a, n - k, n, 1), lo = op_slice_axis(y.get(), a, 0, n - k, 1);
-        y = op_concat(ctx, {hi.get(), lo.get()}, a);
-    }
-    return y.get() == x ? op_copy(ctx, x) : y;
+    std::vector<int64_t> right((size_t)x->ndim, 0);  // a repeated axis shifts again, as in NumPy
+    for (int64_t a : ax) right[(size_t)a] += inverse ? x->shape[a] - x->shape[a] / 2 : x->shape[a] / 2;
+    return op_roll(ctx, x, right);
 }
 
 TRef freq(ember_ctx* ctx, int64_t n, double d, int dtype, bool real) {
