@@ -201,6 +201,39 @@ TEST(Losses, SparseCategoricalMatchesOneHot) {
     EM_FAILS(ember_sparse_categorical_crossentropy(C(), wrong, zl, 1, -1, EMBER_REDUCTION_NONE, r.out()), EMBER_ERR_SHAPE, "ember_sparse_categorical_crossentropy");
 }
 
+// Along each axis of a 3-d input, logits and probabilities (one of them 0: log clamps at
+// -100), against -log_softmax / -log of the labelled entry computed here in long double.
+TEST(Losses, SparseCategoricalAlongEveryAxis) {
+    const int64_t n[3] = {3, 4, 5};
+    std::vector<double> z(60);
+    for (size_t i = 0; i < z.size(); ++i) z[i] = 0.05 + 0.9 * (double)((i * 37) % 61) / 61.0;
+    z[7] = 0;
+    T zt = make<double>(z, {3, 4, 5}, EMBER_FLOAT64);
+    for (int64_t axis : {0, 1, 2, -2})
+        for (int logits : {0, 1}) {
+            const int a = (int)((axis + 3) % 3), b = a == 0 ? 1 : 0, c = a == 2 ? 1 : 2;  // b, c: the other axes
+            std::vector<double> labels, want;
+            for (int64_t i = 0; i < n[b]; ++i)
+                for (int64_t j = 0; j < n[c]; ++j) {
+                    const int64_t label = (i * 3 + j * 2 + a) % n[a];
+                    labels.push_back((double)label);
+                    long double lse = 0, picked = 0;
+                    for (int64_t k = 0; k < n[a]; ++k) {
+                        int64_t idx[3];
+                        idx[a] = k, idx[b] = i, idx[c] = j;
+                        const long double v = z[(size_t)(idx[0] * 20 + idx[1] * 5 + idx[2])];
+                        lse += expl(v);
+                        if (k == label) picked = v;
+                    }
+                    want.push_back(logits ? (double)(logl(lse) - picked) : picked == 0 ? 100.0 : (double)-logl(picked));
+                }
+            T lab = make<double>(labels, {n[b], n[c]}, EMBER_INT16), r;
+            EM_OK(ember_sparse_categorical_crossentropy(C(), lab, zt, logits, axis, EMBER_REDUCTION_NONE, r.out()));
+            EXPECT_EQ(shape_of(r), (std::vector<int64_t>{n[b], n[c]}));
+            EXPECT_TRUE(all_close(values(r), want, 1e-14)) << "axis " << axis << (logits ? " logits" : " probabilities");
+        }
+}
+
 TEST(Losses, KlDivergence) {
     std::vector<double> tv = {0.5, 0.5, 0, 0.1, 0.2, 0.7};
     std::vector<double> pv = {0.25, 0.25, 0.5, 0.3, 0.3, 0.4};

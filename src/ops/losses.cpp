@@ -39,15 +39,11 @@ int64_t class_axis(const ember_tensor* a, const ember_tensor* b, int64_t axis) {
     return normalize_axis(axis, (int)s.size());
 }
 
-TRef log_softmax_axis(ember_ctx* ctx, const TRef& x, int64_t axis) {
-    TRef lse = run_reduce(ctx, OP_logsumexp, x.get(), &axis, 1, true);
-    return sub(ctx, x, lse);
-}
-
-// log p for probabilities or logits along axis; probabilities clamp log at -100.
-TRef log_prob(ember_ctx* ctx, const TRef& p, bool from_logits, int64_t axis) {
-    if (from_logits) return log_softmax_axis(ctx, p, axis);
-    return bin(ctx, OP_maximum, un(ctx, OP_log, p), f(ctx, -100.0));
+// log p at the entries `at` of p along axis (p itself, or entries picked from p): for logits
+// at - logsumexp(p), for probabilities log(at) clamped at -100.
+TRef log_prob(ember_ctx* ctx, const TRef& p, const TRef& at, bool from_logits, int64_t axis) {
+    if (from_logits) return sub(ctx, at, run_reduce(ctx, OP_logsumexp, p.get(), &axis, 1, true));
+    return bin(ctx, OP_maximum, un(ctx, OP_log, at), f(ctx, -100.0));
 }
 
 // t * v with 0 wherever t == 0 (so 0 * -inf is 0, not NaN).
@@ -126,7 +122,7 @@ ENTRY(ember_categorical_crossentropy, (ember_ctx_t * ctx, const ember_tensor_t* 
     Pair p = float_pair(ctx, y_true, y_pred, "categorical_crossentropy");
     Shape s = broadcast_shapes(shape_of(p.a.get()), shape_of(p.b.get()));
     TRef t = op_broadcast_to(p.a.get(), s), z = op_broadcast_to(p.b.get(), s);
-    TRef lp = log_prob(ctx, z, from_logits != 0, a);
+    TRef lp = log_prob(ctx, z, z, from_logits != 0, a);
     TRef loss = un(ctx, OP_negative, sum_axis(ctx, weighted(ctx, t, lp), a, false));
     *out = reduce_loss(ctx, loss, reduction).release();
 })
@@ -151,10 +147,12 @@ ENTRY(ember_sparse_categorical_crossentropy, (ember_ctx_t * ctx, const ember_ten
     }
     ember_dtype_t dt = float_dtype(ctx, y_pred->dtype, "sparse_categorical_crossentropy");
     TRef z = cast_if(ctx, y_pred, dt);
-    TRef lp = log_prob(ctx, z, from_logits != 0, a);
+    // The labelled entries are picked first, so the logarithms run on one entry per row, not
+    // on every class.
     TRef idx = op_expand_dims(lab.get(), a);
-    TRef picked = FAM_API(ember_take_along_axis, ctx, lp.get(), idx.get(), a);
-    TRef loss = un(ctx, OP_negative, op_squeeze_axes(picked.get(), 1ull << a));
+    TRef picked = FAM_API(ember_take_along_axis, ctx, z.get(), idx.get(), a);
+    TRef lp = log_prob(ctx, z, picked, from_logits != 0, a);
+    TRef loss = un(ctx, OP_negative, op_squeeze_axes(lp.get(), 1ull << a));
     *out = reduce_loss(ctx, loss, reduction).release();
 })
 

@@ -398,6 +398,26 @@ def test_stats_and_losses(backend):
           np.mean(np.where(np.abs(d) <= 0.2, 0.5 * d * d, 0.2 * (np.abs(d) - 0.1))))
 
 
+def test_crossentropies_against_numpy(backend):
+    rng = np.random.default_rng(5)
+    probs = rng.uniform(0.01, 1, size=(4, 5, 3))
+    probs[0, 0, 0] = 0  # clipped to epsilon
+    logits = rng.normal(size=(4, 5, 3))
+    for axis in (-1, 0, 1):
+        labels = rng.integers(0, probs.shape[axis], size=np.delete(probs.shape, axis))
+        labels[0, 0] = 0  # picks the 0 probability
+        onehot = np.moveaxis(np.eye(probs.shape[axis])[labels], -1, axis)
+        lse = np.log(np.sum(np.exp(logits), axis=axis, keepdims=True))
+        for values, from_logits in ((probs, False), (logits, True)):
+            logp = values - lse if from_logits else np.log(np.clip(values, 1e-7, 1))
+            want = np.mean(-np.sum(onehot * logp, axis=axis))
+            check(em.losses.categorical_crossentropy(em.asarray(onehot), em.asarray(values), from_logits=from_logits, axis=axis), want)
+            check(em.losses.sparse_categorical_crossentropy(em.asarray(labels), em.asarray(values), from_logits=from_logits, axis=axis), want)
+    for bad in (-1, 3):
+        with pytest.raises(IndexError, match="sparse_categorical_crossentropy"):
+            em.losses.sparse_categorical_crossentropy(em.asarray(np.full((4, 5), bad)), em.asarray(probs))
+
+
 def test_shapes_go_to_c_as_given(backend):
     """reshape, the reshape method, zeros, ones and empty hand their shape straight to the
     C typemap: an int, or a sequence of ints or __index__ objects, as NumPy takes them."""
