@@ -377,6 +377,18 @@ TEST(CpuLarge, RandomMatchesReferenceExactly) {
         {"beta", [&](auto c, auto o) { return ember_random_beta(c, odd, 2, 2, 5, EMBER_FLOAT64, o); }},
         {"binomial", [&](auto c, auto o) { return ember_random_binomial(c, odd, 2, 40, 0.3, EMBER_INT64, o); }},
         {"poisson", [&](auto c, auto o) { return ember_random_poisson(c, flat, 1, 25, EMBER_INT32, o); }},
+        // The samplers' native path: each method branch, the blocks computed ahead (1-4) and
+        // the trials past them, every output dtype it writes, and one it leaves to the reference.
+        {"truncated_normal upper tail", [&](auto c, auto o) { return ember_random_truncated_normal(c, flat, 1, 1, 2, 4, 9, EMBER_FLOAT32, o); }},
+        {"gamma 3 float64", [&](auto c, auto o) { return ember_random_gamma(c, odd, 2, 3, 0.5, EMBER_FLOAT64, o); }},
+        {"gamma 0.3", [&](auto c, auto o) { return ember_random_gamma(c, flat, 1, 0.3, 1e12, EMBER_FLOAT64, o); }},
+        {"binomial int32", [&](auto c, auto o) { return ember_random_binomial(c, three, 1, 3, 0.5, EMBER_INT32, o); }},
+        {"gamma float16", [&](auto c, auto o) { return ember_random_gamma(c, odd, 2, 2, 1, EMBER_FLOAT16, o); }},
+        {"beta below 1", [&](auto c, auto o) { return ember_random_beta(c, flat, 1, 0.2, 0.6, EMBER_FLOAT32, o); }},
+        {"binomial inversion", [&](auto c, auto o) { return ember_random_binomial(c, flat, 1, 12, 0.2, EMBER_INT64, o); }},
+        {"binomial mirrored float64", [&](auto c, auto o) { return ember_random_binomial(c, odd, 2, 1000, 0.9, EMBER_FLOAT64, o); }},
+        {"poisson 7.5", [&](auto c, auto o) { return ember_random_poisson(c, odd, 2, 7.5, EMBER_INT64, o); }},
+        {"poisson 0.5 float32", [&](auto c, auto o) { return ember_random_poisson(c, flat, 1, 0.5, EMBER_FLOAT32, o); }},
         {"gamma_t broadcast", [&](auto c, auto o) {
              if (c == cpu()) return ember_random_gamma_t(c, alpha, scale, nullptr, -1, EMBER_FLOAT32, o);
              T a = as_ref(alpha), s = as_ref(scale);

@@ -83,7 +83,7 @@ typedef bool (*NanExtremeFn)(const void* x, int64_t n, double* result);
 typedef void (*NanFoldFn)(const void* row, void* acc, int64_t n);
 typedef void (*CvtFn)(const void* in, void* out, int64_t n);
 // Philox 4x32-10: the 4 * nblocks words of blocks first_block.. with counter word 2 = 0.
-typedef void (*PhiloxFn)(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nblocks);
+typedef void (*PhiloxFn)(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nblocks, uint32_t trial);
 // out[k] = -log(u_k) for n open unit uniforms made from Philox words (one word each for
 // float32, two for float64; simd_random.hpp): random_categorical's exponentials.
 typedef void (*NegLogUniformFn)(const uint32_t* words, int64_t n, void* out);

@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../common/random_samplers.hpp"
 #include "cpu_common.hpp"
 #include "first_position.hpp"
 #include "neg_log_fast.hpp"
@@ -29,10 +30,10 @@ void vector_bits(const ember_kernel_call_t* c) {
     const uint64_t key = (uint64_t)c->attrs->i[0], base = (uint64_t)c->attrs->i[1];
     uint32_t* words = (uint32_t*)out.data + out.offset;
     const int64_t n = numel(out), whole = n / 4;
-    parallel_range(whole, kParallelCostly / 4, 1024, [&](int64_t begin, int64_t end) { g_isa->philox(key, base + (uint64_t)begin, words + 4 * begin, end - begin); });
+    parallel_range(whole, kParallelCostly / 4, 1024, [&](int64_t begin, int64_t end) { g_isa->philox(key, base + (uint64_t)begin, words + 4 * begin, end - begin, 0); });
     if (n % 4) {
         uint32_t last[4];
-        g_isa->philox(key, base + (uint64_t)whole, last, 1);
+        g_isa->philox(key, base + (uint64_t)whole, last, 1, 0);
         std::memcpy(words + 4 * whole, last, (size_t)(n % 4) * 4);
     }
 }
@@ -64,7 +65,7 @@ void uniform_t(const ember_kernel_call_t* c) {
         uint32_t w[kWordsPerBlock * kBatch];
         for (int64_t b = b0; b < b1; b += kBatch) {
             const int64_t nb = std::min(kBatch, b1 - b), e0 = b * kPerBlock, m = std::min(nb * kPerBlock, n - e0);
-            g_isa->philox(key, base + (uint64_t)b, w, nb);
+            g_isa->philox(key, base + (uint64_t)b, w, nb, 0);
             // Locals, so the stores cannot alias the constants and the loop vectorises.
             const T sc = scale, sh = shift, tp = top, bl = below;
             T* d = dst + e0;
@@ -123,13 +124,13 @@ void distribution_t(const ember_kernel_call_t* c) {
         for (int64_t b = b0; b < b1; b += kBatch) {
             const int64_t nb = std::min(kBatch, b1 - b), e0 = b * kPerBlock, m = std::min(nb * kPerBlock, n - e0);
             T* d = dst + e0;
-            g_isa->philox(key, base + (uint64_t)b, w, nb);
+            g_isa->philox(key, base + (uint64_t)b, w, nb, 0);
             if constexpr (D == kNormal) {
                 for (int64_t k = 0; k < m; ++k) u[k] = (T)1 - unit_uniform<T>(w, k);
                 apply<T>(log_fn, std::log, u, v, m);
                 for (int64_t k = 0; k < m; ++k) v[k] = (T)-2 * v[k];
                 apply<T>(sqrt_fn, std::sqrt, v, d, m);  // the radius, parked in the output
-                g_isa->philox(key, second_stream + (uint64_t)b, w, nb);
+                g_isa->philox(key, second_stream + (uint64_t)b, w, nb, 0);
                 for (int64_t k = 0; k < m; ++k) u[k] = two_pi * unit_uniform<T>(w, k);
                 apply<T>(cos_fn, std::cos, u, v, m);
                 const T mean = first, sd = second;
@@ -332,7 +333,7 @@ void categorical_elements(CategoricalJob<T>& job, int64_t e0, int64_t e1) {
     };
     for (int64_t e = e0; e < e1; e += kBatch) {
         const int64_t m = std::min(kBatch, e1 - e);
-        g_isa->philox(job.key, job.base + (uint64_t)(e / kPerBlock), w, (m + kPerBlock - 1) / kPerBlock);
+        g_isa->philox(job.key, job.base + (uint64_t)(e / kPerBlock), w, (m + kPerBlock - 1) / kPerBlock, 0);
         if (job.rate) {
             g_isa->race_exponentials[sizeof(T) == 8](w, m, g);
         } else {
@@ -465,7 +466,7 @@ void bernoulli_t(const ember_kernel_call_t* c) {
         uint32_t w[kWordsPerBlock * kBatch];
         for (int64_t b = b0; b < b1; b += kBatch) {
             const int64_t nb = std::min(kBatch, b1 - b), e0 = b * kPerBlock, m = std::min(nb * kPerBlock, n - e0);
-            g_isa->philox(key, base + (uint64_t)b, w, nb);
+            g_isa->philox(key, base + (uint64_t)b, w, nb, 0);
             const T q = p;  // a local, so the stores cannot alias it
             bool* d = dst + e0;
             for (int64_t k = 0; k < m; ++k) d[k] = unit_uniform<T>(w, k) < q;
@@ -522,7 +523,7 @@ void randint_t(const ember_kernel_call_t* c) {
         uint32_t w[kWordsPerBlock * kBatch];
         for (int64_t b = b0; b < b1; b += kBatch) {
             const int64_t nb = std::min(kBatch, b1 - b), e0 = b * kPerBlock, m = std::min(nb * kPerBlock, n - e0);
-            g_isa->philox(key, base + (uint64_t)b, w, nb);
+            g_isa->philox(key, base + (uint64_t)b, w, nb, 0);
             T* d = dst + e0;
             for (int64_t k = 0; k < m; ++k) d[k] = (T)(U)(low + mod((uint64_t)w[2 * k] << 32 | w[2 * k + 1]));
         }
@@ -607,6 +608,92 @@ ember_status_t random_kernel(const ember_kernel_call_t* c) {
     return failed.load() ? delegate(c) : EMBER_OK;
 }
 
+// The per-element samplers (truncated normal, gamma, beta, binomial, poisson) with scalar
+// parameters into a contiguous float32/float64/int32/int64 output: the reference's sampler
+// code (backends/common/random_samplers.hpp), fed the first trial blocks of a run of elements
+// from the vector Philox, the later ones from the scalar Philox as the reference does, and
+// converted as the reference converts. Other calls take random_kernel.
+enum SamplerKind { kTruncatedNormal, kGamma, kBeta, kBinomial, kPoisson };
+constexpr int kMaxReadyBlocks = 4;
+
+template <class O>
+O sample_to(double v) {
+    if constexpr (std::is_floating_point_v<O>) {
+        return (O)v;
+    } else {  // the reference's float-to-integer rule: NaN -> 0, saturating
+        if (std::isnan(v)) return O(0);
+        if (v <= (double)std::numeric_limits<O>::lowest()) return std::numeric_limits<O>::lowest();
+        if (v >= (double)std::numeric_limits<O>::max()) return std::numeric_limits<O>::max();
+        return (O)v;
+    }
+}
+
+// Elements [e0, e1) of the call, element e from block first + e; value(stream) draws one.
+template <class O, class Draw>
+void draw_run(uint64_t key, uint64_t first, O* out, int64_t e0, int64_t e1, int ready_blocks, const Draw& value) {
+    constexpr int64_t kRun = 256;
+    alignas(64) uint32_t words[kMaxReadyBlocks][4 * kRun];
+    for (int64_t e = e0; e < e1; e += kRun) {
+        const int64_t m = std::min(kRun, e1 - e);
+        for (int j = 0; j < ready_blocks; ++j) g_isa->philox(key, first + (uint64_t)e, words[j], m, (uint32_t)j);
+        for (int64_t k = 0; k < m; ++k) {
+            ember_samplers::Stream s{key, first + (uint64_t)(e + k)};
+            s.ready = &words[0][4 * k];
+            s.ready_step = 4 * kRun;
+            s.ready_count = (uint32_t)ready_blocks;
+            out[e + k] = sample_to<O>(value(s));
+        }
+    }
+}
+
+template <class O, class Draw>
+void draw_all(const ember_kernel_call_t* c, int ready_blocks, const Draw& value) {
+    const ember_view_t& out = c->out[0];
+    const uint64_t key = (uint64_t)c->attrs->i[0], first = (uint64_t)c->attrs->i[1];
+    O* o = (O*)out.data + out.offset;
+    parallel_range(numel(out), 4096, 1024, [&](int64_t e0, int64_t e1) { draw_run<O>(key, first, o, e0, e1, ready_blocks, value); });
+}
+
+// The blocks a first trial uses (the rest come one by one from the scalar Philox): normal 4
+// words, uniform and open uniform 2.
+template <SamplerKind K, class O>
+void draw_kind(const ember_kernel_call_t* c) {
+    using namespace ember_samplers;
+    const double* f = c->attrs->f;
+    if constexpr (K == kTruncatedNormal) {
+        const TruncatedNormal tn(f[0], f[1], f[2], f[3]);
+        draw_all<O>(c, 1, [&](Stream& s) { return tn.sample(s); });
+    } else if constexpr (K == kGamma) {
+        const Gamma g(f[0]);
+        const double scale = f[1];
+        draw_all<O>(c, 2, [&](Stream& s) { return g.sample(s) * scale; });
+    } else if constexpr (K == kBeta) {
+        const Beta b(f[0], f[1]);
+        draw_all<O>(c, f[0] < 1 || f[1] < 1 ? 4 : 3, [&](Stream& s) { return b.sample(s); });
+    } else if constexpr (K == kBinomial) {
+        const Binomial b((double)c->attrs->i[2], f[0]);
+        draw_all<O>(c, 1, [&](Stream& s) { return b.sample(s); });
+    } else {
+        const Poisson p(f[0]);
+        // lam < 10 multiplies about lam + 1 uniforms
+        const int blocks = p.lam < 10 ? std::min(kMaxReadyBlocks, (int)(p.lam / 2) + 1) : 1;
+        draw_all<O>(c, blocks, [&](Stream& s) { return p.sample(s); });
+    }
+}
+
+template <SamplerKind K>
+ember_status_t sampler_kernel(const ember_kernel_call_t* c) {
+    const ember_view_t& out = c->out[0];
+    if (c->n_in != 0 || c->n_out != 1 || !is_contiguous(out)) return random_kernel(c);
+    switch (out.dtype) {
+        case EMBER_FLOAT32: draw_kind<K, float>(c); return EMBER_OK;
+        case EMBER_FLOAT64: draw_kind<K, double>(c); return EMBER_OK;
+        case EMBER_INT32: draw_kind<K, int32_t>(c); return EMBER_OK;
+        case EMBER_INT64: draw_kind<K, int64_t>(c); return EMBER_OK;
+        default: return random_kernel(c);
+    }
+}
+
 }  // namespace
 
 void add_random_kernels(std::vector<NativeKernel>& k) {
@@ -617,8 +704,11 @@ void add_random_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"random_exponential", distribution_kernel<kExponential>, 0, true});
     k.push_back({"random_categorical", categorical_kernel, 0, true});
     k.push_back({"random_bernoulli", bernoulli_kernel, 0, true});
-    for (const char* name : {"random_truncated_normal", "random_gamma", "random_beta", "random_binomial", "random_poisson"})
-        k.push_back({name, random_kernel, kBlockPerElement, false});
+    k.push_back({"random_truncated_normal", sampler_kernel<kTruncatedNormal>, kBlockPerElement, false});
+    k.push_back({"random_gamma", sampler_kernel<kGamma>, kBlockPerElement, false});
+    k.push_back({"random_beta", sampler_kernel<kBeta>, kBlockPerElement, false});
+    k.push_back({"random_binomial", sampler_kernel<kBinomial>, kBlockPerElement, false});
+    k.push_back({"random_poisson", sampler_kernel<kPoisson>, kBlockPerElement, false});
 }
 
 }  // namespace ember_cpu

@@ -1,8 +1,9 @@
 // The vector parts of the random family (random_ops.cpp): Philox words, and
 // random_categorical's exponentials and race. Included by simd_impl.cpp (one copy per ISA).
 
-// Philox 4x32-10 words for random_bits (the stream layout is in docs/numerics-random.md):
-// block b is Philox(key, {lo32(b), hi32(b), 0, 0}) and its four words are out[4b .. 4b+3].
+// Philox 4x32-10 words (the stream layout is in docs/numerics-random.md): block b is
+// Philox(key, {lo32(b), hi32(b), trial, 0}) and its four words are out[4b .. 4b+3]; random_bits
+// has trial 0, the per-element samplers' trial j of element b is block b with trial j.
 // One block per 64-bit lane, then interleaved into word order.
 
 // Full 64-bit products of the low 32 bits of each 64-bit lane (pmuludq): x86 has it at
@@ -26,7 +27,7 @@ inline __attribute__((always_inline)) V<uint64_t> mul_low32(V<uint64_t> x, V<uin
 // halves of the state carry garbage (the products' high words, the counter's high half),
 // which the multiplications ignore and xor keeps out of the low halves; the low halves are
 // what the store keeps. Two vectors of blocks at a time hide the multiplications' latency.
-void philox_words(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nblocks) {
+void philox_words(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nblocks, uint32_t trial) {
     using VQ = V<uint64_t>;
     constexpr int L = W<uint64_t>, kUnroll = 2, kBlocks = L * kUnroll;
     const VQ m0 = (VQ){} + 0xD2511F53u, m1 = (VQ){} + 0xCD9E8D57u;
@@ -43,7 +44,7 @@ void philox_words(uint64_t key, uint64_t first_block, uint32_t* out, int64_t nbl
         VQ c0[kUnroll], c1[kUnroll], c2[kUnroll], c3[kUnroll];
         for (int u = 0; u < kUnroll; ++u) {
             const VQ block = lane + (first_block + (uint64_t)(b + u * L));
-            c0[u] = block, c1[u] = block >> 32, c2[u] = (VQ){}, c3[u] = (VQ){};
+            c0[u] = block, c1[u] = block >> 32, c2[u] = (VQ){} + trial, c3[u] = (VQ){};
         }
         uint64_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
         for (int r = 0; r < 10; ++r) {

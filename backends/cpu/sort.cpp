@@ -807,7 +807,7 @@ void permutation_by_buckets(uint64_t key, uint64_t base, int64_t n, int64_t* dst
     uint32_t w[4 * kBatch];
     for (int64_t e0 = 0; e0 < n; e0 += 2 * kBatch) {
         const int64_t m = std::min(2 * kBatch, n - e0);
-        g_isa->philox(key, base + (uint64_t)(e0 / 2), w, (m + 1) / 2);
+        g_isa->philox(key, base + (uint64_t)(e0 / 2), w, (m + 1) / 2, 0);
         for (int64_t k = 0; k < m; ++k) {
             const uint64_t word = (uint64_t)w[2 * k] << 32 | w[2 * k + 1];
             words.data[e0 + k] = word;
@@ -850,7 +850,7 @@ ember_status_t permutation_kernel(const ember_kernel_call_t* c) {
         uint32_t w[4 * kBatch];
         for (int64_t b = b0; b < b1; b += kBatch) {
             const int64_t nb = std::min(kBatch, b1 - b), e0 = 2 * b, m = std::min(2 * nb, n - e0);
-            g_isa->philox(key, base + (uint64_t)b, w, nb);
+            g_isa->philox(key, base + (uint64_t)b, w, nb, 0);
             for (int64_t k = 0; k < m; ++k) {
                 if (quick) pairs[e0 + k] = (uint64_t)w[2 * k] << 32 | (uint64_t)(e0 + k);
                 else items.data[e0 + k] = HighWord{w[2 * k], (uint32_t)(e0 + k)};
