@@ -354,7 +354,7 @@ TEST(CpuLarge, StridedConversionsMatchReferenceExactly) {
         EM_OK(ember_slice(cpu(), x, from0, to0, steps, 2, xs.out()));
         EM_OK(ember_flip(cpu(), x, &axis1, 1, xf.out()));
         for (ember_dtype_t to : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT8, EMBER_UINT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8,
-                                 EMBER_BOOL, EMBER_COMPLEX64}) {
+                                 EMBER_BOOL, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
             if (to == from) continue;
             for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"contiguous", x}, {"transposed", xt}, {"stepped", xs}, {"flipped", xf}}) {
                 T got, want;
@@ -373,6 +373,37 @@ TEST(CpuLarge, StridedConversionsMatchReferenceExactly) {
             EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "copy " << layout << " " << ember_dtype_name(from);
         }
     }
+}
+
+// Real to complex (elementwise.cpp real_to_complex): the reference takes the value to double
+// first, so 64-bit integers reach complex64 rounded twice, which differs from one rounding to
+// float for values such as 2^60 + 2^36 + 1; float64 rounds once. Every such value, ahead of
+// and behind vector widths.
+TEST(CpuLarge, RealToComplexRoundsAsReference) {
+    NEED_CPU();
+    const int64_t big[] = {(1LL << 53) + 1, (1LL << 60) + (1LL << 36) + 1, -((1LL << 60) + (1LL << 36) + 1), (1LL << 62) + (1LL << 38) + 3,
+                           INT64_MAX, INT64_MIN, 16777217, -16777217, 0, 1, -1};
+    std::vector<int64_t> ints;
+    for (int rep = 0; rep < 9; ++rep)
+        for (int64_t v : big) ints.push_back(v + rep % 3);
+    const int64_t n = (int64_t)ints.size();
+    T i64;
+    EM_OK(ember_tensor_from_data(cpu(), ints.data(), EMBER_INT64, &n, 1, i64.out()));
+    std::vector<double> doubles = {0.1, 1e300, -1e-300, 3.4028235677973366e38, 16777217.0, -0.0, 1.0 / 3.0, 5e-324};
+    doubles.push_back(std::numeric_limits<double>::quiet_NaN());
+    doubles.push_back(-std::numeric_limits<double>::infinity());
+    const int64_t nd = (int64_t)doubles.size();
+    T f64;
+    EM_OK(ember_tensor_from_data(cpu(), doubles.data(), EMBER_FLOAT64, &nd, 1, f64.out()));
+    T u64;
+    EM_OK(ember_astype(cpu(), i64, EMBER_UINT64, u64.out()));
+    for (const ember_tensor_t* x : {(const ember_tensor_t*)i64, (const ember_tensor_t*)u64, (const ember_tensor_t*)f64})
+        for (ember_dtype_t to : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+            T got, want;
+            EM_OK(ember_astype(cpu(), x, to, got.out()));
+            EM_OK(ember_astype(ref(), as_ref(x), to, want.out()));
+            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << ember_dtype_name(dtype_of(x)) << " -> " << ember_dtype_name(to);
+        }
 }
 
 // float16/bfloat16 cumsum/cumprod along the innermost dim (scan.cpp: widened, summed in

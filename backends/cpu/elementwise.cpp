@@ -618,6 +618,61 @@ void real_parts(const void* src, void* dst, int64_t n) {
     for (int64_t k = 0; k < n; ++k) out[k] = z[2 * k];
 }
 
+// dst[2k] = src[k], dst[2k + 1] = 0 for k < n: complex numbers of real parts (P: float or
+// double). A float's complex is its bits zero-extended to 64 (one vector instruction per
+// four; GCC's interleave of the two stores took twice as long).
+template <class P>
+void with_zero_imaginary(const void* src, void* dst, int64_t n) {
+    if constexpr (sizeof(P) == 4) {
+        const uint32_t* x = (const uint32_t*)src;
+        uint64_t* out = (uint64_t*)dst;
+        for (int64_t k = 0; k < n; ++k) out[k] = x[k];
+    } else {
+        const P* x = (const P*)src;
+        P* out = (P*)dst;
+        for (int64_t k = 0; k < n; ++k) {
+            out[2 * k] = x[k];
+            out[2 * k + 1] = P(0);
+        }
+    }
+}
+
+// astype of a real x to a complex o, contiguous runs of x (else the reference): as the
+// reference, the value is taken to double, then to the part type (integers to complex64
+// round twice, through float64), with a zero imaginary part.
+ember_status_t real_to_complex(const ember_kernel_call_t* c, const Geometry& g, const char* px, char* po) {
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& o = c->out[0];
+    const int last = g.nd - 1;
+    if (g.shape[last] > 1 && g.st[1][last] != 1) return reference_on_slices(c, kElementwise);
+    const bool wide = o.dtype == EMBER_COMPLEX128;
+    const int32_t part = wide ? EMBER_FLOAT64 : EMBER_FLOAT32;
+    const size_t isz = itemsize_of(x.dtype), osz = itemsize_of(o.dtype);
+    // Through double first where that rounds differently from a direct conversion: 64-bit
+    // integers to complex64 (the others convert to double exactly).
+    const bool twice = cvt_index(x.dtype) < 0 && isz == 8 && !wide;
+    const CvtFn first = twice ? conversion(x.dtype, EMBER_FLOAT64) : x.dtype == part ? nullptr : conversion(x.dtype, part);
+    const CvtFn second = twice ? conversion(EMBER_FLOAT64, EMBER_FLOAT32) : nullptr;
+    if ((x.dtype != part && !first) || (twice && !second)) return reference_on_slices(c, kElementwise);
+    auto convert_run = [&](const char* src, char* dst, int64_t len) {
+        constexpr int64_t kPiece = 512;
+        alignas(64) double buf[kPiece], buf2[kPiece];
+        for (int64_t k = 0; k < len; k += kPiece) {
+            const int64_t m = std::min(kPiece, len - k);
+            const char* from = src + k * (int64_t)isz;
+            const void* parts = from;
+            if (first) first(from, buf, m), parts = buf;
+            if (second) second(buf, buf2, m), parts = buf2;
+            if (wide) with_zero_imaginary<double>(parts, dst + k * (int64_t)osz, m);
+            else with_zero_imaginary<float>(parts, dst + k * (int64_t)osz, m);
+        }
+    };
+    parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
+        walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) { convert_run(px + off[1] * (int64_t)isz, po + off[0] * (int64_t)osz, len); });
+    });
+    return EMBER_OK;
+}
+
 template <class E>
 void fill_with(char* dst, const char* value, int64_t n) {
     E v;
@@ -764,7 +819,11 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     }
     // One contiguous run of x converted into o. complex -> real: the real parts (the
     // reference converts them), gathered in L1 pieces, then the real part type's conversion.
+    // real -> complex: the part type's conversion in L1 pieces, then interleaved with zero
+    // imaginary parts (through the reference, float32 -> complex64 took 1.4x NumPy's time).
     const bool real_out = o.dtype != EMBER_BOOL && o.dtype != EMBER_COMPLEX64 && o.dtype != EMBER_COMPLEX128;
+    const bool complex_out = o.dtype == EMBER_COMPLEX64 || o.dtype == EMBER_COMPLEX128;
+    if (complex_out && !complex_in) return real_to_complex(c, g, px, po);
     const bool wide = x.dtype == EMBER_COMPLEX128;
     const int32_t part = wide ? EMBER_FLOAT64 : EMBER_FLOAT32;
     const CvtFn cvt = complex_in && real_out ? (o.dtype == part ? nullptr : conversion(part, o.dtype)) : conversion(x.dtype, o.dtype);
