@@ -1516,6 +1516,55 @@ TEST(CpuLarge, IntegerFloorDivideAndRemainderExact) {
     for_each_int_dtype(check);
 }
 
+// 16-bit floor_divide and remainder by one divisor (simd_impl.cpp floor_div_or_rem_by_16, a
+// multiply-high per lane): every dividend, against floor division written out here, for the
+// small divisors, powers of two and their neighbours, and the extremes.
+TEST(CpuLarge, SixteenBitDivisionByScalarEveryDividend) {
+    NEED_CPU();
+    auto check = [](auto zero, ember_dtype_t dt) {
+        using V = decltype(zero);
+        using L = std::numeric_limits<V>;
+        std::vector<V> all(65536);
+        for (size_t i = 0; i < all.size(); ++i) all[i] = (V)(L::lowest() + (int64_t)i);
+        const int64_t n = (int64_t)all.size();
+        T x;
+        EM_OK(ember_tensor_from_data(cpu(), all.data(), dt, &n, 1, x.out()));
+        std::vector<int64_t> divisors;
+        for (int64_t d = -70; d <= 70; ++d) divisors.push_back(d);
+        for (int p = 7; p <= 16; ++p)
+            for (int64_t e : {-1, 0, 1}) divisors.push_back(((int64_t)1 << p) + e), divisors.push_back(-((int64_t)1 << p) - e);
+        for (int64_t d : {1000, 12345, -12345, 32767, -32767, -32768, 40000, 65535}) divisors.push_back(d);
+        for (int64_t d : divisors) {
+            if (d < (int64_t)L::lowest() || d > (int64_t)L::max()) continue;
+            const V dv = (V)d;
+            T scalar, q, r;
+            EM_OK(ember_tensor_from_data(cpu(), &dv, dt, nullptr, 0, scalar.out()));
+            EM_OK(ember_floor_divide(cpu(), x, scalar, q.out()));
+            EM_OK(ember_remainder(cpu(), x, scalar, r.out()));
+            std::vector<V> got_q((size_t)n), got_r((size_t)n);
+            EM_OK(ember_tensor_read(q, got_q.data(), got_q.size() * sizeof(V)));
+            EM_OK(ember_tensor_read(r, got_r.data(), got_r.size() * sizeof(V)));
+            int64_t wrong = 0, first = -1;
+            for (int64_t i = 0; i < n; ++i) {
+                const int64_t a = (int64_t)all[(size_t)i];
+                int64_t want_q = 0, want_r = 0;  // the reference's answers for d = 0; d = -1 wraps
+                if (d != 0) {
+                    want_q = a / d;
+                    if (a % d != 0 && ((a < 0) != (d < 0))) --want_q;
+                    want_r = a - want_q * d;
+                }
+                if (got_q[(size_t)i] != (V)want_q || got_r[(size_t)i] != (V)want_r) {
+                    if (first < 0) first = a;
+                    ++wrong;
+                }
+            }
+            EXPECT_EQ(wrong, 0) << ember_dtype_name(dt) << " by " << d << ": first wrong dividend " << first;
+        }
+    };
+    check(int16_t(0), EMBER_INT16);
+    check(uint16_t(0), EMBER_UINT16);
+}
+
 // A scalar -0.0 keeps its sign when the vector kernels broadcast it (a splat built as a zero
 // vector plus the scalar made it +0.0: 2 * -0.0 came out +0.0), and max/min reductions keep
 // the first of equal zeros and the last NaN as the reference does; bit for bit, every float dtype, the scalar
@@ -3036,7 +3085,8 @@ const char* const kIsaVariantFilter =
     "CpuLarge.ArgExtremesStopAtTheTypesLimits:CpuLarge.NegativeZeroScalarsKeepTheirSign:CpuLarge.HalfExtremesMatchReferenceBitForBit:"
     "CpuLarge.FloatFloorDivideAndRemainderExact:CpuLarge.IntegerPowersAsReference:CpuMath.PowFloat32Lanes:"
     "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource:CpuRandom.CategoricalIsItsCompositesOps:"
-    "CpuMath.LogaddexpWithin4Ulp:CpuLarge.ComparisonsAndWhereMatchReferenceBytes:CpuLarge.RealToComplexRoundsAsReference";
+    "CpuMath.LogaddexpWithin4Ulp:CpuLarge.ComparisonsAndWhereMatchReferenceBytes:CpuLarge.RealToComplexRoundsAsReference:"
+    "CpuLarge.SixteenBitDivisionByScalarEveryDividend";
 
 TEST(CpuMath, Avx2VariantWithin4Ulp) {
     NEED_CPU();
