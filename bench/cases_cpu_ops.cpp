@@ -232,6 +232,10 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("random_normal_f64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_random_normal(c, n6, 1, 0, 1, EMBER_FLOAT64, r); }));
     if (np.count("random_exponential_f64/1e6"))
         add("random_exponential_f64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_random_exponential(c, n6, 1, 1, EMBER_FLOAT64, r); }));
+    if (np.count("random_gamma_f64/1e6"))
+        add("random_gamma_f64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_random_gamma(c, n6, 1, 2.0, 1.0, EMBER_FLOAT64, r); }));
+    if (np.count("random_poisson_i64/1e6"))
+        add("random_poisson_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_random_poisson(c, n6, 1, 3.0, EMBER_INT64, r); }));
     if (np.count("random_bernoulli_f64/1e6")) {
         ember_tensor_t* p = nullptr;
         ember_full(c, nullptr, 0, 0.3, EMBER_FLOAT64, &p);
@@ -578,7 +582,7 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
     if (np.count("floor_divide_i32/1e6") || np.count("remainder_i64/1e6") || np.count("floor_divide_scalar_i32/1e6") || np.count("pow_i32/1e6") ||
         np.count("cumsum_i64/1e6") || np.count("floor_divide_i8/1e6") || np.count("floor_divide_scalar_i64/1e6") ||
         np.count("floor_divide_scalar_i8/1e6") || np.count("remainder_scalar_u16/1e6") || np.count("left_shift_i8/1e6") ||
-        np.count("right_shift_u16/1e6")) {
+        np.count("right_shift_u16/1e6") || np.count("floor_divide_scalar_i16/1e6")) {
         // dividends integers in [-100, 100), divisors in [1, 7)
         auto integers = [&](double lo, double hi, ember_dtype_t dt, unsigned seed) {
             ember_tensor_t *u = random_tensor(c, {1000000}, lo, hi, seed), *f = nullptr, *i = nullptr;
@@ -611,6 +615,11 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("floor_divide_scalar_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a64, seven64, r); }));
         add("floor_divide_scalar_i8", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a8, seven8, r); }));
         add("remainder_scalar_u16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_remainder(c, u16, seven16, r); }));
+        ember_tensor_t *a16 = nullptr, *seven_i16 = nullptr;
+        ember_astype(c, a, EMBER_INT16, &a16);
+        ember_full(c, nullptr, 0, 7, EMBER_INT16, &seven_i16);
+        add("floor_divide_scalar_i16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_floor_divide(c, a16, seven_i16, r); }));
+        for (ember_tensor_t* t : {a16, seven_i16}) ember_tensor_release(t);
         add("left_shift_i8", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_bitwise_left_shift(c, a8, b8, r); }));
         add("right_shift_u16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_bitwise_right_shift(c, u16, b16, r); }));
         for (ember_tensor_t* t : {a, b, a64, b64, seven, a8, b8, seven64, seven8, u16, seven16, a_plus, hundred, b16}) ember_tensor_release(t);
@@ -781,6 +790,21 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         const int64_t n[1] = {1000000};
         add("full_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_full(c, n, 1, 0.5, EMBER_FLOAT32, r); }));
         add("arange_i64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_arange(c, 0, 1000000, 1, EMBER_INT64, r); }));
+    }
+    if (np.count("astype_f32_c64/1e6")) {  // uniform(-1, 1)
+        ember_tensor_t* x = random_tensor(c, {1000000}, -1, 1, 42);
+        add("astype_f32_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_astype(c, x, EMBER_COMPLEX64, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("fftshift_f32/1000x1000") || np.count("topk_rows_f32/1000x1000")) {  // uniform(-1, 1)
+        ember_tensor_t* x = random_tensor(c, {1000, 1000}, -1, 1, 43);
+        add("fftshift_f32", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_fftshift(c, x, nullptr, 0, r); }));
+        add("topk_rows_f32", "1000x1000", time_result(reps, [&](ember_tensor_t** r) {
+                ember_tensor_t* indices = nullptr;
+                ember_topk(c, x, 10, 1, 1, r, &indices);
+                ember_tensor_release(indices);
+            }));
+        ember_tensor_release(x);
     }
     if (np.count("fft_c64/1024x1024")) {
         ember_tensor_t* re = random_tensor(c, {1024, 1024}, -1, 1, 7), *z = nullptr;

@@ -27,6 +27,9 @@ Index and random cases (INDEX_CASES, their own shapes):
                      rng.standard_exponential(1e6) (float64; NumPy: ziggurat; Ember: -log1p(-u))
   random_bernoulli_f64
                      rng.random(1e6) < 0.3 (Ember: random_bernoulli of a float64 p, 53-bit uniforms)
+  random_gamma_f64   rng.standard_gamma(2.0, 1e6) (both Marsaglia-Tsang; NumPy: ziggurat normals,
+                     Ember: Box-Muller)
+  random_poisson_i64 rng.poisson(3.0, 1e6) (both multiplication of uniforms below 10)
   random_permutation rng.permutation(n), n = 1e4 and 1e6 (NumPy: Fisher-Yates; Ember: the stable argsort of
                      64-bit random words, one word pair an element)
   random_categorical_f32
@@ -143,6 +146,8 @@ Index and random cases (INDEX_CASES, their own shapes):
                      a // 7 of the values as int8
   remainder_scalar_u16
                      (a + 100) % 7 as uint16
+  floor_divide_scalar_i16
+                     a // 7 of the values as int16
   astype_f32_u8      x.astype(np.uint8) of 1e7 values in [0, 255]
   astype_f64_f16     x.astype(np.float16) of 1e6 float64 values in [-1000, 1000]
   astype_f16_f64     h.astype(np.float64) of the same values as float16
@@ -170,6 +175,10 @@ Index and random cases (INDEX_CASES, their own shapes):
   vecdot_short_f32   np.vecdot(x, x) of a (100000, 16) array
   take_along_axis_f32 np.take_along_axis(x, i, axis=1) of a (1024, 1024) array, random int64 i
   repeat_last_f32    np.repeat(x, 2, axis=-1) of a (1024, 1024) array
+  astype_f32_c64     x.astype(np.complex64) of 1e6 values
+  fftshift_f32       np.fft.fftshift(x) of a (1000, 1000) array (both axes)
+  topk_rows_f32      the 10 largest of each row of a (1000, 1000) array with their indices, in order
+                     (NumPy: argpartition, then an argsort of the 10; Ember: ember_topk)
   full_f32           np.full(10**6, 0.5, dtype=np.float32) (Ember: ember_full)
   arange_i64         np.arange(10**6) (Ember: ember_arange, int64)
   iadd_f32           x += y of 1e7 values (NumPy's np.add(x, y, out=x); Ember's ember_elementwise_into)
@@ -221,6 +230,14 @@ def gumbel_max(g, logits):
         return np.argmax(logits - np.log(-np.log(g.random(logits.shape, dtype=np.float32))), axis=-1)
 
 
+def top_rows(x, k):
+    """The k largest of each row, largest first, with their indices (as ember_topk)."""
+    idx = np.argpartition(x, -k, axis=1)[:, -k:]
+    values = np.take_along_axis(x, idx, axis=1)
+    order = np.argsort(-values, axis=1, kind="stable")
+    return np.take_along_axis(values, order, axis=1), np.take_along_axis(idx, order, axis=1)
+
+
 def size_name(n):
     return {10**6: "1e6", 10**7: "1e7"}.get(n, str(n))
 
@@ -259,6 +276,8 @@ INDEX_CASES = {
     "random_normal_f64": ("1e6", lambda r: (r,), lambda g: g.standard_normal(10**6)),
     "random_exponential_f64": ("1e6", lambda r: (r,), lambda g: g.standard_exponential(10**6)),
     "random_bernoulli_f64": ("1e6", lambda r: (r,), lambda g: g.random(10**6) < 0.3),
+    "random_gamma_f64": ("1e6", lambda r: (r,), lambda g: g.standard_gamma(2.0, 10**6)),
+    "random_poisson_i64": ("1e6", lambda r: (r,), lambda g: g.poisson(3.0, 10**6)),
     "random_permutation@1e4": ("1e4", lambda r: (r,), lambda g: g.permutation(10**4)),
     "random_permutation@1e6": ("1e6", lambda r: (r,), lambda g: g.permutation(10**6)),
     "random_categorical_f32": ("64x32000", lambda r: (r, r.normal(size=(64, 32000)).astype(np.float32)), lambda g, x: gumbel_max(g, x)),
@@ -408,6 +427,7 @@ INDEX_CASES = {
     "cumsum_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6),), lambda a: np.cumsum(a)),
     "floor_divide_scalar_i8": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int8),), lambda a: a // np.int8(7)),
     "remainder_scalar_u16": ("1e6", lambda r: (r.integers(0, 200, 10**6, dtype=np.uint16),), lambda a: a % np.uint16(7)),
+    "floor_divide_scalar_i16": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int16),), lambda a: a // np.int16(7)),
     "floor_divide_scalar_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32),), lambda a: a // np.int32(7)),
     "count_nonzero_f32": ("1e7", lambda r: (np.maximum(r.uniform(-1, 1, 10**7), 0).astype(np.float32),), lambda x: np.count_nonzero(x)),
     "astype_stepped_f32_f16": ("1e6", lambda r: (r.uniform(-1000, 1000, 2 * 10**6).astype(np.float32),), lambda x: x[::2].astype(np.float16)),
@@ -437,6 +457,9 @@ INDEX_CASES = {
     "take_along_axis_f32": ("1024x1024", lambda r: (r.uniform(-1, 1, (1024, 1024)).astype(np.float32), r.integers(0, 1024, (1024, 1024))),
                             lambda x, i: np.take_along_axis(x, i, axis=1)),
     "repeat_last_f32": ("1024x1024", lambda r: (r.uniform(-1, 1, (1024, 1024)).astype(np.float32),), lambda x: np.repeat(x, 2, axis=-1)),
+    "astype_f32_c64": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: x.astype(np.complex64)),
+    "fftshift_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32),), np.fft.fftshift),
+    "topk_rows_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32),), lambda x: top_rows(x, 10)),
     "full_f32": ("1e6", lambda r: (), lambda: np.full(10**6, 0.5, dtype=np.float32)),
     "arange_i64": ("1e6", lambda r: (), lambda: np.arange(10**6)),
     "iadd_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32), r.uniform(-1, 1, 10**7).astype(np.float32)),

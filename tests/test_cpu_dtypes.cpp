@@ -385,7 +385,7 @@ TEST(CpuLarge, RealToComplexRoundsAsReference) {
                            INT64_MAX, INT64_MIN, 16777217, -16777217, 0, 1, -1};
     std::vector<int64_t> ints;
     for (int rep = 0; rep < 9; ++rep)
-        for (int64_t v : big) ints.push_back(v + rep % 3);
+        for (int64_t v : big) ints.push_back((int64_t)((uint64_t)v + (uint64_t)(rep % 3)));  // wraps at the top
     const int64_t n = (int64_t)ints.size();
     T i64;
     EM_OK(ember_tensor_from_data(cpu(), ints.data(), EMBER_INT64, &n, 1, i64.out()));
