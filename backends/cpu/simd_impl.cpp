@@ -541,7 +541,7 @@ inline V<T> floor_div_or_rem_by_16(V<T> a, T d, Divisor16 v) {
     using VU = V<uint16_t>;
     const V<T> zero = {};
     VU magnitude = (VU)a;
-    if constexpr (std::is_signed_v<T>) magnitude = (VU)(a < zero ? zero - a : a);  // -2^15 wraps to 2^15
+    if constexpr (std::is_signed_v<T>) magnitude = a < zero ? (VU){} - (VU)a : (VU)a;  // -2^15 gives 2^15
     const VU t = mulhi_u16(magnitude, splat<uint16_t>(v.m));
     V<T> q = (V<T>)((t + ((magnitude - t) >> v.s1)) >> v.s2);
     if constexpr (std::is_signed_v<T>) q = (a ^ d) < zero ? zero - q : q;
