@@ -1,6 +1,7 @@
 // Reference kernels of the random family: Philox 4x32-10 words and the per-element samplers
-// (their code is in backends/common/random_samplers.hpp, shared with the cpu backend). Stream layout (docs/numerics-random.md): block b of a call is
-// Philox(key, {lo32(b), hi32(b), j, 0}); random_bits takes j = 0 and 4 words per block;
+// (their code is backends/common/random_samplers.hpp, shared with the cpu backend). Stream
+// layout (docs/numerics-random.md): block b of a call is Philox(key, {lo32(b), hi32(b), j,
+// 0}); random_bits takes j = 0 and 4 words per block;
 // the per-element samplers give element i (C order) the block base + i and draw trial
 // after trial from j = 0, 1, 2, ... so any backend can reproduce each element alone.
 // gamma, beta, binomial and poisson take their parameters either from attrs (n_in == 0) or
