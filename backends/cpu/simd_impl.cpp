@@ -544,12 +544,14 @@ inline V<T> floor_div_or_rem_by_16(V<T> a, T d, Divisor16 v) {
     if constexpr (std::is_signed_v<T>) magnitude = a < zero ? (VU){} - (VU)a : (VU)a;  // -2^15 gives 2^15
     const VU t = mulhi_u16(magnitude, splat<uint16_t>(v.m));
     V<T> q = (V<T>)((t + ((magnitude - t) >> v.s1)) >> v.s2);
-    if constexpr (std::is_signed_v<T>) q = (a ^ d) < zero ? zero - q : q;
+    // In unsigned lanes wherever a select computes both sides in every lane: the side not
+    // taken may overflow (rem + d where rem has d's sign).
+    if constexpr (std::is_signed_v<T>) q = (a ^ d) < zero ? (V<T>)((VU){} - (VU)q) : q;
     V<T> rem = (V<T>)((VU)a - (VU)q * (uint16_t)d);  // |q d| <= |a|
     if constexpr (std::is_signed_v<T>) {
         const auto across = (rem != zero) & ((rem ^ d) < zero);  // rounded up: q - 1, rem + d
-        q = across ? q - 1 : q;
-        rem = across ? rem + d : rem;
+        q = across ? (V<T>)((VU)q - 1) : q;
+        rem = across ? (V<T>)((VU)rem + (uint16_t)d) : rem;
     }
     return Remainder ? rem : q;
 }
