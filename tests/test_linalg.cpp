@@ -813,6 +813,25 @@ TEST(Linalg, Norms) {
     EM_OK(ember_vector_norm(c, R2, 2, ax1, 1, 0, o.out()));
     EXPECT_EQ(shape_of(o), (std::vector<int64_t>{2}));
     EXPECT_TRUE(all_close(values(o), {5, 13}, 1e-15));
+    // Other axes through sum(square(x)): columns, a pair of axes, complex columns; one
+    // column of squares that overflow float32 sends the batch to the scaled computation;
+    // no axis at all is |x| (not the norm of everything).
+    T C = make<double>({3, 5, 1, 4, 12, 2}, {2, 3}, EMBER_FLOAT32), CB = make<double>({3, 3e30, 4, 4e30}, {2, 2}, EMBER_FLOAT32);
+    EM_OK(ember_vector_norm(c, C, 2, ax0, 1, 0, o.out()));
+    EXPECT_TRUE(all_close(values(o), {5, 13, std::sqrt(5.0)}, 1e-6));
+    EM_OK(ember_vector_norm(c, CB, 2, ax0, 1, 1, o.out()));
+    EXPECT_EQ(shape_of(o), (std::vector<int64_t>{1, 2}));
+    EXPECT_TRUE(all_close(values(o), {5, 5e30}, 1e-6));
+    T C3 = make<double>({1, 2, 3, 4, 5, 6, 7, 8}, {2, 2, 2}, EMBER_FLOAT64);
+    int64_t ax02[2] = {0, 2};
+    EM_OK(ember_vector_norm(c, C3, 2, ax02, 2, 0, o.out()));
+    EXPECT_TRUE(all_close(values(o), {std::sqrt(1 + 4 + 25 + 36.0), std::sqrt(9 + 16 + 49 + 64.0)}, 1e-15));
+    EM_OK(ember_vector_norm(c, ZR, 2, ax0, 1, 0, o.out()));
+    EXPECT_EQ(dtype_of(o), EMBER_FLOAT32);
+    EXPECT_TRUE(all_close(values(o), {std::sqrt(27.0), 13, std::sqrt(2.0)}, 1e-6));
+    EM_OK(ember_vector_norm(c, C, 2, ax0, 0, 0, o.out()));
+    EXPECT_EQ(shape_of(o), (std::vector<int64_t>{2, 3}));
+    EXPECT_TRUE(all_close(values(o), {3, 5, 1, 4, 12, 2}, 1e-6));
     // ember_norm: numpy.linalg.norm semantics.
     EM_OK(ember_norm(c, M, nullptr, nullptr, 0, 0, o.out()));
     EXPECT_TRUE(all_close(values(o), {std::sqrt(125.0)}, 1e-6));

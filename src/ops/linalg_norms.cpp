@@ -13,14 +13,16 @@ namespace ember {
 namespace la {
 
 namespace {
-// The 2-norm as sqrt(x . x) through matmul, which a backend runs as BLAS DOT/GEMV in one
-// pass (NumPy computes its norm the same way), over all axes of a contiguous x or over the
-// last axis. Valid when every sum of squares is finite and large enough that squares lost
-// to underflow cannot matter; otherwise (huge or tiny values, zero rows, inf, NaN) an empty
-// TRef sends the caller to the scaled computation. Reads one flag back from the backend.
+// The 2-norm as the square root of an unscaled sum of squares. Over all axes of a
+// contiguous x or over the last axis that sum is x . x through matmul, which a backend runs
+// as BLAS DOT/GEMV in one pass (NumPy computes its norm the same way); over other axes it is
+// sum(square(x)), two passes instead of the scaled path's eight. Valid when every sum of
+// squares is finite and large enough that squares lost to underflow cannot matter; otherwise
+// (huge or tiny values, zero rows, inf, NaN) an empty TRef sends the caller to the scaled
+// computation. Reads one flag back from the backend.
 // A complex x counts as the real pairs (re, im) it holds: |z|^2 = re^2 + im^2, so its
 // 2-norm is the real dot of that view with itself, without computing any |z|.
-TRef two_norm_by_dot(ember_ctx* ctx, const ember_tensor* X, uint64_t mask, bool keepdims) {
+TRef two_norm_unscaled(ember_ctx* ctx, const ember_tensor* X, uint64_t mask, bool keepdims) {
     const int nd = X->ndim;
     const uint64_t all = nd >= 64 ? ~0ull : (1ull << nd) - 1;
     const bool cplx = is_complex(X->dtype);
@@ -32,11 +34,20 @@ TRef two_norm_by_dot(ember_ctx* ctx, const ember_tensor* X, uint64_t mask, bool 
         shape[nd - 1] *= w;
         for (int d = 0; d < nd - 1; ++d) strides[d] *= w;
         rows = cplx ? make_view(X, shape, strides, X->offset * 2) : TRef::borrow(X);
-    } else
-        return TRef();
-    if (cplx) rows->dtype = real_dtype_of(X->dtype);
-    TRef s = op_matmul(ctx, op_expand_dims(rows.get(), rows->ndim - 1).get(), op_expand_dims(rows.get(), rows->ndim).get());
-    const double tiny = rows->dtype == EMBER_FLOAT32 ? 0x1p-60 : 0x1p-900;  // >> (count x smallest normal)
+    }
+    TRef s;
+    if (rows) {
+        if (cplx) rows->dtype = real_dtype_of(X->dtype);
+        s = op_matmul(ctx, op_expand_dims(rows.get(), rows->ndim - 1).get(), op_expand_dims(rows.get(), rows->ndim).get());
+    } else {
+        Shape axes;
+        for (int d = 0; d < nd; ++d)
+            if (mask & (1ull << d)) axes.push_back(d);
+        if (axes.empty()) return TRef();  // no axis: reduce() would read a null list as all axes
+        TRef sq = un(ctx, OP_square, cplx ? un(ctx, OP_abs, TRef::borrow(X)) : TRef::borrow(X));
+        s = reduce(ctx, OP_sum, sq.get(), axes.data(), (int)axes.size(), false);
+    }
+    const double tiny = s->dtype == EMBER_FLOAT32 ? 0x1p-60 : 0x1p-900;  // >> (count x smallest normal)
     TRef ok = bin(ctx, OP_logical_and, un(ctx, OP_isfinite, s), bin(ctx, OP_greater_equal, s, weak_f64(ctx, tiny)));
     if (!read_bool(reduce(ctx, OP_all, ok.get(), nullptr, 0, false).get())) return TRef();
     Shape shape;
@@ -56,7 +67,7 @@ TRef vector_norm(ember_ctx* ctx, const ember_tensor* x, double ord, const int64_
     for (int d = 0; d < x->ndim; ++d)
         if (mask & (1ull << d)) count *= x->shape[d];
     if (ord == 2 && count > 0 && (rt == EMBER_FLOAT32 || rt == EMBER_FLOAT64))
-        if (TRef r = two_norm_by_dot(ctx, X.get(), mask, keepdims)) return r;
+        if (TRef r = two_norm_unscaled(ctx, X.get(), mask, keepdims)) return r;
     TRef A = un(ctx, OP_abs, X);  // real
     if (ord == INFINITY) return reduce(ctx, OP_max, A.get(), axes, naxes, keepdims);
     if (ord == -INFINITY) return reduce(ctx, OP_min, A.get(), axes, naxes, keepdims);
