@@ -23,6 +23,7 @@
 
 #include <emmintrin.h>
 
+#include "../common/saturating_cast.hpp"
 #include "cpu_common.hpp"
 
 namespace ember_cpu {
@@ -502,15 +503,6 @@ ember_status_t searchsorted_kernel(const ember_kernel_call_t* c) {
 
 // ---------------------------------------------------------------- arange
 template <class T>
-T from_double(double v) {
-    if constexpr (std::is_integral_v<T>) {
-        if (std::isnan(v)) return T(0);
-        if (v <= (double)std::numeric_limits<T>::lowest()) return std::numeric_limits<T>::lowest();
-        if (v >= (double)std::numeric_limits<T>::max()) return std::numeric_limits<T>::max();
-    }
-    return (T)v;
-}
-template <class T>
 void fill_arange(const ember_view_t& out, double start, double step) {
     T* dst = (T*)out.data + out.offset;
     const int64_t st = out.strides[0], n = out.shape[0];
@@ -556,7 +548,7 @@ void fill_arange(const ember_view_t& out, double start, double step) {
                 }
             }
         }
-        for (; k < end; ++k) dst[k * st] = from_double<T>(start + (double)k * step);
+        for (; k < end; ++k) dst[k * st] = ember_convert::saturating_cast<T>(start + (double)k * step);
     });
 }
 ember_status_t arange_kernel(const ember_kernel_call_t* c) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../common/random_samplers.hpp"
+#include "../common/saturating_cast.hpp"
 #include "cpu_common.hpp"
 #include "first_position.hpp"
 #include "neg_log_fast.hpp"
@@ -616,18 +617,6 @@ ember_status_t random_kernel(const ember_kernel_call_t* c) {
 enum SamplerKind { kTruncatedNormal, kGamma, kBeta, kBinomial, kPoisson };
 constexpr int kMaxReadyBlocks = 4;
 
-template <class O>
-O sample_to(double v) {
-    if constexpr (std::is_floating_point_v<O>) {
-        return (O)v;
-    } else {  // the reference's float-to-integer rule: NaN -> 0, saturating
-        if (std::isnan(v)) return O(0);
-        if (v <= (double)std::numeric_limits<O>::lowest()) return std::numeric_limits<O>::lowest();
-        if (v >= (double)std::numeric_limits<O>::max()) return std::numeric_limits<O>::max();
-        return (O)v;
-    }
-}
-
 // Elements [e0, e1) of the call, element e from block first + e; value(stream) draws one.
 template <class O, class Draw>
 void draw_run(uint64_t key, uint64_t first, O* out, int64_t e0, int64_t e1, int ready_blocks, const Draw& value) {
@@ -641,7 +630,7 @@ void draw_run(uint64_t key, uint64_t first, O* out, int64_t e0, int64_t e1, int 
             s.ready = &words[0][4 * k];
             s.ready_step = 4 * kRun;
             s.ready_count = (uint32_t)ready_blocks;
-            out[e + k] = sample_to<O>(value(s));
+            out[e + k] = ember_convert::saturating_cast<O>(value(s));
         }
     }
 }

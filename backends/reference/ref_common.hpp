@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../common/float16.hpp"
+#include "../common/saturating_cast.hpp"
 #include "ember/ember_backend.h"
 
 namespace ember_ref {
@@ -112,11 +113,7 @@ To convert(From v) {
     } else if constexpr (is_bool_v<To>) {
         return compute_t<From>(v) != compute_t<From>(0);
     } else if constexpr (is_int_v<To> && (is_real_float_v<From> || is_half_v<From>)) {
-        double d = (double)compute_t<From>(v);
-        if (std::isnan(d)) return To(0);
-        if (d <= (double)std::numeric_limits<To>::lowest()) return std::numeric_limits<To>::lowest();
-        if (d >= (double)std::numeric_limits<To>::max()) return std::numeric_limits<To>::max();
-        return (To)d;
+        return ember_convert::saturating_cast<To>((double)compute_t<From>(v));
     } else if constexpr (is_half_v<To>) {
         // float64 and 32/64-bit integers through a float rounded to odd, so that they are
         // rounded once (64-bit integers beyond 2^53 round to double first).
