@@ -401,21 +401,46 @@ def test_stats_and_losses(backend):
 def test_crossentropies_against_numpy(backend):
     rng = np.random.default_rng(5)
     probs = rng.uniform(0.01, 1, size=(4, 5, 3))
-    probs[0, 0, 0] = 0  # clipped to epsilon
+    probs[0, 0, 0] = 0  # log clamped at -100, or clipped to epsilon when one is given
     logits = rng.normal(size=(4, 5, 3))
     for axis in (-1, 0, 1):
         labels = rng.integers(0, probs.shape[axis], size=np.delete(probs.shape, axis))
         labels[0, 0] = 0  # picks the 0 probability
         onehot = np.moveaxis(np.eye(probs.shape[axis])[labels], -1, axis)
         lse = np.log(np.sum(np.exp(logits), axis=axis, keepdims=True))
-        for values, from_logits in ((probs, False), (logits, True)):
-            logp = values - lse if from_logits else np.log(np.clip(values, 1e-7, 1))
+        with np.errstate(divide="ignore"):
+            clamped = np.maximum(np.log(probs), -100)
+        for values, from_logits, eps in ((probs, False, None), (probs, False, 1e-7), (logits, True, None)):
+            logp = values - lse if from_logits else clamped if eps is None else np.log(np.clip(values, eps, 1))
             want = np.mean(-np.sum(onehot * logp, axis=axis))
-            check(em.losses.categorical_crossentropy(em.asarray(onehot), em.asarray(values), from_logits=from_logits, axis=axis), want)
-            check(em.losses.sparse_categorical_crossentropy(em.asarray(labels), em.asarray(values), from_logits=from_logits, axis=axis), want)
+            kw = dict(from_logits=from_logits, axis=axis, epsilon=eps)
+            check(em.losses.categorical_crossentropy(em.asarray(onehot), em.asarray(values), **kw), want)
+            check(em.losses.sparse_categorical_crossentropy(em.asarray(labels), em.asarray(values), **kw), want)
     for bad in (-1, 3):
         with pytest.raises(IndexError, match="sparse_categorical_crossentropy"):
             em.losses.sparse_categorical_crossentropy(em.asarray(np.full((4, 5), bad)), em.asarray(probs))
+
+
+def test_losses_are_the_c_definitions(backend):
+    """Python's losses call the C API's: reductions, the per-sample losses over an axis, and
+    the ones Ember ML's list lacks (kl_divergence, cosine_similarity, euclidean_distance)."""
+    rng = np.random.default_rng(9)
+    t, p = rng.uniform(0.05, 1, size=(4, 6)), rng.uniform(0.05, 1, size=(4, 6))
+    check(em.losses.mse(em.asarray(t), em.asarray(p), reduction="sum"), np.sum((p - t) ** 2))
+    check(em.losses.mse(em.asarray(t), em.asarray(p), reduction="none"), (p - t) ** 2)
+    check(em.losses.mse(em.asarray(t), em.asarray(p), axis=1), np.mean((p - t) ** 2, axis=1))
+    check(em.losses.binary_crossentropy(em.asarray(np.array([1.0, 0.0])), em.asarray(np.array([0.0, 0.0])), reduction="none"),
+          [100.0, 0.0])
+    tn, pn = t / t.sum(axis=1, keepdims=True), p / p.sum(axis=1, keepdims=True)
+    check(em.losses.kl_divergence(em.asarray(tn), em.asarray(pn), reduction="none"), np.sum(tn * np.log(tn / pn), axis=1))
+    cos = np.sum(t * p, axis=0) / (np.linalg.norm(t, axis=0) * np.linalg.norm(p, axis=0))
+    check(em.losses.cosine_similarity(em.asarray(t), em.asarray(p), axis=0, reduction="none"), cos)
+    check(em.losses.euclidean_distance(em.asarray(t), em.asarray(p), reduction="sum"), np.sum(np.linalg.norm(t - p, axis=1)))
+    assert em.ops.kl_divergence is em.losses.kl_divergence
+    with pytest.raises(ValueError, match="reduction"):
+        em.losses.mse(em.asarray(t), em.asarray(p), reduction="median")
+    with pytest.raises(ValueError, match="axis"):
+        em.losses.mse(em.asarray(t), em.asarray(p), axis=1, reduction="sum")
 
 
 def test_shapes_go_to_c_as_given(backend):
