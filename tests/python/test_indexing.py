@@ -184,6 +184,19 @@ def test_len_iter_conversions(backend):
         assert isinstance(h.tolist()[0][0], float) and h[0, 1].item() == -2.25
 
 
+def test_tolist_with_and_without_numpy(backend, monkeypatch):
+    """tolist goes through NumPy when it imports, else through memoryview: the same scalars."""
+    from ember import _array
+    cases = [em.asarray(np.arange(12, dtype=np.float32).reshape(3, 4))[:, ::2], em.asarray(np.array([1 + 2j, -0.5j])),
+             em.asarray([True, False]), em.asarray([2 ** 64 - 1], dtype=em.uint64), em.asarray(-7), em.zeros((2, 0, 3)),
+             em.asarray([[1.5, -2.25]], dtype=em.bfloat16), em.asarray([65504.0], dtype=em.float16)]
+    with_numpy = [x.tolist() for x in cases]
+    monkeypatch.setattr(_array, "_NUMPY", [None])
+    without = [x.tolist() for x in cases]
+    assert repr(with_numpy) == repr(without)
+    assert without[0] == [[0.0, 2.0], [4.0, 6.0], [8.0, 10.0]] and without[1] == [1 + 2j, -0.5j] and without[4] == -7
+
+
 def test_repr_str(backend):
     x = em.asarray([[1.0, 2.5], [3.0, 4.0]], dtype=em.float64)
     r = repr(x)
