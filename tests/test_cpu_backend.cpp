@@ -873,6 +873,46 @@ TEST(CpuLarge, ShortRowExtremesExact) {
     }
 }
 
+// Sums and means over short rows (the short-row loops of reduce.cpp, inline up to 3 float
+// elements or any integer row): each row's result has the bits of that row reduced alone
+// (one output: the row kernel), and matches the reference; lengths 1 to 9, zeros of both
+// signs, integers that wrap, and a matrix large enough for the pool.
+TEST(CpuLarge, ShortRowSumsAsTheRowKernel) {
+    NEED_CPU();
+    std::mt19937 rng(1401);
+    for (int64_t len : {1, 2, 3, 4, 5, 8, 9}) {
+        const int64_t rows = len == 3 ? 100003 : 2001;
+        // Thirds of floats: float64 values with every mantissa bit, so that the order of a
+        // sum shows in its bits.
+        std::vector<double> d;
+        for (float f : randf((size_t)(rows * len), -3e4f, 3e4f, 1402 + (unsigned)len)) d.push_back(rng() % 7 == 0 ? (rng() % 2 ? 0.0 : -0.0) : f / 3.0);
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT8, EMBER_UINT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_UINT64, EMBER_BOOL}) {
+            T x = tensor(cpu(), d, {rows, len}, dt);
+            const int64_t axis[1] = {1};
+            for (Reduce fn : {ember_sum, ember_mean}) {
+                const bool mean = fn == ember_mean;
+                const std::string what = std::string(mean ? "mean" : "sum") + " of rows of " + std::to_string(len) + " " + ember_dtype_name(dt);
+                T got, want;
+                ember_status_t s1 = fn(cpu(), x, axis, 1, 0, got.out());
+                ASSERT_EQ(s1, fn(ref(), as_ref(x), axis, 1, 0, want.out())) << what;
+                if (s1 != EMBER_OK) continue;
+                const bool is_float = dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64;
+                expect_close(got, want, !is_float ? 0 : dt == EMBER_FLOAT32 ? 1e-6 : 1e-12, 1e-3, what);
+                const auto all = raw_bytes(got);
+                const size_t item = all.size() / (size_t)rows;
+                for (int64_t r : {(int64_t)0, (int64_t)1, rows / 2, rows - 1}) {
+                    T row, one;
+                    EM_OK(ember_select(cpu(), x, 0, r, row.out()));
+                    EM_OK(fn(cpu(), row, nullptr, 0, 0, one.out()));
+                    const auto bits = raw_bytes(one);
+                    ASSERT_EQ(bits.size(), item) << what;
+                    EXPECT_EQ(0, std::memcmp(bits.data(), all.data() + (size_t)r * item, item)) << what << ", row " << r;
+                }
+            }
+        }
+    }
+}
+
 // count_nonzero's own kernels (bytes, 2-, 4- and 8-byte lanes, half types without their
 // sign bit) against the reference, in every layout of the drivers, with -0.0 (not counted)
 // and NaN (counted) among the values; and the sum of bool, which is a count.
@@ -3086,7 +3126,7 @@ const char* const kIsaVariantFilter =
     "CpuLarge.FloatFloorDivideAndRemainderExact:CpuLarge.IntegerPowersAsReference:CpuMath.PowFloat32Lanes:"
     "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource:CpuRandom.CategoricalIsItsCompositesOps:"
     "CpuMath.LogaddexpWithin4Ulp:CpuLarge.ComparisonsAndWhereMatchReferenceBytes:CpuLarge.RealToComplexRoundsAsReference:"
-    "CpuLarge.SixteenBitDivisionByScalarEveryDividend";
+    "CpuLarge.SixteenBitDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact";
 
 TEST(CpuMath, Avx2VariantWithin4Ulp) {
     NEED_CPU();
