@@ -913,6 +913,28 @@ TEST(CpuLarge, ShortRowSumsAsTheRowKernel) {
     }
 }
 
+// 2-norms along short last axes (a square and a short-row sum below kShortNorm, the dot
+// through matmul from it) against the reference, real and complex, with one row of squares
+// that overflow float32 (the scaled computation for the whole batch).
+TEST(CpuLarge, ShortRowNormsMatchReference) {
+    NEED_CPU();
+    for (int64_t len : {1, 2, 3, 7, 15, 16, 40}) {
+        const int64_t rows = 3001;
+        auto d = randf((size_t)(rows * len), -2, 2, 1500 + (unsigned)len);
+        for (bool huge : {false, true}) {
+            if (huge) d[(size_t)len] = 3e30f;
+            for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64}) {
+                T x = tensor(cpu(), d, {rows, len}, dt), got, want;
+                const int64_t axis[1] = {-1};
+                EM_OK(ember_vector_norm(cpu(), x, 2, axis, 1, 0, got.out()));
+                EM_OK(ember_vector_norm(ref(), as_ref(x), 2, axis, 1, 0, want.out()));
+                const double tol = dt == EMBER_FLOAT64 ? 1e-13 : 2e-6;
+                expect_close(got, want, tol, 0, std::string("2-norms of rows of ") + std::to_string(len) + " " + ember_dtype_name(dt) + (huge ? " (one huge)" : ""));
+            }
+        }
+    }
+}
+
 // count_nonzero's own kernels (bytes, 2-, 4- and 8-byte lanes, half types without their
 // sign bit) against the reference, in every layout of the drivers, with -0.0 (not counted)
 // and NaN (counted) among the values; and the sum of bool, which is a count.

@@ -16,10 +16,11 @@ namespace {
 // The 2-norm as the square root of an unscaled sum of squares. Over all axes of a
 // contiguous x or over the last axis that sum is x . x through matmul, which a backend runs
 // as BLAS DOT/GEMV in one pass (NumPy computes its norm the same way); over other axes it is
-// sum(square(x)), two passes instead of the scaled path's eight. Valid when every sum of
-// squares is finite and large enough that squares lost to underflow cannot matter; otherwise
-// (huge or tiny values, zero rows, inf, NaN) an empty TRef sends the caller to the scaled
-// computation. Reads one flag back from the backend.
+// sum(square(x)), two passes instead of the scaled path's eight, and so for last axes
+// shorter than kShortNorm. Valid when every sum of squares is finite and large enough that
+// squares lost to underflow cannot matter; otherwise (huge or tiny values, zero rows, inf,
+// NaN) an empty TRef sends the caller to the scaled computation. Reads one flag back from
+// the backend.
 // A complex x counts as the real pairs (re, im) it holds: |z|^2 = re^2 + im^2, so its
 // 2-norm is the real dot of that view with itself, without computing any |z|.
 TRef two_norm_unscaled(ember_ctx* ctx, const ember_tensor* X, uint64_t mask, bool keepdims) {
@@ -29,7 +30,7 @@ TRef two_norm_unscaled(ember_ctx* ctx, const ember_tensor* X, uint64_t mask, boo
     const int64_t w = cplx ? 2 : 1;  // reals per element
     TRef rows;  // X with the reduced elements along its last axis
     if ((mask & all) == all && is_contiguous(X)) rows = make_view(X, {X->size * w}, {1}, X->offset * w);
-    else if (nd > 0 && (mask & all) == (1ull << (nd - 1)) && (!cplx || X->strides[nd - 1] == 1)) {
+    else if (nd > 0 && (mask & all) == (1ull << (nd - 1)) && (!cplx || X->strides[nd - 1] == 1) && X->shape[nd - 1] * w >= kShortNorm) {
         Shape shape = shape_of(X), strides(X->strides, X->strides + nd);
         shape[nd - 1] *= w;
         for (int d = 0; d < nd - 1; ++d) strides[d] *= w;
