@@ -873,8 +873,8 @@ TEST(CpuLarge, ShortRowExtremesExact) {
     }
 }
 
-// Sums and means over short rows (the short-row loops of reduce.cpp, inline up to 3 float
-// elements or any integer row): each row's result has the bits of that row reduced alone
+// Sums, means, products and counts over short rows (the short-row loops of reduce.cpp,
+// inline up to 3 float elements or any integer row): each row's result has the bits of that row reduced alone
 // (one output: the row kernel), and matches the reference; lengths 1 to 9, zeros of both
 // signs, integers that wrap, and a matrix large enough for the pool.
 TEST(CpuLarge, ShortRowSumsAsTheRowKernel) {
@@ -889,9 +889,9 @@ TEST(CpuLarge, ShortRowSumsAsTheRowKernel) {
         for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT8, EMBER_UINT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_UINT64, EMBER_BOOL}) {
             T x = tensor(cpu(), d, {rows, len}, dt);
             const int64_t axis[1] = {1};
-            for (Reduce fn : {ember_sum, ember_mean}) {
-                const bool mean = fn == ember_mean;
-                const std::string what = std::string(mean ? "mean" : "sum") + " of rows of " + std::to_string(len) + " " + ember_dtype_name(dt);
+            for (Reduce fn : {ember_sum, ember_mean, ember_prod, ember_count_nonzero}) {
+                const char* name = fn == ember_sum ? "sum" : fn == ember_mean ? "mean" : fn == ember_prod ? "prod" : "count_nonzero";
+                const std::string what = std::string(name) + " of rows of " + std::to_string(len) + " " + ember_dtype_name(dt);
                 T got, want;
                 ember_status_t s1 = fn(cpu(), x, axis, 1, 0, got.out());
                 ASSERT_EQ(s1, fn(ref(), as_ref(x), axis, 1, 0, want.out())) << what;

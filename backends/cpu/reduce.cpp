@@ -350,6 +350,19 @@ void short_rows_int_sum(const char* px, int64_t L, int64_t si, char* po, int64_t
     }
 }
 
+// Others through the row kernel with a local accumulator of type A from `init`, stored as
+// type O (count_nonzero: uint64 counts; products: double for floats, (u)int64 wrapping).
+template <class A, class O>
+void short_rows_by_kernel(RowFn row, A init, const char* px, size_t sz, int64_t L, int64_t si, char* po, int64_t so, int64_t b,
+                          int64_t e) {
+    O* o = (O*)po;
+    for (int64_t r = b; r < e; ++r) {
+        A a = init;
+        row(px + r * si * (int64_t)sz, L, &a);
+        o[r * so] = (O)a;
+    }
+}
+
 // False where the op or dtype has no short-row loop here.
 bool reduce_short_rows(int code, int32_t dt, RowFn row, const char* px, int64_t L, int64_t nout, int64_t si, char* po, int64_t so) {
     auto run = [&](auto body) {
@@ -369,6 +382,15 @@ bool reduce_short_rows(int code, int32_t dt, RowFn row, const char* px, int64_t 
             return run([&](int64_t b, int64_t e) { short_rows_sum<double>(row, code == kMean, L, px, L, si, po, so, b, e); });
         return false;
     }
+    const size_t sz = itemsize_of(dt);
+    if (code == R_NONZERO)
+        return run([&](int64_t b, int64_t e) { short_rows_by_kernel<uint64_t, uint64_t>(row, 0, px, sz, L, si, po, so, b, e); });
+    if (code == R_PROD && dt == EMBER_FLOAT32)
+        return run([&](int64_t b, int64_t e) { short_rows_by_kernel<double, float>(row, 1.0, px, sz, L, si, po, so, b, e); });
+    if (code == R_PROD && dt == EMBER_FLOAT64)
+        return run([&](int64_t b, int64_t e) { short_rows_by_kernel<double, double>(row, 1.0, px, sz, L, si, po, so, b, e); });
+    if (code == R_PROD && int64_dtype(dt))
+        return run([&](int64_t b, int64_t e) { short_rows_by_kernel<uint64_t, uint64_t>(row, 1, px, sz, L, si, po, so, b, e); });
     if (code != R_SUM && code != R_MAX && code != R_MIN) return false;
     switch (dt) {  // bools are bytes 0 and 1: max is any, min all (their sums come as counts)
         case EMBER_BOOL: return code != R_SUM && typed(uint8_t{});
