@@ -913,6 +913,41 @@ TEST(CpuLarge, ShortRowSumsAsTheRowKernel) {
     }
 }
 
+// Binary ops whose runs are short (elementwise.cpp's binary_short_runs: blocks of rows in
+// one kernel call, inputs copied into buffers where they do not lie as the output does):
+// a column broadcast (x - x.max(keepdims)), a row broadcast (x * w), a reversed-row-order
+// operand, a 3-d middle broadcast, run lengths 1 to 70, blocks split across the pool; the
+// reference's bytes, comparisons writing bools included.
+TEST(CpuLarge, ShortRunBinaryOpsMatchReference) {
+    NEED_CPU();
+    struct {
+        const char* name;
+        Binary fn;
+    } ops[] = {{"subtract", ember_subtract}, {"multiply", ember_multiply}, {"maximum", ember_maximum}, {"less", ember_less}};
+    for (int64_t len : {1, 2, 3, 7, 33, 63, 64, 70}) {
+        const int64_t rows = len == 3 ? 90001 : 2003;
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT8, EMBER_UINT16, EMBER_INT64}) {
+            T x = tensor(cpu(), randf((size_t)(rows * len), -100, 100, 1600 + (unsigned)len), {rows, len}, dt);
+            T col = tensor(cpu(), randf((size_t)rows, -100, 100, 1700), {rows, 1}, dt);
+            T row = tensor(cpu(), randf((size_t)len, -100, 100, 1701), {len}, dt);
+            T flipped, x3, mid;
+            const int64_t axis0 = 0;
+            EM_OK(ember_flip(cpu(), x, &axis0, 1, flipped.out()));  // rows in reverse order: a negative row stride
+            const int64_t shape3[3] = {rows, 1, len};
+            EM_OK(ember_reshape(cpu(), x, shape3, 3, x3.out()));
+            mid = tensor(cpu(), randf((size_t)(3 * len), -100, 100, 1702), {1, 3, len}, dt);
+            const std::pair<const ember_tensor_t*, const ember_tensor_t*> operands[] = {{x, col}, {col, x}, {x, row}, {row, x}, {x, flipped}, {x3, mid}};
+            for (auto& op : ops)
+                for (size_t i = 0; i < std::size(operands); ++i) {
+                    T got, want;
+                    EM_OK(op.fn(cpu(), operands[i].first, operands[i].second, got.out()));
+                    EM_OK(op.fn(ref(), as_ref(operands[i].first), as_ref(operands[i].second), want.out()));
+                    EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << op.name << " " << ember_dtype_name(dt) << " runs of " << len << ", operands " << i;
+                }
+        }
+    }
+}
+
 // 2-norms along short last axes (a square and a short-row sum below kShortNorm, the dot
 // through matmul from it) against the reference, real and complex, with one row of squares
 // that overflow float32 (the scaled computation for the whole batch).
@@ -3148,7 +3183,7 @@ const char* const kIsaVariantFilter =
     "CpuLarge.FloatFloorDivideAndRemainderExact:CpuLarge.IntegerPowersAsReference:CpuMath.PowFloat32Lanes:"
     "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource:CpuRandom.CategoricalIsItsCompositesOps:"
     "CpuMath.LogaddexpWithin4Ulp:CpuLarge.ComparisonsAndWhereMatchReferenceBytes:CpuLarge.RealToComplexRoundsAsReference:"
-    "CpuLarge.SixteenBitDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact";
+    "CpuLarge.SixteenBitDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact:CpuLarge.ShortRunBinaryOpsMatchReference";
 
 TEST(CpuMath, Avx2VariantWithin4Ulp) {
     NEED_CPU();

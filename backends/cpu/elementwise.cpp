@@ -301,6 +301,79 @@ ember_status_t complex_binary(const ember_kernel_call_t* c, ComplexRun run, bool
 
 ember_status_t binary_kernel(const ember_kernel_call_t* c) { return binary_isa_kernel(c, kdata(c)->code); }
 
+// Runs shorter than kShortRun into an output in C order: blocks of whole rows go to the
+// kernel in one call, each input read in place where it lies as the output does, else
+// copied into a buffer a row at a time (a value broadcast along its row repeated). A
+// kernel call per run made x - x.max(axis=-1, keepdims=True) on a million rows of 3
+// float32s take 26 ms (NumPy 6).
+constexpr int64_t kShortRun = 64, kShortBlock = 2048;
+
+// Row r of the block from src's element r * rs, repeated (cs = 0) or in order (cs = 1).
+template <class E>
+void copy_rows(char* dst, const char* src, int64_t nr, int64_t inner, int64_t rs, int64_t cs) {
+    E* d = (E*)dst;
+    const E* x = (const E*)src;
+    for (int64_t r = 0; r < nr; ++r)
+        for (int64_t j = 0; j < inner; ++j) d[r * inner + j] = x[r * rs + j * cs];
+}
+void copy_rows(size_t isz, char* dst, const char* src, int64_t nr, int64_t inner, int64_t rs, int64_t cs) {
+    if (isz == 1) copy_rows<uint8_t>(dst, src, nr, inner, rs, cs);
+    else if (isz == 2) copy_rows<uint16_t>(dst, src, nr, inner, rs, cs);
+    else if (isz == 4) copy_rows<uint32_t>(dst, src, nr, inner, rs, cs);
+    else copy_rows<uint64_t>(dst, src, nr, inner, rs, cs);
+}
+
+bool binary_short_runs(const Geometry& g, BinFn fn, const char* pa, const char* pb, char* po, size_t isz, size_t osz) {
+    const int last = g.nd - 1;
+    if (g.nd < 2 || isz > 8) return false;
+    const int64_t inner = g.shape[last], rows = g.size / inner;
+    if (inner >= kShortRun || g.st[0][last] != 1) return false;
+    for (int64_t d = last - 1, step = inner; d >= 0; step *= g.shape[d], --d)
+        if (g.st[0][d] != step) return false;
+    bool in_place[3] = {true, true, true};  // [1], [2]: the input lies as the output does
+    for (int k = 1; k < 3; ++k)
+        for (int d = 0; d <= last; ++d) in_place[k] = in_place[k] && g.st[k][d] == g.st[0][d];
+    const char* const base[3] = {po, pa, pb};
+    const int64_t block_rows = std::max<int64_t>(1, kShortBlock / inner);
+    parallel_range(rows, g.size >= kParallelCheap ? 0 : INT64_MAX, block_rows, [&](int64_t begin, int64_t end) {
+        alignas(64) char buf[3][kShortBlock * 8];
+        bool once[3] = {false, false, false};  // a row broadcast down a matrix: the buffer is every block's
+        for (int k = 1; k < 3; ++k)
+            if (!in_place[k] && g.nd == 2 && g.st[k][0] == 0) {
+                copy_rows(isz, buf[k], base[k], std::min(block_rows, end - begin), inner, 0, g.st[k][1]);
+                once[k] = true;
+            }
+        int64_t idx[EMBER_MAX_DIMS], off[3] = {0, 0, 0};
+        for (int64_t d = last - 1, rest = begin; d >= 0; --d) {
+            idx[d] = rest % g.shape[d];
+            rest /= g.shape[d];
+            for (int k = 1; k < 3; ++k) off[k] += idx[d] * g.st[k][d];
+        }
+        for (int64_t r0 = begin; r0 < end; r0 += block_rows) {
+            const int64_t nr = std::min(block_rows, end - r0);
+            const char* p[3];
+            for (int k = 1; k < 3; ++k) p[k] = in_place[k] ? base[k] + r0 * inner * (int64_t)isz : buf[k];
+            if (g.nd == 2) {  // a matrix: each buffer filled in one loop
+                for (int k = 1; k < 3; ++k)
+                    if (!in_place[k] && !once[k]) copy_rows(isz, buf[k], base[k] + r0 * g.st[k][0] * (int64_t)isz, nr, inner, g.st[k][0], g.st[k][1]);
+            } else {
+                for (int64_t r = 0; r < nr; ++r) {
+                    for (int k = 1; k < 3; ++k)
+                        if (!in_place[k]) copy_rows(isz, buf[k] + r * inner * (int64_t)isz, base[k] + off[k] * (int64_t)isz, 1, inner, 0, g.st[k][last]);
+                    for (int64_t d = last - 1; d >= 0; --d) {  // the next row's offsets
+                        for (int k = 1; k < 3; ++k) off[k] += g.st[k][d];
+                        if (++idx[d] < g.shape[d]) break;
+                        for (int k = 1; k < 3; ++k) off[k] -= g.st[k][d] * g.shape[d];
+                        idx[d] = 0;
+                    }
+                }
+            }
+            fn(p[1], p[2], po + r0 * inner * (int64_t)osz, nr * inner, 0);
+        }
+    });
+    return true;
+}
+
 }  // namespace
 
 ember_status_t binary_isa_kernel(const ember_kernel_call_t* c, int code) {
@@ -352,6 +425,7 @@ ember_status_t binary_vector_kernel(const ember_kernel_call_t* c, BinFn fn) {
         });
         return EMBER_OK;
     }
+    if (binary_short_runs(g, fn, pa, pb, po, isz, osz)) return EMBER_OK;
     parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
         walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
             fn(pa + off[1] * (int64_t)isz, pb + off[2] * (int64_t)isz, po + off[0] * (int64_t)osz, len, mode);
