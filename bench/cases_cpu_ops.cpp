@@ -796,6 +796,27 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("astype_f32_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_astype(c, x, EMBER_COMPLEX64, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("sum_rows3_f32/1e6x3") || np.count("center_rows3_f32/1e6x3") || np.count("argmax_rows3_f32/1e6x3") ||
+        np.count("norm_rows3_f32/1e6x3")) {  // uniform(-1, 1): rows of 3
+        ember_tensor_t* x = random_tensor(c, {1000000, 3}, -1, 1, 44);
+        const int64_t last[1] = {1};
+        add("sum_rows3_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, x, last, 1, 0, r); }));
+        add("center_rows3_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) {
+                ember_tensor_t* m = nullptr;
+                ember_max(c, x, last, 1, 1, &m);
+                ember_subtract(c, x, m, r);
+                ember_tensor_release(m);
+            }));
+        add("argmax_rows3_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x, 1, 0, r); }));
+        add("norm_rows3_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) { ember_vector_norm(c, x, 2, last, 1, 0, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("norm_axis0_f32/1000x1000")) {  // uniform(-1, 1)
+        ember_tensor_t* x = random_tensor(c, {1000, 1000}, -1, 1, 45);
+        const int64_t first[1] = {0};
+        add("norm_axis0_f32", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_vector_norm(c, x, 2, first, 1, 0, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("fftshift_f32/1000x1000") || np.count("topk_rows_f32/1000x1000")) {  // uniform(-1, 1)
         ember_tensor_t* x = random_tensor(c, {1000, 1000}, -1, 1, 43);
         add("fftshift_f32", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_fftshift(c, x, nullptr, 0, r); }));

@@ -179,6 +179,11 @@ Index and random cases (INDEX_CASES, their own shapes):
   fftshift_f32       np.fft.fftshift(x) of a (1000, 1000) array (both axes)
   topk_rows_f32      the 10 largest of each row of a (1000, 1000) array with their indices, in order
                      (NumPy: argpartition, then an argsort of the 10; Ember: ember_topk)
+  sum_rows3_f32      x.sum(axis=1) of a (10**6, 3) array (short rows: xyz points, RGB pixels)
+  center_rows3_f32   x - x.max(axis=1, keepdims=True) of a (10**6, 3) array (a column broadcast)
+  argmax_rows3_f32   np.argmax(x, axis=1) of a (10**6, 3) array
+  norm_rows3_f32     np.linalg.norm(x, axis=1) of a (10**6, 3) array (Ember: ember_vector_norm)
+  norm_axis0_f32     np.linalg.norm(x, axis=0) of a (1000, 1000) array
   full_f32           np.full(10**6, 0.5, dtype=np.float32) (Ember: ember_full)
   arange_i64         np.arange(10**6) (Ember: ember_arange, int64)
   iadd_f32           x += y of 1e7 values (NumPy's np.add(x, y, out=x); Ember's ember_elementwise_into)
@@ -460,6 +465,11 @@ INDEX_CASES = {
     "astype_f32_c64": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: x.astype(np.complex64)),
     "fftshift_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32),), np.fft.fftshift),
     "topk_rows_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32),), lambda x: top_rows(x, 10)),
+    "sum_rows3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: x.sum(axis=1)),
+    "center_rows3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: x - x.max(axis=1, keepdims=True)),
+    "argmax_rows3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: np.argmax(x, axis=1)),
+    "norm_rows3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: np.linalg.norm(x, axis=1)),
+    "norm_axis0_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32),), lambda x: np.linalg.norm(x, axis=0)),
     "full_f32": ("1e6", lambda r: (), lambda: np.full(10**6, 0.5, dtype=np.float32)),
     "arange_i64": ("1e6", lambda r: (), lambda: np.arange(10**6)),
     "iadd_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32), r.uniform(-1, 1, 10**7).astype(np.float32)),
