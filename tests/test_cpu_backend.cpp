@@ -948,6 +948,44 @@ TEST(CpuLarge, ShortRunBinaryOpsMatchReference) {
     }
 }
 
+// Unary ops on short runs (x[:, :len] of a wider matrix, and of a 3-d tensor): the bytes
+// the same kernel gives on a contiguous copy, and the reference's for the exact ops.
+TEST(CpuLarge, ShortRunUnaryOpsMatchContiguous) {
+    NEED_CPU();
+    using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+    struct {
+        const char* name;
+        Unary fn;
+        bool exact;
+    } ops[] = {{"negative", ember_negative, true}, {"square", ember_square, true}, {"exp", ember_exp, false}, {"tanh", ember_tanh, false}};
+    for (int64_t len : {2, 3, 17, 63, 64}) {
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT16}) {
+            const int64_t rows = len == 3 ? 90001 : 1003, width = len + 5;
+            T wide = tensor(cpu(), randf((size_t)(rows * width), -3, 3, 1800 + (unsigned)len), {rows, width}, dt), view, view3, wide3;
+            const int64_t from[2] = {0, 1}, to[2] = {rows, 1 + len}, step[2] = {1, 1};
+            EM_OK(ember_slice(cpu(), wide, from, to, step, 2, view.out()));
+            // (rows, 3, width)[:, :2, 2:2 + len]: three dims that do not merge
+            wide3 = tensor(cpu(), randf((size_t)(rows * 3 * width), -3, 3, 1900 + (unsigned)len), {rows, 3, width}, dt);
+            const int64_t from3[3] = {0, 0, 2}, to3[3] = {rows, 2, 2 + len}, step3[3] = {1, 1, 1};
+            EM_OK(ember_slice(cpu(), wide3, from3, to3, step3, 3, view3.out()));
+            for (const ember_tensor_t* v : {(const ember_tensor_t*)view, (const ember_tensor_t*)view3})
+                for (auto& op : ops) {
+                    if (!op.exact && dt == EMBER_INT16) continue;
+                    const std::string what = std::string(op.name) + " " + ember_dtype_name(dt) + " runs of " + std::to_string(len);
+                    T dense, got, want;
+                    EM_OK(ember_copy(cpu(), v, dense.out()));
+                    EM_OK(op.fn(cpu(), v, got.out()));
+                    EM_OK(op.fn(cpu(), dense, want.out()));
+                    EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << what;
+                    if (!op.exact) continue;
+                    T ref_out;
+                    EM_OK(op.fn(ref(), as_ref(v), ref_out.out()));
+                    EXPECT_EQ(raw_bytes(got), raw_bytes(ref_out)) << what << " (reference)";
+                }
+        }
+    }
+}
+
 // 2-norms along short last axes (a square and a short-row sum below kShortNorm, the dot
 // through matmul from it) against the reference, real and complex, with one row of squares
 // that overflow float32 (the scaled computation for the whole batch).
@@ -3183,7 +3221,7 @@ const char* const kIsaVariantFilter =
     "CpuLarge.FloatFloorDivideAndRemainderExact:CpuLarge.IntegerPowersAsReference:CpuMath.PowFloat32Lanes:"
     "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource:CpuRandom.CategoricalIsItsCompositesOps:"
     "CpuMath.LogaddexpWithin4Ulp:CpuLarge.ComparisonsAndWhereMatchReferenceBytes:CpuLarge.RealToComplexRoundsAsReference:"
-    "CpuLarge.SixteenBitDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact:CpuLarge.ShortRunBinaryOpsMatchReference";
+    "CpuLarge.SixteenBitDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact:CpuLarge.ShortRunBinaryOpsMatchReference:CpuLarge.ShortRunUnaryOpsMatchContiguous";
 
 TEST(CpuMath, Avx2VariantWithin4Ulp) {
     NEED_CPU();
