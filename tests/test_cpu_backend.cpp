@@ -982,6 +982,13 @@ TEST(CpuLarge, ShortRunUnaryOpsMatchContiguous) {
                     EM_OK(op.fn(ref(), as_ref(v), ref_out.out()));
                     EXPECT_EQ(raw_bytes(got), raw_bytes(ref_out)) << what << " (reference)";
                 }
+            for (const ember_tensor_t* v : {(const ember_tensor_t*)view, (const ember_tensor_t*)view3})  // copies and conversions
+                for (ember_dtype_t to : {dt, EMBER_FLOAT64, EMBER_INT8, EMBER_COMPLEX64}) {
+                    T got, want;
+                    EM_OK(ember_astype(cpu(), v, to, got.out()));
+                    EM_OK(ember_astype(ref(), as_ref(v), to, want.out()));
+                    EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "astype " << ember_dtype_name(dt) << " -> " << ember_dtype_name(to) << " runs of " << len;
+                }
         }
     }
 }

@@ -827,6 +827,10 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     char *px = base_ptr(x), *po = base_ptr(o);
     if (inner > 1 && so != 1) return reference_on_slices(c, kElementwise);
     if (x.dtype == o.dtype && (inner == 1 || sx == 1)) {  // copy runs
+        const char* const input[1] = {px};
+        if (inner > 1 && short_run_blocks<1>(g, input, isz, po, osz, kParallelCheap * 2,
+                                             [&](const char* const* p, char* out, int64_t n) { std::memcpy(out, p[0], (size_t)n * isz); }))
+            return EMBER_OK;
         const int flags = stream_flag(g.size * (int64_t)osz, o, {&x});
         parallel_range(g.size, kParallelCheap * 2, 1 << 15, [&](int64_t begin, int64_t end) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
@@ -924,6 +928,10 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
         }
     };
     if (inner == 1 || sx == 1) {
+        const char* const input[1] = {px};
+        if (inner > 1 && short_run_blocks<1>(g, input, isz, po, osz, kParallelCheap,
+                                             [&](const char* const* p, char* out, int64_t n) { convert_run(p[0], out, n); }))
+            return EMBER_OK;
         parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) { convert_run(px + off[1] * (int64_t)isz, po + off[0] * (int64_t)osz, len); });
         });
