@@ -993,6 +993,28 @@ TEST(CpuLarge, ShortRunUnaryOpsMatchContiguous) {
     }
 }
 
+// Copies whose output rows are short and read across the input (planes to interleaved
+// channels, CHW -> HWC; a (2, n) matrix transposed): the reference's bytes.
+TEST(CpuLarge, InterleavingCopiesMatchReference) {
+    NEED_CPU();
+    for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT16, EMBER_FLOAT32, EMBER_FLOAT64}) {
+        for (int64_t channels : {2, 3, 4, 17}) {
+            T planes = tensor(cpu(), randf((size_t)(channels * 300 * 211), -100, 100, 2000 + (unsigned)channels), {channels, 300, 211}, dt), hwc, got, want;
+            const int64_t perm[3] = {1, 2, 0};
+            EM_OK(ember_permute_dims(cpu(), planes, perm, 3, hwc.out()));
+            EM_OK(ember_copy(cpu(), hwc, got.out()));
+            EM_OK(ember_copy(ref(), as_ref(hwc), want.out()));
+            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "CHW -> HWC " << ember_dtype_name(dt) << ", " << channels << " channels";
+            T back;  // and the other way (a stepped read of each plane)
+            const int64_t perm_back[3] = {2, 0, 1};
+            EM_OK(ember_permute_dims(cpu(), got, perm_back, 3, back.out()));
+            T planes_again;
+            EM_OK(ember_copy(cpu(), back, planes_again.out()));
+            EXPECT_EQ(raw_bytes(planes_again), raw_bytes(planes)) << "HWC -> CHW " << ember_dtype_name(dt) << ", " << channels << " channels";
+        }
+    }
+}
+
 // 2-norms along short last axes (a square and a short-row sum below kShortNorm, the dot
 // through matmul from it) against the reference, real and complex, with one row of squares
 // that overflow float32 (the scaled computation for the whole batch).
@@ -3228,7 +3250,7 @@ const char* const kIsaVariantFilter =
     "CpuLarge.FloatFloorDivideAndRemainderExact:CpuLarge.IntegerPowersAsReference:CpuMath.PowFloat32Lanes:"
     "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource:CpuRandom.CategoricalIsItsCompositesOps:"
     "CpuMath.LogaddexpWithin4Ulp:CpuLarge.ComparisonsAndWhereMatchReferenceBytes:CpuLarge.RealToComplexRoundsAsReference:"
-    "CpuLarge.SixteenBitDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact:CpuLarge.ShortRunBinaryOpsMatchReference:CpuLarge.ShortRunUnaryOpsMatchContiguous";
+    "CpuLarge.SixteenBitDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact:CpuLarge.ShortRunBinaryOpsMatchReference:CpuLarge.ShortRunUnaryOpsMatchContiguous:CpuLarge.InterleavingCopiesMatchReference";
 
 TEST(CpuMath, Avx2VariantWithin4Ulp) {
     NEED_CPU();

@@ -892,6 +892,14 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
         });
         return EMBER_OK;
     }
+    if (x.dtype == o.dtype && inner < kShortRun && isz <= 2) {
+        // Short output rows read across a transposed input of bytes or halves (CHW -> HWC
+        // images: 7.8 ms for (3, 1000, 1000) uint8 in tiles of a kernel call per row of 3).
+        const char* const input[1] = {px};
+        if (short_run_blocks<1>(g, input, isz, po, osz, kParallelCheap * 2,
+                                [&](const char* const* p, char* out, int64_t n) { std::memcpy(out, p[0], (size_t)n * isz); }))
+            return EMBER_OK;
+    }
     if (x.dtype == o.dtype && transposed_copy(g, px, po, isz)) return EMBER_OK;
     if (x.dtype == o.dtype && sx != 0 && std::abs(sx) <= 16) {
         // A stepped or reversed input (a flip): each run gathered straight into the output,
