@@ -558,7 +558,9 @@ class Array:
         d = self.dtype
         ts = _dt.TYPESTR.get(d.name)
         addr = _c.ember_py_host_address(self._h) if ts else None
-        if addr is None or (addr == 0 and self.size):
+        # A null address (an empty tensor imported through DLPack) is refused: NumPy 1.24 then
+        # read the array as a sequence and failed; __array__ makes the empty array instead.
+        if not addr:
             raise AttributeError("__array_interface__: not a host tensor of a NumPy dtype")
         item = d.itemsize
         return {"version": 3, "shape": self.shape, "typestr": ts, "data": (addr, bool(_c.ember_tensor_is_read_only(self._h))),
