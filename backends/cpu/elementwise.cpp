@@ -359,15 +359,20 @@ bool short_run_blocks(const Geometry& g, const char* const (&in)[N], size_t isz,
                 for (int k = 0; k < N; ++k)
                     if (!in_place[k] && !once[k])
                         copy_rows(isz, buf[k], in[k] + r0 * g.st[k + 1][0] * (int64_t)isz, nr, inner, g.st[k + 1][0], g.st[k + 1][1]);
-            } else {
-                for (int64_t r = 0; r < nr; ++r) {
+            } else {  // stretches of rows along dim last - 1, one loop each
+                const int64_t rd = last - 1;
+                for (int64_t r = 0; r < nr;) {
+                    const int64_t run = std::min(nr - r, g.shape[rd] - idx[rd]);
                     for (int k = 0; k < N; ++k)
-                        if (!in_place[k]) copy_rows(isz, buf[k] + r * inner * (int64_t)isz, in[k] + off[k] * (int64_t)isz, 1, inner, 0, g.st[k + 1][last]);
-                    for (int64_t d = last - 1; d >= 0; --d) {  // the next row's offsets
-                        for (int k = 0; k < N; ++k) off[k] += g.st[k + 1][d];
-                        if (++idx[d] < g.shape[d]) break;
-                        for (int k = 0; k < N; ++k) off[k] -= g.st[k + 1][d] * g.shape[d];
+                        if (!in_place[k])
+                            copy_rows(isz, buf[k] + r * inner * (int64_t)isz, in[k] + off[k] * (int64_t)isz, run, inner, g.st[k + 1][rd], g.st[k + 1][last]);
+                    r += run;
+                    idx[rd] += run;
+                    for (int k = 0; k < N; ++k) off[k] += run * g.st[k + 1][rd];
+                    for (int64_t d = rd; d > 0 && idx[d] == g.shape[d]; --d) {  // carry into the outer dims
+                        for (int k = 0; k < N; ++k) off[k] += g.st[k + 1][d - 1] - g.st[k + 1][d] * g.shape[d];
                         idx[d] = 0;
+                        ++idx[d - 1];
                     }
                 }
             }
