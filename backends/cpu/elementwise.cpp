@@ -3,6 +3,8 @@
 // goes to the selected ISA's vector kernel when the output is contiguous along it and every
 // input is contiguous or a broadcast scalar (stride 0): the common cases, including row and
 // column broadcasting; float16/bfloat16 through the float32 kernels, chunk by chunk.
+// Runs shorter than 64 elements into an output in C order go in blocks of whole rows, an
+// input that does not lie as the output does copied into a buffer first (short_run_blocks).
 // Transposed, stepped or reversed inputs are gathered into L1 tiles first (for_tiles; the
 // register transpose for transposed ones), except a plain copy of a transposed input of 32
 // rows or more, which runs the register transpose straight into the output, and a plain

@@ -6,7 +6,8 @@
 //    with the ISA's row kernel (pairwise, float32 accumulating in float64). Many outputs
 //    are split across threads; a single output (a full reduction) is split into fixed
 //    chunks whose partial sums are combined pairwise in a fixed order, so the result does
-//    not depend on the thread count.
+//    not depend on the thread count. A matrix's rows of at most 64 elements run in typed
+//    loops with a local accumulator, the shortest folded inline (reduce_short_rows).
 //  - COLUMN: the innermost dim is kept and contiguous (e.g. sum over axis 0 of a matrix).
 //    Accumulators run along it (float32 sums in float64, float64 sums blocked).
 // Complex sums in the ROW layout keep two double accumulators; in the COLUMN layout they
