@@ -2146,15 +2146,17 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
         EM_OK(ember_matrix_transpose(cpu(), att, a_t.out()));
         int64_t one[3] = {0, 0, 0}, upto[3] = {1, EMBER_SLICE_END, EMBER_SLICE_END};
         EM_OK(ember_slice(cpu(), d, one, upto, nullptr, 3, d1.out()));  // (1, 40, 30): shared by c's batch
-        // Tall products with a tiny B (points times a 3 x 3 or 3 x 2 matrix).
+        // Tall products with a tiny B (points times a 3 x 3 or 3 x 2 matrix: tiny_b_product).
         T tall = tensor(cpu(), randf(40000 * 3, -1, 1, 57), {40000, 3}, dt), b33 = tensor(cpu(), randf(9, -1, 1, 58), {3, 3}, dt);
-        T b32 = tensor(cpu(), randf(6, -1, 1, 60), {3, 2}, dt);
+        T b32 = tensor(cpu(), randf(6, -1, 1, 60), {3, 2}, dt), planes = tensor(cpu(), randf(40000 * 4, -1, 1, 61), {4, 40000}, dt), tall_t;
+        EM_OK(ember_matrix_transpose(cpu(), planes, tall_t.out()));  // (40000, 4): columns 40000 apart
+        T b33_4 = tensor(cpu(), randf(12, -1, 1, 62), {4, 3}, dt);
         struct {
             const char* layout;
             const ember_tensor_t *x, *y;
         } cases[] = {{"row blocks", a, b}, {"row blocks of a transposed A", a_t, b}, {"row blocks of a packed A", astep, b},
                      {"row blocks of a batch", c, d}, {"row blocks of a folded batch", c, d1}, {"(40000, 3) @ (3, 3)", tall, b33},
-                     {"(40000, 3) @ (3, 2)", tall, b32}};
+                     {"(40000, 3) @ (3, 2)", tall, b32}, {"transposed (40000, 4) @ (4, 3)", tall_t, b33_4}};
         for (auto& cs : cases) {
             T got, want;
             EM_OK(ember_matmul(cpu(), cs.x, cs.y, got.out()));
