@@ -12,7 +12,8 @@
 // dimension (n * k <= 4096, real dtypes) is cut into row blocks that OpenBLAS keeps on one
 // thread, for the pool, and one with few outputs and a long inner dimension into partial
 // products over pieces of k. When b is shared by the whole batch and a's batch rows are
-// evenly spaced, the batch folds into one tall product where that pays.
+// evenly spaced, the batch folds into one tall product where that pays. A tall A by a B of
+// at most 4 x 4 (points times a rotation) is one loop with B in registers (tiny_b_product).
 #include <cblas.h>
 #include <strings.h>
 
