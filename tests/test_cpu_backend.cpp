@@ -913,10 +913,10 @@ TEST(CpuLarge, ShortRowSumsAsTheRowKernel) {
     }
 }
 
-// Binary ops whose runs are short (elementwise.cpp's binary_short_runs: blocks of rows in
+// Binary ops whose runs are short (elementwise.cpp's short_run_blocks: blocks of rows in
 // one kernel call, inputs copied into buffers where they do not lie as the output does):
 // a column broadcast (x - x.max(keepdims)), a row broadcast (x * w), a reversed-row-order
-// operand, a 3-d middle broadcast, run lengths 1 to 70, blocks split across the pool; the
+// operand, a 3-d middle broadcast, a transposed operand, run lengths 1 to 70, blocks split across the pool; the
 // reference's bytes, comparisons writing bools included.
 TEST(CpuLarge, ShortRunBinaryOpsMatchReference) {
     NEED_CPU();
@@ -936,7 +936,11 @@ TEST(CpuLarge, ShortRunBinaryOpsMatchReference) {
             const int64_t shape3[3] = {rows, 1, len};
             EM_OK(ember_reshape(cpu(), x, shape3, 3, x3.out()));
             mid = tensor(cpu(), randf((size_t)(3 * len), -100, 100, 1702), {1, 3, len}, dt);
-            const std::pair<const ember_tensor_t*, const ember_tensor_t*> operands[] = {{x, col}, {col, x}, {x, row}, {row, x}, {x, flipped}, {x3, mid}};
+            T columns = tensor(cpu(), randf((size_t)(rows * len), -100, 100, 1703), {len, rows}, dt), across;
+            const int64_t swap[2] = {1, 0};
+            EM_OK(ember_permute_dims(cpu(), columns, swap, 2, across.out()));  // rows read across memory
+            const std::pair<const ember_tensor_t*, const ember_tensor_t*> operands[] = {{x, col},    {col, x},    {x, row}, {row, x},
+                                                                                        {x, flipped}, {x3, mid}, {x, across}, {across, col}};
             for (auto& op : ops)
                 for (size_t i = 0; i < std::size(operands); ++i) {
                     T got, want;
@@ -948,8 +952,9 @@ TEST(CpuLarge, ShortRunBinaryOpsMatchReference) {
     }
 }
 
-// Unary ops on short runs (x[:, :len] of a wider matrix, and of a 3-d tensor): the bytes
-// the same kernel gives on a contiguous copy, and the reference's for the exact ops.
+// Unary ops on short runs (x[:, :len] of a wider matrix, of a 3-d tensor, and a transposed
+// matrix): the bytes the same kernel gives on a contiguous copy, and the reference's for
+// the exact ops; float16 through the float32 kernels.
 TEST(CpuLarge, ShortRunUnaryOpsMatchContiguous) {
     NEED_CPU();
     using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
@@ -959,18 +964,22 @@ TEST(CpuLarge, ShortRunUnaryOpsMatchContiguous) {
         bool exact;
     } ops[] = {{"negative", ember_negative, true}, {"square", ember_square, true}, {"exp", ember_exp, false}, {"tanh", ember_tanh, false}};
     for (int64_t len : {2, 3, 17, 63, 64}) {
-        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT16}) {
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_INT16, EMBER_UINT8}) {
+            const bool integer = dt == EMBER_INT16 || dt == EMBER_UINT8;
             const int64_t rows = len == 3 ? 90001 : 1003, width = len + 5;
-            T wide = tensor(cpu(), randf((size_t)(rows * width), -3, 3, 1800 + (unsigned)len), {rows, width}, dt), view, view3, wide3;
+            T wide = tensor(cpu(), randf((size_t)(rows * width), -3, 3, 1800 + (unsigned)len), {rows, width}, dt), view, view3, wide3, across;
+            T columns = tensor(cpu(), randf((size_t)(rows * len), -3, 3, 1850 + (unsigned)len), {len, rows}, dt);
+            const int64_t swap[2] = {1, 0};
+            EM_OK(ember_permute_dims(cpu(), columns, swap, 2, across.out()));
             const int64_t from[2] = {0, 1}, to[2] = {rows, 1 + len}, step[2] = {1, 1};
             EM_OK(ember_slice(cpu(), wide, from, to, step, 2, view.out()));
             // (rows, 3, width)[:, :2, 2:2 + len]: three dims that do not merge
             wide3 = tensor(cpu(), randf((size_t)(rows * 3 * width), -3, 3, 1900 + (unsigned)len), {rows, 3, width}, dt);
             const int64_t from3[3] = {0, 0, 2}, to3[3] = {rows, 2, 2 + len}, step3[3] = {1, 1, 1};
             EM_OK(ember_slice(cpu(), wide3, from3, to3, step3, 3, view3.out()));
-            for (const ember_tensor_t* v : {(const ember_tensor_t*)view, (const ember_tensor_t*)view3})
+            for (const ember_tensor_t* v : {(const ember_tensor_t*)view, (const ember_tensor_t*)view3, (const ember_tensor_t*)across})
                 for (auto& op : ops) {
-                    if (!op.exact && dt == EMBER_INT16) continue;
+                    if (!op.exact && integer) continue;
                     const std::string what = std::string(op.name) + " " + ember_dtype_name(dt) + " runs of " + std::to_string(len);
                     T dense, got, want;
                     EM_OK(ember_copy(cpu(), v, dense.out()));
@@ -982,7 +991,7 @@ TEST(CpuLarge, ShortRunUnaryOpsMatchContiguous) {
                     EM_OK(op.fn(ref(), as_ref(v), ref_out.out()));
                     EXPECT_EQ(raw_bytes(got), raw_bytes(ref_out)) << what << " (reference)";
                 }
-            for (const ember_tensor_t* v : {(const ember_tensor_t*)view, (const ember_tensor_t*)view3})  // copies and conversions
+            for (const ember_tensor_t* v : {(const ember_tensor_t*)view, (const ember_tensor_t*)view3, (const ember_tensor_t*)across})  // copies and conversions
                 for (ember_dtype_t to : {dt, EMBER_FLOAT64, EMBER_INT8, EMBER_COMPLEX64}) {
                     T got, want;
                     EM_OK(ember_astype(cpu(), v, to, got.out()));
