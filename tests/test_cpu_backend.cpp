@@ -1002,6 +1002,61 @@ TEST(CpuLarge, ShortRunUnaryOpsMatchContiguous) {
     }
 }
 
+// Math that has a contiguous-run kernel (libm_loops.cpp's libmvec and rounding loops, gelu,
+// clip, pow with an exponent of 2) on stepped and transposed inputs, rows short and long:
+// the bytes the op gives on a contiguous copy of the input (the same kernel on gathered
+// elements), and clip's the reference's.
+TEST(CpuLarge, StridedInputsAsContiguousCopies) {
+    NEED_CPU();
+    using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+    using Binary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+    const std::pair<const char*, Unary> unary[] = {{"sin", ember_sin},     {"expm1", ember_expm1}, {"floor", ember_floor}, {"round", ember_round},
+                                                   {"isnan", ember_isnan}, {"erf", ember_erf},     {"gelu", [](ember_ctx_t* c, const ember_tensor_t* x, ember_tensor_t** o) {
+                                                                                                       return ember_gelu(c, x, 0, o);
+                                                                                                   }}};
+    const std::pair<const char*, Binary> binary[] = {{"pow", ember_pow}, {"atan2", ember_atan2}, {"hypot", ember_hypot}};
+    for (int64_t len : {3, 17, 40}) {
+        const int64_t rows = 2001;
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16}) {
+            const std::string type = ember_dtype_name(dt);
+            auto d = randf((size_t)(rows * len * 2), 0.1f, 4, 2100 + (unsigned)len);
+            d[7] = std::numeric_limits<float>::quiet_NaN();
+            T columns = tensor(cpu(), d, {len, 2 * rows}, dt), wide = tensor(cpu(), d, {rows, 2 * len}, dt), across, stepped, other, two, lo, hi;
+            const int64_t swap[2] = {1, 0}, from[2] = {0, 1}, to[2] = {rows, 2 * len}, step[2] = {1, 2};
+            T half_columns;
+            const int64_t cf[2] = {0, 0}, ct[2] = {len, rows}, cs[2] = {1, 1};
+            EM_OK(ember_slice(cpu(), columns, cf, ct, cs, 2, half_columns.out()));
+            EM_OK(ember_permute_dims(cpu(), half_columns, swap, 2, across.out()));  // (rows, len), read across memory
+            EM_OK(ember_slice(cpu(), wide, from, to, step, 2, stepped.out()));      // (rows, len), every other element
+            other = tensor(cpu(), randf((size_t)(rows * len), -3, 3, 2200 + (unsigned)len), {rows, len}, dt);
+            two = tensor(cpu(), std::vector<double>{2.0}, {}, dt);
+            lo = tensor(cpu(), std::vector<double>{0.5}, {}, dt);
+            hi = tensor(cpu(), std::vector<double>{2.5}, {}, dt);
+            for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"transposed", across}, {"stepped", stepped}}) {
+                const std::string what = type + " " + layout + " rows of " + std::to_string(len);
+                T dense;
+                EM_OK(ember_copy(cpu(), v, dense.out()));
+                auto same = [&](auto run, const std::string& name) {
+                    T got, want;
+                    EM_OK(run(v, got.out()));
+                    EM_OK(run(dense, want.out()));
+                    EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " " << what;
+                };
+                for (auto [name, fn] : unary) same([&, fn = fn](const ember_tensor_t* x, ember_tensor_t** o) { return fn(cpu(), x, o); }, name);
+                for (auto [name, fn] : binary) {
+                    same([&, fn = fn](const ember_tensor_t* x, ember_tensor_t** o) { return fn(cpu(), x, other, o); }, name);
+                    same([&, fn = fn](const ember_tensor_t* x, ember_tensor_t** o) { return fn(cpu(), other, x, o); }, std::string(name) + " (right)");
+                }
+                same([&](const ember_tensor_t* x, ember_tensor_t** o) { return ember_pow(cpu(), x, two, o); }, "x ** 2");
+                T clipped, want;
+                EM_OK(ember_clip(cpu(), v, lo, hi, clipped.out()));
+                EM_OK(ember_clip(ref(), as_ref(v), as_ref(lo), as_ref(hi), want.out()));
+                EXPECT_EQ(raw_bytes(clipped), raw_bytes(want)) << "clip " << what << " (reference)";
+            }
+        }
+    }
+}
+
 // Copies whose output rows are short and read across the input (planes to interleaved
 // channels, CHW -> HWC; a (2, n) matrix transposed): the reference's bytes.
 TEST(CpuLarge, InterleavingCopiesMatchReference) {
@@ -3265,7 +3320,8 @@ const char* const kIsaVariantFilter =
     "CpuLarge.FloatFloorDivideAndRemainderExact:CpuLarge.IntegerPowersAsReference:CpuMath.PowFloat32Lanes:"
     "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource:CpuRandom.CategoricalIsItsCompositesOps:"
     "CpuMath.LogaddexpWithin4Ulp:CpuLarge.ComparisonsAndWhereMatchReferenceBytes:CpuLarge.RealToComplexRoundsAsReference:"
-    "CpuLarge.SixteenBitDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact:CpuLarge.ShortRunBinaryOpsMatchReference:CpuLarge.ShortRunUnaryOpsMatchContiguous:CpuLarge.InterleavingCopiesMatchReference";
+    "CpuLarge.SixteenBitDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact:CpuLarge.ShortRunBinaryOpsMatchReference:CpuLarge.ShortRunUnaryOpsMatchContiguous:CpuLarge.InterleavingCopiesMatchReference:"
+    "CpuLarge.StridedInputsAsContiguousCopies";
 
 TEST(CpuMath, Avx2VariantWithin4Ulp) {
     NEED_CPU();

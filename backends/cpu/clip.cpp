@@ -77,6 +77,8 @@ ember_status_t clip_kernel(const ember_kernel_call_t* call) {
     char* po = base_ptr(o);
     const int64_t sx = g.st[1][g.nd - 1];
     c.stream = c.slot < 0 && stream_flag(g.size * (int64_t)c.sz, o, {&x}) ? kStream | kCallerFences : 0;
+    if (sx != 1 && staged_short_rows(g, px, c.sz, po, c.sz, kParallelCheap, [&](const char* in, char* out, int64_t n) { clip_run(c, in, 1, out, n); }))
+        return EMBER_OK;  // short rows read across a transposed x: a run each cost two kernel calls
     parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
         walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
             clip_run(c, px + off[1] * (int64_t)c.sz, sx, po + off[0] * (int64_t)c.sz, len);

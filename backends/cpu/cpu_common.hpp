@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
 #include <type_traits>
 #include <vector>
@@ -270,11 +271,22 @@ void add_elementwise_kernels(std::vector<NativeKernel>& k);
 // staged through float32), else the reference's code on slices (elementwise.cpp).
 ember_status_t binary_isa_kernel(const ember_kernel_call_t* c, int code);
 // The same over a given kernel: fn takes the operands' dtype, or float32 for float16/bfloat16
-// operands (staged through it); null fn: the reference on slices.
-ember_status_t binary_vector_kernel(const ember_kernel_call_t* c, BinFn fn);
+// operands (staged through it); null fn: the reference on slices. threshold: the elements
+// worth a second thread (kParallelCostly for costly kernels).
+ember_status_t binary_vector_kernel(const ember_kernel_call_t* c, BinFn fn, int64_t threshold = kParallelCheap);
 // A float16/bfloat16 input through the float32 kernel fn32 into an output of its type:
 // contiguous runs, stepped ones through tiles; false (nothing written) where neither applies.
 bool unary_half_staged(const ember_kernel_call_t* c, UnFn fn32);
+// g (operand 0 the output, 1 the input) through a contiguous-run kernel fn(in, out, n,
+// flags) taking the input's dtype: contiguous runs, short rows in blocks, stepped or
+// transposed inputs through tiles; false (nothing written) where the output is not
+// contiguous along the last dim, the input is a broadcast, or its elements exceed 8 bytes.
+bool unary_vector_runs(const Geometry& g, const char* px, size_t isz, char* po, size_t osz, UnFn fn, int64_t threshold, int flags);
+// Rows shorter than 64 elements into an output in C order: f(in, out, n) on blocks of whole
+// rows, the input contiguous (copied into a buffer where it does not lie as the output
+// does), for kernels that cost a call per run; false, nothing written, for other geometries.
+bool staged_short_rows(const Geometry& g, const char* px, size_t isz, char* po, size_t osz, int64_t threshold,
+                       const std::function<void(const char* in, char* out, int64_t n)>& f);
 void add_reduce_kernels(std::vector<NativeKernel>& k);
 // all (else any) of c's input over its axes into c's bool output: bools as their min/max,
 // other dtypes through count_nonzero's native layouts (reduce.cpp); false, nothing written,

@@ -403,7 +403,7 @@ ember_status_t binary_isa_kernel(const ember_kernel_call_t* c, int code) {
     return binary_vector_kernel(c, g_isa->bin[code][staged ? EMBER_FLOAT32 : a.dtype]);
 }
 
-ember_status_t binary_vector_kernel(const ember_kernel_call_t* c, BinFn fn) {
+ember_status_t binary_vector_kernel(const ember_kernel_call_t* c, BinFn fn, int64_t threshold) {
     const ember_view_t& a = c->in[0];
     const ember_view_t& b = c->in[1];
     const ember_view_t& o = c->out[0];
@@ -424,21 +424,21 @@ ember_status_t binary_vector_kernel(const ember_kernel_call_t* c, BinFn fn) {
     const char* const inputs[2] = {pa, pb};
     if (strided) {
         // Short rows read across a transposed input: blocks of rows (in tiles, a call per row)
-        if (short_run_blocks<2>(g, inputs, isz, po, osz, kParallelCheap, [&](const char* const* p, char* out, int64_t n) {
+        if (short_run_blocks<2>(g, inputs, isz, po, osz, threshold, [&](const char* const* p, char* out, int64_t n) {
                 if (staged) binary_half_run(fn, slot, (const uint16_t*)p[0], (const uint16_t*)p[1], out, o.dtype == EMBER_BOOL, n, 0);
                 else fn(p[0], p[1], out, n, 0);
             }))
             return EMBER_OK;
         char* const base[3] = {po, pa, pb};
         const size_t sizes[3] = {osz, isz, isz};
-        for_tiles<3>(g, base, sizes, kParallelCheap / 4, [&](const char* const* p, int64_t n) {
+        for_tiles<3>(g, base, sizes, threshold / 4, [&](const char* const* p, int64_t n) {
             if (staged) binary_half_run(fn, slot, (const uint16_t*)p[1], (const uint16_t*)p[2], (char*)p[0], o.dtype == EMBER_BOOL, n, mode & 3);
             else fn(p[1], p[2], (char*)p[0], n, mode & 3);
         });
         return EMBER_OK;
     }
     if (staged) {
-        parallel_range(g.size, kParallelCheap / 4, 1 << 12, [&](int64_t begin, int64_t end) {
+        parallel_range(g.size, threshold / 4, 1 << 12, [&](int64_t begin, int64_t end) {
             walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
                 binary_half_run(fn, slot, (const uint16_t*)pa + off[1], (const uint16_t*)pb + off[2], po + off[0] * (int64_t)osz, o.dtype == EMBER_BOOL, len,
                                 mode & 3);
@@ -446,9 +446,9 @@ ember_status_t binary_vector_kernel(const ember_kernel_call_t* c, BinFn fn) {
         });
         return EMBER_OK;
     }
-    if (short_run_blocks<2>(g, inputs, isz, po, osz, kParallelCheap, [&](const char* const* p, char* out, int64_t n) { fn(p[0], p[1], out, n, 0); }))
+    if (short_run_blocks<2>(g, inputs, isz, po, osz, threshold, [&](const char* const* p, char* out, int64_t n) { fn(p[0], p[1], out, n, 0); }))
         return EMBER_OK;
-    parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
+    parallel_range(g.size, threshold, 1 << 14, [&](int64_t begin, int64_t end) {
         walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
             fn(pa + off[1] * (int64_t)isz, pb + off[2] * (int64_t)isz, po + off[0] * (int64_t)osz, len, mode);
         });
@@ -490,6 +490,32 @@ bool unary_half_staged(const ember_kernel_call_t* c, UnFn fn32) {
         unary_half_run(fn32, slot, (const uint16_t*)p[1], (uint16_t*)p[0], n);
     });
     return true;
+}
+
+bool unary_vector_runs(const Geometry& g, const char* px, size_t isz, char* po, size_t osz, UnFn fn, int64_t threshold, int flags) {
+    const int last = g.nd - 1;
+    const int64_t inner = g.shape[last], so = g.st[0][last], sx = g.st[1][last];
+    const char* const input[1] = {px};
+    auto kernel = [&](const char* const* p, char* out, int64_t n) { fn(p[0], out, n, 0); };
+    if (inner == 1 || (so == 1 && sx == 1)) {
+        if (inner > 1 && short_run_blocks<1>(g, input, isz, po, osz, threshold, kernel)) return true;
+        parallel_range(g.size, threshold, threshold < kParallelCheap ? 1 << 12 : 1 << 14, [&](int64_t begin, int64_t end) {
+            walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) { fn(px + off[1] * (int64_t)isz, po + off[0] * (int64_t)osz, len, flags); });
+        });
+        return true;
+    }
+    if (so != 1 || sx == 0 || isz > 8) return false;
+    if (short_run_blocks<1>(g, input, isz, po, osz, threshold, kernel)) return true;
+    char* const base[2] = {po, (char*)px};
+    const size_t sizes[2] = {osz, isz};
+    for_tiles<2>(g, base, sizes, kParallelCostly, [&](const char* const* p, int64_t n) { fn(p[1], (char*)p[0], n, 0); });
+    return true;
+}
+
+bool staged_short_rows(const Geometry& g, const char* px, size_t isz, char* po, size_t osz, int64_t threshold,
+                       const std::function<void(const char* in, char* out, int64_t n)>& f) {
+    const char* const input[1] = {px};
+    return short_run_blocks<1>(g, input, isz, po, osz, threshold, [&](const char* const* p, char* out, int64_t n) { f(p[0], out, n); });
 }
 
 namespace {
@@ -598,33 +624,10 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     char *px = base_ptr(x), *po = base_ptr(o);
     // Half types through the float32 kernel, unless the ISA has one for the half type itself.
     if (!fn && unary_half_staged(c, g_isa->un[code][EMBER_FLOAT32])) return EMBER_OK;
-    // A strided input along the inner dim: gathered into tiles (as in unary_half_staged).
-    const bool strided = inner > 1 && g.st[0][last] == 1 && g.st[1][last] != 0;
-    if (fn && unit) {
-        const size_t sz = itemsize_of(x.dtype), osz = itemsize_of(o.dtype);
-        const char* const input[1] = {px};
-        if (inner > 1 && short_run_blocks<1>(g, input, sz, po, osz, costly(code) ? kParallelCostly : kParallelCheap,
-                                         [&](const char* const* p, char* out, int64_t n) { fn(p[0], out, n, 0); }))
-            return EMBER_OK;
-        const int flags = stream_flag(g.size * (int64_t)osz, o, {&x});
-        parallel_range(g.size, costly(code) ? kParallelCostly : kParallelCheap, costly(code) ? 1 << 12 : 1 << 14,
-                       [&](int64_t begin, int64_t end) {
-                           walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
-                               fn(px + off[1] * (int64_t)sz, po + off[0] * (int64_t)osz, len, flags);
-                           });
-                       });
+    const size_t osz = itemsize_of(o.dtype);
+    if (fn && unary_vector_runs(g, px, itemsize_of(x.dtype), po, osz, fn, costly(code) ? kParallelCostly : kParallelCheap,
+                                stream_flag(g.size * (int64_t)osz, o, {&x})))
         return EMBER_OK;
-    }
-    if (fn && strided && itemsize_of(x.dtype) <= 8) {
-        const char* const input[1] = {px};
-        if (short_run_blocks<1>(g, input, itemsize_of(x.dtype), po, itemsize_of(o.dtype), costly(code) ? kParallelCostly : kParallelCheap,
-                                [&](const char* const* p, char* out, int64_t n) { fn(p[0], out, n, 0); }))
-            return EMBER_OK;
-        char* const base[2] = {po, px};
-        const size_t sizes[2] = {itemsize_of(o.dtype), itemsize_of(x.dtype)};
-        for_tiles<2>(g, base, sizes, kParallelCostly, [&](const char* const* p, int64_t n) { fn(p[1], (char*)p[0], n, 0); });
-        return EMBER_OK;
-    }
     if (x.dtype == EMBER_FLOAT64 && o.dtype == EMBER_FLOAT64 && (inner == 1 || g.st[0][last] == 1)) {
         switch (code) {
             case U_EXP: f64_loop(g, px, po, [](double v) { return std::exp(v); }); return EMBER_OK;

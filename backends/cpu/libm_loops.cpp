@@ -1,9 +1,11 @@
 // float32/float64 elementwise math without a kernel in simd_impl.cpp (sin, erf, pow, ...),
-// over any strides, on the thread pool. Contiguous runs of the functions glibc's libmvec
-// vectorises go through it (isa.hpp, simd_mvec.hpp: <= 4 ulp; float32 pow on AVX-512
-// through simd_impl.cpp's own kernel), those of rounding and
-// classification through simd_impl.cpp's exact loops; everything else is the same libm
-// call as the reference backend, per element (bit-identical to it). Complex rounding and
+// over any strides, on the thread pool. The functions glibc's libmvec vectorises go
+// through it (isa.hpp, simd_mvec.hpp: <= 4 ulp; float32 pow on AVX-512 through
+// simd_impl.cpp's own kernel), rounding and classification through simd_impl.cpp's exact
+// loops, wherever the output is contiguous along its last dim (stepped and transposed
+// inputs gathered first, as for exp: a scalar libm call per element made pow of a
+// transposed (1e6, 3) float32 take 28 ms); everything else is the same libm call as the
+// reference backend, per element (bit-identical to it). Complex rounding and
 // classification run on the parts; float16/bfloat16 through the float32 vector functions
 // (staged in L1 chunks, rounded once), except nextafter; their classification reads the
 // bits. Other dtypes go to the reference kernel (complex ones on slices across the pool).
@@ -182,6 +184,7 @@ ember_status_t unary(const ember_kernel_call_t* c, int mvec, F f) {
     if (!make_geometry(views, 2, g)) return EMBER_OK;
     const int is64 = x.dtype == EMBER_FLOAT64;
     UnFn vec = mvec >= 0 ? g_isa->math[mvec][is64] : nullptr;
+    if (vec && unary_vector_runs(g, base_ptr(x), itemsize_of(x.dtype), base_ptr(o), itemsize_of(o.dtype), vec, kParallelCostly, 0)) return EMBER_OK;
     if (is64) unary_loop<double, Bool>(g, base_ptr(x), base_ptr(o), vec, f);
     else unary_loop<float, Bool>(g, base_ptr(x), base_ptr(o), vec, f);
     return EMBER_OK;
@@ -206,21 +209,19 @@ void binary_loop(const Geometry& g, const char* pa, const char* pb, char* po, Bi
 }
 
 // x ** 2 for a broadcast exponent of 2: x * x, the correctly rounded square (what a
-// correctly rounded pow gives), at the speed of a multiply. NumPy takes the same shortcut.
+// correctly rounded pow gives), at the speed of a multiply, over any layout of x (the
+// multiply's call with x as both operands). NumPy takes the same shortcut.
 template <class T>
-bool square_if_exponent_two(const Geometry& g, const char* pa, const char* pb, char* po, int dtype) {
+bool exponent_is_two(const Geometry& g, const char* pb) {
     for (int d = 0; d < g.nd; ++d)
         if (g.st[2][d] != 0) return false;
-    if (*(const T*)pb != T(2) || g.st[0][g.nd - 1] != 1 || g.st[1][g.nd - 1] != 1) return false;
-    BinFn mul = g_isa->bin[B_MUL][dtype];
-    if (!mul) return false;
-    parallel_range(g.size, kParallelCheap, kGrain, [&](int64_t begin, int64_t end) {
-        walk_runs<3>(g, begin, end, [&](const int64_t* off, int64_t len) {
-            const T* a = (const T*)pa + off[1];
-            mul(a, a, (T*)po + off[0], len, 0);
-        });
-    });
-    return true;
+    return *(const T*)pb == T(2) && g_isa->bin[B_MUL][sizeof(T) == 8 ? EMBER_FLOAT64 : EMBER_FLOAT32];
+}
+ember_status_t square(const ember_kernel_call_t* c) {
+    const ember_view_t both[2] = {c->in[0], c->in[0]};
+    ember_kernel_call_t call = *c;
+    call.in = both;
+    return binary_vector_kernel(&call, g_isa->bin[B_MUL][c->in[0].dtype]);
 }
 
 template <class F>
@@ -237,10 +238,9 @@ ember_status_t binary(const ember_kernel_call_t* c, int mvec, F f) {
     Geometry g;
     if (!make_geometry(views, 3, g)) return EMBER_OK;
     const int is64 = a.dtype == EMBER_FLOAT64;
-    if (mvec == M_pow && (is64 ? square_if_exponent_two<double>(g, base_ptr(a), base_ptr(b), base_ptr(o), a.dtype)
-                               : square_if_exponent_two<float>(g, base_ptr(a), base_ptr(b), base_ptr(o), a.dtype)))
-        return EMBER_OK;
+    if (mvec == M_pow && (is64 ? exponent_is_two<double>(g, base_ptr(b)) : exponent_is_two<float>(g, base_ptr(b)))) return square(c);
     BinFn vec = mvec >= 0 ? g_isa->math2[mvec][is64] : nullptr;
+    if (vec && g.st[0][g.nd - 1] == 1) return binary_vector_kernel(c, vec, kParallelCostly);
     if (is64) binary_loop<double>(g, base_ptr(a), base_ptr(b), base_ptr(o), vec, f);
     else binary_loop<float>(g, base_ptr(a), base_ptr(b), base_ptr(o), vec, f);
     return EMBER_OK;
