@@ -778,7 +778,9 @@ TEST(CpuLarge, ArgExtremesMatchReference) {
 // parts across the pool, combined in order; few short columns of consecutive rows (7 here)
 // fold 36 rows side by side and combine those candidates by value and row, then the last 9
 // rows. Ties, -0/+0 and NaNs of one column sit in different parts and lanes, an extreme in
-// the last rows; many short columns, an outer dim, a stepped axis (every other row), bools.
+// the last rows; many short columns, an outer dim, a stepped axis (every other row), bools;
+// the last axis of transposed views (the dims before it moved behind it: the columns kernel's
+// columns), and of a stepped one (lines of one column, batched into tasks).
 TEST(CpuLarge, ArgExtremesAlongOuterAxesMatchReference) {
     NEED_CPU();
     const int64_t rows = 142857, cols = 7, n = rows * cols;
@@ -801,15 +803,21 @@ TEST(CpuLarge, ArgExtremesAlongOuterAxesMatchReference) {
         for (size_t i = 0; i < d.size(); ++i) flags[i] = d[i] > 99.9f;
         for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT16, EMBER_UINT8, EMBER_INT64, EMBER_BOOL}) {
             if (with_nan && dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) continue;
-            T tall = tensor(cpu(), dt == EMBER_BOOL ? flags : d, {rows, cols}, dt), wide, cube, every_other;
+            T tall = tensor(cpu(), dt == EMBER_BOOL ? flags : d, {rows, cols}, dt), wide, cube, every_other, across, cube_last, every_other_column;
             const int64_t wide_shape[2] = {cols, rows}, cube_shape[3] = {cols, 3, rows / 3};
             EM_OK(ember_reshape(cpu(), tall, wide_shape, 2, wide.out()));
             EM_OK(ember_reshape(cpu(), tall, cube_shape, 3, cube.out()));
-            const int64_t from[2] = {0, 0}, to[2] = {rows, cols}, steps[2] = {2, 1};
+            const int64_t from[2] = {0, 0}, to[2] = {rows, cols}, steps[2] = {2, 1}, column_steps[2] = {1, 2};
             EM_OK(ember_slice(cpu(), tall, from, to, steps, 2, every_other.out()));
+            EM_OK(ember_slice(cpu(), tall, from, to, column_steps, 2, every_other_column.out()));
+            const int64_t swap[2] = {1, 0}, rotate[3] = {1, 2, 0};
+            EM_OK(ember_permute_dims(cpu(), wide, swap, 2, across.out()));  // rows of 7 read across memory
+            EM_OK(ember_permute_dims(cpu(), cube, rotate, 3, cube_last.out()));
             for (auto [name, fn] : {std::pair<const char*, Arg>{"argmax", ember_argmax}, {"argmin", ember_argmin}})
-                for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"few long columns", tall, 0}, {"many short columns", wide, 0},
-                                             {"middle axis", cube, 1}, {"first of three", cube, 0}, {"every other row", every_other, 0}}) {
+                for (auto [what, v, axis] :
+                     {std::tuple<const char*, const ember_tensor_t*, int64_t>{"few long columns", tall, 0}, {"many short columns", wide, 0},
+                      {"middle axis", cube, 1}, {"first of three", cube, 0}, {"every other row", every_other, 0},
+                      {"last axis of a transpose", across, 1}, {"last axis of a rotated cube", cube_last, 2}, {"every other column", every_other_column, 1}}) {
                     T got, want;
                     EM_OK(fn(cpu(), v, axis, 0, got.out()));
                     EM_OK(fn(ref(), as_ref(v), axis, 0, want.out()));

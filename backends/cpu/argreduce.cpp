@@ -267,10 +267,18 @@ bool arg_columns_kernel(const ember_view_t& in, const ember_view_t& out, int axi
             if (parts == 1) return arg_columns(base + io, r0, r1, step, m, best, dst + oo);
             arg_columns(base + io, r0, r1, step, m, &part_best[(size_t)(t * kColumns)], &part_row[(size_t)(t * kColumns)]);
         };
-        if (pooled) parallel_tasks(outer * pieces * parts, task);
-        else
-            for (int64_t t = 0; t < outer * pieces; ++t) task(t);
-        if (parts == 1) return;
+        if (parts == 1) {  // pieces of short narrow columns batched: one each was too little for a task
+            const int64_t count = outer * pieces, per = std::max<int64_t>(1, (1 << 14) / (n * std::min(inner, kColumns)));
+            auto batch = [&](int64_t b) {
+                for (int64_t t = b * per; t < std::min(count, (b + 1) * per); ++t) task(t);
+            };
+            const int64_t batches = (count + per - 1) / per;
+            if (pooled) parallel_tasks(batches, batch);
+            else
+                for (int64_t b = 0; b < batches; ++b) batch(b);
+            return;
+        }
+        parallel_tasks(outer * pieces * parts, task);
         for (int64_t g = 0; g < outer * pieces; ++g) {  // combine each piece's parts in row order
             const int64_t piece = g % pieces, o = g / pieces, j0 = piece * kColumns, m = std::min(kColumns, inner - j0);
             int64_t io, oo;
@@ -301,8 +309,28 @@ ember_status_t arg_kernel(const ember_kernel_call_t* c) {
     const int axis = (int)c->attrs->i[0];
     if (axis < 0 || axis >= in.ndim || out.ndim != in.ndim || in.shape[axis] < 1 || numel(in) == 0 || out.dtype != EMBER_INT64)
         return reference_on_slices(c, kAxisAttr);
-    if (in.strides[axis] != 1 && in.shape[axis] > 1)
-        return arg_columns_kernel<IsMax>(in, out, axis) ? EMBER_OK : reference_on_slices(c, kAxisAttr);
+    if (in.strides[axis] != 1 && in.shape[axis] > 1) {
+        // Where the dims after the axis hold one element, the dims before it may be the
+        // contiguous ones (the last axis of a transposed matrix: a (3, n) matrix's columns as
+        // rows of 3): moved behind the axis, they are the columns kernel's columns. As they
+        // were, each line was a column of one element and a task of its own: (n, 3) took 44 ms.
+        bool one_column = true;
+        for (int d = axis + 1; d < in.ndim; ++d) one_column = one_column && in.shape[d] == 1;
+        if (!one_column || axis == 0) return arg_columns_kernel<IsMax>(in, out, axis) ? EMBER_OK : reference_on_slices(c, kAxisAttr);
+        int64_t shape[2][EMBER_MAX_DIMS], strides[2][EMBER_MAX_DIMS];
+        ember_view_t moved[2] = {in, out};
+        for (int k = 0; k < 2; ++k) {
+            const ember_view_t& v = k == 0 ? in : out;
+            for (int d = 0; d < v.ndim; ++d) {  // the axis first, then the others in order
+                const int src = d == 0 ? axis : (d - 1 < axis ? d - 1 : d);
+                shape[k][d] = v.shape[src];
+                strides[k][d] = v.strides[src];
+            }
+            moved[k].shape = shape[k];
+            moved[k].strides = strides[k];
+        }
+        return arg_columns_kernel<IsMax>(moved[0], moved[1], 0) || arg_columns_kernel<IsMax>(in, out, axis) ? EMBER_OK : reference_on_slices(c, kAxisAttr);
+    }
     const RowKernels k{g_isa->row[IsMax ? R_MAX : R_MIN][in.dtype], g_isa->first_position[in.dtype], g_isa->arg_row[IsMax][in.dtype]};
     if (!k.row) return reference_on_slices(c, kAxisAttr);
     if (in.dtype == EMBER_BOOL) {  // bools are bytes 0 and 1
