@@ -916,8 +916,9 @@ TEST(CpuLarge, ShortRowSumsAsTheRowKernel) {
 // Binary ops whose runs are short (elementwise.cpp's short_run_blocks: blocks of rows in
 // one kernel call, inputs copied into buffers where they do not lie as the output does):
 // a column broadcast (x - x.max(keepdims)), a row broadcast (x * w), a reversed-row-order
-// operand, a 3-d middle broadcast, a transposed operand, run lengths 1 to 70, blocks split across the pool; the
-// reference's bytes, comparisons writing bools included.
+// operand, a 3-d middle broadcast, a transposed operand, and where over the same operands,
+// run lengths 1 to 70, blocks split across the pool; the reference's bytes, comparisons
+// writing bools included.
 TEST(CpuLarge, ShortRunBinaryOpsMatchReference) {
     NEED_CPU();
     struct {
@@ -948,6 +949,21 @@ TEST(CpuLarge, ShortRunBinaryOpsMatchReference) {
                     EM_OK(op.fn(ref(), as_ref(operands[i].first), as_ref(operands[i].second), want.out()));
                     EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << op.name << " " << ember_dtype_name(dt) << " runs of " << len << ", operands " << i;
                 }
+            T zero = tensor(cpu(), std::vector<double>{0.0}, {}, dt), negative_columns, across_condition;  // where, its condition read across too
+            EM_OK(ember_less(cpu(), columns, zero, negative_columns.out()));
+            EM_OK(ember_permute_dims(cpu(), negative_columns, swap, 2, across_condition.out()));
+            for (size_t i = 0; i < std::size(operands); ++i) {
+                T condition;
+                EM_OK(ember_less(cpu(), operands[i].first, operands[i].second, condition.out()));
+                for (const ember_tensor_t* cond : {(const ember_tensor_t*)condition, (const ember_tensor_t*)across_condition}) {
+                    T got, want;
+                    if (cond == across_condition && i == 5) continue;  // (rows, 3, len): not the condition's shape
+                    EM_OK(ember_where(cpu(), cond, operands[i].first, operands[i].second, got.out()));
+                    EM_OK(ember_where(ref(), as_ref(cond), as_ref(operands[i].first), as_ref(operands[i].second), want.out()));
+                    EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "where " << ember_dtype_name(dt) << " runs of " << len << ", operands " << i
+                                                               << (cond == condition ? "" : ", condition read across");
+                }
+            }
         }
     }
 }
