@@ -2771,7 +2771,7 @@ TEST(CpuLarge, AbsComplex128WithinOneUlp) {
 
 // The layouts the prod tests reduce a (1000, 1001) tensor in: rows, columns, everything,
 // transposed, stepped, a middle and two outer axes of a 3-d view, 40 and 400 rows (the last
-// split into chunks across the pool).
+// split into chunks across the pool), the columns of 3 rows (folded in one pass).
 struct ProdLayout {
     std::string what;
     std::shared_ptr<T> x;
@@ -2793,9 +2793,11 @@ std::vector<ProdLayout> prod_layouts(const ember_tensor_t* x) {
     auto cube = view([&](ember_tensor_t** o) { return ember_reshape(cpu(), x, cube_shape, 3, o); });
     auto few = view([&](ember_tensor_t** o) { return ember_slice(cpu(), x, st, few_stop, nullptr, 2, o); });
     auto many = view([&](ember_tensor_t** o) { return ember_slice(cpu(), x, st, many_stop, nullptr, 2, o); });
+    const int64_t three_stop[2] = {3, EMBER_SLICE_END};
+    auto three = view([&](ember_tensor_t** o) { return ember_slice(cpu(), x, st, three_stop, nullptr, 2, o); });
     return {{"all", same, {}},         {"rows", same, {1}},           {"columns", same, {0}},       {"transposed, columns", xt, {0}},
             {"every other column", stepped, {0}}, {"every other column, all", stepped, {}}, {"middle axis", cube, {1}},
-            {"outer axes", cube, {0, 2}}, {"40 rows, all", few, {}},   {"400 rows, all", many, {}}};
+            {"outer axes", cube, {0, 2}}, {"40 rows, all", few, {}},   {"400 rows, all", many, {}}, {"columns of 3 rows", three, {0}}};
 }
 
 // Complex sums in the ROW layout: two double accumulators, pairwise (reduce.cpp); the

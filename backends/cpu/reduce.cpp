@@ -609,8 +609,10 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
                     for (int64_t j = 0; j < n; ++j) out64[j] = sums[j];
             } else if (!adds(op) && op != R_PROD) {  // max/min: the accumulators are the elements
                 std::memcpy(dst, acc, (size_t)(j1 - j0) * sz);
-            } else if (adds(op) && !fsum && abytes == 8 && osz == 8) {  // integer sums, counts: (u)int64 as they are
-                std::memcpy(dst, acc, (size_t)(j1 - j0) * 8);
+            } else if (op == R_PROD && dt == EMBER_FLOAT32) {  // the double product rounded, as write_result
+                for (int64_t j = 0; j < n; ++j) ((float*)dst)[j] = (float)sums[j];
+            } else if (((adds(op) && !fsum) || (op == R_PROD && !complex_prod)) && abytes == 8 && osz == 8) {
+                std::memcpy(dst, acc, (size_t)n * 8);  // integer sums, counts, float64 and (u)int64 products as they are
             } else {
                 for (int64_t j = 0; j < j1 - j0; ++j) {
                     Acc v;
