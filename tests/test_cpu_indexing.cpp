@@ -55,11 +55,15 @@ TEST(CpuLarge, TakeMatchesReferenceExactly) {
     T every_other;                                         // a strided index view
     const int64_t from = 0, to = EMBER_SLICE_END, by = 2;
     EM_OK(ember_slice(cpu(), rows, &from, &to, &by, 1, every_other.out()));
-    const int64_t flat_shape = 300 * 1001;
+    T three = indices(cpu(), {3}, -13, 13, 47), six = indices(cpu(), {2, 3}, -13, 13, 48);  // short index lists
+    const int64_t flat_shape = 300 * 1001, cube_shape[3] = {300, 77, 13};
+    const int64_t cube_from[3] = {0, 0, 0}, cube_to[3] = {300, 77, 13}, cube_step[3] = {1, 2, 1};
     for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_INT16, EMBER_INT8, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
-        T x, flat;
+        T x, flat, cube, stepped_cube;
         EM_OK(ember_astype(cpu(), x32, dt, x.out()));
         EM_OK(ember_reshape(cpu(), x, &flat_shape, 1, flat.out()));
+        EM_OK(ember_reshape(cpu(), x, cube_shape, 3, cube.out()));
+        EM_OK(ember_slice(cpu(), cube, cube_from, cube_to, cube_step, 3, stepped_cube.out()));  // outer dims that do not merge
         const std::string d = ember_dtype_name(dt);
         for (auto [name, xv, idx, axis] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*, int64_t>{"rows", x, rows, 0},
                                            {"elements", x, cols, 1},
@@ -69,7 +73,12 @@ TEST(CpuLarge, TakeMatchesReferenceExactly) {
                                            {"rows, no negative index", x, plain, 0},
                                            {"elements, a strided index", x, every_other, 1},
                                            {"elements of a long vector", flat, many, 0},
-                                           {"elements of a long vector, no negative index", flat, plain, 0}}) {
+                                           {"elements of a long vector, no negative index", flat, plain, 0},
+                                           {"channels of pixels", cube, three, 2},
+                                           {"channels of pixels, a 2-d index", cube, six, 2},
+                                           {"channels of every other pixel", stepped_cube, three, 2},
+                                           {"a few elements of transposed rows", xt, three, 1},
+                                           {"a few rows", x, three, 0}}) {
             T got, want;
             EM_OK(ember_take(cpu(), xv, idx, axis, got.out()));
             EM_OK(ember_take(ref(), as_ref(xv), as_ref(idx), axis, want.out()));
@@ -85,6 +94,13 @@ TEST(CpuLarge, TakeMatchesReferenceExactly) {
                                  {&far_too_big, flat, flat_shape}, {&far_too_small, flat, flat_shape}}) {
         T idx = indices(cpu(), {40000}, 0, len, 44, v), y;
         EM_FAILS(ember_take(cpu(), table, idx, 0, y.out()), EMBER_ERR_INDEX, "take");
+        EXPECT_EQ((const ember_tensor_t*)y, nullptr);
+    }
+    for (int64_t bad : {1001, -1002}) {  // in a short index list
+        const int64_t list[3] = {0, bad, 2}, len = 3;
+        T idx, y;
+        EM_OK(ember_tensor_from_data(cpu(), list, EMBER_INT64, &len, 1, idx.out()));
+        EM_FAILS(ember_take(cpu(), x32, idx, 1, y.out()), EMBER_ERR_INDEX, "take");
         EXPECT_EQ((const ember_tensor_t*)y, nullptr);
     }
 }
