@@ -1018,6 +1018,48 @@ TEST(CpuLarge, ShortRunUnaryOpsMatchContiguous) {
     }
 }
 
+// Copies into results wider than the rows (elementwise.cpp's copy_short_rows): concat of a
+// matrix and its first column, pad, roll along the rows, stack of vectors into columns; the
+// reference's bytes for every element size (16 bytes through the other paths).
+TEST(CpuLarge, ShortRowCopiesIntoWiderResults) {
+    NEED_CPU();
+    for (int64_t len : {1, 2, 3, 17, 63, 64}) {
+        const int64_t rows = len == 3 ? 90001 : 1003;
+        for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX128}) {
+            const std::string what = std::string(ember_dtype_name(dt)) + " rows of " + std::to_string(len);
+            T x = tensor(cpu(), randf((size_t)(rows * len), -100, 100, 2300 + (unsigned)len), {rows, len}, dt), first;
+            const int64_t from[2] = {0, 0}, to[2] = {rows, 1}, step[2] = {1, 1};
+            EM_OK(ember_slice(cpu(), x, from, to, step, 2, first.out()));
+            T v = tensor(cpu(), randf((size_t)rows, -100, 100, 2400), {rows}, dt);
+            T ref_x = as_ref(x), ref_first = as_ref(first), ref_v = as_ref(v);
+            // op(ctx, x, its first column, v, out) on cpu and on the reference
+            auto same = [&](auto op, const std::string& name) {
+                T got, want;
+                EM_OK(op(cpu(), x, first, v, got.out()));
+                EM_OK(op(ref(), ref_x, ref_first, ref_v, want.out()));
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " " << what;
+            };
+            using Tensor = const ember_tensor_t*;
+            same([](ember_ctx_t* ctx, Tensor m, Tensor column, Tensor, ember_tensor_t** o) {
+                const ember_tensor_t* parts[2] = {m, column};
+                return ember_concat(ctx, parts, 2, 1, o);
+            }, "concat");
+            same([](ember_ctx_t* ctx, Tensor m, Tensor, Tensor, ember_tensor_t** o) {
+                const int64_t widths[4] = {1, 0, 2, 1};
+                return ember_pad(ctx, m, widths, EMBER_PAD_CONSTANT, 7.0, o);
+            }, "pad");
+            same([](ember_ctx_t* ctx, Tensor m, Tensor, Tensor, ember_tensor_t** o) {
+                const int64_t shift = 1, axis = 1;
+                return ember_roll(ctx, m, &shift, &axis, 1, o);
+            }, "roll");
+            same([](ember_ctx_t* ctx, Tensor, Tensor, Tensor vector, ember_tensor_t** o) {
+                const ember_tensor_t* parts[3] = {vector, vector, vector};
+                return ember_stack(ctx, parts, 3, 1, o);
+            }, "stack");
+        }
+    }
+}
+
 // Math that has a contiguous-run kernel (libm_loops.cpp's libmvec and rounding loops, gelu,
 // clip, pow with an exponent of 2) on stepped and transposed inputs, rows short and long:
 // the bytes the op gives on a contiguous copy of the input (the same kernel on gathered

@@ -862,6 +862,33 @@ bool transposed_copy(const Geometry& g, const char* px, char* po, size_t sz) {
     return true;
 }
 
+// A matrix of short contiguous rows copied into rows that are not packed (a concat's or
+// pad's part of a wider result, roll's pieces), or a vector into a column, in one typed
+// loop: a walk step and a copy call per run of 3 took 5 ns, and the reference copied the
+// column. False for other geometries.
+bool copy_short_rows(const Geometry& g, const char* px, char* po, size_t sz) {
+    if (sz > 8) return false;
+    const bool column = g.nd == 1 && g.st[0][0] != 1;
+    if (!column && (g.nd != 2 || g.shape[1] >= kShortRun || g.st[0][1] != 1 || g.st[1][1] != 1)) return false;
+    const int64_t rows = g.shape[0], inner = column ? 1 : g.shape[1], so = g.st[0][0], sx = g.st[1][0];
+    auto run = [&](auto element) {
+        using E = decltype(element);
+        parallel_range(rows, g.size >= kParallelCheap * 2 ? 0 : INT64_MAX, std::max<int64_t>(1, 4096 / inner), [=](int64_t begin, int64_t end) {
+            const E* __restrict s = (const E*)px + begin * sx;
+            E* __restrict d = (E*)po + begin * so;
+            for (int64_t r = begin; r < end; ++r, s += sx, d += so)
+                for (int64_t j = 0; j < inner; ++j) d[j] = s[j];
+        });
+    };
+    switch (sz) {
+        case 1: run(uint8_t()); break;
+        case 2: run(uint16_t()); break;
+        case 4: run(uint32_t()); break;
+        default: run(uint64_t()); break;
+    }
+    return true;
+}
+
 ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& x = c->in[0];
     const ember_view_t& o = c->out[0];
@@ -873,6 +900,7 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     const int64_t so = g.st[0][last], sx = g.st[1][last];
     const size_t isz = itemsize_of(x.dtype), osz = itemsize_of(o.dtype);
     char *px = base_ptr(x), *po = base_ptr(o);
+    if (x.dtype == o.dtype && copy_short_rows(g, px, po, isz)) return EMBER_OK;
     if (inner > 1 && so != 1) return reference_on_slices(c, kElementwise);
     if (x.dtype == o.dtype && (inner == 1 || sx == 1)) {  // copy runs
         const char* const input[1] = {px};
