@@ -1018,6 +1018,59 @@ TEST(CpuLarge, ShortRunUnaryOpsMatchContiguous) {
     }
 }
 
+// Narrow columns over many rows (reduce.cpp: k rows side by side as one row of k * J
+// columns, then the k groups and the last rows folded): every kind it takes against the
+// reference, around the row counts where it starts and with rows left over; float sums to
+// their accumulators' rounding, everything else exactly; float extremes that are zeros of
+// both signs or NaN (the general way), and an image's channels over its two outer axes.
+TEST(CpuLarge, NarrowColumnsSideBySide) {
+    NEED_CPU();
+    using Reduce = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
+    const std::pair<const char*, Reduce> ops[] = {{"sum", ember_sum}, {"mean", ember_mean}, {"max", ember_max}, {"min", ember_min}};
+    for (int64_t cols : {1, 2, 3, 5, 16, 17}) {
+        const int64_t k = 512 / cols;
+        for (int64_t rows : {64 * k - 1, 64 * k, 64 * k * 3 + 7, cols == 3 ? (int64_t)300001 : 64 * k + 1}) {
+            auto d = randf((size_t)(rows * cols), -100, 100, 2500 + (unsigned)(rows + cols));
+            for (int special : {0, 1, 2}) {
+                if (special == 1) d[(size_t)((rows / 2) * cols)] = 1e4f, d[(size_t)((rows / 3) * cols)] = 1e4f;  // ties of the maximum
+                if (special == 2) {  // column 0 all zeros of both signs, one NaN in the last column
+                    for (int64_t r = 0; r < rows; ++r) d[(size_t)(r * cols)] = r % 3 ? 0.0f : -0.0f;
+                    d[(size_t)(rows / 2 * cols + cols - 1)] = std::numeric_limits<float>::quiet_NaN();
+                }
+                for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_UINT8, EMBER_INT64}) {
+                    if (special == 2 && dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) continue;
+                    T x = tensor(cpu(), d, {rows, cols}, dt);
+                    const int64_t axis = 0;
+                    for (auto [name, fn] : ops) {
+                        const bool is_float = dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64;
+                        if (std::string(name) == "mean" && !is_float) continue;
+                        T got, want;
+                        EM_OK(fn(cpu(), x, &axis, 1, 0, got.out()));
+                        EM_OK(fn(ref(), as_ref(x), &axis, 1, 0, want.out()));
+                        const std::string what = std::string(name) + " over " + std::to_string(rows) + " rows of " + std::to_string(cols) + " " +
+                                                 ember_dtype_name(dt) + (special ? " (special values)" : "");
+                        const bool adds = std::string(name) == "sum" || std::string(name) == "mean";
+                        if (adds && is_float) expect_close(got, want, dt == EMBER_FLOAT32 ? 1e-6 : 1e-12, 1e-9, what);
+                        else EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << what;
+                    }
+                }
+            }
+        }
+    }
+    std::vector<float> pixels((size_t)(400 * 300 * 3));
+    for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = (float)((i * 2654435761u) % 256);
+    for (ember_dtype_t dt : {EMBER_UINT8, EMBER_BOOL}) {
+        T image = tensor(cpu(), pixels, {400, 300, 3}, dt);
+        const int64_t axes[2] = {0, 1};
+        for (auto [name, fn] : {std::pair<const char*, Reduce>{"sum", ember_sum}, {"max", ember_max}, {"min", ember_min}, {"any", ember_any}, {"all", ember_all}}) {
+            T got, want;
+            EM_OK(fn(cpu(), image, axes, 2, 0, got.out()));
+            EM_OK(fn(ref(), as_ref(image), axes, 2, 0, want.out()));
+            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " of an image's channels, " << ember_dtype_name(dt);
+        }
+    }
+}
+
 // Copies into results wider than the rows (elementwise.cpp's copy_short_rows): concat of a
 // matrix and its first column, pad, roll along the rows, stack of vectors into columns; the
 // reference's bytes for every element size (16 bytes through the other paths).
@@ -3381,7 +3434,7 @@ const char* const kIsaVariantFilter =
     "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource:CpuRandom.CategoricalIsItsCompositesOps:"
     "CpuMath.LogaddexpWithin4Ulp:CpuLarge.ComparisonsAndWhereMatchReferenceBytes:CpuLarge.RealToComplexRoundsAsReference:"
     "CpuLarge.SixteenBitDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact:CpuLarge.ShortRunBinaryOpsMatchReference:CpuLarge.ShortRunUnaryOpsMatchContiguous:CpuLarge.InterleavingCopiesMatchReference:"
-    "CpuLarge.StridedInputsAsContiguousCopies";
+    "CpuLarge.StridedInputsAsContiguousCopies:CpuLarge.NarrowColumnsSideBySide";
 
 TEST(CpuMath, Avx2VariantWithin4Ulp) {
     NEED_CPU();
