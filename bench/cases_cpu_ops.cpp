@@ -811,6 +811,29 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("norm_rows3_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) { ember_vector_norm(c, x, 2, last, 1, 0, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("exp_cols3_f32/1e6x3") || np.count("argmax_cols3_f32/1e6x3")) {  // x.T of a (3, 1e6) x: rows of 3 read across
+        ember_tensor_t *x = random_tensor(c, {3, 1000000}, -1, 1, 46), *t = nullptr;
+        const int64_t swap[2] = {1, 0};
+        ember_permute_dims(c, x, swap, 2, &t);
+        add("exp_cols3_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) { ember_exp(c, t, r); }));
+        add("argmax_cols3_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, t, 1, 0, r); }));
+        for (ember_tensor_t* v : {x, t}) ember_tensor_release(v);
+    }
+    if (np.count("mean_axis0_rows3_f32/1e6x3")) {  // the centroid of a million points
+        ember_tensor_t* x = random_tensor(c, {1000000, 3}, -1, 1, 47);
+        const int64_t first[1] = {0};
+        add("mean_axis0_rows3_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) { ember_mean(c, x, first, 1, 0, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("channel_max_u8/1000x1000x3") || np.count("bgr_take_u8/1000x1000x3")) {  // an RGB image
+        ember_tensor_t *x = random_tensor(c, {1000, 1000, 3}, 0, 255.99, 48), *x8 = nullptr, *order = nullptr;
+        ember_astype(c, x, EMBER_UINT8, &x8);
+        const int64_t outer[2] = {0, 1}, reversed[3] = {2, 1, 0}, three = 3;
+        ember_tensor_from_data(c, reversed, EMBER_INT64, &three, 1, &order);
+        add("channel_max_u8", "1000x1000x3", time_result(reps, [&](ember_tensor_t** r) { ember_max(c, x8, outer, 2, 0, r); }));
+        add("bgr_take_u8", "1000x1000x3", time_result(reps, [&](ember_tensor_t** r) { ember_take(c, x8, order, 2, r); }));
+        for (ember_tensor_t* v : {x, x8, order}) ember_tensor_release(v);
+    }
     if (np.count("norm_axis0_f32/1000x1000")) {  // uniform(-1, 1)
         ember_tensor_t* x = random_tensor(c, {1000, 1000}, -1, 1, 45);
         const int64_t first[1] = {0};

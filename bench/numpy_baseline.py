@@ -184,6 +184,12 @@ Index and random cases (INDEX_CASES, their own shapes):
   argmax_rows3_f32   np.argmax(x, axis=1) of a (10**6, 3) array
   norm_rows3_f32     np.linalg.norm(x, axis=1) of a (10**6, 3) array (Ember: ember_vector_norm)
   norm_axis0_f32     np.linalg.norm(x, axis=0) of a (1000, 1000) array
+  exp_cols3_f32      np.exp(x.T) of a (3, 10**6) array (rows of 3 read across; NumPy keeps x.T's
+                     layout for its result, Ember writes C order)
+  argmax_cols3_f32   np.argmax(x.T, axis=1) of a (3, 10**6) array
+  mean_axis0_rows3_f32  x.mean(axis=0) of a (10**6, 3) array (the centroid of points)
+  channel_max_u8     x.max(axis=(0, 1)) of a (1000, 1000, 3) uint8 image
+  bgr_take_u8        np.take(x, [2, 1, 0], axis=2) of a (1000, 1000, 3) uint8 image
   full_f32           np.full(10**6, 0.5, dtype=np.float32) (Ember: ember_full)
   arange_i64         np.arange(10**6) (Ember: ember_arange, int64)
   iadd_f32           x += y of 1e7 values (NumPy's np.add(x, y, out=x); Ember's ember_elementwise_into)
@@ -470,6 +476,11 @@ INDEX_CASES = {
     "argmax_rows3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: np.argmax(x, axis=1)),
     "norm_rows3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: np.linalg.norm(x, axis=1)),
     "norm_axis0_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32),), lambda x: np.linalg.norm(x, axis=0)),
+    "exp_cols3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (3, 10**6)).astype(np.float32),), lambda x: np.exp(x.T)),
+    "argmax_cols3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (3, 10**6)).astype(np.float32),), lambda x: np.argmax(x.T, axis=1)),
+    "mean_axis0_rows3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: x.mean(axis=0)),
+    "channel_max_u8": ("1000x1000x3", lambda r: (r.integers(0, 256, (1000, 1000, 3), dtype=np.uint8),), lambda x: x.max(axis=(0, 1))),
+    "bgr_take_u8": ("1000x1000x3", lambda r: (r.integers(0, 256, (1000, 1000, 3), dtype=np.uint8),), lambda x: np.take(x, [2, 1, 0], axis=2)),
     "full_f32": ("1e6", lambda r: (), lambda: np.full(10**6, 0.5, dtype=np.float32)),
     "arange_i64": ("1e6", lambda r: (), lambda: np.arange(10**6)),
     "iadd_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32), r.uniform(-1, 1, 10**7).astype(np.float32)),
