@@ -9,7 +9,8 @@
 //    not depend on the thread count. A matrix's rows of at most 64 elements run in typed
 //    loops with a local accumulator, the shortest folded inline (reduce_short_rows).
 //  - COLUMN: the innermost dim is kept and contiguous (e.g. sum over axis 0 of a matrix).
-//    Accumulators run along it (float32 sums in float64, float64 sums blocked).
+//    Accumulators run along it (float32 sums in float64, float64 sums blocked). Up to 16
+//    narrow columns over packed rows fold with rows side by side (an image's channels).
 // Complex sums in the ROW layout keep two double accumulators; in the COLUMN layout they
 // are the real column sums of their (re, im) pairs. A complex mean is the native sum, then
 // the composite's complex division by the count. float32/float64 products accumulate in
