@@ -94,6 +94,18 @@ bool visit_real(int32_t dtype, F&& f) {
     }
 }
 
+// Calls f(U{}) with the unsigned integer type of `size` bytes (1, 2, 4, else 8): copies,
+// fills and gathers only move bits, so one instantiation serves every dtype of that size.
+template <class F>
+void visit_bits(size_t size, F&& f) {
+    switch (size) {
+        case 1: f(uint8_t{}); break;
+        case 2: f(uint16_t{}); break;
+        case 4: f(uint32_t{}); break;
+        default: f(uint64_t{}); break;
+    }
+}
+
 // NaN test for any real element type (integers are never NaN).
 template <class T>
 inline bool is_nan(T v) {

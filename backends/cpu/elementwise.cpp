@@ -880,12 +880,7 @@ bool copy_short_rows(const Geometry& g, const char* px, char* po, size_t sz) {
                 for (int64_t j = 0; j < inner; ++j) d[j] = s[j];
         });
     };
-    switch (sz) {
-        case 1: run(uint8_t()); break;
-        case 2: run(uint16_t()); break;
-        case 4: run(uint32_t()); break;
-        default: run(uint64_t()); break;
-    }
+    visit_bits(sz, run);
     return true;
 }
 
@@ -937,12 +932,7 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
                     default: return fill_rows<E, 0>(rows, px, isz, po, inner, convert_one, begin, end);
                 }
             };
-            switch (osz) {
-                case 1: fill(uint8_t()); break;
-                case 2: fill(uint16_t()); break;
-                case 4: fill(uint32_t()); break;
-                default: fill(uint64_t()); break;
-            }
+            visit_bits(osz, fill);
         });
         return EMBER_OK;
     }

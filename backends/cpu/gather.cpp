@@ -113,12 +113,7 @@ bool short_index_list(const ember_view_t& x, int axis, int64_t outer, const int6
             }
         });
     };
-    switch (sz) {
-        case 1: run(uint8_t()); break;
-        case 2: run(uint16_t()); break;
-        case 4: run(uint32_t()); break;
-        default: run(uint64_t()); break;
-    }
+    visit_bits(sz, run);
     return true;
 }
 
