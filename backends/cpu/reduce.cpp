@@ -631,8 +631,9 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
         // W = k * J columns, the column kernel folds those (a call per 8 rows of 3 columns
         // took 2-3 ns an element), then the k groups and the last nrows % k rows fold into J.
         // Sums into double or (u)int64 accumulators; extremes of integers, and of floats
-        // unless one is a zero or a NaN (which of +0 and -0, or of two NaNs, the reference
-        // keeps depends on the order: those go the general way).
+        // unless one is a NaN (which of two NaNs the reference keeps depends on the order:
+        // those go the general way); a zero result is the column's first zero, as the
+        // reference's scan keeps (min of ReLU outputs).
         const bool rows_packed = rows.nd == 1 && rows.si[0] == J;
         const bool float_extreme = (op == R_MAX || op == R_MIN) && (dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64);
         const bool regroupable = adds(op) || float_extreme || ((op == R_MAX || op == R_MIN) && !float_sum(dt) && !complex_dtype(in.dtype));
@@ -679,9 +680,17 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
                 combine(acc, rest, J);
             }
             bool settled = true;
+            auto first_zero = [&](auto element, int64_t j) {  // the zero the reference's scan keeps
+                using E = decltype(element);
+                const E* column = (const E*)first + j;
+                for (int64_t r = 0; r < nrows; ++r)
+                    if (column[r * J] == 0) return ((E*)acc)[j] = column[r * J], void();
+            };
             for (int64_t j = 0; j < J && float_extreme; ++j) {
                 const double v = dt == EMBER_FLOAT32 ? (double)((const float*)acc)[j] : ((const double*)acc)[j];
-                settled = settled && v == v && v != 0;
+                settled = settled && v == v;
+                if (v == 0 && dt == EMBER_FLOAT32) first_zero(float(), j);
+                else if (v == 0) first_zero(double(), j);
             }
             if (settled) {
                 emit(acc, 0, 0, J);
