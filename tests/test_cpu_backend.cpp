@@ -1031,14 +1031,20 @@ TEST(CpuLarge, NarrowColumnsSideBySide) {
         const int64_t k = 512 / cols;
         for (int64_t rows : {64 * k - 1, 64 * k, 64 * k * 3 + 7, cols == 3 ? (int64_t)300001 : 64 * k + 1}) {
             auto d = randf((size_t)(rows * cols), -100, 100, 2500 + (unsigned)(rows + cols));
-            for (int special : {0, 1, 2}) {
+            for (int special : {0, 1, 2, 3}) {
+                if (special == 3) {  // ReLU outputs: the minimum is a zero, the first of its column
+                    d = randf((size_t)(rows * cols), -100, 100, 2500 + (unsigned)(rows + cols));
+                    for (float& v : d) v = std::fabs(v);
+                    d[(size_t)(rows / 5 * cols)] = 0.0f, d[(size_t)(rows / 4 * cols)] = -0.0f;
+                    if (cols > 1) d[(size_t)(rows / 7 * cols + 1)] = -0.0f, d[(size_t)(rows / 3 * cols + 1)] = 0.0f;
+                }
                 if (special == 1) d[(size_t)((rows / 2) * cols)] = 1e4f, d[(size_t)((rows / 3) * cols)] = 1e4f;  // ties of the maximum
                 if (special == 2) {  // column 0 all zeros of both signs, one NaN in the last column
                     for (int64_t r = 0; r < rows; ++r) d[(size_t)(r * cols)] = r % 3 ? 0.0f : -0.0f;
                     d[(size_t)(rows / 2 * cols + cols - 1)] = std::numeric_limits<float>::quiet_NaN();
                 }
                 for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_UINT8, EMBER_INT64}) {
-                    if (special == 2 && dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) continue;
+                    if (special >= 2 && dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) continue;
                     T x = tensor(cpu(), d, {rows, cols}, dt);
                     const int64_t axis = 0;
                     for (auto [name, fn] : ops) {
@@ -2071,14 +2077,23 @@ TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
         f[(size_t)len * 7] = std::numeric_limits<float>::quiet_NaN();
         f[(size_t)len * 9] = std::numeric_limits<float>::infinity();
         for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
-            T s = tensor(cpu(), f, {30011, len}, dt);
-            for (int lg = 0; lg < 2; ++lg) {
-                T got, want;
-                auto fn = lg ? ember_log_softmax : ember_softmax;
-                EM_OK(fn(cpu(), s, -1, got.out()));
-                EM_OK(fn(ref(), as_ref(s), -1, want.out()));
-                const double rtol = dt == EMBER_FLOAT64 ? 1e-13 : 2e-6;
-                expect_close(got, want, rtol, lg ? rtol * 30 : 1e-30, std::string(lg ? "log_" : "") + "softmax of rows of " + std::to_string(len) + " " + ember_dtype_name(dt));
+            // Also as views (gathered a block of rows at a time): the transpose of a
+            // (len, 30011) tensor and every other column of a (30011, 2 len) one.
+            T s = tensor(cpu(), f, {30011, len}, dt), flat = tensor(cpu(), f, {len, 30011}, dt), st, wide, ws;
+            EM_OK(ember_transpose(cpu(), flat, st.out()));
+            EM_OK(ember_concat(cpu(), std::vector<const ember_tensor_t*>{s, s}.data(), 2, 1, wide.out()));
+            const int64_t from[2] = {0, 0}, to[2] = {30011, 2 * len}, step[2] = {1, 2};
+            EM_OK(ember_slice(cpu(), wide, from, to, step, 2, ws.out()));
+            for (const T* in : {&s, &st, &ws}) {
+                for (int lg = 0; lg < 2; ++lg) {
+                    T got, want;
+                    auto fn = lg ? ember_log_softmax : ember_softmax;
+                    EM_OK(fn(cpu(), *in, -1, got.out()));
+                    EM_OK(fn(ref(), as_ref(*in), -1, want.out()));
+                    const double rtol = dt == EMBER_FLOAT64 ? 1e-13 : 2e-6;
+                    expect_close(got, want, rtol, lg ? rtol * 30 : 1e-30,
+                                 std::string(lg ? "log_" : "") + "softmax of rows of " + std::to_string(len) + " " + ember_dtype_name(dt) + (in == &s ? "" : in == &st ? " transposed" : " stepped"));
+                }
             }
         }
     }
@@ -2087,6 +2102,50 @@ TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
     EM_OK(ember_logsumexp(cpu(), x, last, 1, 0, got.out()));
     EM_OK(ember_logsumexp(ref(), as_ref(x), last, 1, 0, want.out()));
     expect_close(got, want, 2e-6, 1e-6, "logsumexp");
+}
+
+// softmax.cpp's column blocks: lines along a strided axis whose neighbours sit side by side
+// (channels of NCHW, axis 0 with blocks of lines and a remainder, the last axis of a
+// transpose whose results are written across, planes that are every other slice), with
+// whole lines of NaN, +inf and -inf; float32 and float64 against the reference.
+TEST(CpuLarge, SoftmaxAlongStridedAxes) {
+    NEED_CPU();
+    struct Case {
+        std::vector<int64_t> shape;
+        int64_t axis;
+        int view;  // 0: as is, 1: transposed, 2: every other slice along axis 0
+    };
+    const Case cases[] = {{{3, 5, 37, 41}, 1, 0}, {{700, 1100}, 0, 0}, {{5, 2000}, -1, 1}, {{17, 3000}, -1, 1}, {{6, 21, 40}, 1, 2}, {{2, 3, 16}, 0, 0}};
+    for (const Case& cs : cases) {
+        size_t count = 1;
+        for (int64_t d : cs.shape) count *= (size_t)d;
+        auto d = randf(count, -30, 30, 3100 + (unsigned)count);
+        const int64_t inner = cs.shape.back();
+        for (size_t i = 0; i < count; i += (size_t)inner * 3) d[i] = std::numeric_limits<float>::quiet_NaN();
+        d[1] = d[1 + (size_t)inner] = std::numeric_limits<float>::infinity();
+        d[count - 1] = -std::numeric_limits<float>::infinity();
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+            T base = tensor(cpu(), d, cs.shape, dt), x;
+            if (cs.view == 1) {
+                EM_OK(ember_transpose(cpu(), base, x.out()));
+            } else if (cs.view == 2) {
+                const int64_t from = 0, to = cs.shape[0], step = 2;
+                EM_OK(ember_slice(cpu(), base, &from, &to, &step, 1, x.out()));
+            } else {
+                EM_OK(ember_reshape(cpu(), base, cs.shape.data(), (int)cs.shape.size(), x.out()));
+            }
+            for (int lg = 0; lg < 2; ++lg) {
+                T got, want;
+                auto fn = lg ? ember_log_softmax : ember_softmax;
+                EM_OK(fn(cpu(), x, cs.axis, got.out()));
+                EM_OK(fn(ref(), as_ref(x), cs.axis, want.out()));
+                const double rtol = dt == EMBER_FLOAT64 ? 1e-13 : 2e-6;
+                expect_close(got, want, rtol, lg ? rtol * 30 : 1e-30,
+                             std::string(lg ? "log_" : "") + "softmax along axis " + std::to_string(cs.axis) + " of " + std::to_string(count) + " " +
+                                 ember_dtype_name(dt) + " view " + std::to_string(cs.view));
+            }
+        }
+    }
 }
 
 // variance.cpp: var and std of contiguous float32/float64 over trailing axes, two passes in

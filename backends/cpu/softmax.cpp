@@ -91,6 +91,58 @@ void short_rows(const T* x, T* out, int64_t rows, int64_t n, int32_t dt, int op)
     }
 }
 
+// Lines along a strided axis whose neighbours sit side by side (softmax over the channels
+// of NCHW, over axis 0, or along the last axis of a transpose): a block of w lines at a
+// time, each step a pass over n rows of w elements that the compiler vectorises, in a
+// scratch block of n x w that stays in cache. Line by line, gathering each, the channel
+// softmax of (8, 21, 256, 256) took 138 ms and NumPy's expression 48. The same steps as
+// row_kernel: shift by the maximum (NaN wins, not finite: no shift), exp, the sum in
+// double, one division or x - (shift + log sum). x's element (k, c) is x[k * xs + c];
+// out's is out[k * ok + c * oc].
+template <class T>
+void column_block(const T* x, int64_t xs, int64_t n, int64_t w, T* out, int64_t ok, int64_t oc, int32_t dt, int op, T* buf) {
+    constexpr int64_t kMaxWidth = 1024;
+    T shift[kMaxWidth];
+    double sum[kMaxWidth];
+    for (int64_t c = 0; c < w; ++c) shift[c] = -std::numeric_limits<T>::infinity();
+    // x copied into buf on the first pass: a power-of-two row stride maps the block's rows
+    // to a few cache sets, and reading x a second time went to memory ((4096, 4096) over
+    // axis 0: 60 ms).
+    for (int64_t k = 0; k < n; ++k) {
+        const T* row = x + k * xs;
+        T* b = buf + k * w;
+        for (int64_t c = 0; c < w; ++c) {
+            b[c] = row[c];
+            shift[c] = row[c] > shift[c] || row[c] != row[c] ? row[c] : shift[c];
+        }
+    }
+    for (int64_t c = 0; c < w; ++c) shift[c] = std::isfinite(shift[c]) ? shift[c] : T(0);
+    for (int64_t k = 0; k < n; ++k) {
+        T* b = buf + k * w;
+        for (int64_t c = 0; c < w; ++c) b[c] -= shift[c];
+    }
+    if (UnFn vexp = g_isa->un[U_EXP][dt]) vexp(buf, buf, n * w, 0);
+    else for (int64_t i = 0; i < n * w; ++i) buf[i] = std::exp(buf[i]);
+    for (int64_t c = 0; c < w; ++c) sum[c] = 0;
+    for (int64_t k = 0; k < n; ++k)
+        for (int64_t c = 0; c < w; ++c) sum[c] += buf[k * w + c];
+    T scale[kMaxWidth];  // the divisor, or what log_softmax subtracts
+    for (int64_t c = 0; c < w; ++c) scale[c] = op == kSoftmax ? (T)sum[c] : shift[c] + std::log((T)sum[c]);
+    auto result = [&](int64_t k, int64_t c) { return op == kSoftmax ? buf[k * w + c] / scale[c] : x[k * xs + c] - scale[c]; };
+    if (oc == 1) {
+        for (int64_t k = 0; k < n; ++k) {
+            T* o = out + k * ok;
+            if (op == kSoftmax)
+                for (int64_t c = 0; c < w; ++c) o[c] = buf[k * w + c] / scale[c];
+            else
+                for (int64_t c = 0; c < w; ++c) o[c] = x[k * xs + c] - scale[c];
+        }
+    } else {
+        for (int64_t c = 0; c < w; ++c)
+            for (int64_t k = 0; k < n; ++k) out[k * ok + c * oc] = result(k, c);
+    }
+}
+
 struct Job {
     const ember_view_t* in;
     const ember_view_t* out;
@@ -128,6 +180,19 @@ void run_rows(const Job& j, int64_t begin, int64_t end) {
     if (native && j.axis == x.ndim - 1 && n <= kShortRow && is_contiguous(x)) {
         const T* first = (const T*)base_ptr(x) + begin * n;
         return short_rows<T>(first, (T*)base_ptr(*j.out) + begin * n, end - begin, n, j.work, j.op);
+    }
+    if (native && j.axis == 1 && x.ndim == 2 && n <= kShortRow) {
+        // Short rows of a view (a transpose, x[:, :3]): gathered a block at a time for the
+        // same kernel. Row by row the strided way cost ~200 ns per row of 3.
+        constexpr int64_t kGather = 2048;
+        T packed[kGather];
+        T* out = (T*)base_ptr(*j.out);
+        for (int64_t r0 = begin; r0 < end; r0 += kGather / n) {
+            const int64_t nr = std::min(kGather / n, end - r0);
+            gather_strided(base_ptr(x) + r0 * x.strides[0] * (int64_t)isz, x.strides[0], xs, nr, n, isz, n, (char*)packed);
+            short_rows<T>(packed, out + r0 * n, nr, n, j.work, j.op);
+        }
+        return;
     }
     std::vector<T> xin, xout;
     std::vector<uint16_t> half;
@@ -169,6 +234,42 @@ void run_rows(const Job& j, int64_t begin, int64_t end) {
     }
 }
 
+// column_block over every block of lines, when the dim beside the axis (the last, or the
+// one before a last axis) has unit stride and at least 16 lines; false otherwise.
+template <class T>
+bool run_columns(const Job& j) {
+    const ember_view_t& x = *j.in;
+    const int axis = j.axis, side = axis == x.ndim - 1 ? x.ndim - 2 : x.ndim - 1;
+    if (side < 0 || x.strides[side] != 1 || x.shape[side] < 16 || x.strides[axis] == 1) return false;
+    int64_t out_stride[EMBER_MAX_DIMS];
+    for (int d = x.ndim - 1, s = 1; d >= 0; --d) out_stride[d] = s, s *= (int)x.shape[d];
+    const int64_t n = j.len, lines = x.shape[side], xs = x.strides[axis], ok = out_stride[axis], oc = out_stride[side];
+    constexpr int64_t kBlockElements = 1 << 16;
+    int64_t width = std::min<int64_t>(1024, std::max<int64_t>(16, kBlockElements / n));
+    if (width < lines) width -= width % 16;
+    else width = lines;
+    const int64_t blocks = (lines + width - 1) / width, planes = j.rows / lines;
+    const T* xbase = (const T*)base_ptr(x);
+    T* obase = (T*)base_ptr(*j.out);
+    auto task = [&](int64_t t) {
+        int64_t plane = t / blocks, xo = 0, oo = 0;
+        for (int d = x.ndim - 1; d >= 0; --d) {  // the plane's offsets over the other dims
+            if (d == axis || d == side) continue;
+            xo += plane % x.shape[d] * x.strides[d];
+            oo += plane % x.shape[d] * out_stride[d];
+            plane /= x.shape[d];
+        }
+        const int64_t c0 = t % blocks * width, w = std::min(width, lines - c0);
+        Scratch<T> buf(n * w);
+        column_block<T>(xbase + xo + c0, xs, n, w, obase + oo + c0 * oc, ok, oc, j.work, j.op, buf.data);
+    };
+    const int64_t tasks = planes * blocks;
+    if (tasks > 1 && j.rows * n >= kParallelCostly) parallel_tasks(tasks, task);
+    else
+        for (int64_t t = 0; t < tasks; ++t) task(t);
+    return true;
+}
+
 ember_status_t softmax_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& x = c->in[0];
     Job j{&c->in[0], &c->out[0], (int)c->attrs->i[0], kdata(c)->code, 0, 0, 0, 0};
@@ -178,6 +279,7 @@ ember_status_t softmax_kernel(const ember_kernel_call_t* c) {
     j.len = x.shape[j.axis];
     j.rows = j.len ? numel(x) / j.len : 0;
     if (j.rows == 0) return EMBER_OK;
+    if (x.dtype == j.work && (j.work == EMBER_FLOAT64 ? run_columns<double>(j) : run_columns<float>(j))) return EMBER_OK;
     int64_t grain = (kParallelCostly + j.len - 1) / j.len;
     parallel_range(j.rows, j.rows * j.len >= kParallelCostly ? 2 : j.rows + 1, grain < 1 ? 1 : grain, [&](int64_t b, int64_t e) {
         if (j.work == EMBER_FLOAT64) run_rows<double>(j, b, e);
