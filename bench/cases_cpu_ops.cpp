@@ -834,6 +834,16 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("bgr_take_u8", "1000x1000x3", time_result(reps, [&](ember_tensor_t** r) { ember_take(c, x8, order, 2, r); }));
         for (ember_tensor_t* v : {x, x8, order}) ember_tensor_release(v);
     }
+    if (np.count("softmax_channels_f32/8x21x256x256")) {  // the classes of a segmentation map, NCHW
+        ember_tensor_t* x = random_tensor(c, {8, 21, 256, 256}, -10, 10, 49);
+        add("softmax_channels_f32", "8x21x256x256", time_result(reps, [&](ember_tensor_t** r) { ember_softmax(c, x, 1, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("softmax_axis0_f32/3x1e6")) {
+        ember_tensor_t* x = random_tensor(c, {3, 1000000}, -10, 10, 50);
+        add("softmax_axis0_f32", "3x1e6", time_result(reps, [&](ember_tensor_t** r) { ember_softmax(c, x, 0, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("norm_axis0_f32/1000x1000")) {  // uniform(-1, 1)
         ember_tensor_t* x = random_tensor(c, {1000, 1000}, -1, 1, 45);
         const int64_t first[1] = {0};

@@ -190,6 +190,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   mean_axis0_rows3_f32  x.mean(axis=0) of a (10**6, 3) array (the centroid of points)
   channel_max_u8     x.max(axis=(0, 1)) of a (1000, 1000, 3) uint8 image
   bgr_take_u8        np.take(x, [2, 1, 0], axis=2) of a (1000, 1000, 3) uint8 image
+  softmax_channels_f32  softmax over axis 1 of an (8, 21, 256, 256) array (the classes of a
+                     segmentation map in NCHW), the NumPy expression of softmax_f32 along that axis
+  softmax_axis0_f32  the same over axis 0 of a (3, 10**6) array
   full_f32           np.full(10**6, 0.5, dtype=np.float32) (Ember: ember_full)
   arange_i64         np.arange(10**6) (Ember: ember_arange, int64)
   iadd_f32           x += y of 1e7 values (NumPy's np.add(x, y, out=x); Ember's ember_elementwise_into)
@@ -253,9 +256,9 @@ def size_name(n):
     return {10**6: "1e6", 10**7: "1e7"}.get(n, str(n))
 
 
-def softmax(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+def softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
 
 
 # name -> (input range, function of the inputs)
@@ -481,6 +484,8 @@ INDEX_CASES = {
     "mean_axis0_rows3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: x.mean(axis=0)),
     "channel_max_u8": ("1000x1000x3", lambda r: (r.integers(0, 256, (1000, 1000, 3), dtype=np.uint8),), lambda x: x.max(axis=(0, 1))),
     "bgr_take_u8": ("1000x1000x3", lambda r: (r.integers(0, 256, (1000, 1000, 3), dtype=np.uint8),), lambda x: np.take(x, [2, 1, 0], axis=2)),
+    "softmax_channels_f32": ("8x21x256x256", lambda r: (r.uniform(-10, 10, (8, 21, 256, 256)).astype(np.float32),), lambda x: softmax(x, 1)),
+    "softmax_axis0_f32": ("3x1e6", lambda r: (r.uniform(-10, 10, (3, 10**6)).astype(np.float32),), lambda x: softmax(x, 0)),
     "full_f32": ("1e6", lambda r: (), lambda: np.full(10**6, 0.5, dtype=np.float32)),
     "arange_i64": ("1e6", lambda r: (), lambda: np.arange(10**6)),
     "iadd_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32), r.uniform(-1, 1, 10**7).astype(np.float32)),
