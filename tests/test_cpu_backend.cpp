@@ -1077,6 +1077,36 @@ TEST(CpuLarge, NarrowColumnsSideBySide) {
     }
 }
 
+// Results of at least 16 MiB (streamed) written in many short runs whose starts are not
+// vector-aligned, fenced once per task: a broadcast add with rows of 100, the negative of a
+// view with rows of 100 of 130, a constant pad of rows of 100 into rows of 102 and a tile;
+// the reference's bits.
+TEST(CpuLarge, StreamedShortRunsMatchReference) {
+    NEED_CPU();
+    const int64_t rows = 65536;
+    T x = tensor(cpu(), randf((size_t)(rows * 130), -10, 10, 3200), {rows, 130}, EMBER_FLOAT32), v;
+    const int64_t from[2] = {0, 0}, to[2] = {rows, 100}, step[2] = {1, 1};
+    EM_OK(ember_slice(cpu(), x, from, to, step, 2, v.out()));
+    T row = tensor(cpu(), randf(100, -1, 1, 3201), {100}, EMBER_FLOAT32), dense;
+    EM_OK(ember_copy(cpu(), v, dense.out()));
+    const int64_t widths[4] = {0, 0, 1, 1}, reps[2] = {1, 3};
+    const std::pair<const char*, std::function<ember_status_t(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**)>> cases[] = {
+        {"add a row", [](ember_ctx_t* c, const ember_tensor_t* a, const ember_tensor_t* b, ember_tensor_t** o) { return ember_add(c, a, b, o); }},
+        {"negative of a view", [](ember_ctx_t* c, const ember_tensor_t* a, const ember_tensor_t*, ember_tensor_t** o) { return ember_negative(c, a, o); }},
+        {"pad", [&](ember_ctx_t* c, const ember_tensor_t* a, const ember_tensor_t*, ember_tensor_t** o) { return ember_pad(c, a, widths, EMBER_PAD_CONSTANT, 0.5, o); }},
+        {"tile", [&](ember_ctx_t* c, const ember_tensor_t* a, const ember_tensor_t*, ember_tensor_t** o) { return ember_tile(c, a, reps, 2, o); }},
+    };
+    for (const auto& [name, fn] : cases) {
+        const bool view = std::string(name) == "negative of a view";
+        const ember_tensor_t* in = view ? (const ember_tensor_t*)v : (const ember_tensor_t*)dense;
+        T got, want;
+        EM_OK(fn(cpu(), in, row, got.out()));
+        T in_ref = as_ref(in), row_ref = as_ref(row);
+        EM_OK(fn(ref(), in_ref, row_ref, want.out()));
+        EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name;
+    }
+}
+
 // Copies into results wider than the rows (elementwise.cpp's copy_short_rows): concat of a
 // matrix and its first column, pad, roll along the rows, stack of vectors into columns; the
 // reference's bytes for every element size (16 bytes through the other paths).

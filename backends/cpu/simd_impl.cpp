@@ -927,7 +927,7 @@ struct USign {
 template <class Op, class = void> constexpr bool UNROLL2 = false;
 template <class Op> constexpr bool UNROLL2<Op, std::void_t<decltype(Op::unroll2)>> = Op::unroll2;
 template <class T, class Op, bool NT>
-void un_loop(const T* __restrict x, T* __restrict o, int64_t n) {
+void un_loop(const T* __restrict x, T* __restrict o, int64_t n, bool fence = true) {
     constexpr int w = W<T>;
     int64_t i = 0;
     if (NT)
@@ -948,7 +948,7 @@ void un_loop(const T* __restrict x, T* __restrict o, int64_t n) {
         if (NT) stream_vec(o + i, Op::template f<T>(load(x + i)));
         else store_vec(o + i, Op::template f<T>(load(x + i)));
     }
-    if (NT) stream_fence();
+    if (NT && fence) stream_fence();
     if (i < n && n - i <= 2)
         for (; i < n; ++i) o[i] = Op::template f<T>(splat<T>(x[i]))[0];
     if constexpr (w > 2) {
@@ -963,7 +963,7 @@ void un_loop(const T* __restrict x, T* __restrict o, int64_t n) {
 }
 template <class T, class Op>
 void un_fn(const void* in, void* out, int64_t n, int flags) {
-    if (flags & 4) un_loop<T, Op, true>((const T*)in, (T*)out, n);
+    if (flags & kStream) un_loop<T, Op, true>((const T*)in, (T*)out, n, !(flags & kCallerFences));
     else un_loop<T, Op, false>((const T*)in, (T*)out, n);
 }
 
@@ -2436,7 +2436,7 @@ void copy_bytes(const void* in, void* out, int64_t nbytes, int flags) {
     const char* x = (const char*)in;
     char* o = (char*)out;
     int64_t i = 0;
-    if (!(flags & 4)) {
+    if (!(flags & kStream)) {
         const uintptr_t ahead = ((uintptr_t)o - (uintptr_t)x) % 4096;
         if (nbytes >= 1024 && ahead != 0 && ahead < 64) i = copy_vector_groups<false>(x, o, 0, nbytes);
         memcpy(o + i, x + i, (size_t)(nbytes - i));
@@ -2446,7 +2446,7 @@ void copy_bytes(const void* in, void* out, int64_t nbytes, int flags) {
     if (head > nbytes) head = nbytes;
     memcpy(o, x, (size_t)head);
     i = copy_vector_groups<true>(x, o, head, nbytes);
-    stream_fence();
+    if (!(flags & kCallerFences)) stream_fence();
     memcpy(o + i, x + i, (size_t)(nbytes - i));
 }
 
