@@ -1153,6 +1153,40 @@ TEST(CpuLarge, ShortRowCopiesIntoWiderResults) {
 // clip, pow with an exponent of 2) on stepped and transposed inputs, rows short and long:
 // the bytes the op gives on a contiguous copy of the input (the same kernel on gathered
 // elements), and clip's the reference's.
+// Interleaved channels read as planes (gather_tile's split_channels): an HWC image with 2,
+// 3 and 4 channels as CHW, and the first 3 channels of RGBA, copied, converted to float32 and
+// scaled, for 1- and 2-byte elements, against the reference's bits.
+TEST(CpuLarge, ChannelPlanesOfInterleavedPixels) {
+    NEED_CPU();
+    for (int64_t channels : {2, 3, 4}) {
+        for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT16}) {
+            const int64_t h = 67, w = 301;
+            T img = tensor(cpu(), randf((size_t)(h * w * channels), 0, 250, 3300 + (unsigned)channels), {h, w, channels}, dt), planes, first3, rgb;
+            const int64_t chw[3] = {2, 0, 1};
+            EM_OK(ember_permute_dims(cpu(), img, chw, 3, planes.out()));
+            const int64_t from[1] = {0}, to[1] = {3}, step[1] = {1};
+            EM_OK(ember_slice(cpu(), planes, from, to, step, 1, first3.out()));
+            T scale = tensor(cpu(), std::vector<double>{1.0 / 255}, {}, EMBER_FLOAT32);
+            for (const T* v : {&planes, &first3}) {
+                if (v == &first3 && channels != 4) continue;
+                const std::string what = std::string(ember_dtype_name(dt)) + ", " + std::to_string(channels) + " channels" + (v == &first3 ? ", first 3" : "");
+                T got, want;
+                EM_OK(ember_copy(cpu(), *v, got.out()));
+                EM_OK(ember_copy(ref(), as_ref(*v), want.out()));
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "copy " << what;
+                T fgot, fwant;
+                EM_OK(ember_astype(cpu(), *v, EMBER_FLOAT32, fgot.out()));
+                EM_OK(ember_astype(ref(), as_ref(*v), EMBER_FLOAT32, fwant.out()));
+                EXPECT_EQ(raw_bytes(fgot), raw_bytes(fwant)) << "astype " << what;
+                T sgot, swant;
+                EM_OK(ember_multiply(cpu(), *v, scale, sgot.out()));
+                EM_OK(ember_multiply(ref(), as_ref(*v), as_ref(scale), swant.out()));
+                EXPECT_EQ(raw_bytes(sgot), raw_bytes(swant)) << "scaled " << what;
+            }
+        }
+    }
+}
+
 TEST(CpuLarge, StridedInputsAsContiguousCopies) {
     NEED_CPU();
     using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);

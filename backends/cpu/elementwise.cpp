@@ -99,6 +99,15 @@ void gather_row(const E* s, int64_t cs, int64_t nc, E* d) {
 // The loops run along the smaller of the two steps, so that the reads walk memory: down the
 // columns for a transposed operand, along the rows for a stepped or reversed one (walking a
 // reversed (1000, 1000) int64 matrix down its columns took 3x the reference's time).
+// The channels of interleaved pixels (rows 1 apart, K of them, columns cs >= K apart: an
+// HWC image read as CHW) split into K rows with K known to the compiler: with K and the
+// pointers unknown, every byte store reloaded them (1080 x 1920 RGB: 4 ms of 7).
+template <class E, int K>
+void split_channels(const E* __restrict s, int64_t cs, int64_t nc, int64_t dst_row, E* __restrict d) {
+    for (int64_t j = 0; j < nc; ++j, s += cs)
+        for (int r = 0; r < K; ++r) d[r * dst_row + j] = s[r];
+}
+
 template <class E>
 void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, int64_t dst_row, char* dst) {
     const E* s = (const E*)src;
@@ -106,6 +115,13 @@ void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc
     if (nr == 1 || std::abs(cs) <= std::abs(rs)) {
         for (int64_t r = 0; r < nr; ++r) gather_row(s + r * rs, cs, nc, d + r * dst_row);
         return;
+    }
+    if (rs == 1 && cs >= nr && nr <= 4) {
+        switch (nr) {
+            case 2: return split_channels<E, 2>(s, cs, nc, dst_row, d);
+            case 3: return split_channels<E, 3>(s, cs, nc, dst_row, d);
+            default: return split_channels<E, 4>(s, cs, nc, dst_row, d);
+        }
     }
     for (int64_t j = 0; j < nc; ++j)
         for (int64_t r = 0; r < nr; ++r) d[r * dst_row + j] = s[r * rs + j * cs];
