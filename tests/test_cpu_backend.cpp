@@ -2168,6 +2168,47 @@ TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
     expect_close(got, want, 2e-6, 1e-6, "logsumexp");
 }
 
+// sort.cpp's staged blocks: lines along a strided axis whose neighbours sit side by side
+// (axis 0 and a middle axis of contiguous tensors, the last axis of a transpose) moved into
+// rows, sorted and moved back; values and indices, both directions, with ties, NaN and
+// zeros of both signs, every element size, against the reference's bits.
+TEST(CpuLarge, SortAlongStridedAxes) {
+    NEED_CPU();
+    struct Case {
+        std::vector<int64_t> shape;
+        int64_t axis;
+        bool transposed;
+    };
+    const Case cases[] = {{{700, 37}, 0, false}, {{40, 17, 64}, 1, false}, {{5, 3000}, -1, true}, {{300, 20}, -1, true}, {{9, 1000, 300}, 0, false}};
+    for (const Case& cs : cases) {
+        size_t count = 1;
+        for (int64_t d : cs.shape) count *= (size_t)d;
+        auto d = randf(count, -50, 50, 3400 + (unsigned)count);
+        for (size_t i = 0; i < count; i += 7) d[i] = std::round(d[i] / 10);  // ties
+        for (size_t i = 3; i < count; i += 97) d[i] = std::numeric_limits<float>::quiet_NaN();
+        for (size_t i = 5; i < count; i += 89) d[i] = i % 2 ? 0.0f : -0.0f;
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_INT16, EMBER_UINT8, EMBER_INT64, EMBER_COMPLEX64}) {
+            auto values = d;
+            if (dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64 && dt != EMBER_FLOAT16 && dt != EMBER_COMPLEX64)
+                for (float& v : values) v = std::isnan(v) ? 1.0f : v;
+            T base = tensor(cpu(), values, cs.shape, dt), x;
+            if (cs.transposed) EM_OK(ember_transpose(cpu(), base, x.out()));
+            else EM_OK(ember_reshape(cpu(), base, cs.shape.data(), (int)cs.shape.size(), x.out()));
+            for (int descending = 0; descending < 2; ++descending) {
+                const std::string what = std::string(ember_dtype_name(dt)) + " axis " + std::to_string(cs.axis) + " of " + std::to_string(count) + (cs.transposed ? " transposed" : "") + (descending ? " descending" : "");
+                T got, want, igot, iwant;
+                EM_OK(ember_sort(cpu(), x, cs.axis, descending, got.out()));
+                EM_OK(ember_sort(ref(), as_ref(x), cs.axis, descending, want.out()));
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "sort " << what;
+                if (dt == EMBER_INT64 || dt == EMBER_FLOAT16) continue;
+                EM_OK(ember_argsort(cpu(), x, cs.axis, descending, igot.out()));
+                EM_OK(ember_argsort(ref(), as_ref(x), cs.axis, descending, iwant.out()));
+                EXPECT_EQ(raw_bytes(igot), raw_bytes(iwant)) << "argsort " << what;
+            }
+        }
+    }
+}
+
 // softmax.cpp's column blocks: lines along a strided axis whose neighbours sit side by side
 // (channels of NCHW, axis 0 with blocks of lines and a remainder, the last axis of a
 // transpose whose results are written across, planes that are every other slice), with

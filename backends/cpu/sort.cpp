@@ -714,6 +714,59 @@ void sort_complex_lines(const ember_view_t& x, const ember_view_t& out, int axis
 }
 
 template <bool Indices>
+ember_status_t sort_kernel(const ember_kernel_call_t* c);
+
+// Lines along a strided axis whose neighbours sit side by side (sort over axis 0, or along
+// the last axis of a transpose): blocks of lines moved into contiguous rows by the register
+// transpose, sorted there by this kernel, and moved back. Line by line, reading each across
+// memory, (1000, 1000) float32 over axis 0 took 8.6 ms against 1.6 over axis 1. False where
+// the layout does not fit.
+template <bool Indices>
+bool sort_staged(const ember_kernel_call_t* c, ember_status_t* status) {
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& out = c->out[0];
+    const int axis = (int)c->attrs->i[0], side = axis == x.ndim - 1 ? x.ndim - 2 : x.ndim - 1;
+    if (side < 0 || x.strides[axis] == 1 || x.strides[side] != 1 || x.shape[side] < 4 || numel(x) < 4096) return false;
+    if (out.strides[axis] != 1 && out.strides[side] != 1) return false;
+    const int64_t n = x.shape[axis], width = x.shape[side], lines = numel(x) / n, planes = lines / width;
+    const size_t isz = itemsize_of(x.dtype), osz = itemsize_of(out.dtype);
+    if (n > (int64_t(1) << 20)) return false;
+    const int64_t block = std::max<int64_t>(16, std::min<int64_t>(256, ((int64_t(1) << 16) / n) / 16 * 16));
+    const int64_t blocks = (width + block - 1) / block;
+    std::atomic<int> failed{EMBER_OK};
+    auto task = [&](int64_t t) {
+        const int64_t plane = t / blocks, j0 = t % blocks * block, nb = std::min(block, width - j0);
+        int64_t xo, oo;
+        line_offsets(x, out, axis, plane * width + j0, xo, oo);  // the block's first line
+        Scratch<char> staged_in((int64_t)(nb * n * (int64_t)isz)), staged_out((int64_t)(nb * n * (int64_t)osz));
+        gather_strided((const char*)x.data + (x.offset + xo) * (int64_t)isz, 1, x.strides[axis], nb, n, isz, n, staged_in.data);
+        const int64_t shape[2] = {nb, n}, strides[2] = {n, 1};
+        const ember_view_t in_view{staged_in.data, 0, x.dtype, 2, shape, strides}, out_view{staged_out.data, 0, out.dtype, 2, shape, strides};
+        ember_attrs_t attrs = *c->attrs;
+        attrs.i[0] = 1;
+        ember_kernel_call_t call = *c;
+        call.in = &in_view;
+        call.out = &out_view;
+        call.attrs = &attrs;
+        if (const ember_status_t st = sort_kernel<Indices>(&call)) {
+            failed.store(st);
+            return;
+        }
+        char* dst = (char*)out.data + (out.offset + oo) * (int64_t)osz;
+        if (out.strides[axis] == 1)
+            for (int64_t j = 0; j < nb; ++j) std::memcpy(dst + j * out.strides[side] * (int64_t)osz, staged_out.data + j * n * (int64_t)osz, (size_t)n * osz);
+        else
+            gather_strided(staged_out.data, 1, n, n, nb, osz, out.strides[axis], dst);
+    };
+    const int64_t tasks = planes * blocks;
+    if (tasks > 1 && numel(x) >= kParallelCostly) parallel_tasks(tasks, task);
+    else
+        for (int64_t t = 0; t < tasks; ++t) task(t);
+    *status = (ember_status_t)failed.load();
+    return true;
+}
+
+template <bool Indices>
 ember_status_t sort_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& x = c->in[0];
     const ember_view_t& out = c->out[0];
@@ -721,6 +774,7 @@ ember_status_t sort_kernel(const ember_kernel_call_t* c) {
     const bool descending = c->attrs->i[1] != 0;
     if (axis < 0 || axis >= x.ndim || numel(x) == 0 || x.shape[axis] >= (int64_t(1) << 32) || (!Indices && out.dtype != x.dtype))
         return reference_on_slices(c, kAxisAttr);
+    if (ember_status_t status; sort_staged<Indices>(c, &status)) return status;
     switch (x.dtype) {
         case EMBER_BOOL: sort_lines<kUnsigned, uint8_t, Indices>(x, out, axis, descending, 0); return EMBER_OK;
         case EMBER_FLOAT16: sort_lines<kFloat, uint16_t, Indices>(x, out, axis, descending, 0x7c00); return EMBER_OK;
