@@ -2179,7 +2179,9 @@ TEST(CpuLarge, SortAlongStridedAxes) {
         int64_t axis;
         bool transposed;
     };
-    const Case cases[] = {{{700, 37}, 0, false}, {{40, 17, 64}, 1, false}, {{5, 3000}, -1, true}, {{300, 20}, -1, true}, {{9, 1000, 300}, 0, false}};
+    // and packed rows of 2 to 4 (sort.cpp's tiny_rows)
+    const Case cases[] = {{{700, 37}, 0, false}, {{40, 17, 64}, 1, false}, {{5, 3000}, -1, true},  {{300, 20}, -1, true},
+                          {{9, 1000, 300}, 0, false}, {{30011, 3}, -1, false}, {{2001, 2}, 1, false}, {{7, 301, 4}, 2, false}};
     for (const Case& cs : cases) {
         size_t count = 1;
         for (int64_t d : cs.shape) count *= (size_t)d;
