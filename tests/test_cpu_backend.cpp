@@ -1187,6 +1187,31 @@ TEST(CpuLarge, ChannelPlanesOfInterleavedPixels) {
     }
 }
 
+// Transposed byte operands (elementwise.cpp's transpose_bytes, 16 x 16 blocks and the
+// columns left over): unary, binary and conversion of a transposed uint8/int8 matrix
+// against the reference's bits.
+TEST(CpuLarge, TransposedBytes) {
+    NEED_CPU();
+    for (int64_t cols : {1000, 37, 16}) {
+        const int64_t rows = 999;
+        for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT8}) {
+            T x = tensor(cpu(), randf((size_t)(rows * cols), -100, 100, 3500 + (unsigned)cols), {rows, cols}, dt), xt;
+            EM_OK(ember_transpose(cpu(), x, xt.out()));
+            const std::string what = std::string(ember_dtype_name(dt)) + " (" + std::to_string(rows) + ", " + std::to_string(cols) + ") transposed";
+            T neg, neg_ref, sq, sq_ref, f, f_ref;
+            EM_OK(ember_negative(cpu(), xt, neg.out()));
+            EM_OK(ember_negative(ref(), as_ref(xt), neg_ref.out()));
+            EXPECT_EQ(raw_bytes(neg), raw_bytes(neg_ref)) << "negative " << what;
+            EM_OK(ember_multiply(cpu(), xt, xt, sq.out()));
+            EM_OK(ember_multiply(ref(), as_ref(xt), as_ref(xt), sq_ref.out()));
+            EXPECT_EQ(raw_bytes(sq), raw_bytes(sq_ref)) << "square " << what;
+            EM_OK(ember_astype(cpu(), xt, EMBER_FLOAT32, f.out()));
+            EM_OK(ember_astype(ref(), as_ref(xt), EMBER_FLOAT32, f_ref.out()));
+            EXPECT_EQ(raw_bytes(f), raw_bytes(f_ref)) << "astype " << what;
+        }
+    }
+}
+
 TEST(CpuLarge, StridedInputsAsContiguousCopies) {
     NEED_CPU();
     using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);

@@ -128,11 +128,39 @@ void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc
 }
 }  // namespace
 
+#if defined(__SSE2__)
+namespace {
+// Bytes of a transposed operand, 16 rows by 16 columns at a time: four rounds of pairing
+// vector i with vector i + 8 byte by byte transpose a 16 x 16 block. Byte by byte, the
+// negative of a transposed (1000, 1000) uint8 took 328 us (NumPy 45, keeping the layout).
+void transpose_bytes(const uint8_t* src, int64_t cs, int64_t nc, int64_t dst_row, uint8_t* dst) {
+    int64_t c = 0;
+    for (; c + 16 <= nc; c += 16) {
+        __m128i x[16], y[16];
+        for (int i = 0; i < 16; ++i) x[i] = _mm_loadu_si128((const __m128i*)(const void*)(src + (c + i) * cs));
+        for (int round = 0; round < 4; ++round) {
+            for (int i = 0; i < 8; ++i) {
+                y[2 * i] = _mm_unpacklo_epi8(x[i], x[i + 8]);
+                y[2 * i + 1] = _mm_unpackhi_epi8(x[i], x[i + 8]);
+            }
+            std::copy(y, y + 16, x);
+        }
+        for (int r = 0; r < 16; ++r) _mm_storeu_si128((__m128i*)(void*)(dst + r * dst_row + c), x[r]);
+    }
+    for (; c < nc; ++c)
+        for (int r = 0; r < 16; ++r) dst[r * dst_row + c] = src[c * cs + r];
+}
+}  // namespace
+#endif
+
 void gather_strided(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, size_t sz, int64_t dst_row, char* dst) {
     if (rs == 1 && nr > 1 && (sz == 4 || sz == 8 || sz == 16)) {  // a transposed operand: in registers
         g_isa->transpose[sz == 4 ? 0 : sz == 8 ? 1 : 2](src, cs, dst, dst_row, nc, nr, false);
         return;
     }
+#if defined(__SSE2__)
+    if (rs == 1 && nr == 16 && sz == 1 && cs >= 16) return transpose_bytes((const uint8_t*)src, cs, nc, dst_row, (uint8_t*)dst);
+#endif
     switch (sz) {
         case 1: gather_tile<uint8_t>(src, rs, cs, nr, nc, dst_row, dst); break;
         case 2: gather_tile<uint16_t>(src, rs, cs, nr, nc, dst_row, dst); break;
