@@ -242,7 +242,7 @@ bool run_columns(const Job& j) {
     const int axis = j.axis, side = axis == x.ndim - 1 ? x.ndim - 2 : x.ndim - 1;
     if (side < 0 || x.strides[side] != 1 || x.shape[side] < 16 || x.strides[axis] == 1) return false;
     int64_t out_stride[EMBER_MAX_DIMS];
-    for (int d = x.ndim - 1, s = 1; d >= 0; --d) out_stride[d] = s, s *= (int)x.shape[d];
+    for (int64_t d = x.ndim - 1, s = 1; d >= 0; --d) out_stride[d] = s, s *= x.shape[d];
     const int64_t n = j.len, lines = x.shape[side], xs = x.strides[axis], ok = out_stride[axis], oc = out_stride[side];
     constexpr int64_t kBlockElements = 1 << 16;
     int64_t width = std::min<int64_t>(1024, std::max<int64_t>(16, kBlockElements / n));
