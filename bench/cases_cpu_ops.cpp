@@ -844,6 +844,35 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("softmax_axis0_f32", "3x1e6", time_result(reps, [&](ember_tensor_t** r) { ember_softmax(c, x, 0, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("add_bcast_rows_f32/65536x128")) {  // a bias added to every row of a batch
+        ember_tensor_t *x = random_tensor(c, {65536, 128}, -1, 1, 51), *bias = random_tensor(c, {128}, -1, 1, 52);
+        add("add_bcast_rows_f32", "65536x128", time_result(reps, [&](ember_tensor_t** r) { ember_add(c, x, bias, r); }));
+        for (ember_tensor_t* t : {x, bias}) ember_tensor_release(t);
+    }
+    if (np.count("pad_nchw_f32/8x64x128x128")) {  // a zero border of one pixel around each feature map
+        ember_tensor_t* x = random_tensor(c, {8, 64, 128, 128}, -1, 1, 53);
+        const int64_t border[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+        add("pad_nchw_f32", "8x64x128x128", time_result(reps, [&](ember_tensor_t** r) { ember_pad(c, x, border, EMBER_PAD_CONSTANT, 0.0, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("sort_axis0_f32/20000x64")) {
+        ember_tensor_t* x = random_tensor(c, {20000, 64}, -1, 1, 54);
+        add("sort_axis0_f32", "20000x64", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("argsort_rows3_f32/1e6x3")) {  // the order of each point's coordinates
+        ember_tensor_t* x = random_tensor(c, {1000000, 3}, -1, 1, 57);
+        add("argsort_rows3_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) { ember_argsort(c, x, 1, 0, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("negative_transposed_u8/1000x1000")) {  // np.negative(x.T): wrapping uint8
+        ember_tensor_t *x = random_tensor(c, {1000, 1000}, 0, 255.99, 58), *x8 = nullptr, *t = nullptr;
+        ember_astype(c, x, EMBER_UINT8, &x8);
+        const int64_t swap[2] = {1, 0};
+        ember_permute_dims(c, x8, swap, 2, &t);
+        add("negative_transposed_u8", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_negative(c, t, r); }));
+        for (ember_tensor_t* v : {x, x8, t}) ember_tensor_release(v);
+    }
     if (np.count("norm_axis0_f32/1000x1000")) {  // uniform(-1, 1)
         ember_tensor_t* x = random_tensor(c, {1000, 1000}, -1, 1, 45);
         const int64_t first[1] = {0};

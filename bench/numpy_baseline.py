@@ -193,6 +193,12 @@ Index and random cases (INDEX_CASES, their own shapes):
   softmax_channels_f32  softmax over axis 1 of an (8, 21, 256, 256) array (the classes of a
                      segmentation map in NCHW), the NumPy expression of softmax_f32 along that axis
   softmax_axis0_f32  the same over axis 0 of a (3, 10**6) array
+  add_bcast_rows_f32 x + b of a (65536, 128) array and a (128,) bias (a row broadcast)
+  pad_nchw_f32       np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1))) of an (8, 64, 128, 128) array
+  sort_axis0_f32     np.sort(x, axis=0) of a (20000, 64) array (NumPy's default kind)
+  argsort_rows3_f32  np.argsort(x, axis=1) of a (10**6, 3) array (NumPy's default; Ember's is stable)
+  negative_transposed_u8  np.negative(x.T) of a (1000, 1000) uint8 array (NumPy keeps x.T's
+                     layout for its result, Ember writes C order)
   full_f32           np.full(10**6, 0.5, dtype=np.float32) (Ember: ember_full)
   arange_i64         np.arange(10**6) (Ember: ember_arange, int64)
   iadd_f32           x += y of 1e7 values (NumPy's np.add(x, y, out=x); Ember's ember_elementwise_into)
@@ -486,6 +492,13 @@ INDEX_CASES = {
     "bgr_take_u8": ("1000x1000x3", lambda r: (r.integers(0, 256, (1000, 1000, 3), dtype=np.uint8),), lambda x: np.take(x, [2, 1, 0], axis=2)),
     "softmax_channels_f32": ("8x21x256x256", lambda r: (r.uniform(-10, 10, (8, 21, 256, 256)).astype(np.float32),), lambda x: softmax(x, 1)),
     "softmax_axis0_f32": ("3x1e6", lambda r: (r.uniform(-10, 10, (3, 10**6)).astype(np.float32),), lambda x: softmax(x, 0)),
+    "add_bcast_rows_f32": ("65536x128", lambda r: (r.uniform(-1, 1, (65536, 128)).astype(np.float32), r.uniform(-1, 1, 128).astype(np.float32)),
+                           lambda x, b: x + b),
+    "pad_nchw_f32": ("8x64x128x128", lambda r: (r.uniform(-1, 1, (8, 64, 128, 128)).astype(np.float32),),
+                     lambda x: np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))),
+    "sort_axis0_f32": ("20000x64", lambda r: (r.uniform(-1, 1, (20000, 64)).astype(np.float32),), lambda x: np.sort(x, axis=0)),
+    "argsort_rows3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: np.argsort(x, axis=1)),
+    "negative_transposed_u8": ("1000x1000", lambda r: (r.integers(0, 256, (1000, 1000), dtype=np.uint8),), lambda x: np.negative(x.T)),
     "full_f32": ("1e6", lambda r: (), lambda: np.full(10**6, 0.5, dtype=np.float32)),
     "arange_i64": ("1e6", lambda r: (), lambda: np.arange(10**6)),
     "iadd_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32), r.uniform(-1, 1, 10**7).astype(np.float32)),
