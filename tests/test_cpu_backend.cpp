@@ -1187,14 +1187,14 @@ TEST(CpuLarge, ChannelPlanesOfInterleavedPixels) {
     }
 }
 
-// Transposed byte operands (elementwise.cpp's transpose_bytes, 16 x 16 blocks and the
-// columns left over): unary, binary and conversion of a transposed uint8/int8 matrix
-// against the reference's bits.
-TEST(CpuLarge, TransposedBytes) {
+// Transposed 1- and 2-byte operands (elementwise.cpp's transpose_bytes in 16 x 16 blocks,
+// transpose_halves in 8 x 8 ones, and the rows and columns left over): unary, binary and
+// conversion of a transposed matrix against the reference's bits.
+TEST(CpuLarge, TransposedBytesAndHalves) {
     NEED_CPU();
-    for (int64_t cols : {1000, 37, 16}) {
+    for (int64_t cols : {1000, 37, 16, 24}) {
         const int64_t rows = 999;
-        for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT8}) {
+        for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT8, EMBER_INT16, EMBER_UINT16, EMBER_FLOAT16}) {
             T x = tensor(cpu(), randf((size_t)(rows * cols), -100, 100, 3500 + (unsigned)cols), {rows, cols}, dt), xt;
             EM_OK(ember_transpose(cpu(), x, xt.out()));
             const std::string what = std::string(ember_dtype_name(dt)) + " (" + std::to_string(rows) + ", " + std::to_string(cols) + ") transposed";

@@ -150,6 +150,27 @@ void transpose_bytes(const uint8_t* src, int64_t cs, int64_t nc, int64_t dst_row
     for (; c < nc; ++c)
         for (int r = 0; r < 16; ++r) dst[r * dst_row + c] = src[c * cs + r];
 }
+
+// The same for 2-byte elements in 8 x 8 blocks (three rounds), nr a multiple of 8: element by
+// element, the negative of a transposed (1000, 1000) int16 took 430 us (NumPy 156).
+void transpose_halves(const uint16_t* src, int64_t cs, int64_t nr, int64_t nc, int64_t dst_row, uint16_t* dst) {
+    int64_t c = 0;
+    for (; c + 8 <= nc; c += 8)
+        for (int64_t r0 = 0; r0 < nr; r0 += 8) {
+            __m128i x[8], y[8];
+            for (int i = 0; i < 8; ++i) x[i] = _mm_loadu_si128((const __m128i*)(const void*)(src + (c + i) * cs + r0));
+            for (int round = 0; round < 3; ++round) {
+                for (int i = 0; i < 4; ++i) {
+                    y[2 * i] = _mm_unpacklo_epi16(x[i], x[i + 4]);
+                    y[2 * i + 1] = _mm_unpackhi_epi16(x[i], x[i + 4]);
+                }
+                std::copy(y, y + 8, x);
+            }
+            for (int r = 0; r < 8; ++r) _mm_storeu_si128((__m128i*)(void*)(dst + (r0 + r) * dst_row + c), x[r]);
+        }
+    for (; c < nc; ++c)
+        for (int64_t r = 0; r < nr; ++r) dst[r * dst_row + c] = src[c * cs + r];
+}
 }  // namespace
 #endif
 
@@ -160,6 +181,7 @@ void gather_strided(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t
     }
 #if defined(__SSE2__)
     if (rs == 1 && nr == 16 && sz == 1 && cs >= 16) return transpose_bytes((const uint8_t*)src, cs, nc, dst_row, (uint8_t*)dst);
+    if (rs == 1 && nr % 8 == 0 && sz == 2 && cs >= 8) return transpose_halves((const uint16_t*)src, cs, nr, nc, dst_row, (uint16_t*)dst);
 #endif
     switch (sz) {
         case 1: gather_tile<uint8_t>(src, rs, cs, nr, nc, dst_row, dst); break;
