@@ -1220,3 +1220,11 @@ static int64_t* ember_lua_i64s(lua_State* L, int idx, int* n) {
 
 /* The binding context, for every language. */
 ember_status_t ember_binding_set_backend(const char* backend, int device, unsigned flags);
+
+/* unique_values and unique_counts of the array API: ember_unique without the permutation
+   (indices and inverse left NULL), so that integers of a narrow range are counted, not sorted. */
+%inline %{
+static ember_status_t ember_binding_unique_counts(ember_ctx_t* ctx, const ember_tensor_t* x, ember_tensor_t** values, ember_tensor_t** counts) {
+    return ember_unique(ctx, x, values, NULL, NULL, counts);
+}
+%}

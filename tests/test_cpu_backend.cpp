@@ -1212,6 +1212,45 @@ TEST(CpuLarge, TransposedBytesAndHalves) {
     }
 }
 
+// Unique values and counts of integers (no indices, no inverse): the core counts them
+// through the cpu bincount kernel where their range is no longer than x (shifted in x's own
+// dtype, or in int64 where that would wrap: int8 over [-128, 127]); the reference has no
+// bincount kernel and sorts. A wide range (int32 over +-1e9, int64 extremes) sorts on both.
+TEST(CpuLarge, UniqueIntegersByCounting) {
+    NEED_CPU();
+    struct Case {
+        ember_dtype_t dt;
+        double lo, hi;
+        int64_t n;
+    };
+    const Case cases[] = {{EMBER_INT8, -128, 128, 5000},     {EMBER_UINT8, 0, 256, 5000},        {EMBER_INT16, -100, 100, 100000},
+                          {EMBER_UINT16, 1000, 1100, 9000},  {EMBER_INT32, -50000, 50000, 200000}, {EMBER_INT64, 7, 20, 10000},
+                          {EMBER_INT32, -1e9, 1e9, 10000},   {EMBER_INT16, -30000, 30000, 4096}};
+    for (const Case& k : cases) {
+        T x = tensor(cpu(), randf((size_t)k.n, (float)k.lo, (float)k.hi, 3600 + (unsigned)k.n), {k.n / 4, 4}, k.dt);
+        T v, cnt, v_ref, cnt_ref;
+        EM_OK(ember_unique(cpu(), x, v.out(), nullptr, nullptr, cnt.out()));
+        EM_OK(ember_unique(ref(), as_ref(x), v_ref.out(), nullptr, nullptr, cnt_ref.out()));
+        const std::string what = std::string(ember_dtype_name(k.dt)) + " in [" + std::to_string(k.lo) + ", " + std::to_string(k.hi) + ")";
+        EXPECT_EQ(dtype_of(v), k.dt) << what;
+        EXPECT_EQ(raw_bytes(v), raw_bytes(v_ref)) << "values of " << what;
+        EXPECT_EQ(raw_bytes(cnt), raw_bytes(cnt_ref)) << "counts of " << what;
+    }
+    const int64_t extremes[6] = {INT64_MIN, INT64_MAX, 0, INT64_MIN, -1, 0};
+    std::vector<int64_t> many(5000);
+    for (size_t i = 0; i < many.size(); ++i) many[i] = extremes[i % 6];
+    const int64_t n = (int64_t)many.size();
+    T x, v, cnt;
+    EM_OK(ember_tensor_from_data(cpu(), many.data(), EMBER_INT64, &n, 1, x.out()));
+    EM_OK(ember_unique(cpu(), x, v.out(), nullptr, nullptr, cnt.out()));
+    std::vector<int64_t> got_v(4), got_c(4);
+    ASSERT_EQ(shape_of(v), (std::vector<int64_t>{4}));
+    EM_OK(ember_tensor_read(v, got_v.data(), sizeof(int64_t) * 4));
+    EM_OK(ember_tensor_read(cnt, got_c.data(), sizeof(int64_t) * 4));
+    EXPECT_EQ(got_v, (std::vector<int64_t>{INT64_MIN, -1, 0, INT64_MAX}));
+    EXPECT_EQ(got_c, (std::vector<int64_t>{1667, 833, 1666, 834}));
+}
+
 TEST(CpuLarge, StridedInputsAsContiguousCopies) {
     NEED_CPU();
     using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);

@@ -110,6 +110,21 @@ def test_unique(backend):
     np.testing.assert_array_equal(np.asarray(c.counts), cnt)
 
 
+def test_unique_integers(backend):
+    # Long enough for the core to count a narrow range instead of sorting (on cpu); wide
+    # int32 values sort on every backend. Values keep x's dtype, counts are int64.
+    rng = np.random.default_rng(11)
+    for a in (rng.integers(-50, 50, 10000).astype(np.int16), rng.integers(0, 256, 10000).astype(np.uint8),
+              rng.integers(-128, 128, 10000).astype(np.int8), rng.integers(-10**9, 10**9, 10000).astype(np.int32),
+              rng.integers(5, 9, (100, 100)), np.zeros(0, np.int32), np.array(7, np.int64)):
+        vals, cnt = np.unique(a, return_counts=True)
+        c = em.unique_counts(em.asarray(a))
+        assert c.values.dtype == em.asarray(a).dtype and c.counts.dtype == em.int64
+        np.testing.assert_array_equal(np.asarray(c.values), vals)
+        np.testing.assert_array_equal(np.asarray(c.counts), cnt)
+        np.testing.assert_array_equal(np.asarray(em.unique_values(em.asarray(a))), vals)
+
+
 def test_manipulation(backend):
     x = em.asarray(A)
     check(em.reshape(x, (4, 15)), A.reshape(4, 15))

@@ -336,8 +336,17 @@ class UniqueInverseResult(tuple):
     inverse_indices = property(lambda s: s[1])
 
 
+def _unique_integers(x):
+    """(values, counts) of an integer x from the C API's ember_unique, which counts values
+    of a narrow range instead of sorting them; floats stay below (NaNs are distinct here)."""
+    values, counts = _c.ember_binding_unique_counts(x._h)
+    return _wrap(values), _wrap(counts)
+
+
 @_export
 def unique_values(x, /):
+    if x.dtype.kind in "iu":
+        return _unique_integers(x)[0]
     # The values alone need no permutation: a stable sort of values gives the same s as
     # take(flat, argsort(flat)) and costs less than the argsort.
     s = sort(reshape(x, (-1,)))
@@ -352,6 +361,8 @@ def _counts(starts, n):
 
 @_export
 def unique_counts(x, /):
+    if x.dtype.kind in "iu":
+        return UniqueCountsResult(_unique_integers(x))
     s = sort(reshape(x, (-1,)))  # no permutation needed, as for unique_values
     if not s.size:
         return UniqueCountsResult((s, zeros((0,), dtype=_dt.int64)))
