@@ -873,6 +873,16 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("negative_transposed_u8", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_negative(c, t, r); }));
         for (ember_tensor_t* v : {x, x8, t}) ember_tensor_release(v);
     }
+    if (np.count("unique_counts_i16/1e6")) {  // labels of 100 kinds: counted, not sorted
+        ember_tensor_t *x = random_tensor(c, {1000000}, -50, 50, 59), *x16 = nullptr;
+        ember_astype(c, x, EMBER_INT16, &x16);
+        add("unique_counts_i16", "1e6", time_result(reps, [&](ember_tensor_t** r) {
+                ember_tensor_t* counts = nullptr;
+                ember_unique(c, x16, r, nullptr, nullptr, &counts);
+                ember_tensor_release(counts);
+            }));
+        for (ember_tensor_t* t : {x, x16}) ember_tensor_release(t);
+    }
     if (np.count("norm_axis0_f32/1000x1000")) {  // uniform(-1, 1)
         ember_tensor_t* x = random_tensor(c, {1000, 1000}, -1, 1, 45);
         const int64_t first[1] = {0};

@@ -199,6 +199,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   argsort_rows3_f32  np.argsort(x, axis=1) of a (10**6, 3) array (NumPy's default; Ember's is stable)
   negative_transposed_u8  np.negative(x.T) of a (1000, 1000) uint8 array (NumPy keeps x.T's
                      layout for its result, Ember writes C order)
+  unique_counts_i16  np.unique(x, return_counts=True) of 1e6 int16 values in [-50, 50) (Ember:
+                     ember_unique with values and counts, which counts a narrow range)
   full_f32           np.full(10**6, 0.5, dtype=np.float32) (Ember: ember_full)
   arange_i64         np.arange(10**6) (Ember: ember_arange, int64)
   iadd_f32           x += y of 1e7 values (NumPy's np.add(x, y, out=x); Ember's ember_elementwise_into)
@@ -499,6 +501,7 @@ INDEX_CASES = {
     "sort_axis0_f32": ("20000x64", lambda r: (r.uniform(-1, 1, (20000, 64)).astype(np.float32),), lambda x: np.sort(x, axis=0)),
     "argsort_rows3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: np.argsort(x, axis=1)),
     "negative_transposed_u8": ("1000x1000", lambda r: (r.integers(0, 256, (1000, 1000), dtype=np.uint8),), lambda x: np.negative(x.T)),
+    "unique_counts_i16": ("1e6", lambda r: (r.integers(-50, 50, 10**6).astype(np.int16),), lambda x: np.unique(x, return_counts=True)),
     "full_f32": ("1e6", lambda r: (), lambda: np.full(10**6, 0.5, dtype=np.float32)),
     "arange_i64": ("1e6", lambda r: (), lambda: np.arange(10**6)),
     "iadd_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32), r.uniform(-1, 1, 10**7).astype(np.float32)),
