@@ -430,9 +430,11 @@ ENTRY(ember_unique, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t*
         if (n > 1) {
             TRef nxt = op_slice_axis(sorted.get(), 0, 1, n, 1), prv = op_slice_axis(sorted.get(), 0, 0, n - 1, 1);
             TRef neq = bin(ctx, OP_not_equal, nxt, prv);
-            if (has_nan_kind(x)) {
+            if (is_complex(x->dtype)) {
                 TRef both_nan = bin(ctx, OP_logical_and, un(ctx, OP_isnan, nxt), un(ctx, OP_isnan, prv));
                 neq = bin(ctx, OP_logical_and, neq, un(ctx, OP_logical_not, both_nan));
+            } else if (has_nan_kind(x)) {  // NaNs sort last: where prv is NaN, so is nxt
+                neq = bin(ctx, OP_logical_and, neq, bin(ctx, OP_equal, prv, prv));
             }
             op_assign(ctx, op_slice_axis(mask.get(), 0, 1, n, 1).get(), neq.get());
         }

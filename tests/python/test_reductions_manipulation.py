@@ -110,6 +110,21 @@ def test_unique(backend):
     np.testing.assert_array_equal(np.asarray(c.counts), cnt)
 
 
+def test_unique_floats_with_nans(backend):
+    # The array API's unique: every NaN is its own value; the inverse puts each element back.
+    a = np.array([2.0, np.nan, 1.0, 2.0, np.nan, 5.0, 1.0, 2.0], dtype=np.float32)
+    vals, idx, inv, cnt = np.unique(a, return_index=True, return_inverse=True, return_counts=True, equal_nan=False)
+    r = em.unique_all(em.asarray(a))
+    np.testing.assert_array_equal(np.asarray(r.values), vals)
+    np.testing.assert_array_equal(np.asarray(r.indices), idx)
+    np.testing.assert_array_equal(np.asarray(r.inverse_indices), inv)
+    np.testing.assert_array_equal(np.asarray(r.counts), cnt)
+    np.testing.assert_array_equal(np.asarray(em.unique_inverse(em.asarray(a)).inverse_indices), inv)
+    c = em.unique_counts(em.asarray(a))
+    np.testing.assert_array_equal(np.asarray(c.values), vals)
+    np.testing.assert_array_equal(np.asarray(c.counts), cnt)
+
+
 def test_unique_integers(backend):
     # Long enough for the core to count a narrow range instead of sorting (on cpu); wide
     # int32 values sort on every backend. Values keep x's dtype, counts are int64.

@@ -368,12 +368,13 @@ def unique_counts(x, /):
         return UniqueCountsResult((s, zeros((0,), dtype=_dt.int64)))
     starts = _starts(s)
     pos, counts = _counts(starts, s.size)
-    return UniqueCountsResult((s[starts], counts))
+    return UniqueCountsResult((take(s, pos), counts))
 
 
 def _inverse(x, perm, starts):
     group = cumulative_sum(astype(starts, _dt.int64)) - 1
-    inv = take(group, argsort(perm))
+    # inv[perm[i]] = group[i]: a scatter, where take(group, argsort(perm)) sorted perm again
+    inv = scatter(group, perm, dim_size=perm.size, reduce="replace")
     return reshape(inv, x.shape)
 
 
@@ -392,7 +393,7 @@ def unique_all(x, /):
         e = zeros((0,), dtype=_dt.int64)
         return UniqueAllResult((s, e, zeros(x.shape, dtype=_dt.int64), e))
     pos, counts = _counts(starts, s.size)
-    return UniqueAllResult((s[starts], take(perm, pos), _inverse(x, perm, starts), counts))
+    return UniqueAllResult((take(s, pos), take(perm, pos), _inverse(x, perm, starts), counts))
 
 
 # ---------------------------------------------------------------- manipulation
