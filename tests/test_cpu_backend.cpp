@@ -1212,6 +1212,35 @@ TEST(CpuLarge, TransposedBytesAndHalves) {
     }
 }
 
+// Every other 1- and 2-byte element (x[::2], elementwise.cpp's gather_row packing the even
+// elements of two vectors; the last group and short lengths element by element): unary,
+// binary and conversion against the reference's bits, lengths around the vector groups,
+// and x[1::2] (the odd ones, the same path from an offset).
+TEST(CpuLarge, SteppedBytesAndHalves) {
+    NEED_CPU();
+    for (int64_t len : {2000001, 64, 33, 32, 17, 3}) {
+        for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT8, EMBER_INT16, EMBER_UINT16, EMBER_FLOAT16}) {
+            T x = tensor(cpu(), randf((size_t)len, -30000, 30000, 3700 + (unsigned)len), {len}, dt);
+            for (int64_t first : {0, 1}) {
+                const int64_t stop = len, step = 2;
+                T v;
+                EM_OK(ember_slice(cpu(), x, &first, &stop, &step, 1, v.out()));
+                const std::string what = std::string(ember_dtype_name(dt)) + " x[" + std::to_string(first) + "::2] of " + std::to_string(len);
+                T neg, neg_ref, sum, sum_ref, f, f_ref;
+                EM_OK(ember_negative(cpu(), v, neg.out()));
+                EM_OK(ember_negative(ref(), as_ref(v), neg_ref.out()));
+                EXPECT_EQ(raw_bytes(neg), raw_bytes(neg_ref)) << "negative " << what;
+                EM_OK(ember_add(cpu(), v, v, sum.out()));
+                EM_OK(ember_add(ref(), as_ref(v), as_ref(v), sum_ref.out()));
+                EXPECT_EQ(raw_bytes(sum), raw_bytes(sum_ref)) << "add " << what;
+                EM_OK(ember_astype(cpu(), v, EMBER_FLOAT32, f.out()));
+                EM_OK(ember_astype(ref(), as_ref(v), EMBER_FLOAT32, f_ref.out()));
+                EXPECT_EQ(raw_bytes(f), raw_bytes(f_ref)) << "astype " << what;
+            }
+        }
+    }
+}
+
 // Unique values and counts of integers (no indices, no inverse): the core counts them
 // through the cpu bincount kernel where their range is no longer than x (shifted in x's own
 // dtype, or in int64 where that would wrap: int8 over [-128, 127]); the reference has no

@@ -77,6 +77,24 @@ void gather_row(const E* s, int64_t cs, int64_t nc, E* d) {
             }
     }
     if constexpr (sizeof(E) <= 2) {
+        // Every other byte or half: the even ones of two vectors packed into one (halves
+        // sign-extended first, bytes masked, so the saturating packs keep their bits). The
+        // last group is left to the plain loop, as for floats. One by one, a[::2] + b[::2]
+        // of 1e6 int16 took 392 us (NumPy 243).
+        constexpr int64_t per = 16 / sizeof(E);
+        if (cs == 2)
+            for (; j + per < nc; j += per) {
+                const __m128i lo = _mm_loadu_si128((const __m128i*)(const void*)(s + 2 * j));
+                const __m128i hi = _mm_loadu_si128((const __m128i*)(const void*)(s + 2 * j + per));
+                __m128i v;
+                if constexpr (sizeof(E) == 2)
+                    v = _mm_packs_epi32(_mm_srai_epi32(_mm_slli_epi32(lo, 16), 16), _mm_srai_epi32(_mm_slli_epi32(hi, 16), 16));
+                else
+                    v = _mm_packus_epi16(_mm_and_si128(lo, _mm_set1_epi16(0xFF)), _mm_and_si128(hi, _mm_set1_epi16(0xFF)));
+                _mm_storeu_si128((__m128i*)(void*)(d + j), v);
+            }
+    }
+    if constexpr (sizeof(E) <= 2) {
         // Reversed bytes or halves: the 16-bit lanes of a vector reversed (two half
         // shuffles, then its 64-bit halves swapped), then the bytes in each lane swapped.
         constexpr int64_t per = 16 / sizeof(E);
