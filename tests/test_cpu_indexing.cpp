@@ -205,7 +205,8 @@ TEST(CpuLarge, SlicedIndexOpsMatchReferenceExactly) {
 
 // gather.cpp's scatter: add and replace over contiguous src and out in one pass, in the
 // reference's order (sums bit for bit; the last index replaces), for float32/float64 (NaN
-// included), int32 sums that wrap, int64; a 1-d src summed into 1000 bins, rows and columns
+// included), int32 sums that wrap, int64; a 1-d src summed into 1000 bins (by indices in
+// [0, 1000), then in [-1000, 1000)), rows and columns
 // of a matrix with negative indices; mean (the reference on slices) and a bad index (the
 // reference's status) from the same contiguous inputs.
 TEST(CpuLarge, ScatterAddReplaceMatchReferenceExactly) {
@@ -225,6 +226,11 @@ TEST(CpuLarge, ScatterAddReplaceMatchReferenceExactly) {
             EM_OK(ember_scatter(cpu(), flat, bins, 0, 1000, r, got.out()));
             EM_OK(ember_scatter(ref(), as_ref(flat), as_ref(bins), 0, 1000, r, want.out()));
             expect_identical(got, want, "scatter of 1e6 into 1000 bins" + what);
+            // negative indices: the first pass stops at one and runs again on the wrapped ones
+            T wrapping = indices(cpu(), {1000000}, -1000, 1000, 62);
+            EM_OK(ember_scatter(cpu(), flat, wrapping, 0, 1000, r, got.out()));
+            EM_OK(ember_scatter(ref(), as_ref(flat), as_ref(wrapping), 0, 1000, r, want.out()));
+            expect_identical(got, want, "scatter of 1e6 into 1000 bins by negative indices too" + what);
             for (int64_t axis : {0, 1}) {
                 T index = indices(cpu(), {1000}, -37, 37, 59 + (unsigned)axis);
                 EM_OK(ember_scatter(cpu(), m, index, axis, 37, r, got.out()));

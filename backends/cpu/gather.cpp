@@ -643,13 +643,22 @@ ember_status_t one_hot_kernel(const ember_kernel_call_t* c) {
 // (which the reference reports) go to the reference on slices (line_ops.cpp).
 constexpr int kScatterCode = kAxisAttr | whole(1);
 
+// False, with out partly written, at the first index outside [0, dim) (the caller wraps the
+// indices and runs the pass again): a separate pass checking them all first read the
+// indices twice (1e6 float32 added into 1000 bins: 1.4 ms, NumPy's add.at 1.25).
 template <class T>
-void scatter_pass(const T* src, const int64_t* at, T* out, int64_t outer, int64_t len, int64_t dim, int64_t inner, bool add) {
+bool scatter_pass(const T* src, const int64_t* at, T* out, int64_t outer, int64_t len, int64_t dim, int64_t inner, bool add) {
     std::memset(out, 0, (size_t)(outer * dim * inner) * sizeof(T));
     if (outer == 1 && inner == 1) {  // a 1-d scatter: one element per index
-        for (int64_t i = 0; i < len; ++i) out[at[i]] = add ? T(out[at[i]] + src[i]) : src[i];
-        return;
+        for (int64_t i = 0; i < len; ++i) {
+            const uint64_t j = (uint64_t)at[i];
+            if (j >= (uint64_t)dim) return false;
+            out[j] = add ? T(out[j] + src[i]) : src[i];
+        }
+        return true;
     }
+    for (int64_t i = 0; i < len; ++i)
+        if ((uint64_t)at[i] >= (uint64_t)dim) return false;
     for (int64_t p = 0; p < outer; ++p)
         for (int64_t i = 0; i < len; ++i) {
             const T* s = src + (p * len + i) * inner;
@@ -659,6 +668,7 @@ void scatter_pass(const T* src, const int64_t* at, T* out, int64_t outer, int64_
             else
                 std::memcpy(o, s, (size_t)inner * sizeof(T));
         }
+    return true;
 }
 
 ember_status_t scatter_kernel(const ember_kernel_call_t* c) {
@@ -678,25 +688,23 @@ ember_status_t scatter_kernel(const ember_kernel_call_t* c) {
     const int64_t len = src.shape[axis], dim = out.shape[axis];
     if (idx.shape[0] != len) return reference_on_slices(c, kScatterCode);
     const int64_t* index = (const int64_t*)base_ptr(idx);
-    bool in_range = true;  // the common case: no index to wrap, none to copy
-    for (int64_t i = 0; i < len; ++i) in_range &= (uint64_t)index[i] < (uint64_t)dim;
-    std::vector<int64_t> wrapped;
-    if (!in_range) {
-        wrapped.resize((size_t)len);
-        uint64_t outside = 0;
-        for (int64_t i = 0; i < len; ++i) wrapped[(size_t)i] = wrapped_index(index[i], dim, outside);
-        if (outside) return reference_on_slices(c, kScatterCode);
-    }
-    const int64_t* at = in_range ? index : wrapped.data();
     const bool add = reduce == EMBER_SCATTER_ADD;
     const char* s = base_ptr(src);
     char* o = base_ptr(out);
-    switch (dt) {  // integers as unsigned: the sums wrap as the reference's do
-        case EMBER_FLOAT32: scatter_pass((const float*)s, at, (float*)o, outer, len, dim, inner, add); break;
-        case EMBER_FLOAT64: scatter_pass((const double*)s, at, (double*)o, outer, len, dim, inner, add); break;
-        case EMBER_INT32: scatter_pass((const uint32_t*)s, at, (uint32_t*)o, outer, len, dim, inner, add); break;
-        default: scatter_pass((const uint64_t*)s, at, (uint64_t*)o, outer, len, dim, inner, add); break;
-    }
+    auto pass = [&](const int64_t* at) {
+        switch (dt) {  // integers as unsigned: the sums wrap as the reference's do
+            case EMBER_FLOAT32: return scatter_pass((const float*)s, at, (float*)o, outer, len, dim, inner, add);
+            case EMBER_FLOAT64: return scatter_pass((const double*)s, at, (double*)o, outer, len, dim, inner, add);
+            case EMBER_INT32: return scatter_pass((const uint32_t*)s, at, (uint32_t*)o, outer, len, dim, inner, add);
+            default: return scatter_pass((const uint64_t*)s, at, (uint64_t*)o, outer, len, dim, inner, add);
+        }
+    };
+    if (pass(index)) return EMBER_OK;  // the common case: no index to wrap, none to copy
+    std::vector<int64_t> wrapped((size_t)len);
+    uint64_t outside = 0;
+    for (int64_t i = 0; i < len; ++i) wrapped[(size_t)i] = wrapped_index(index[i], dim, outside);
+    if (outside) return reference_on_slices(c, kScatterCode);
+    pass(wrapped.data());
     return EMBER_OK;
 }
 
