@@ -1241,6 +1241,50 @@ TEST(CpuLarge, SteppedBytesAndHalves) {
     }
 }
 
+// Column max/min (simd_impl.cpp's col_minmax: a vector of columns through the rows, the
+// last columns as the last full vector again) against the reference's bits: widths below,
+// at and past a vector; floats of {-1, -0, +0} and of {+1, -0, +0} (the extreme is a zero,
+// and the first of equal values wins) with NaNs of two payloads (the last NaN wins) in
+// some columns, the last ones included; integers and bools of random values.
+TEST(CpuLarge, ColumnExtremesAtTheEdges) {
+    NEED_CPU();
+    const float nan_a = std::nanf("1"), nan_b = std::nanf("2");
+    for (int64_t cols : {7, 16, 21, 100, 1000}) {
+        const int64_t rows = 37;
+        const size_t count = (size_t)(rows * cols);
+        auto d = randf(count, -3, 3, 3800 + (unsigned)cols);
+        for (int sign : {-1, 1}) {
+            std::vector<float> f(count);
+            for (size_t i = 0; i < count; ++i) {
+                const float r = d[i];
+                f[i] = r > 1 ? (float)sign : (r > -1 ? 0.0f : -0.0f);
+                if (i % 97 == 3) f[i] = (i / 97) % 2 ? nan_a : nan_b;
+            }
+            for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+                T x = tensor(cpu(), f, {rows, cols}, dt);
+                const int64_t axis0 = 0;
+                T got, want;
+                auto fn = sign < 0 ? ember_max : ember_min;  // the zeros are the extremes
+                EM_OK(fn(cpu(), x, &axis0, 1, 0, got.out()));
+                EM_OK(fn(ref(), as_ref(x), &axis0, 1, 0, want.out()));
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << (sign < 0 ? "max" : "min") << " over axis 0 of " << ember_dtype_name(dt) << " (37, " << cols << ")";
+            }
+        }
+        for (ember_dtype_t dt : {EMBER_INT8, EMBER_UINT16, EMBER_BOOL}) {
+            std::vector<float> v = d;
+            for (float& e : v) e = dt == EMBER_BOOL ? (e > 2.5f ? 1.0f : 0.0f) : std::fabs(std::round(e * 20));
+            T x = tensor(cpu(), v, {rows, cols}, dt);
+            const int64_t axis0 = 0;
+            for (auto fn : {ember_max, ember_min}) {
+                T got, want;
+                EM_OK(fn(cpu(), x, &axis0, 1, 0, got.out()));
+                EM_OK(fn(ref(), as_ref(x), &axis0, 1, 0, want.out()));
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "max/min over axis 0 of " << ember_dtype_name(dt) << " (37, " << cols << ")";
+            }
+        }
+    }
+}
+
 // Unique values and counts of integers (no indices, no inverse): the core counts them
 // through the cpu bincount kernel where their range is no longer than x (shifted in x's own
 // dtype, or in int64 where that would wrap: int8 over [-128, 127]); the reference has no
