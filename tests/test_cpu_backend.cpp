@@ -1187,6 +1187,21 @@ TEST(CpuLarge, ChannelPlanesOfInterleavedPixels) {
     }
 }
 
+// negative(v), v * v and v as float32 on cpu against the reference's bits, for a view v
+// whose operand gathers are under test.
+void expect_view_ops_bitwise(const T& v, const std::string& what) {
+    T neg, neg_ref, sq, sq_ref, f, f_ref;
+    EM_OK(ember_negative(cpu(), v, neg.out()));
+    EM_OK(ember_negative(ref(), as_ref(v), neg_ref.out()));
+    EXPECT_EQ(raw_bytes(neg), raw_bytes(neg_ref)) << "negative " << what;
+    EM_OK(ember_multiply(cpu(), v, v, sq.out()));
+    EM_OK(ember_multiply(ref(), as_ref(v), as_ref(v), sq_ref.out()));
+    EXPECT_EQ(raw_bytes(sq), raw_bytes(sq_ref)) << "square " << what;
+    EM_OK(ember_astype(cpu(), v, EMBER_FLOAT32, f.out()));
+    EM_OK(ember_astype(ref(), as_ref(v), EMBER_FLOAT32, f_ref.out()));
+    EXPECT_EQ(raw_bytes(f), raw_bytes(f_ref)) << "astype " << what;
+}
+
 // Transposed 1- and 2-byte operands (elementwise.cpp's transpose_bytes in 16 x 16 blocks,
 // transpose_halves in 8 x 8 ones, and the rows and columns left over): unary, binary and
 // conversion of a transposed matrix against the reference's bits.
@@ -1197,17 +1212,7 @@ TEST(CpuLarge, TransposedBytesAndHalves) {
         for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT8, EMBER_INT16, EMBER_UINT16, EMBER_FLOAT16}) {
             T x = tensor(cpu(), randf((size_t)(rows * cols), -100, 100, 3500 + (unsigned)cols), {rows, cols}, dt), xt;
             EM_OK(ember_transpose(cpu(), x, xt.out()));
-            const std::string what = std::string(ember_dtype_name(dt)) + " (" + std::to_string(rows) + ", " + std::to_string(cols) + ") transposed";
-            T neg, neg_ref, sq, sq_ref, f, f_ref;
-            EM_OK(ember_negative(cpu(), xt, neg.out()));
-            EM_OK(ember_negative(ref(), as_ref(xt), neg_ref.out()));
-            EXPECT_EQ(raw_bytes(neg), raw_bytes(neg_ref)) << "negative " << what;
-            EM_OK(ember_multiply(cpu(), xt, xt, sq.out()));
-            EM_OK(ember_multiply(ref(), as_ref(xt), as_ref(xt), sq_ref.out()));
-            EXPECT_EQ(raw_bytes(sq), raw_bytes(sq_ref)) << "square " << what;
-            EM_OK(ember_astype(cpu(), xt, EMBER_FLOAT32, f.out()));
-            EM_OK(ember_astype(ref(), as_ref(xt), EMBER_FLOAT32, f_ref.out()));
-            EXPECT_EQ(raw_bytes(f), raw_bytes(f_ref)) << "astype " << what;
+            expect_view_ops_bitwise(xt, std::string(ember_dtype_name(dt)) + " (" + std::to_string(rows) + ", " + std::to_string(cols) + ") transposed");
         }
     }
 }
@@ -1225,17 +1230,7 @@ TEST(CpuLarge, SteppedBytesAndHalves) {
                 const int64_t stop = len, step = 2;
                 T v;
                 EM_OK(ember_slice(cpu(), x, &first, &stop, &step, 1, v.out()));
-                const std::string what = std::string(ember_dtype_name(dt)) + " x[" + std::to_string(first) + "::2] of " + std::to_string(len);
-                T neg, neg_ref, sum, sum_ref, f, f_ref;
-                EM_OK(ember_negative(cpu(), v, neg.out()));
-                EM_OK(ember_negative(ref(), as_ref(v), neg_ref.out()));
-                EXPECT_EQ(raw_bytes(neg), raw_bytes(neg_ref)) << "negative " << what;
-                EM_OK(ember_add(cpu(), v, v, sum.out()));
-                EM_OK(ember_add(ref(), as_ref(v), as_ref(v), sum_ref.out()));
-                EXPECT_EQ(raw_bytes(sum), raw_bytes(sum_ref)) << "add " << what;
-                EM_OK(ember_astype(cpu(), v, EMBER_FLOAT32, f.out()));
-                EM_OK(ember_astype(ref(), as_ref(v), EMBER_FLOAT32, f_ref.out()));
-                EXPECT_EQ(raw_bytes(f), raw_bytes(f_ref)) << "astype " << what;
+                expect_view_ops_bitwise(v, std::string(ember_dtype_name(dt)) + " x[" + std::to_string(first) + "::2] of " + std::to_string(len));
             }
         }
     }
