@@ -242,17 +242,25 @@ void for_tiles(const Geometry& g, char* const (&base)[N], const size_t (&sz)[N],
                     o /= g.shape[d];
                 }
             }
+            // An operand that is an earlier one again (x * x of a transposed x) reads that
+            // one's tile: gathering it twice was a third of the square of a transposed uint8.
+            int from[N];
+            for (int k = 0; k < N; ++k) {
+                from[k] = k;
+                for (int m = 1; m < k && from[k] == k; ++m)
+                    if (base[m] + off[m] * (int64_t)sz[m] == base[k] + off[k] * (int64_t)sz[k] && sz[m] == sz[k] && rs[m] == rs[k] && cs[m] == cs[k]) from[k] = m;
+            }
             for (int64_t j0 = col_begin; j0 < col_end; j0 += tile_cols) {
                 const int64_t nc = std::min(tile_cols, col_end - j0);
                 for (int k = 1; k < N; ++k) {
-                    if (cs[k] == 0 || cs[k] == 1) continue;
+                    if (cs[k] == 0 || cs[k] == 1 || from[k] != k) continue;
                     const char* src = base[k] + (off[k] + j0 * cs[k]) * (int64_t)sz[k];
                     gather_strided(src, rs[k], cs[k], nr, nc, sz[k], tile_cols, tile[k]);
                 }
                 for (int64_t r = 0; r < nr; ++r) {
                     const char* p[N];
                     for (int k = 0; k < N; ++k)
-                        p[k] = k > 0 && cs[k] != 0 && cs[k] != 1 ? tile[k] + r * tile_cols * (int64_t)sz[k]
+                        p[k] = k > 0 && cs[k] != 0 && cs[k] != 1 ? tile[from[k]] + r * tile_cols * (int64_t)sz[k]
                                                                  : base[k] + (off[k] + r * rs[k] + j0 * cs[k]) * (int64_t)sz[k];
                     f(p, nc);
                 }
