@@ -873,6 +873,42 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("negative_transposed_u8", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_negative(c, t, r); }));
         for (ember_tensor_t* v : {x, x8, t}) ember_tensor_release(v);
     }
+    if (np.count("negative_transposed_i16/1000x1000") || np.count("square_transposed_u8/1000x1000")) {
+        ember_tensor_t *x = random_tensor(c, {1000, 1000}, -1000, 1000, 60), *x16 = nullptr, *t16 = nullptr;
+        ember_tensor_t *y = random_tensor(c, {1000, 1000}, 0, 255.99, 61), *y8 = nullptr, *t8 = nullptr;
+        ember_astype(c, x, EMBER_INT16, &x16);
+        ember_astype(c, y, EMBER_UINT8, &y8);
+        const int64_t swap[2] = {1, 0};
+        ember_permute_dims(c, x16, swap, 2, &t16);
+        ember_permute_dims(c, y8, swap, 2, &t8);
+        add("negative_transposed_i16", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_negative(c, t16, r); }));
+        add("square_transposed_u8", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_square(c, t8, r); }));
+        for (ember_tensor_t* v : {x, x16, t16, y, y8, t8}) ember_tensor_release(v);
+    }
+    if (np.count("add_stepped_i16/1e6") || np.count("add_stepped_u8/1e6")) {  // x[::2] + x[1::2] of 2e6 values
+        ember_tensor_t *x = random_tensor(c, {2000000}, 0, 100, 62), *even[2] = {}, *odd[2] = {}, *narrow[2] = {};
+        const int64_t from_even[1] = {0}, from_odd[1] = {1}, to[1] = {2000000}, step[1] = {2};
+        const ember_dtype_t dtypes[2] = {EMBER_INT16, EMBER_UINT8};
+        const char* names[2] = {"add_stepped_i16", "add_stepped_u8"};
+        for (int k = 0; k < 2; ++k) {
+            ember_astype(c, x, dtypes[k], &narrow[k]);
+            ember_slice(c, narrow[k], from_even, to, step, 1, &even[k]);
+            ember_slice(c, narrow[k], from_odd, to, step, 1, &odd[k]);
+            add(names[k], "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_add(c, even[k], odd[k], r); }));
+        }
+        for (ember_tensor_t* v : {x, even[0], odd[0], narrow[0], even[1], odd[1], narrow[1]}) ember_tensor_release(v);
+    }
+    if (np.count("softmax_cols_f32/4096x4096")) {  // softmax down the columns: a strided axis
+        ember_tensor_t* x = random_tensor(c, {4096, 4096}, -5, 5, 63);
+        add("softmax_cols_f32", "4096x4096", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_softmax(c, x, 0, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("scatter_add_f32/1e6")) {  // a million values summed into 1000 bins
+        ember_tensor_t *x = random_tensor(c, {1000000}, -1, 1, 64), *bins = random_tensor(c, {1000000}, 0, 999.99, 65), *index = nullptr;
+        ember_astype(c, bins, EMBER_INT64, &index);
+        add("scatter_add_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_scatter(c, x, index, 0, 1000, EMBER_SCATTER_ADD, r); }));
+        for (ember_tensor_t* v : {x, bins, index}) ember_tensor_release(v);
+    }
     if (np.count("unique_counts_i16/1e6")) {  // labels of 100 kinds: counted, not sorted
         ember_tensor_t *x = random_tensor(c, {1000000}, -50, 50, 59), *x16 = nullptr;
         ember_astype(c, x, EMBER_INT16, &x16);

@@ -199,6 +199,12 @@ Index and random cases (INDEX_CASES, their own shapes):
   argsort_rows3_f32  np.argsort(x, axis=1) of a (10**6, 3) array (NumPy's default; Ember's is stable)
   negative_transposed_u8  np.negative(x.T) of a (1000, 1000) uint8 array (NumPy keeps x.T's
                      layout for its result, Ember writes C order)
+  negative_transposed_i16, square_transposed_u8  np.negative(x.T) of a (1000, 1000) int16 array,
+                     np.square(x.T) of a uint8 one (layouts as for negative_transposed_u8)
+  add_stepped_i16, add_stepped_u8  x[::2] + x[1::2] of 2e6 int16 / uint8 values
+  softmax_cols_f32   softmax over axis 0 of a (4096, 4096) array (down the columns)
+  scatter_add_f32    np.add.at(np.zeros(1000, np.float32), i, x): 1e6 values into 1000 bins
+                     (Ember: ember_scatter with EMBER_SCATTER_ADD)
   unique_counts_i16  np.unique(x, return_counts=True) of 1e6 int16 values in [-50, 50) (Ember:
                      ember_unique with values and counts, which counts a narrow range)
   full_f32           np.full(10**6, 0.5, dtype=np.float32) (Ember: ember_full)
@@ -258,6 +264,13 @@ def top_rows(x, k):
     values = np.take_along_axis(x, idx, axis=1)
     order = np.argsort(-values, axis=1, kind="stable")
     return np.take_along_axis(values, order, axis=1), np.take_along_axis(idx, order, axis=1)
+
+
+def scatter_add_1000(x, i):
+    """ember_scatter's EMBER_SCATTER_ADD into 1000 float32 bins, as a NumPy user writes it."""
+    out = np.zeros(1000, np.float32)
+    np.add.at(out, i, x)
+    return out
 
 
 def size_name(n):
@@ -501,6 +514,12 @@ INDEX_CASES = {
     "sort_axis0_f32": ("20000x64", lambda r: (r.uniform(-1, 1, (20000, 64)).astype(np.float32),), lambda x: np.sort(x, axis=0)),
     "argsort_rows3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: np.argsort(x, axis=1)),
     "negative_transposed_u8": ("1000x1000", lambda r: (r.integers(0, 256, (1000, 1000), dtype=np.uint8),), lambda x: np.negative(x.T)),
+    "negative_transposed_i16": ("1000x1000", lambda r: (r.integers(-1000, 1000, (1000, 1000), dtype=np.int16),), lambda x: np.negative(x.T)),
+    "square_transposed_u8": ("1000x1000", lambda r: (r.integers(0, 256, (1000, 1000), dtype=np.uint8),), lambda x: np.square(x.T)),
+    "add_stepped_i16": ("1e6", lambda r: (r.integers(0, 100, 2 * 10**6, dtype=np.int16),), lambda x: x[::2] + x[1::2]),
+    "add_stepped_u8": ("1e6", lambda r: (r.integers(0, 100, 2 * 10**6, dtype=np.uint8),), lambda x: x[::2] + x[1::2]),
+    "softmax_cols_f32": ("4096x4096", lambda r: (r.uniform(-5, 5, (4096, 4096)).astype(np.float32),), lambda x: softmax(x, 0)),
+    "scatter_add_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32), r.integers(0, 1000, 10**6)), scatter_add_1000),
     "unique_counts_i16": ("1e6", lambda r: (r.integers(-50, 50, 10**6).astype(np.int16),), lambda x: np.unique(x, return_counts=True)),
     "full_f32": ("1e6", lambda r: (), lambda: np.full(10**6, 0.5, dtype=np.float32)),
     "arange_i64": ("1e6", lambda r: (), lambda: np.arange(10**6)),

@@ -1200,14 +1200,19 @@ void expect_view_ops_bitwise(const T& v, const std::string& what) {
     EM_OK(ember_astype(cpu(), v, EMBER_FLOAT32, f.out()));
     EM_OK(ember_astype(ref(), as_ref(v), EMBER_FLOAT32, f_ref.out()));
     EXPECT_EQ(raw_bytes(f), raw_bytes(f_ref)) << "astype " << what;
+    T copied, copied_ref;
+    EM_OK(ember_copy(cpu(), v, copied.out()));
+    EM_OK(ember_copy(ref(), as_ref(v), copied_ref.out()));
+    EXPECT_EQ(raw_bytes(copied), raw_bytes(copied_ref)) << "copy " << what;
 }
 
-// Transposed 1- and 2-byte operands (elementwise.cpp's transpose_bytes in 16 x 16 blocks,
-// transpose_halves in 8 x 8 ones, and the rows and columns left over): unary, binary and
-// conversion of a transposed matrix against the reference's bits.
+// Transposed 1- and 2-byte operands (simd_transpose_narrow.hpp: blocks of 16 x 16 bytes or
+// 8 x 8 halves per 128-bit lane, 64-row tiles, the last partial block moved back over the
+// edge; fewer rows than a block element by element): unary, binary, conversion and copy of
+// a transposed matrix against the reference's bits, and a batch of transposed matrices.
 TEST(CpuLarge, TransposedBytesAndHalves) {
     NEED_CPU();
-    for (int64_t cols : {1000, 37, 16, 24}) {
+    for (int64_t cols : {1000, 37, 16, 24, 12, 5}) {
         const int64_t rows = 999;
         for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT8, EMBER_INT16, EMBER_UINT16, EMBER_FLOAT16}) {
             T x = tensor(cpu(), randf((size_t)(rows * cols), -100, 100, 3500 + (unsigned)cols), {rows, cols}, dt), xt;
@@ -1215,6 +1220,21 @@ TEST(CpuLarge, TransposedBytesAndHalves) {
             expect_view_ops_bitwise(xt, std::string(ember_dtype_name(dt)) + " (" + std::to_string(rows) + ", " + std::to_string(cols) + ") transposed");
         }
     }
+    for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT16}) {
+        T x = tensor(cpu(), randf(3 * 70 * 45, -100, 100, 3600), {3, 70, 45}, dt), xt;
+        const int64_t swap_last[3] = {0, 2, 1};
+        EM_OK(ember_permute_dims(cpu(), x, swap_last, 3, xt.out()));
+        expect_view_ops_bitwise(xt, std::string(ember_dtype_name(dt)) + " (3, 70, 45) with its last two axes swapped");
+    }
+}
+
+// The narrow transposes are per-ISA functions: the AVX2 and SSE2 ones, and one thread.
+TEST(CpuBackend, TransposedBytesAndHalvesOnEveryIsa) {
+    NEED_CPU();
+    NEED_CHILD_PROCESSES();
+    const char* filter = "CpuLarge.TransposedBytesAndHalves";
+    EXPECT_EQ(run_child(filter, {{"EMBER_NUM_THREADS", "1"}}), 0);
+    for (const char* isa : {"avx2", "generic"}) EXPECT_EQ(run_child(filter, {{"EMBER_CPU_ISA", isa}}), 0) << isa;
 }
 
 // Every other 1- and 2-byte element (x[::2], elementwise.cpp's gather_row packing the even

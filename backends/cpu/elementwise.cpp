@@ -36,7 +36,9 @@ constexpr int64_t kStage = 1024;
 // into L1 tiles of kTileRows rows x kTileCols columns and the vector kernels run on the
 // tile's rows. The gather walks down the tile's rows, which are neighbours in such an
 // operand's memory, so every cache line it loads is used whole.
-constexpr int64_t kTileRows = 16, kTileCols = 256;
+// Operands of 1 or 2 bytes get 64-row tiles: the register transpose of narrow elements
+// (simd_transpose.hpp) fills 64 rows per pass with AVX-512.
+constexpr int64_t kTileRows = 16, kTileCols = 256, kNarrowTileRows = 64, kTileBytes = kTileRows * kTileCols * 8;
 
 struct Bytes16 {  // a 16-byte element (complex128) for copies
     uint64_t lo, hi;
@@ -146,61 +148,18 @@ void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc
 }
 }  // namespace
 
-#if defined(__SSE2__)
-namespace {
-// Bytes of a transposed operand, 16 rows by 16 columns at a time: four rounds of pairing
-// vector i with vector i + 8 byte by byte transpose a 16 x 16 block. Byte by byte, the
-// negative of a transposed (1000, 1000) uint8 took 328 us (NumPy 45, keeping the layout).
-void transpose_bytes(const uint8_t* src, int64_t cs, int64_t nc, int64_t dst_row, uint8_t* dst) {
-    int64_t c = 0;
-    for (; c + 16 <= nc; c += 16) {
-        __m128i x[16], y[16];
-        for (int i = 0; i < 16; ++i) x[i] = _mm_loadu_si128((const __m128i*)(const void*)(src + (c + i) * cs));
-        for (int round = 0; round < 4; ++round) {
-            for (int i = 0; i < 8; ++i) {
-                y[2 * i] = _mm_unpacklo_epi8(x[i], x[i + 8]);
-                y[2 * i + 1] = _mm_unpackhi_epi8(x[i], x[i + 8]);
-            }
-            std::copy(y, y + 16, x);
-        }
-        for (int r = 0; r < 16; ++r) _mm_storeu_si128((__m128i*)(void*)(dst + r * dst_row + c), x[r]);
-    }
-    for (; c < nc; ++c)
-        for (int r = 0; r < 16; ++r) dst[r * dst_row + c] = src[c * cs + r];
-}
-
-// The same for 2-byte elements in 8 x 8 blocks (three rounds), nr a multiple of 8: element by
-// element, the negative of a transposed (1000, 1000) int16 took 430 us (NumPy 156).
-void transpose_halves(const uint16_t* src, int64_t cs, int64_t nr, int64_t nc, int64_t dst_row, uint16_t* dst) {
-    int64_t c = 0;
-    for (; c + 8 <= nc; c += 8)
-        for (int64_t r0 = 0; r0 < nr; r0 += 8) {
-            __m128i x[8], y[8];
-            for (int i = 0; i < 8; ++i) x[i] = _mm_loadu_si128((const __m128i*)(const void*)(src + (c + i) * cs + r0));
-            for (int round = 0; round < 3; ++round) {
-                for (int i = 0; i < 4; ++i) {
-                    y[2 * i] = _mm_unpacklo_epi16(x[i], x[i + 4]);
-                    y[2 * i + 1] = _mm_unpackhi_epi16(x[i], x[i + 4]);
-                }
-                std::copy(y, y + 8, x);
-            }
-            for (int r = 0; r < 8; ++r) _mm_storeu_si128((__m128i*)(void*)(dst + (r0 + r) * dst_row + c), x[r]);
-        }
-    for (; c < nc; ++c)
-        for (int64_t r = 0; r < nr; ++r) dst[r * dst_row + c] = src[c * cs + r];
-}
-}  // namespace
-#endif
 
 void gather_strided(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, size_t sz, int64_t dst_row, char* dst) {
     if (rs == 1 && nr > 1 && (sz == 4 || sz == 8 || sz == 16)) {  // a transposed operand: in registers
         g_isa->transpose[sz == 4 ? 0 : sz == 8 ? 1 : 2](src, cs, dst, dst_row, nc, nr, false);
         return;
     }
-#if defined(__SSE2__)
-    if (rs == 1 && nr == 16 && sz == 1 && cs >= 16) return transpose_bytes((const uint8_t*)src, cs, nc, dst_row, (uint8_t*)dst);
-    if (rs == 1 && nr % 8 == 0 && sz == 2 && cs >= 8) return transpose_halves((const uint16_t*)src, cs, nr, nc, dst_row, (uint16_t*)dst);
-#endif
+    // Bytes and halves by element took 328 us (uint8) and 430 (int16) for the negative of a
+    // transposed (1000, 1000) matrix on the Intel host of series 28 (NumPy 45 and 156).
+    if (rs == 1 && (sz == 1 || sz == 2) && nr >= 16 / (int64_t)sz) {
+        g_isa->transpose_narrow[sz - 1](src, cs, dst, dst_row, nc, nr, false);
+        return;
+    }
     switch (sz) {
         case 1: gather_tile<uint8_t>(src, rs, cs, nr, nc, dst_row, dst); break;
         case 2: gather_tile<uint16_t>(src, rs, cs, nr, nc, dst_row, dst); break;
@@ -216,7 +175,7 @@ namespace {
 // p[k] the operand's (k = 0: the output's) first element of the stretch, contiguous:
 // operand k itself when its inner stride is 0 or 1, else its gathered tile (half as many
 // columns where an input has 16-byte elements: a tile holds kTileRows x kTileCols 8-byte
-// ones). A task is a block of kTileRows rows and kTaskCols columns, so that long rows (a
+// ones). A task is a block of tile rows and kTaskCols columns, so that long rows (a
 // stepped 1-d view is one row) are split across the pool too.
 constexpr int64_t kTaskCols = 64 * kTileCols;
 template <int N, class F>
@@ -225,13 +184,14 @@ void for_tiles(const Geometry& g, char* const (&base)[N], const size_t (&sz)[N],
     const int64_t cols = g.shape[nd - 1], rows = nd >= 2 ? g.shape[nd - 2] : 1;
     int64_t outer = 1;
     for (int d = 0; d < nd - 2; ++d) outer *= g.shape[d];
-    const int64_t blocks = (rows + kTileRows - 1) / kTileRows, spans = (cols + kTaskCols - 1) / kTaskCols;
-    const int64_t tile_cols = *std::max_element(sz + 1, sz + N) > 8 ? kTileCols / 2 : kTileCols;
+    const size_t widest = *std::max_element(sz + 1, sz + N);
+    const int64_t tile_rows = widest <= 2 ? kNarrowTileRows : kTileRows, tile_cols = widest > 8 ? kTileCols / 2 : kTileCols;
+    const int64_t blocks = (rows + tile_rows - 1) / tile_rows, spans = (cols + kTaskCols - 1) / kTaskCols;
     parallel_range(outer * blocks * spans, g.size >= threshold ? 2 : INT64_MAX, 1, [&](int64_t begin, int64_t end) {
-        alignas(64) char tile[N][kTileRows * kTileCols * 8];
+        alignas(64) char tile[N][kTileBytes];
         for (int64_t task = begin; task < end; ++task) {
             const int64_t t = task / spans, col_begin = task % spans * kTaskCols, col_end = std::min(cols, col_begin + kTaskCols);
-            const int64_t i0 = (t % blocks) * kTileRows, nr = std::min(kTileRows, rows - i0);
+            const int64_t i0 = (t % blocks) * tile_rows, nr = std::min(tile_rows, rows - i0);
             int64_t off[N], rs[N], cs[N];
             for (int k = 0; k < N; ++k) {
                 rs[k] = nd >= 2 ? g.st[k][nd - 2] : 0;
@@ -929,18 +889,17 @@ void fill_rows(const Geometry& rows, const char* px, size_t isz, char* po, int64
     });
 }
 
-// A copy whose input is transposed (unit stride down the output's columns) of 4-, 8- or
-// 16-byte elements: the register transpose (simd_transpose.hpp) on bands of output rows
+// A copy whose input is transposed (unit stride down the output's columns): the register transpose (simd_transpose.hpp) on bands of output rows
 // across the pool. Gathering such an input into tiles (for_tiles) took 11 ms for a 2048 x
 // 2048 float32 matrix on the Zen 4 host of series 18.
 bool transposed_copy(const Geometry& g, const char* px, char* po, size_t sz) {
     const int nd = g.nd;
-    if (nd < 2 || g.st[1][nd - 2] != 1 || (sz != 4 && sz != 8 && sz != 16)) return false;
+    if (nd < 2 || g.st[1][nd - 2] != 1 || (sz != 1 && sz != 2 && sz != 4 && sz != 8 && sz != 16)) return false;
     const int64_t rows = g.shape[nd - 2], cols = g.shape[nd - 1], out_row = g.st[0][nd - 2], in_col = g.st[1][nd - 1];
     // Fewer rows than a register tile holds go element by element there, and a few long rows
     // would leave the pool idle: the tiles of for_tiles split those along the rows.
     if (rows < 32) return false;
-    const TransposeFn transpose = g_isa->transpose[sz == 4 ? 0 : sz == 8 ? 1 : 2];
+    const TransposeFn transpose = sz <= 2 ? g_isa->transpose_narrow[sz - 1] : g_isa->transpose[sz == 4 ? 0 : sz == 8 ? 1 : 2];
     const bool stream = g.size * (int64_t)sz >= g_stream_bytes;
     int64_t outer = 1;
     for (int d = 0; d < nd - 2; ++d) outer *= g.shape[d];

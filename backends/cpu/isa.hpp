@@ -188,6 +188,7 @@ struct IsaTable {
     BinFn math2[M2_COUNT][2];
     CopyFn copy;
     TransposeFn transpose[3];  // [0] 4-byte elements, [1] 8-byte, [2] 16-byte
+    TransposeFn transpose_narrow[2];  // [0] 1-byte elements, [1] 2-byte
     PhiloxFn philox;
     NegLogUniformFn neg_log_open_uniform[2];  // [0] float32, [1] float64
     RaceRowsFn race_rows[2];                  // [0] float32, [1] float64
