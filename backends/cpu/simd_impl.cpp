@@ -108,7 +108,7 @@ template <class Vec, class P> inline __attribute__((always_inline)) void stream_
 // touch the bytes it leaves out); elsewhere through a buffer with memcpy. Filling the
 // buffer element by element was 30% of the negative of (1000, 1000) uint8 rows: a
 // 40-byte tail on every row.
-template <class T> inline __attribute__((always_inline)) V<T> load_first(const T* p, size_t bytes) {
+template <class T> inline __attribute__((always_inline)) V<T> load_partial(const T* p, size_t bytes) {
     V<T> v;
 #if defined(__AVX512BW__)
     if constexpr (sizeof(V<T>) == 64) {
@@ -122,7 +122,7 @@ template <class T> inline __attribute__((always_inline)) V<T> load_first(const T
     memcpy(&v, t, sizeof v);
     return v;
 }
-template <class Vec, class P> inline __attribute__((always_inline)) void store_first(P* p, const Vec& v, size_t bytes) {
+template <class Vec, class P> inline __attribute__((always_inline)) void store_partial(P* p, const Vec& v, size_t bytes) {
 #if defined(__AVX512BW__)
     if constexpr (sizeof(Vec) == 64) {
         __m512i x;
@@ -446,8 +446,8 @@ void bin_vectors(const T* __restrict a, const T* __restrict b, T* __restrict o, 
     if constexpr (w > 2) {  // (with w <= 2 the loop above has finished every tail)
     if (i < n) {
         const size_t bytes = (size_t)(n - i) * sizeof(T);
-        const V<T> x = (MODE & 1) ? sa : load_first(a + i, bytes), y = (MODE & 2) ? sb : load_first(b + i, bytes);
-        store_first(o + i, Op::template f<T>(x, y), (size_t)(n - i) * sizeof(R));
+        const V<T> x = (MODE & 1) ? sa : load_partial(a + i, bytes), y = (MODE & 2) ? sb : load_partial(b + i, bytes);
+        store_partial(o + i, Op::template f<T>(x, y), (size_t)(n - i) * sizeof(R));
     }
     }
 }
@@ -683,8 +683,8 @@ void int_floordiv_rem(const void* av, const void* bv, void* out, int64_t n, int 
     int64_t i = 0;
     for (; i + w <= n; i += w) store_vec(o + i, quotients(load(a + i)));
     if (i < n) {
-        const V<T> q = quotients(load_first(a + i, (size_t)(n - i) * sizeof(T)));
-        store_first(o + i, q, (size_t)(n - i) * sizeof(T));
+        const V<T> q = quotients(load_partial(a + i, (size_t)(n - i) * sizeof(T)));
+        store_partial(o + i, q, (size_t)(n - i) * sizeof(T));
     }
 }
 
@@ -988,8 +988,8 @@ void un_loop(const T* __restrict x, T* __restrict o, int64_t n, bool fence = tru
         for (; i < n; ++i) o[i] = Op::template f<T>(splat<T>(x[i]))[0];
     if constexpr (w > 2) {
     if (i < n) {
-        const V<T> r = Op::template f<T>(load_first(x + i, (size_t)(n - i) * sizeof(T)));
-        store_first(o + i, r, (size_t)(n - i) * sizeof(T));
+        const V<T> r = Op::template f<T>(load_partial(x + i, (size_t)(n - i) * sizeof(T)));
+        store_partial(o + i, r, (size_t)(n - i) * sizeof(T));
     }
     }
 }
