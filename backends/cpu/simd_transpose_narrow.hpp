@@ -1,4 +1,3 @@
-// Included by simd_impl.cpp inside its anonymous namespace, after <immintrin.h>.
 // Transposing copy of 1- and 2-byte elements (uint8/int8/bool; int16/uint16/float16/
 // bfloat16): the byte and word unpacks work within 128-bit lanes only, so a vector of W
 // bytes is taken as W / 16 side-by-side lanes, each transposing its own block of n x n
@@ -7,7 +6,8 @@
 // rows each, so one pass of the unpacks moves W / 16 blocks: with AVX-512 a quarter of the
 // shuffles of the SSE2 blocks it replaces, which were the limit (one shuffle port on Intel:
 // the negative of a transposed (1000, 1000) uint8 took 123 us on one thread of the
-// Sapphire Rapids host of series 29, NumPy 48 keeping the layout).
+// Sapphire Rapids host of series 29, NumPy 48 keeping the layout). Included by
+// simd_impl.cpp inside its anonymous namespace, after <immintrin.h>.
 #if defined(__SSE2__)
 template <int VectorBytes>
 struct NarrowLanes;
@@ -41,12 +41,8 @@ struct NarrowLanes<64> {
     template <int Bytes> static __m512i hi(__m512i a, __m512i b) { return Bytes == 1 ? _mm512_unpackhi_epi8(a, b) : _mm512_unpackhi_epi16(a, b); }
     template <int L> static __m128i lane(__m512i v) { return _mm512_extracti32x4_epi32(v, L); }
 };
-constexpr int kWideLanes = 64;
-#elif defined(__AVX2__)
-constexpr int kWideLanes = 32;
-#else
-constexpr int kWideLanes = 16;
 #endif
+constexpr int kWideLanes = VB;  // the AVX-512 copy is built with AVX512BW
 
 template <class Ops, int L>
 inline __attribute__((always_inline)) void store_lanes(char* d, int64_t lane_step, const typename Ops::Reg& v) {
