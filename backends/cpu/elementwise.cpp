@@ -37,7 +37,7 @@ constexpr int64_t kStage = 1024;
 // tile's rows. The gather walks down the tile's rows, which are neighbours in such an
 // operand's memory, so every cache line it loads is used whole.
 // Operands of 1 or 2 bytes get 64-row tiles: the register transpose of narrow elements
-// (simd_transpose.hpp) fills 64 rows per pass with AVX-512.
+// (simd_transpose_narrow.hpp) fills 64 rows per pass with AVX-512.
 constexpr int64_t kTileRows = 16, kTileCols = 256, kNarrowTileRows = 64, kTileBytes = kTileRows * kTileCols * 8;
 
 struct Bytes16 {  // a 16-byte element (complex128) for copies
@@ -171,13 +171,12 @@ void gather_strided(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t
 
 namespace {
 
-// Calls f(p, n) for every stretch of at most kTileCols elements of every row of g (more
-// where g is one row), with
-// p[k] the operand's (k = 0: the output's) first element of the stretch, contiguous:
-// operand k itself when its inner stride is 0 or 1, else its gathered tile (half as many
-// columns where an input has 16-byte elements: a tile holds kTileRows x kTileCols 8-byte
-// ones). A task is a block of tile rows and kTaskCols columns, so that long rows (a
-// stepped 1-d view is one row) are split across the pool too.
+// Calls f(p, n) for every stretch of at most kTileCols elements (more where g is one row)
+// of every row of g, with p[k] the operand's (k = 0: the output's) first element of the
+// stretch, contiguous: operand k itself when its inner stride is 0 or 1, else its gathered
+// tile (half as many columns where an input has 16-byte elements: a tile holds kTileRows x
+// kTileCols 8-byte ones). A task is a block of tile rows and kTaskCols columns, so that
+// long rows (a stepped 1-d view is one row) are split across the pool too.
 constexpr int64_t kTaskCols = 64 * kTileCols;
 template <int N, class F>
 void for_tiles(const Geometry& g, char* const (&base)[N], const size_t (&sz)[N], int64_t threshold, F&& f) {
@@ -894,8 +893,9 @@ void fill_rows(const Geometry& rows, const char* px, size_t isz, char* po, int64
     });
 }
 
-// A copy whose input is transposed (unit stride down the output's columns): the register transpose (simd_transpose.hpp) on bands of output rows
-// across the pool. Gathering such an input into tiles (for_tiles) took 11 ms for a 2048 x
+// A copy whose input is transposed (unit stride down the output's columns): the register
+// transpose (simd_transpose.hpp, simd_transpose_narrow.hpp) on bands of output rows across
+// the pool. Gathering such an input into tiles (for_tiles) took 11 ms for a 2048 x
 // 2048 float32 matrix on the Zen 4 host of series 18.
 bool transposed_copy(const Geometry& g, const char* px, char* po, size_t sz) {
     const int nd = g.nd;
