@@ -308,6 +308,28 @@ TEST(CpuLinalg, MatricesLargerThanTheCopyBlocksRoundTrip) {
             }
 }
 
+// Matrices of at least 2^19 elements: the transposing copies in and out of LAPACK's
+// buffers run in bands of rows over the pool (lapack.hpp transpose_copy). An upper
+// triangular A with a nonzero diagonal needs no row swaps and no updates, so getrf
+// returns A itself: LU must equal A exactly and the pivots must be 0, 1, ..., k-1.
+TEST(CpuLinalg, LargeTransposingCopiesKeepEveryElement) {
+    NEED_CPU();
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128})
+        for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{1000, 600}, {600, 1000}})
+            for (Layout lay : {CONTIG, STRIDED}) {
+                HM a(m, n);  // small integers: exact in every dtype
+                for (int64_t i = 0; i < m; ++i)
+                    for (int64_t j = i; j < n; ++j) a(i, j) = cd((double)(1 + (i * 131 + j * 17) % 4093), is_cplx(dt) ? (double)((i + 2 * j) % 7) : 0.0);
+                T x = build(cpu(), {a}, {}, dt, lay), lu, piv;
+                EM_OK(ember_lu_factor(cpu(), x, lu.out(), piv.out()));
+                const std::string what = std::string(ember_dtype_name(dt)) + " " + std::to_string(m) + "x" + std::to_string(n) + " " + layout_name(lay);
+                EXPECT_EQ(max_diff(host(lu), a.v), 0.0) << what;
+                std::vector<cd> want_piv;
+                for (int64_t i = 0; i < std::min(m, n); ++i) want_piv.push_back(cd((double)i));
+                EXPECT_EQ(host(piv), want_piv) << what;
+            }
+}
+
 TEST(CpuLinalg, LuSolveMatchesReference) {
     NEED_CPU();
     for (const Case& c : cases(kSquare)) {
