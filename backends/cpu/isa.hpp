@@ -29,11 +29,11 @@ enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIG
 // float32/float64 functions vectorised by glibc's libmvec (the ISA's variant; <= 4 ulp),
 // contiguous input and output: math[fn][0] float32, [1] float64; math2 takes two contiguous
 // operands (mode as for bin: a scalar a or b). math2[M_pow][0] of the AVX-512 variant is
-// simd_impl.cpp's own float32 pow.
+// simd_pow.hpp's float32 pow.
 #define EMBER_MVEC_UNARY(X) X(expm1) X(log1p) X(log2) X(log10) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) \
     X(sinh) X(cosh) X(asinh) X(acosh) X(atanh) X(erf) X(erfc)
 #define EMBER_MVEC_BINARY(X) X(pow) X(atan2) X(hypot)
-// The same slots for simd_impl.cpp's own exact kernels: rounding, and classification with
+// The same slots for Ember's own exact kernels (simd_unary_ops.hpp): rounding, and classification with
 // bool (one byte) results.
 #define EMBER_EXACT_UNARY(X) X(floor) X(ceil) X(trunc) X(round) X(isnan) X(isinf) X(isfinite) X(signbit)
 #define EMBER_MVEC_ENUM(name) M_##name,

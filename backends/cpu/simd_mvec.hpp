@@ -41,7 +41,7 @@ extern "C" {
     EMBER_MVEC_TF EMBER_MVEC_F2(fn)(EMBER_MVEC_TF, EMBER_MVEC_TF); EMBER_MVEC_TD EMBER_MVEC_D2(fn)(EMBER_MVEC_TD, EMBER_MVEC_TD);
 EMBER_MVEC_UNARY(EMBER_MVEC_DECLARE)
 EMBER_MVEC_BINARY(EMBER_MVEC_DECLARE2)
-// float64 only: float32 exp, log and tanh have their own kernels (simd_impl.cpp)
+// float64 only: float32 exp, log and tanh have their own kernels (simd_math_f32.hpp)
 EMBER_MVEC_TD EMBER_MVEC_D(exp)(EMBER_MVEC_TD);
 EMBER_MVEC_TD EMBER_MVEC_D(log)(EMBER_MVEC_TD);
 EMBER_MVEC_TD EMBER_MVEC_D(tanh)(EMBER_MVEC_TD);
@@ -151,7 +151,7 @@ void gelu_erf_vec(const void* in, void* out, int64_t n, int) {
 }
 
 // logaddexp of float64 lanes: m + log1p(exp(-|a - b|)) through libmvec's exp and log1p
-// (float32: OpLogAddExp, simd_impl.cpp), equal operands a + ln2, as the reference.
+// (float32: OpLogAddExp, simd_unary_ops.hpp), equal operands a + ln2, as the reference.
 inline MvD logaddexp_f64(MvD va, MvD vb) {
     static_assert(sizeof(V<double>) == sizeof(MvD), "one libmvec vector is one V<double>");
     V<double> a, b;

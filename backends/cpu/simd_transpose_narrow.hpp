@@ -39,7 +39,19 @@ struct NarrowLanes<64> {
     static __m512i load(const void* p) { return _mm512_loadu_si512(p); }
     template <int Bytes> static __m512i lo(__m512i a, __m512i b) { return Bytes == 1 ? _mm512_unpacklo_epi8(a, b) : _mm512_unpacklo_epi16(a, b); }
     template <int Bytes> static __m512i hi(__m512i a, __m512i b) { return Bytes == 1 ? _mm512_unpackhi_epi8(a, b) : _mm512_unpackhi_epi16(a, b); }
-    template <int L> static __m128i lane(__m512i v) { return _mm512_extracti32x4_epi32(v, L); }
+    // Not _mm512_extracti32x4_epi32 nor _mm512_castsi512_si128 (GCC 12 builds the cast
+    // on the extract): their undefined merge source draws -Wuninitialized from GCC's own
+    // header. The low lane is a register's low half; the others a zero-masked extract
+    // that keeps every element.
+    template <int L> static __m128i lane(__m512i v) {
+        if constexpr (L == 0) {
+            __m128i low;
+            memcpy(&low, &v, sizeof low);
+            return low;
+        } else {
+            return _mm512_maskz_extracti32x4_epi32((__mmask8)0xF, v, L);
+        }
+    }
 };
 #endif
 constexpr int kWideLanes = VB;  // the AVX-512 copy is built with AVX512BW
