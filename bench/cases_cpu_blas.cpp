@@ -22,11 +22,10 @@ void one_size(ember_ctx_t* ctx, int n, int reps, const char* name, ember_dtype_t
     ember_tensor_t *ta, *tb, *tc;
     ember_tensor_from_data(ctx, a.data(), dt, shape, 2, &ta);
     ember_tensor_from_data(ctx, b.data(), dt, shape, 2, &tb);
-    double te = bench::best_of(reps, [&] {
+    auto [te, tb_] = bench::best_of_pair(reps, [&] {
         ember_matmul(ctx, ta, tb, &tc);
         ember_tensor_release(tc);
-    });
-    double tb_ = bench::best_of(reps, [&] {
+    }, [&] {
         if constexpr (sizeof(T) == 4)
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, (const float*)a.data(), n, (const float*)b.data(), n, 0.0f,
                         (float*)c.data(), n);
@@ -54,11 +53,10 @@ void one_size_half(ember_ctx_t* ctx, int n, int reps, const char* name, ember_dt
     ember_tensor_from_data(ctx, b.data(), EMBER_FLOAT32, shape, 2, &fb);
     ember_astype(ctx, fa, dt, &ta);
     ember_astype(ctx, fb, dt, &tb);
-    double te = bench::best_of(reps, [&] {
+    auto [te, tb_] = bench::best_of_pair(reps, [&] {
         ember_matmul(ctx, ta, tb, &tc);
         ember_tensor_release(tc);
-    });
-    double tb_ = bench::best_of(reps, [&] {
+    }, [&] {
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
     });
     out.push_back({name, std::to_string(n), "cpu", "cblas_sgemm_f32", te, tb_});
@@ -71,7 +69,7 @@ void matmul(const bench::Options& opt, std::vector<bench::Result>& out) {
     // 128: a product OpenBLAS threads whole, which the inner-dimension split once took at 3-4x its time
     std::vector<int> sizes = opt.quick ? std::vector<int>{128, 256, 512, 1024} : std::vector<int>{128, 256, 512, 1024, 2048};
     for (int n : sizes) {
-        int reps = n <= 128 ? (opt.quick ? 20 : 100) : n <= 512 ? (opt.quick ? 5 : 20) : (opt.quick ? 3 : 5);
+        int reps = n <= 128 ? (opt.quick ? 20 : 100) : n <= 512 ? (opt.quick ? 5 : 20) : (opt.quick ? 3 : 9);
         one_size<float>(ctx, n, reps, "matmul_f32", EMBER_FLOAT32, out);
         one_size<double>(ctx, n, reps, "matmul_f64", EMBER_FLOAT64, out);
         if (n == 256 || n == 1024) {
