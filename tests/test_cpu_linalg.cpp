@@ -487,6 +487,34 @@ TEST(CpuLinalg, CholeskyReadsOneTriangle) {
     }
 }
 
+// A real lower factor from 192 on goes through a column-major buffer, half the matrix
+// copied each way in strips of 64 rows (lapack.cpp, kCholeskyColumnMajorLower), over the
+// pool from 512: the strips must read A's lower triangle only, from any view, and leave the
+// upper one of L zero.
+TEST(CpuLinalg, LargeLowerCholeskyFromEveryLayout) {
+    NEED_CPU();
+    for (int64_t n : {200, 520})  // 520^2 >= kParallelCheap: strips on the pool
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64})
+            for (Layout lay : {CONTIG, TRANSPOSED, STRIDED, FLIPPED}) {
+                if (n == 520 && (lay == TRANSPOSED || lay == FLIPPED || (dt == EMBER_FLOAT32 && lay != CONTIG))) continue;  // the reference's factor: seconds under the sanitizers
+                HM a = spd(n, false);
+                const double scale = std::sqrt(hnorm(a));
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t j = i + 1; j < n; ++j) a(i, j) = (i + j) % 3 ? cd(1e9) : cd(NAN);  // never read
+                Case c{{}, n, n, lay, dt};
+                auto [x, xr] = inputs(c, {a});
+                T l, lr;
+                EM_OK(ember_cholesky(cpu(), x, 0, l.out()));
+                EM_OK(ember_cholesky(ref(), xr, 0, lr.out()));
+                const auto got = host(l), want = host(lr);
+                EXPECT_LE(max_diff(got, want), 30 * (double)n * eps_of(dt) * scale) << c.name();
+                int64_t nonzero_above = 0;
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t j = i + 1; j < n; ++j) nonzero_above += got[(size_t)(i * n + j)] != cd(0);
+                EXPECT_EQ(nonzero_above, 0) << c.name();
+            }
+}
+
 TEST(CpuLinalg, QrMatchesReference) {
     NEED_CPU();
     for (const Case& c : cases(kRect))
