@@ -62,16 +62,26 @@ struct Stream {
         }
         return cur.w[pos++];
     }
-    // Uniform on [0, 1) with 53 bits.
-    double uniform() {
-        uint32_t a = next() >> 5, b = next() >> 6;
+    // Uniform on [0, 1) with 53 bits, from two words.
+    static double uniform_of(uint32_t w0, uint32_t w1) {
+        uint32_t a = w0 >> 5, b = w1 >> 6;
         return ((double)a * 67108864.0 + (double)b) * (1.0 / 9007199254740992.0);
+    }
+    double uniform() {
+        uint32_t w0 = next();
+        return uniform_of(w0, next());
     }
     // Uniform on (0, 1).
     double open_uniform() { return uniform() + 0.5 / 9007199254740992.0; }
-    double normal() {
-        double u1 = 1.0 - uniform(), u2 = uniform();
+    // A standard normal deviate (Box-Muller) from one block's four words.
+    static double normal_of(const uint32_t* w) {
+        double u1 = 1.0 - uniform_of(w[0], w[1]), u2 = uniform_of(w[2], w[3]);
         return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    }
+    double normal() {
+        uint32_t w[4];
+        for (uint32_t& x : w) x = next();
+        return normal_of(w);
     }
 };
 
@@ -168,15 +178,23 @@ struct Gamma {
         d = alpha - 1.0 / 3.0;
         c = 1.0 / std::sqrt(9.0 * d);
     }
+    // The rest of a trial whose normal deviate x the stream gave: d v if accepted, else -1
+    // (then the next trial draws the next normal deviate). The cpu backend draws the first
+    // trial's deviates of a run of elements before finishing any (random_ops.cpp).
+    double trial(Stream& s, double x) const {
+        double v = 1.0 + c * x;
+        if (v <= 0) return -1;
+        v = v * v * v;
+        double u = s.open_uniform(), x2 = x * x;
+        if (u < 1.0 - 0.0331 * x2 * x2) return d * v;
+        if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
+        return -1;
+    }
     double sample(Stream& s) const {
         const double boost = boost_power ? std::pow(s.open_uniform(), boost_power) : 1.0;
         for (;;) {
-            double x = s.normal(), v = 1.0 + c * x;
-            if (v <= 0) continue;
-            v = v * v * v;
-            double u = s.open_uniform(), x2 = x * x;
-            if (u < 1.0 - 0.0331 * x2 * x2) return d * v * boost;
-            if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v * boost;
+            const double r = trial(s, s.normal());
+            if (r >= 0) return r * boost;
         }
     }
 };

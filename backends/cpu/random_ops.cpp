@@ -635,6 +635,33 @@ void draw_run(uint64_t key, uint64_t first, O* out, int64_t e0, int64_t e1, int 
     }
 }
 
+// Gamma with alpha >= 1 (no boost draw): the first trial's normal deviates of a run of
+// elements from their first blocks in one loop of independent libm calls (log, sqrt, cos),
+// then each element's trial finished (and, rarely, continued) by its stream from block 1 on:
+// the reference's draws in the reference's order. 1e6 float64: 45 -> 40 ms on one thread,
+// 23 -> 20 on two (a first version that kept 256 Stream objects in an array took 69).
+template <class O>
+void draw_gamma_run(uint64_t key, uint64_t first, O* out, int64_t e0, int64_t e1, const ember_samplers::Gamma& g, double scale) {
+    constexpr int64_t kRun = 256;
+    alignas(64) uint32_t words[2][4 * kRun];
+    double x[kRun];
+    for (int64_t e = e0; e < e1; e += kRun) {
+        const int64_t m = std::min(kRun, e1 - e);
+        for (int j = 0; j < 2; ++j) g_isa->philox(key, first + (uint64_t)e, words[j], m, (uint32_t)j);
+        for (int64_t k = 0; k < m; ++k) x[k] = ember_samplers::Stream::normal_of(&words[0][4 * k]);
+        for (int64_t k = 0; k < m; ++k) {
+            ember_samplers::Stream s{key, first + (uint64_t)(e + k)};
+            s.ready = &words[0][4 * k];
+            s.ready_step = 4 * kRun;
+            s.ready_count = 2;
+            s.j = 1;  // block 0 went into x[k]
+            double r = g.trial(s, x[k]);
+            if (r < 0) r = g.sample(s);
+            out[e + k] = ember_convert::saturating_cast<O>(r * scale);
+        }
+    }
+}
+
 template <class O, class Draw>
 void draw_all(const ember_kernel_call_t* c, int ready_blocks, const Draw& value) {
     const ember_view_t& out = c->out[0];
@@ -655,6 +682,13 @@ void draw_kind(const ember_kernel_call_t* c) {
     } else if constexpr (K == kGamma) {
         const Gamma g(f[0]);
         const double scale = f[1];
+        if (g.boost_power == 0) {
+            const ember_view_t& out = c->out[0];
+            const uint64_t key = (uint64_t)c->attrs->i[0], first = (uint64_t)c->attrs->i[1];
+            O* o = (O*)out.data + out.offset;
+            parallel_range(numel(out), 4096, 1024, [&](int64_t e0, int64_t e1) { draw_gamma_run<O>(key, first, o, e0, e1, g, scale); });
+            return;
+        }
         draw_all<O>(c, 2, [&](Stream& s) { return g.sample(s) * scale; });
     } else if constexpr (K == kBeta) {
         const Beta b(f[0], f[1]);
