@@ -436,6 +436,22 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
             }));
         for (ember_tensor_t* t : {a, m, x}) ember_tensor_release(t);
     }
+    // Both forms of the matrix-vector product (the vector on the right and on the left), as
+    // numpy_baseline.py lists them.
+    for (auto [name, n, dt] : {std::tuple<const char*, int64_t, ember_dtype_t>{"matvec_f64", 1000, EMBER_FLOAT64}, {"matvec_f32", 4096, EMBER_FLOAT32},
+                               {"vecmat_f32", 1000, EMBER_FLOAT32}, {"vecmat_f64", 1000, EMBER_FLOAT64}, {"vecmat_f32", 4096, EMBER_FLOAT32}}) {
+        const std::string size = std::to_string(n) + "x" + std::to_string(n);
+        if (!np.count(std::string(name) + "/" + size)) continue;
+        ember_tensor_t *m32 = random_tensor(c, {n, n}, -1, 1, 64), *x32 = random_tensor(c, {n}, -1, 1, 65), *m = nullptr, *x = nullptr;
+        ember_astype(c, m32, dt, &m);
+        ember_astype(c, x32, dt, &x);
+        const bool left = name[0] == 'v';
+        add(name, size.c_str(), time_result(reps, [&](ember_tensor_t** r) {
+                if (left) ember_matmul(c, x, m, r);
+                else ember_matmul(c, m, x, r);
+            }));
+        for (ember_tensor_t* t : {m32, x32, m, x}) ember_tensor_release(t);
+    }
     if (np.count("matmul_i32/512x512")) {
         ember_tensor_t* a32 = random_tensor(c, {512, 512}, -100, 100, 17), *a = nullptr;
         ember_astype(c, a32, EMBER_INT32, &a);

@@ -74,8 +74,12 @@ Index and random cases (INDEX_CASES, their own shapes):
   tril_f32           np.tril(x) of a (2048, 2048) array
   matmul_i32         a @ a of a (512, 512) int32 array (NumPy has no BLAS for integers either)
   matvec_f32         m @ x of a (1000, 1000) array and a 1000-vector
+  matvec_f64         the same in float64; matvec_f32 also of a (4096, 4096) array (64 MB)
+  vecmat_f32         x @ m, the vector on the left (m's columns combined), float32 and float64,
+                     (1000, 1000) and (4096, 4096)
   add_matvec_f32     20 times: a + b of 1e6-vectors, then m @ x as above (an elementwise op
-                     and a threaded GEMV in turn: the thread pool beside OpenBLAS's threads)
+                     and a matrix-vector product in turn, both on the thread pool; NumPy's
+                     GEMV on OpenBLAS's threads)
   matmul_tall_f32    x @ w of a (100000, 64) and a (64, 64) array
   matmul_tn_f32      x.T @ y of two (100000, 64) arrays
   gram_f32           x.T @ x of a (100000, 64) array (NumPy calls SYRK for it: one triangle's work)
@@ -363,6 +367,16 @@ INDEX_CASES = {
     "matmul_i32": ("512x512", lambda r: (r.integers(-100, 100, (512, 512)).astype(np.int32),), lambda a: a @ a),
     "matvec_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32), r.uniform(-1, 1, 1000).astype(np.float32)),
                    lambda m, x: m @ x),
+    "matvec_f64": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float64), r.uniform(-1, 1, 1000).astype(np.float64)),
+                  lambda m, x: m @ x),
+    "matvec_f32@4096": ("4096x4096", lambda r: (r.uniform(-1, 1, (4096, 4096)).astype(np.float32), r.uniform(-1, 1, 4096).astype(np.float32)),
+                       lambda m, x: m @ x),
+    "vecmat_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32), r.uniform(-1, 1, 1000).astype(np.float32)),
+                  lambda m, x: x @ m),
+    "vecmat_f64": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float64), r.uniform(-1, 1, 1000).astype(np.float64)),
+                  lambda m, x: x @ m),
+    "vecmat_f32@4096": ("4096x4096", lambda r: (r.uniform(-1, 1, (4096, 4096)).astype(np.float32), r.uniform(-1, 1, 4096).astype(np.float32)),
+                       lambda m, x: x @ m),
     "add_matvec_f32": ("20x1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32), r.uniform(-1, 1, (1000, 1000)).astype(np.float32),
                                             r.uniform(-1, 1, 1000).astype(np.float32)),
                        lambda a, m, x: [(a + a, m @ x) for _ in range(20)]),

@@ -2913,11 +2913,68 @@ TEST(CpuLarge, MatmulSmallProducts) {
 
 // The small-product kernels of each ISA (simd_small_gemm.hpp is compiled once per ISA),
 // and the larger limit under an OpenBLAS core without small-matrix kernels.
+// Products with one output row or column run in our matrix-vector kernels (simd_gemv.hpp):
+// A's rows against x (row_dots: M @ x, x @ M^T) and combinations of A's rows (x @ M, M^T @
+// x), with row counts that are not a multiple of the 4-row block, lengths around the
+// vector widths (the masked AVX-512 tail, the scalar tails of the other ISAs), a vector
+// with a step, and products large enough to split over the pool (from 2^18 elements).
+TEST(CpuLarge, MatrixVectorProductsInEveryForm) {
+    NEED_CPU();
+    unsigned seed = 90;
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        const std::string d = ember_dtype_name(dt);
+        for (auto [m, k] : {std::array<int64_t, 2>{1, 5}, {3, 1}, {5, 7}, {7, 16}, {9, 31}, {13, 33}, {6, 64}, {37, 100}, {130, 17},
+                            {523, 1037}, {1100, 301}, {70, 4100}}) {
+            const double tol = dt == EMBER_FLOAT32 ? (k > 1000 ? 1e-4 : 2e-5) : 1e-12;
+            const std::string shape = " " + d + " " + std::to_string(m) + "x" + std::to_string(k);
+            T mat = tensor(cpu(), randf((size_t)(m * k), -1, 1, seed++), {m, k}, dt);
+            T mat_t_store = tensor(cpu(), randf((size_t)(m * k), -1, 1, seed++), {k, m}, dt), mat_t;
+            EM_OK(ember_matrix_transpose(cpu(), mat_t_store, mat_t.out()));  // (m, k) with contiguous columns
+            T x = tensor(cpu(), randf((size_t)k, -1, 1, seed++), {k}, dt);
+            T y = tensor(cpu(), randf((size_t)m, -1, 1, seed++), {m}, dt);
+            T x2 = tensor(cpu(), randf((size_t)(2 * k), -1, 1, seed++), {2 * k}, dt), x_step;
+            int64_t st[1] = {1}, sp[1] = {EMBER_SLICE_END}, step[1] = {2};
+            EM_OK(ember_slice(cpu(), x2, st, sp, step, 1, x_step.out()));  // k elements 2 apart
+            struct {
+                const char* form;
+                const ember_tensor_t *a, *b;
+            } cases[] = {{"M @ x", mat, x}, {"M^T view @ x", mat_t, x}, {"y @ M", y, mat}, {"y @ M^T view", y, mat_t},
+                         {"M @ stepped x", mat, x_step}, {"M^T view @ stepped x", mat_t, x_step}};
+            for (auto& c : cases) {
+                T got, want;
+                EM_OK(ember_matmul(cpu(), c.a, c.b, got.out()));
+                EM_OK(ember_matmul(ref(), as_ref(c.a), as_ref(c.b), want.out()));
+                expect_close(got, want, tol, tol, std::string(c.form) + shape);
+            }
+            // A matrix with one column on the right: an (m, 1) result
+            T xcol, got, want;
+            int64_t col_shape[2] = {k, 1};
+            EM_OK(ember_reshape(cpu(), x, col_shape, 2, xcol.out()));
+            EM_OK(ember_matmul(cpu(), mat, xcol, got.out()));
+            EM_OK(ember_matmul(ref(), as_ref(mat), as_ref(xcol), want.out()));
+            expect_close(got, want, tol, tol, "M @ (k, 1)" + shape);
+        }
+        // Wide column ranges are summed in the output, narrow ones in registers, in the same
+        // order: the first 700 columns of x @ M come out the same either way.
+        T wide = tensor(cpu(), randf(300 * 4100, -1, 1, seed++), {300, 4100}, dt), narrow;
+        T x = tensor(cpu(), randf(300, -1, 1, seed++), {300}, dt);
+        int64_t st[2] = {0, 0}, sp[2] = {EMBER_SLICE_END, 700}, step[2] = {1, 1};
+        EM_OK(ember_slice(cpu(), wide, st, sp, step, 2, narrow.out()));
+        T all, first, first_of_all;
+        EM_OK(ember_matmul(cpu(), x, wide, all.out()));
+        EM_OK(ember_matmul(cpu(), x, narrow, first.out()));
+        int64_t st1[1] = {0}, sp1[1] = {700}, step1[1] = {1};
+        EM_OK(ember_slice(cpu(), all, st1, sp1, step1, 1, first_of_all.out()));
+        expect_close(first, first_of_all, 0, 0, "x @ M in place and in registers " + d);
+    }
+}
+
 TEST(CpuBackend, SmallMatmulOnEveryIsa) {
     NEED_CPU();
     NEED_CHILD_PROCESSES();
-    EXPECT_EQ(run_child("CpuLarge.MatmulSmallProducts", {{"EMBER_CPU_ISA", "avx2"}}), 0);
-    EXPECT_EQ(run_child("CpuLarge.MatmulSmallProducts", {{"EMBER_CPU_ISA", "generic"}}), 0);
+    EXPECT_EQ(run_child("CpuLarge.MatmulSmallProducts:CpuLarge.MatrixVectorProductsInEveryForm", {{"EMBER_CPU_ISA", "avx2"}}), 0);
+    EXPECT_EQ(run_child("CpuLarge.MatmulSmallProducts:CpuLarge.MatrixVectorProductsInEveryForm", {{"EMBER_CPU_ISA", "generic"}}), 0);
+    EXPECT_EQ(run_child("CpuLarge.MatrixVectorProductsInEveryForm", {{"EMBER_NUM_THREADS", "3"}}), 0);
     EXPECT_EQ(run_child("CpuLarge.MatmulSmallProducts", {{"OPENBLAS_CORETYPE", "Haswell"}}), 0);
 }
 

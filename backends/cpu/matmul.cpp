@@ -76,6 +76,43 @@ void pack(const char* src, int64_t rows, int64_t cols, int64_t rs, int64_t cs, s
         for (int64_t j = 0; j < cols; ++j) std::memcpy(dst + (i * cols + j) * (int64_t)sz, src + (i * rs + j * cs) * (int64_t)sz, sz);
 }
 
+// A matrix-vector product in our kernels (simd_gemv.hpp), float32 or float64: M is rows x
+// cols with rows ld elements apart; dots: y[i * incy] = M[i, :] . v for i < rows, else
+// y[j * incy] = sum_i v[i] M[i, j] for j < cols; v's elements inc apart. On the pool from
+// kParallelCheap elements of M, rows (or columns) split: each output element is one
+// thread's, so the result does not depend on the thread count.
+void own_gemv(bool f32, bool dots, const char* M, int64_t ld, int64_t rows, int64_t cols, const char* v, int64_t inc, char* y,
+              int64_t incy) {
+    const int64_t sz = f32 ? 4 : 8;
+    const int64_t vlen = dots ? cols : rows, ylen = dots ? rows : cols;
+    // The kernels read a contiguous v for dots and write a contiguous y for combinations.
+    std::vector<char> v_copy, y_copy;
+    if (dots && inc != 1) {
+        v_copy.resize((size_t)(vlen * sz));
+        for (int64_t p = 0; p < vlen; ++p) std::memcpy(v_copy.data() + p * sz, v + p * inc * sz, (size_t)sz);
+        v = v_copy.data();
+    }
+    char* yk = y;
+    if (!dots && incy != 1) {
+        y_copy.resize((size_t)(ylen * sz));
+        yk = y_copy.data();
+    }
+    // One part per thread, in blocks of 4 rows of M or 64-byte lines of y: the same calls
+    // in a row of products then find their part of M in their own core's L2 more often.
+    const int64_t parts = rows * cols >= kParallelCheap ? num_threads() : 1;
+    const int64_t split = dots ? rows : cols, unit = dots ? 4 : 16;
+    const int64_t step = ((split + parts - 1) / parts + unit - 1) / unit * unit;
+    const RowDotsFn dot_kernel = g_isa->row_dots[f32 ? 0 : 1];
+    const RowCombinationFn combination_kernel = g_isa->row_combination[f32 ? 0 : 1];
+    parallel_tasks(parts, [&](int64_t t) {
+        const int64_t b = std::min(split, t * step), e = std::min(split, b + step);
+        if (dots) dot_kernel(M + b * ld * sz, ld, v, y + b * incy * sz, incy, e - b, cols);
+        else combination_kernel(M, ld, v, inc, yk, b, e, rows);
+    });
+    if (yk != y)
+        for (int64_t j = 0; j < ylen; ++j) std::memcpy(y + j * incy * sz, yk + j * sz, (size_t)sz);
+}
+
 // A product with one output row or column is a matrix-vector product (or a dot product):
 // GEMM's blocking costs more than the product itself there (a 1e6-long dot took 2x the
 // reference loop through SGEMM). float32/float64 only.
@@ -112,19 +149,14 @@ bool gemv_or_dot(int32_t dt, const Mat& A, const Mat& B, char* C, int64_t ldc, i
         else *(double*)C = sum;
         return true;
     }
-    if (n == 1) {  // C (m x 1, rows ldc apart) = op(A) b
-        const bool t = A.tr != CblasNoTrans;
-        const int rows = (int)(t ? k : m), cols = (int)(t ? m : k);
-        if (f32) cblas_sgemv(CblasRowMajor, A.tr, rows, cols, 1.0f, (const float*)A.p, (int)A.ld, (const float*)B.p, b_inc, 0.0f, (float*)C, (int)ldc);
-        else cblas_dgemv(CblasRowMajor, A.tr, rows, cols, 1.0, (const double*)A.p, (int)A.ld, (const double*)B.p, b_inc, 0.0, (double*)C, (int)ldc);
+    if (n == 1) {  // C (m x 1, rows ldc apart) = op(A) b: A's rows (or columns) against b
+        if (A.tr == CblasNoTrans) own_gemv(f32, true, A.p, A.ld, m, k, B.p, b_inc, C, ldc);
+        else own_gemv(f32, false, A.p, A.ld, k, m, B.p, b_inc, C, ldc);
         return true;
     }
-    // m == 1: C (1 x n) = a op(B), i.e. op(B)^T a
-    const bool t = B.tr != CblasNoTrans;
-    const CBLAS_TRANSPOSE tr = t ? CblasNoTrans : CblasTrans;
-    const int rows = (int)(t ? n : k), cols = (int)(t ? k : n);
-    if (f32) cblas_sgemv(CblasRowMajor, tr, rows, cols, 1.0f, (const float*)B.p, (int)B.ld, (const float*)A.p, a_inc, 0.0f, (float*)C, 1);
-    else cblas_dgemv(CblasRowMajor, tr, rows, cols, 1.0, (const double*)B.p, (int)B.ld, (const double*)A.p, a_inc, 0.0, (double*)C, 1);
+    // m == 1: C (1 x n) = a op(B)
+    if (B.tr == CblasNoTrans) own_gemv(f32, false, B.p, B.ld, k, n, A.p, a_inc, C, 1);
+    else own_gemv(f32, true, B.p, B.ld, n, k, A.p, a_inc, C, 1);
     return true;
 }
 

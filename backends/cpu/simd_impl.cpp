@@ -263,6 +263,7 @@ void fill_sort_keys(IsaTable& t, int wide) {
 #include "simd_transpose.hpp"
 #include "simd_transpose_narrow.hpp"
 #include "simd_small_gemm.hpp"
+#include "simd_gemv.hpp"
 #include "simd_fft.hpp"
 #include "simd_argreduce.hpp"
 
@@ -436,6 +437,10 @@ IsaTable build_table() {
     t.small_gemm[1] = small_gemm<double, false>;
     t.small_gemm[2] = small_gemm<float, true>;
     t.small_gemm[3] = small_gemm<double, true>;
+    t.row_dots[0] = row_dots<float>;
+    t.row_dots[1] = row_dots<double>;
+    t.row_combination[0] = row_combination<float>;
+    t.row_combination[1] = row_combination<double>;
     t.network_sort[0] = network_sort<uint32_t>;
     t.network_sort[1] = network_sort<uint64_t>;
     t.network_sort_max[0] = kNetworkSortMax<uint32_t>;
