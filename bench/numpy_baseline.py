@@ -302,6 +302,13 @@ CASES = {
 
 # name -> (size label, setup(rng) -> inputs, function of the inputs); "name@size" keys a
 # second size of a case
+def matrix_vector_case(n, dtype, left):
+    """An INDEX_CASES entry: an (n, n) matrix times an n-vector, the vector on the left (x @ m) or right."""
+    def setup(r):
+        return r.uniform(-1, 1, (n, n)).astype(dtype), r.uniform(-1, 1, n).astype(dtype)
+    return f"{n}x{n}", setup, (lambda m, x: x @ m) if left else (lambda m, x: m @ x)
+
+
 INDEX_CASES = {
     "take_f32": ("1e5", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32), r.integers(0, 10**6, 10**5)), lambda x, i: np.take(x, i)),
     "take_rows_f32": ("1e6x16", lambda r: (r.uniform(-1, 1, (65536, 16)).astype(np.float32), r.integers(0, 65536, 10**6)),
@@ -365,18 +372,12 @@ INDEX_CASES = {
     "add_transposed_f16": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float16), r.uniform(-1, 1, (1000, 1000)).astype(np.float16)),
                            lambda x, y: x.T + y),
     "matmul_i32": ("512x512", lambda r: (r.integers(-100, 100, (512, 512)).astype(np.int32),), lambda a: a @ a),
-    "matvec_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32), r.uniform(-1, 1, 1000).astype(np.float32)),
-                   lambda m, x: m @ x),
-    "matvec_f64": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float64), r.uniform(-1, 1, 1000).astype(np.float64)),
-                  lambda m, x: m @ x),
-    "matvec_f32@4096": ("4096x4096", lambda r: (r.uniform(-1, 1, (4096, 4096)).astype(np.float32), r.uniform(-1, 1, 4096).astype(np.float32)),
-                       lambda m, x: m @ x),
-    "vecmat_f32": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float32), r.uniform(-1, 1, 1000).astype(np.float32)),
-                  lambda m, x: x @ m),
-    "vecmat_f64": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float64), r.uniform(-1, 1, 1000).astype(np.float64)),
-                  lambda m, x: x @ m),
-    "vecmat_f32@4096": ("4096x4096", lambda r: (r.uniform(-1, 1, (4096, 4096)).astype(np.float32), r.uniform(-1, 1, 4096).astype(np.float32)),
-                       lambda m, x: x @ m),
+    "matvec_f32": matrix_vector_case(1000, np.float32, left=False),
+    "matvec_f64": matrix_vector_case(1000, np.float64, left=False),
+    "matvec_f32@4096": matrix_vector_case(4096, np.float32, left=False),
+    "vecmat_f32": matrix_vector_case(1000, np.float32, left=True),
+    "vecmat_f64": matrix_vector_case(1000, np.float64, left=True),
+    "vecmat_f32@4096": matrix_vector_case(4096, np.float32, left=True),
     "add_matvec_f32": ("20x1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32), r.uniform(-1, 1, (1000, 1000)).astype(np.float32),
                                             r.uniform(-1, 1, 1000).astype(np.float32)),
                        lambda a, m, x: [(a + a, m @ x) for _ in range(20)]),
