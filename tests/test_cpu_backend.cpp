@@ -2921,11 +2921,11 @@ TEST(CpuLarge, MatmulSmallProducts) {
 TEST(CpuLarge, MatrixVectorProductsInEveryForm) {
     NEED_CPU();
     unsigned seed = 90;
-    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {  // half: on the float32 values
         const std::string d = ember_dtype_name(dt);
         for (auto [m, k] : {std::array<int64_t, 2>{1, 5}, {3, 1}, {5, 7}, {7, 16}, {9, 31}, {13, 33}, {6, 64}, {37, 100}, {130, 17},
                             {523, 1037}, {1100, 301}, {70, 4100}}) {
-            const double tol = dt == EMBER_FLOAT32 ? (k > 1000 ? 1e-4 : 2e-5) : 1e-12;
+            const double tol = dt == EMBER_FLOAT16 ? 4e-3 : dt == EMBER_BFLOAT16 ? 3e-2 : dt == EMBER_FLOAT32 ? (k > 1000 ? 1e-4 : 2e-5) : 1e-12;
             const std::string shape = " " + d + " " + std::to_string(m) + "x" + std::to_string(k);
             T mat = tensor(cpu(), randf((size_t)(m * k), -1, 1, seed++), {m, k}, dt);
             T mat_t_store = tensor(cpu(), randf((size_t)(m * k), -1, 1, seed++), {k, m}, dt), mat_t;

@@ -696,8 +696,7 @@ ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const e
             if (small && B.tr == CblasNoTrans)
                 g_isa->small_gemm[0](A.p, A.tr == CblasNoTrans ? A.ld : 1, A.tr == CblasNoTrans ? 1 : A.ld, B.p, B.ld, fc.data, n, nr, n, k);
             else
-                cblas_sgemm(CblasRowMajor, A.tr, B.tr, (int)nr, (int)n, (int)k, 1.0f, (const float*)A.p, (int)A.ld, (const float*)B.p, (int)B.ld,
-                            0.0f, fc.data, (int)n);
+                gemm(EMBER_FLOAT32, A, B, (char*)fc.data, n, nr, n, k);  // matrix-vector products in our kernels
             char* dst = po + (off[2] + r0 * ors) * 2;  // unit column stride (or one column): row by row
             each_line(nr, n, [&](int64_t r) { from32(fc.data + r * n, dst + r * ors * 2, n); });
         }
