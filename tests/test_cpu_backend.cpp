@@ -2966,6 +2966,20 @@ TEST(CpuLarge, MatrixVectorProductsInEveryForm) {
         int64_t st1[1] = {0}, sp1[1] = {700}, step1[1] = {1};
         EM_OK(ember_slice(cpu(), all, st1, sp1, step1, 1, first_of_all.out()));
         expect_close(first, first_of_all, 0, 0, "x @ M in place and in registers " + d);
+        // Half matrices are read as they lie by one product and converted to float32 first
+        // in a batch: the same sums either way.
+        if (dt != EMBER_FLOAT16 && dt != EMBER_BFLOAT16) continue;
+        T mat = tensor(cpu(), randf(77 * 301, -1, 1, seed++), {77, 301}, dt), v = tensor(cpu(), randf(301, -1, 1, seed++), {301}, dt);
+        T batch, alone, batched, first_batched;
+        const ember_tensor_t* two[2] = {mat, mat};
+        EM_OK(ember_stack(cpu(), two, 2, 0, batch.out()));
+        EM_OK(ember_matmul(cpu(), mat, v, alone.out()));
+        EM_OK(ember_matmul(cpu(), batch, v, batched.out()));
+        int64_t st2[2] = {0, 0}, sp2[2] = {1, EMBER_SLICE_END}, step2[2] = {1, 1}, flat[1] = {77};
+        EM_OK(ember_slice(cpu(), batched, st2, sp2, step2, 2, first_batched.out()));
+        T first_flat;
+        EM_OK(ember_reshape(cpu(), first_batched, flat, 1, first_flat.out()));
+        expect_close(alone, first_flat, 0, 0, "half M @ x alone and in a batch " + d);
     }
 }
 

@@ -109,8 +109,8 @@ typedef int64_t (*QuickSplitFn)(void* keys, int64_t n);
 // with element strides ars, acs, B k x n row-major with row stride ldb, C row stride ldc.
 typedef void (*SmallGemmFn)(const void* a, int64_t ars, int64_t acs, const void* b, int64_t ldb, void* c, int64_t ldc, int64_t m,
                             int64_t n, int64_t k);
-// Matrix-vector products of float32 ([0]) or float64 ([1]) matrices with contiguous rows
-// (simd_gemv.hpp): y[i * incy] = row i of a . x (x contiguous) for i < rows; and columns
+// Matrix-vector products of float32 ([0]), float64 ([1]), float16 ([2]) or bfloat16 ([3])
+// matrices with contiguous rows (simd_gemv.hpp; x and y float32 for the half types): y[i * incy] = row i of a . x (x contiguous) for i < rows; and columns
 // [j0, j1) of x a, y[j] = sum_p x[p * incx] a[p * lda + j] (y contiguous).
 typedef void (*RowDotsFn)(const void* a, int64_t lda, const void* x, void* y, int64_t incy, int64_t rows, int64_t k);
 typedef void (*RowCombinationFn)(const void* a, int64_t lda, const void* x, int64_t incx, void* y, int64_t j0, int64_t j1, int64_t k);
@@ -217,8 +217,8 @@ struct IsaTable {
     ComplexMulFn complex_mul[2];
     ComplexDivFn complex_div[2];
     SmallGemmFn small_gemm[4];  // [0] float32, [1] float64, [2] complex64, [3] complex128
-    RowDotsFn row_dots[2];      // [0] float32, [1] float64
-    RowCombinationFn row_combination[2];
+    RowDotsFn row_dots[4];      // by the matrix: [0] float32, [1] float64, [2] float16, [3] bfloat16
+    RowCombinationFn row_combination[4];
     // integers, bool (as bytes), float32 and float64:
     ArgColumnsFn arg_columns[2][kDtypes];  // [0] argmin, [1] argmax
     FirstPositionFn first_position[kDtypes];

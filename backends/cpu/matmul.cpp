@@ -76,14 +76,18 @@ void pack(const char* src, int64_t rows, int64_t cols, int64_t rs, int64_t cs, s
         for (int64_t j = 0; j < cols; ++j) std::memcpy(dst + (i * cols + j) * (int64_t)sz, src + (i * rs + j * cs) * (int64_t)sz, sz);
 }
 
-// A matrix-vector product in our kernels (simd_gemv.hpp), float32 or float64: M is rows x
-// cols with rows ld elements apart; dots: y[i * incy] = M[i, :] . v for i < rows, else
-// y[j * incy] = sum_i v[i] M[i, j] for j < cols; v's elements inc apart. On the pool from
-// kParallelCheap elements of M, rows (or columns) split: each output element is one
-// thread's, so the result does not depend on the thread count.
-void own_gemv(bool f32, bool dots, const char* M, int64_t ld, int64_t rows, int64_t cols, const char* v, int64_t inc, char* y,
+// The matrix's storage for own_gemv: an index of IsaTable::row_dots.
+enum GemvMatrix { kGemvF32 = 0, kGemvF64 = 1, kGemvF16 = 2, kGemvBF16 = 3 };
+
+// A matrix-vector product in our kernels (simd_gemv.hpp): M is rows x cols with rows ld
+// elements apart; dots: y[i * incy] = M[i, :] . v for i < rows, else y[j * incy] =
+// sum_i v[i] M[i, j] for j < cols; v's elements inc apart. v and y are float64 for a
+// float64 M, else float32. On the pool from kParallelCheap elements of M, rows (or
+// columns) split: each output element is one thread's, so the result does not depend on
+// the thread count.
+void own_gemv(GemvMatrix kind, bool dots, const char* M, int64_t ld, int64_t rows, int64_t cols, const char* v, int64_t inc, char* y,
               int64_t incy) {
-    const int64_t sz = f32 ? 4 : 8;
+    const int64_t msz = kind == kGemvF64 ? 8 : kind == kGemvF32 ? 4 : 2, sz = kind == kGemvF64 ? 8 : 4;
     const int64_t vlen = dots ? cols : rows, ylen = dots ? rows : cols;
     // The kernels read a contiguous v for dots and write a contiguous y for combinations.
     std::vector<char> v_copy, y_copy;
@@ -102,11 +106,11 @@ void own_gemv(bool f32, bool dots, const char* M, int64_t ld, int64_t rows, int6
     const int64_t parts = rows * cols >= kParallelCheap ? num_threads() : 1;
     const int64_t split = dots ? rows : cols, unit = dots ? 4 : 16;
     const int64_t step = ((split + parts - 1) / parts + unit - 1) / unit * unit;
-    const RowDotsFn dot_kernel = g_isa->row_dots[f32 ? 0 : 1];
-    const RowCombinationFn combination_kernel = g_isa->row_combination[f32 ? 0 : 1];
+    const RowDotsFn dot_kernel = g_isa->row_dots[kind];
+    const RowCombinationFn combination_kernel = g_isa->row_combination[kind];
     parallel_tasks(parts, [&](int64_t t) {
         const int64_t b = std::min(split, t * step), e = std::min(split, b + step);
-        if (dots) dot_kernel(M + b * ld * sz, ld, v, y + b * incy * sz, incy, e - b, cols);
+        if (dots) dot_kernel(M + b * ld * msz, ld, v, y + b * incy * sz, incy, e - b, cols);
         else combination_kernel(M, ld, v, inc, yk, b, e, rows);
     });
     if (yk != y)
@@ -149,14 +153,15 @@ bool gemv_or_dot(int32_t dt, const Mat& A, const Mat& B, char* C, int64_t ldc, i
         else *(double*)C = sum;
         return true;
     }
+    const GemvMatrix kind = f32 ? kGemvF32 : kGemvF64;
     if (n == 1) {  // C (m x 1, rows ldc apart) = op(A) b: A's rows (or columns) against b
-        if (A.tr == CblasNoTrans) own_gemv(f32, true, A.p, A.ld, m, k, B.p, b_inc, C, ldc);
-        else own_gemv(f32, false, A.p, A.ld, k, m, B.p, b_inc, C, ldc);
+        if (A.tr == CblasNoTrans) own_gemv(kind, true, A.p, A.ld, m, k, B.p, b_inc, C, ldc);
+        else own_gemv(kind, false, A.p, A.ld, k, m, B.p, b_inc, C, ldc);
         return true;
     }
     // m == 1: C (1 x n) = a op(B)
-    if (B.tr == CblasNoTrans) own_gemv(f32, false, B.p, B.ld, k, n, A.p, a_inc, C, 1);
-    else own_gemv(f32, true, B.p, B.ld, n, k, A.p, a_inc, C, 1);
+    if (B.tr == CblasNoTrans) own_gemv(kind, false, B.p, B.ld, k, n, A.p, a_inc, C, 1);
+    else own_gemv(kind, true, B.p, B.ld, n, k, A.p, a_inc, C, 1);
     return true;
 }
 
@@ -656,6 +661,48 @@ Mat half_operand(CvtFn to32, const char* p, int64_t rows, int64_t cols, int64_t 
     return {(const char*)dst, CblasNoTrans, cols};
 }
 
+// A float16/bfloat16 product with one output row or column and no batch: the matrix read
+// as it lies by the matrix-vector kernels (widened in registers: half the traffic of its
+// float32 copy, and no copy), the vector widened first, the float32 result rounded once;
+// the same sums as through half_matmul's float32 operands. False (nothing done) where the
+// matrix has no unit stride. (1000, 1000) @ (1000,), two threads: bfloat16 199 -> 22 us,
+// float16 182 -> 23; (1000,) @ (1000, 1000) 210 -> 25 and 208 -> 37.
+bool half_matvec(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o, int64_t m, int64_t n, int64_t k, CvtFn to32,
+                 CvtFn from32) {
+    const int nd = o.ndim;
+    const bool right = n == 1;  // M @ v (M = a), else v @ M (M = b)
+    const ember_view_t& mat = right ? a : b;
+    const int64_t rs = mat.strides[nd - 2], cs = mat.strides[nd - 1];
+    const int64_t mrows = mat.shape[nd - 2], mcols = mat.shape[nd - 1];
+    bool dots;
+    int64_t ld, rows, cols;
+    if (cs == 1 && rs > 0) {  // rows contiguous: M as it is
+        dots = right;
+        ld = rs, rows = mrows, cols = mcols;
+    } else if (rs == 1 && cs > 0) {  // columns contiguous: M's transpose as it is
+        dots = !right;
+        ld = cs, rows = mcols, cols = mrows;
+    } else {
+        return false;
+    }
+    const int64_t vstep = right ? b.strides[nd - 2] : a.strides[nd - 1], ystep = right ? o.strides[nd - 2] : o.strides[nd - 1];
+    const int64_t ylen = right ? m : n;
+    const uint16_t* vp = (const uint16_t*)base_ptr(right ? b : a);
+    Scratch<uint16_t> bits(std::max(k, ylen));
+    Scratch<float> v(k), y(ylen);
+    for (int64_t p = 0; p < k; ++p) bits.data[p] = vp[p * vstep];
+    to32(bits.data, v.data, k);
+    own_gemv(a.dtype == EMBER_FLOAT16 ? kGemvF16 : kGemvBF16, dots, base_ptr(mat), ld, rows, cols, (const char*)v.data, 1, (char*)y.data, 1);
+    uint16_t* out = (uint16_t*)base_ptr(o);
+    if (ystep == 1) {
+        from32(y.data, out, ylen);
+    } else {
+        from32(y.data, bits.data, ylen);
+        for (int64_t i = 0; i < ylen; ++i) out[i * ystep] = bits.data[i];
+    }
+    return true;
+}
+
 // float16 / bfloat16: both operands to float32, one SGEMM (or our small-product kernel),
 // the result rounded back once.
 // Scratch from the caching allocator: fresh vectors paid a page fault per 4 KiB on every
@@ -670,6 +717,7 @@ ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const e
     CvtFn to32 = g_isa->cvt[ci][C_F32], from32 = g_isa->cvt[C_F32][ci];
     int64_t batch = 1;
     for (int d = 0; d < nb; ++d) batch *= o.shape[d];
+    if (batch == 1 && (m == 1) != (n == 1) && half_matvec(a, b, o, m, n, k, to32, from32)) return EMBER_OK;
     if (batch_folds_into_m(a, b, o, batch, true)) {  // one product, b converted once
         m *= batch;
         batch = 1;

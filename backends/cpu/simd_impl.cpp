@@ -439,8 +439,12 @@ IsaTable build_table() {
     t.small_gemm[3] = small_gemm<double, true>;
     t.row_dots[0] = row_dots<float>;
     t.row_dots[1] = row_dots<double>;
+    t.row_dots[2] = row_dots<F16Matrix>;
+    t.row_dots[3] = row_dots<BF16Matrix>;
     t.row_combination[0] = row_combination<float>;
     t.row_combination[1] = row_combination<double>;
+    t.row_combination[2] = row_combination<F16Matrix>;
+    t.row_combination[3] = row_combination<BF16Matrix>;
     t.network_sort[0] = network_sort<uint32_t>;
     t.network_sort[1] = network_sort<uint64_t>;
     t.network_sort_max[0] = kNetworkSortMax<uint32_t>;
