@@ -2954,6 +2954,12 @@ TEST(CpuLarge, MatrixVectorProductsInEveryForm) {
             EM_OK(ember_matmul(ref(), as_ref(mat), as_ref(xcol), want.out()));
             expect_close(got, want, tol, tol, "M @ (k, 1)" + shape);
         }
+        {  // an empty inner dimension: zeros
+            T mat = tensor(cpu(), std::vector<float>{}, {3, 0}, dt), v = tensor(cpu(), std::vector<float>{}, {0}, dt), got, want;
+            EM_OK(ember_matmul(cpu(), mat, v, got.out()));
+            EM_OK(ember_matmul(ref(), as_ref(mat), as_ref(v), want.out()));
+            expect_close(got, want, 0, 0, "(3, 0) @ (0,) " + d);
+        }
         // Wide column ranges are summed in the output, narrow ones in registers, in the same
         // order: the first 700 columns of x @ M come out the same either way.
         T wide = tensor(cpu(), randf(300 * 4100, -1, 1, seed++), {300, 4100}, dt), narrow;
