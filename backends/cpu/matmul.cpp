@@ -23,6 +23,7 @@
 #include <complex>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -90,16 +91,17 @@ void own_gemv(GemvMatrix kind, bool dots, const char* M, int64_t ld, int64_t row
     const int64_t msz = kind == kGemvF64 ? 8 : kind == kGemvF32 ? 4 : 2, sz = kind == kGemvF64 ? 8 : 4;
     const int64_t vlen = dots ? cols : rows, ylen = dots ? rows : cols;
     // The kernels read a contiguous v for dots and write a contiguous y for combinations.
-    std::vector<char> v_copy, y_copy;
+    // Scratch (the caching allocator) so that a row of such products pays no allocation.
+    std::optional<Scratch<char>> v_copy, y_copy;
     if (dots && inc != 1) {
-        v_copy.resize((size_t)(vlen * sz));
-        for (int64_t p = 0; p < vlen; ++p) std::memcpy(v_copy.data() + p * sz, v + p * inc * sz, (size_t)sz);
-        v = v_copy.data();
+        v_copy.emplace(vlen * sz);
+        for (int64_t p = 0; p < vlen; ++p) std::memcpy(v_copy->data + p * sz, v + p * inc * sz, (size_t)sz);
+        v = v_copy->data;
     }
     char* yk = y;
     if (!dots && incy != 1) {
-        y_copy.resize((size_t)(ylen * sz));
-        yk = y_copy.data();
+        y_copy.emplace(ylen * sz);
+        yk = y_copy->data;
     }
     // One part per thread, in blocks of 4 rows of M or 64-byte lines of y: the same calls
     // in a row of products then find their part of M in their own core's L2 more often.
