@@ -655,6 +655,13 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("astype_f16_f64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_astype(c, h, EMBER_FLOAT64, r); }));
         for (ember_tensor_t* t : {x32, x, h}) ember_tensor_release(t);
     }
+    if (np.count("astype_f32_f16/1e6") || np.count("astype_f16_f32/1e6")) {
+        ember_tensor_t *x = random_tensor(c, {1000000}, -1000, 1000, 19), *h = nullptr;
+        ember_astype(c, x, EMBER_FLOAT16, &h);
+        add("astype_f32_f16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_astype(c, x, EMBER_FLOAT16, r); }));
+        add("astype_f16_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_astype(c, h, EMBER_FLOAT32, r); }));
+        for (ember_tensor_t* t : {x, h}) ember_tensor_release(t);
+    }
     if (np.count("astype_stepped_f32_f16/1e6")) {  // x[::2] of 2e6 values
         ember_tensor_t *x = random_tensor(c, {2000000}, -1000, 1000, 37), *xs = nullptr;
         const int64_t from[1] = {0}, to[1] = {2000000}, step[1] = {2};

@@ -155,6 +155,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   astype_f32_u8      x.astype(np.uint8) of 1e7 values in [0, 255]
   astype_f64_f16     x.astype(np.float16) of 1e6 float64 values in [-1000, 1000]
   astype_f16_f64     h.astype(np.float64) of the same values as float16
+  astype_f32_f16     x.astype(np.float16) of 1e6 float32 values in [-1000, 1000]
+  astype_f16_f32     h.astype(np.float32) of the same values as float16
   astype_stepped_f32_f16
                      x[::2].astype(np.float16) of 2e6 float32 values in [-1000, 1000]
   pow2_f32           x ** 2 of 1e7 values (NumPy squares; Ember's pow too, for an exponent of 2)
@@ -481,6 +483,8 @@ INDEX_CASES = {
     "floor_divide_scalar_i32": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int32),), lambda a: a // np.int32(7)),
     "count_nonzero_f32": ("1e7", lambda r: (np.maximum(r.uniform(-1, 1, 10**7), 0).astype(np.float32),), lambda x: np.count_nonzero(x)),
     "astype_stepped_f32_f16": ("1e6", lambda r: (r.uniform(-1000, 1000, 2 * 10**6).astype(np.float32),), lambda x: x[::2].astype(np.float16)),
+    "astype_f32_f16": ("1e6", lambda r: (r.uniform(-1000, 1000, 10**6).astype(np.float32),), lambda x: x.astype(np.float16)),
+    "astype_f16_f32": ("1e6", lambda r: (r.uniform(-1000, 1000, 10**6).astype(np.float16),), lambda h: h.astype(np.float32)),
     "astype_f64_f16": ("1e6", lambda r: (r.uniform(-1000, 1000, 10**6),), lambda x: x.astype(np.float16)),
     "astype_f16_f64": ("1e6", lambda r: (r.uniform(-1000, 1000, 10**6).astype(np.float16),), lambda h: h.astype(np.float64)),
     "astype_f32_u8": ("1e7", lambda r: (r.uniform(0, 255, 10**7).astype(np.float32),), lambda x: x.astype(np.uint8)),

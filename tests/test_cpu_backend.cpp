@@ -3829,7 +3829,7 @@ const char* const kIsaVariantFilter =
     "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource:CpuRandom.CategoricalIsItsCompositesOps:"
     "CpuMath.LogaddexpWithin4Ulp:CpuLarge.ComparisonsAndWhereMatchReferenceBytes:CpuLarge.RealToComplexRoundsAsReference:"
     "CpuLarge.SixteenBitDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact:CpuLarge.ShortRunBinaryOpsMatchReference:CpuLarge.ShortRunUnaryOpsMatchContiguous:CpuLarge.InterleavingCopiesMatchReference:"
-    "CpuLarge.StridedInputsAsContiguousCopies:CpuLarge.NarrowColumnsSideBySide";
+    "CpuLarge.StridedInputsAsContiguousCopies:CpuLarge.NarrowColumnsSideBySide:CpuLarge.HalfFloat32ConversionsMatchReferenceAtEveryLength";
 
 TEST(CpuMath, Avx2VariantWithin4Ulp) {
     NEED_CPU();

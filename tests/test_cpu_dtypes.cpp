@@ -523,6 +523,55 @@ TEST(CpuLarge, Float64ToHalfTypesMatchReferenceExactly) {
     }
 }
 
+// float16/bfloat16 <-> float32 astype (the ISA's cvt table, whose AVX-512 loops end in a
+// masked step): every half bit pattern widened; float32 values at every exponent, the
+// half-way points of both half types and their float32 neighbours, float16's subnormal and
+// overflow edges and NaNs of every kind narrowed; each also as windows of 0 to 40 elements
+// at an odd offset, so that every tail length is met. Bit for bit against the reference.
+TEST(CpuLarge, HalfFloat32ConversionsMatchReferenceAtEveryLength) {
+    NEED_CPU();
+    std::vector<uint16_t> every(65536);
+    for (size_t i = 0; i < every.size(); ++i) every[i] = (uint16_t)i;
+    std::mt19937 rng(29);
+    std::vector<uint32_t> narrow;
+    for (int i = 0; i < 20000; ++i) narrow.push_back((uint32_t)rng());
+    for (int i = 0; i < 4000; ++i) {  // ties of float16 (13 dropped bits) and bfloat16 (16), and beside them
+        const int dropped = i % 2 ? 13 : 16;
+        const uint32_t e = (i % 4 < 2 ? 103u + rng() % 50u : 1u + rng() % 254u) << 23;  // float16's range, or any
+        const uint32_t tie = (rng() & 0x807fffffu & ~((1u << dropped) - 1)) | e | (1u << (dropped - 1));
+        for (uint32_t b : {tie, tie - 1, tie + 1}) narrow.push_back(b);
+    }
+    for (uint32_t b = 0x33000000u; b <= 0x38800000u; b += 0x1357u) narrow.push_back(b);  // float16 subnormals
+    for (uint32_t b : {0x477fe000u, 0x477fefffu, 0x477ff000u, 0x477fffffu, 0x47800000u, 0x7f7fffffu, 0x7f800000u, 0xff800000u, 0x80000000u,
+                       0x00000001u, 0x807fffffu, 0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xff800001u, 0x7fbfffffu, 0x7fc01234u, 0xffffffffu,
+                       0x7f7f8000u, 0x7f7f7fffu, 0x3f808000u, 0x3f818000u})
+        narrow.push_back(b);
+    auto compare = [](const T& src, ember_dtype_t to, int64_t from, int64_t len, const std::string& what) {
+        T view, got, want;
+        const int64_t begin[1] = {from}, end[1] = {from + len}, step[1] = {1};
+        EM_OK(ember_slice(cpu(), src, begin, end, step, 1, view.out()));
+        EM_OK(ember_astype(cpu(), view, to, got.out()));
+        EM_OK(ember_astype(ref(), as_ref(view), to, want.out()));
+        EXPECT_EQ(backend_of(got), "cpu");
+        EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << what << ", " << len << " elements from " << from;
+    };
+    const int64_t nwide = (int64_t)every.size(), nnarrow = (int64_t)narrow.size();
+    T f32;
+    EM_OK(ember_tensor_from_data(cpu(), narrow.data(), EMBER_FLOAT32, &nnarrow, 1, f32.out()));
+    for (ember_dtype_t half : {EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        const std::string dn = ember_dtype_name(half);
+        T h;
+        EM_OK(ember_tensor_from_data(cpu(), every.data(), half, &nwide, 1, h.out()));
+        compare(h, EMBER_FLOAT32, 0, nwide, "every " + dn + " -> float32");
+        compare(f32, half, 0, nnarrow, "float32 -> " + dn);
+        for (int64_t len = 0; len <= 40; ++len) {
+            compare(h, EMBER_FLOAT32, 0x7bf1, len, dn + " around the largest finite float16 -> float32");
+            compare(h, EMBER_FLOAT32, 0xfc01, len, dn + " NaNs -> float32");
+            compare(f32, half, nnarrow - 41, len, "float32 edges -> " + dn);
+        }
+    }
+}
+
 // Float -> integer astype (the ISA's toint table): NaN -> 0, saturation at each integer's
 // range, truncation toward zero, at every edge of every integer type and in the vector body
 // as well as the tail; integer -> integer wraps as the reference does; complex -> real takes
