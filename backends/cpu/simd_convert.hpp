@@ -8,43 +8,39 @@
 // float32 -> bfloat16's compiled scalar loop 8.5, 6.6 here (one thread, in cache).
 inline __mmask16 first_lanes16(int64_t count) { return (__mmask16)((1u << count) - 1); }
 
-void cvt_f16_f32(const void* in, void* out, int64_t n) {
+// out[i] = Lanes(in[i]) sixteen at a time, 16-bit values to float32 (widen16) or back
+// (narrow16); the masked last step reads and writes only the elements that are there.
+template <__m512 (*Lanes)(__m256i)>
+void widen16(const void* in, void* out, int64_t n) {
     const uint16_t* x = (const uint16_t*)in;
     float* o = (float*)out;
     int64_t i = 0;
-    for (; i + 16 <= n; i += 16) _mm512_storeu_ps(o + i, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(x + i))));
+    for (; i + 16 <= n; i += 16) _mm512_storeu_ps(o + i, Lanes(_mm256_loadu_si256((const __m256i*)(x + i))));
     if (i < n) {
         const __mmask16 m = first_lanes16(n - i);
-        _mm512_mask_storeu_ps(o + i, m, _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, x + i)));
+        _mm512_mask_storeu_ps(o + i, m, Lanes(_mm256_maskz_loadu_epi16(m, x + i)));
     }
 }
+template <__m256i (*Lanes)(__m512)>
+void narrow16(const void* in, void* out, int64_t n) {
+    const float* x = (const float*)in;
+    uint16_t* o = (uint16_t*)out;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) _mm256_storeu_si256((__m256i*)(o + i), Lanes(_mm512_loadu_ps(x + i)));
+    if (i < n) {
+        const __mmask16 m = first_lanes16(n - i);
+        _mm256_mask_storeu_epi16(o + i, m, Lanes(_mm512_maskz_loadu_ps(m, x + i)));
+    }
+}
+
+inline __m512 f16_to_f32_lanes(__m256i h) { return _mm512_cvtph_ps(h); }
+inline __m512 bf16_to_f32_lanes(__m256i h) { return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)); }
 // Hardware rounding to nearest even, as the scalar code; a NaN becomes sign | 0x7e00 (the
 // hardware keeps the payload's top bits).
 inline __m256i f32_to_f16_lanes(__m512 v) {
     const __m256i h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
     return _mm256_mask_blend_epi16(nan, h, _mm256_or_si256(_mm256_and_si256(h, _mm256_set1_epi16((short)0x8000)), _mm256_set1_epi16(0x7e00)));
-}
-void cvt_f32_f16(const void* in, void* out, int64_t n) {
-    const float* x = (const float*)in;
-    uint16_t* o = (uint16_t*)out;
-    int64_t i = 0;
-    for (; i + 16 <= n; i += 16) _mm256_storeu_si256((__m256i*)(o + i), f32_to_f16_lanes(_mm512_loadu_ps(x + i)));
-    if (i < n) {
-        const __mmask16 m = first_lanes16(n - i);
-        _mm256_mask_storeu_epi16(o + i, m, f32_to_f16_lanes(_mm512_maskz_loadu_ps(m, x + i)));
-    }
-}
-void cvt_bf16_f32(const void* in, void* out, int64_t n) {
-    const uint16_t* x = (const uint16_t*)in;
-    float* o = (float*)out;
-    int64_t i = 0;
-    for (; i + 16 <= n; i += 16)
-        _mm512_storeu_si512(o + i, _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i*)(x + i))), 16));
-    if (i < n) {
-        const __mmask16 m = first_lanes16(n - i);
-        _mm512_mask_storeu_epi32(o + i, m, _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, x + i)), 16));
-    }
 }
 // The scalar code's rounding to nearest even on the bits; a NaN keeps its top half with the
 // quiet bit set.
@@ -56,16 +52,10 @@ inline __m256i f32_to_bf16_lanes(__m512 v) {
     const __m512i bits = _mm512_mask_or_epi32(rounded, nan, u, _mm512_set1_epi32(0x400000));
     return _mm512_cvtepi32_epi16(_mm512_srli_epi32(bits, 16));
 }
-void cvt_f32_bf16(const void* in, void* out, int64_t n) {
-    const float* x = (const float*)in;
-    uint16_t* o = (uint16_t*)out;
-    int64_t i = 0;
-    for (; i + 16 <= n; i += 16) _mm256_storeu_si256((__m256i*)(o + i), f32_to_bf16_lanes(_mm512_loadu_ps(x + i)));
-    if (i < n) {
-        const __mmask16 m = first_lanes16(n - i);
-        _mm256_mask_storeu_epi16(o + i, m, f32_to_bf16_lanes(_mm512_maskz_loadu_ps(m, x + i)));
-    }
-}
+void cvt_f16_f32(const void* in, void* out, int64_t n) { widen16<f16_to_f32_lanes>(in, out, n); }
+void cvt_bf16_f32(const void* in, void* out, int64_t n) { widen16<bf16_to_f32_lanes>(in, out, n); }
+void cvt_f32_f16(const void* in, void* out, int64_t n) { narrow16<f32_to_f16_lanes>(in, out, n); }
+void cvt_f32_bf16(const void* in, void* out, int64_t n) { narrow16<f32_to_bf16_lanes>(in, out, n); }
 #else
 void cvt_f16_f32(const void* in, void* out, int64_t n) {
     const uint16_t* x = (const uint16_t*)in;
