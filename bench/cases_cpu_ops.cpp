@@ -465,6 +465,16 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("matmul_batched_f32", size.c_str(), time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, a, b, r); }));
         for (ember_tensor_t* t : {a, b}) ember_tensor_release(t);
     }
+    for (auto [bt, n] : std::vector<std::array<int64_t, 2>>{{1, 1024}, {64, 32}, {1000, 8}}) {
+        const std::string size = std::to_string(bt) + "x" + std::to_string(n);
+        if (!np.count("matmul_stepped_f32/" + size)) continue;
+        ember_tensor_t *a = random_tensor(c, {bt, 2 * n, 2 * n}, -1, 1, 31), *b = random_tensor(c, {bt, 2 * n, 2 * n}, -1, 1, 32), *as = nullptr, *bs = nullptr;
+        const int64_t start[3] = {0, 0, 0}, stop[3] = {EMBER_SLICE_END, EMBER_SLICE_END, EMBER_SLICE_END}, step[3] = {1, 2, 2};
+        ember_slice(c, a, start, stop, step, 3, &as);
+        ember_slice(c, b, start, stop, step, 3, &bs);
+        add("matmul_stepped_f32", size.c_str(), time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, as, bs, r); }));
+        for (ember_tensor_t* t : {a, b, as, bs}) ember_tensor_release(t);
+    }
     for (auto [bt, n] : std::vector<std::array<int64_t, 2>>{{1024, 16}, {100000, 3}}) {
         const std::string size = std::to_string(bt) + "x" + std::to_string(n);
         if (!np.count("matmul_stacked_f32/" + size)) continue;

@@ -84,6 +84,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   matmul_tn_f32      x.T @ y of two (100000, 64) arrays
   gram_f32           x.T @ x of a (100000, 64) array (NumPy calls SYRK for it: one triangle's work)
   matmul_batched_f32 a @ b of a (B, m, k) and a (k, k) array; sizes BxMxK: 1024x16x16, 256x16x128, 64x256x64
+  matmul_stepped_f32 a[..., ::2, ::2] @ b[..., ::2, ::2] (every other row and column: both operands
+                     copied first, by NumPy too); sizes BxN: 1x1024, 64x32, 1000x8
   matmul_stacked_f32 a @ b of two (B, n, n) arrays (each product its own b); sizes BxN: 1024x16, 100000x3
   matmul_stacked_c64 the same for complex64 (real and imaginary parts uniform(-1, 1)); sizes BxN: 1024x16, 100000x3
   solve_batched_f64  np.linalg.solve(a, b) of B well-conditioned n x n matrices and B (n, k) right-hand sides;
@@ -394,6 +396,10 @@ INDEX_CASES = {
                                                                r.uniform(-1, 1, (128, 128)).astype(np.float32)), lambda a, b: a @ b),
     "matmul_batched_f32@64x256x64": ("64x256x64", lambda r: (r.uniform(-1, 1, (64, 256, 64)).astype(np.float32),
                                                              r.uniform(-1, 1, (64, 64)).astype(np.float32)), lambda a, b: a @ b),
+    **{"matmul_stepped_f32" + ("" if bt == 1 else f"@{bt}x{n}"): (f"{bt}x{n}", lambda r, bt=bt, n=n: (r.uniform(-1, 1, (bt, 2 * n, 2 * n)).astype(np.float32),
+                                                                                        r.uniform(-1, 1, (bt, 2 * n, 2 * n)).astype(np.float32)),
+                                                                lambda a, b: a[..., ::2, ::2] @ b[..., ::2, ::2])
+       for bt, n in [(1, 1024), (64, 32), (1000, 8)]},
     "matmul_stacked_f32": ("1024x16", lambda r: (r.uniform(-1, 1, (1024, 16, 16)).astype(np.float32), r.uniform(-1, 1, (1024, 16, 16)).astype(np.float32)),
                            lambda a, b: a @ b),
     "matmul_stacked_f32@100000x3": ("100000x3", lambda r: (r.uniform(-1, 1, (100000, 3, 3)).astype(np.float32),

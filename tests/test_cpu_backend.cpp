@@ -2644,12 +2644,20 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
         T b32 = tensor(cpu(), randf(6, -1, 1, 60), {3, 2}, dt), planes = tensor(cpu(), randf(40000 * 4, -1, 1, 61), {4, 40000}, dt), tall_t;
         EM_OK(ember_matrix_transpose(cpu(), planes, tall_t.out()));  // (40000, 4): columns 40000 apart
         T b33_4 = tensor(cpu(), randf(12, -1, 1, 62), {4, 3}, dt);
+        // Every other row and column of (1040, 1040): 270400 elements, packed on the pool.
+        T big0 = tensor(cpu(), randf(1040 * 1040, -1, 1, 63), {1040, 1040}, EMBER_FLOAT32), big, big_step, big_left, big_right;
+        EM_OK(ember_astype(cpu(), big0, dt, big.out()));
+        int64_t every_other[2] = {2, 2}, first64[2] = {64, EMBER_SLICE_END}, left64[2] = {EMBER_SLICE_END, 64};
+        EM_OK(ember_slice(cpu(), big, st, sp, every_other, 2, big_step.out()));     // (520, 520)
+        EM_OK(ember_slice(cpu(), big_step, st, first64, nullptr, 2, big_left.out()));  // (64, 520), stepped
+        EM_OK(ember_slice(cpu(), big_step, st, left64, nullptr, 2, big_right.out()));  // (520, 64), stepped
         struct {
             const char* layout;
             const ember_tensor_t *x, *y;
         } cases[] = {{"row blocks", a, b}, {"row blocks of a transposed A", a_t, b}, {"row blocks of a packed A", astep, b},
                      {"row blocks of a batch", c, d}, {"row blocks of a folded batch", c, d1}, {"(40000, 3) @ (3, 3)", tall, b33},
-                     {"(40000, 3) @ (3, 2)", tall, b32}, {"transposed (40000, 4) @ (4, 3)", tall_t, b33_4}};
+                     {"(40000, 3) @ (3, 2)", tall, b32}, {"transposed (40000, 4) @ (4, 3)", tall_t, b33_4},
+                     {"large packed A", big_step, big_right}, {"large packed B", big_left, big_step}};
         for (auto& cs : cases) {
             T got, want;
             EM_OK(ember_matmul(cpu(), cs.x, cs.y, got.out()));

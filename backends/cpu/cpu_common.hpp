@@ -139,6 +139,30 @@ struct Scratch {
     Scratch(const Scratch&) = delete;
     Scratch& operator=(const Scratch&) = delete;
 };
+// Scratch for a loop that packs one operand after another: the block is kept and only
+// replaced by a larger one, and nothing is zeroed first (a std::vector's resize wrote every
+// byte once before the packing wrote it again, into freshly faulted pages).
+class GrowingScratch {
+  public:
+    GrowingScratch() = default;
+    ~GrowingScratch() { scratch_release(data_); }
+    GrowingScratch(const GrowingScratch&) = delete;
+    GrowingScratch& operator=(const GrowingScratch&) = delete;
+    char* reserve(size_t nbytes) {
+        if (nbytes > bytes_) {
+            scratch_release(data_);
+            data_ = nullptr;
+            bytes_ = 0;  // stays empty if the allocation throws
+            data_ = (char*)scratch_allocate(nbytes);
+            bytes_ = nbytes;
+        }
+        return data_;
+    }
+
+  private:
+    char* data_ = nullptr;
+    size_t bytes_ = 0;
+};
 
 // nr rows of nc elements of sz bytes (rows rs, elements cs elements apart in src) packed
 // into dst, whose rows are dst_row elements apart: strided operands gathered into L1 pieces
