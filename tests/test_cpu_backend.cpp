@@ -799,6 +799,85 @@ TEST(CpuLarge, ReductionsAllLayouts) {
     }
 }
 
+// Reversed dims (walked forwards natively, a kept one writing its results backwards) and
+// layouts no native path takes (a stepped innermost kept dim: reduced on a C-order copy),
+// against the reference: sums to their rounding, everything else bit for bit. Float max/min
+// of a reversed axis that meet zeros of both signs or NaNs of several payloads must keep
+// the reference's choice (the first of equals, the last NaN, in logical order).
+TEST(CpuLarge, ReductionsOfReversedAndSteppedViews) {
+    NEED_CPU();
+    const std::pair<const char*, Reduce> ops[] = {{"sum", ember_sum},   {"mean", ember_mean}, {"max", ember_max},
+                                                  {"min", ember_min},   {"prod", ember_prod}, {"count_nonzero", ember_count_nonzero},
+                                                  {"all", ember_all},   {"any", ember_any}};
+    const int64_t rows = 601, cols = 1003;
+    auto d = randf((size_t)(rows * cols), 0.5f, 1.5f, 33);  // products stay finite over 601 rows
+    for (size_t i = 0; i < d.size(); i += 37) d[i] = 0;
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_FLOAT16, EMBER_UINT8}) {
+        T m = tensor(cpu(), d, {rows, cols}, dt), flip0, flip1, flip01, cstep, rev_vec, flat;
+        const int64_t ax0 = 0, ax1 = 1, both[2] = {0, 1}, n = rows * cols;
+        EM_OK(ember_flip(cpu(), m, &ax0, 1, flip0.out()));
+        EM_OK(ember_flip(cpu(), m, &ax1, 1, flip1.out()));
+        EM_OK(ember_flip(cpu(), m, both, 2, flip01.out()));
+        const int64_t from[2] = {0, 1}, to[2] = {rows, cols}, steps[2] = {1, 2};
+        EM_OK(ember_slice(cpu(), m, from, to, steps, 2, cstep.out()));  // every other column
+        EM_OK(ember_reshape(cpu(), m, &n, 1, flat.out()));
+        EM_OK(ember_flip(cpu(), flat, &ax0, 1, rev_vec.out()));
+        struct {
+            const char* layout;
+            const ember_tensor_t* x;
+            const int64_t* axes;
+            int naxes;
+        } cases[] = {{"reversed vector", rev_vec, nullptr, 0},        {"rows reversed, over rows", flip0, &ax1, 1},
+                     {"rows reversed, over columns", flip0, &ax0, 1}, {"columns reversed, over rows", flip1, &ax1, 1},
+                     {"columns reversed, over columns", flip1, &ax0, 1}, {"both reversed, all", flip01, nullptr, 0},
+                     {"both reversed, over columns", flip01, &ax0, 1}, {"stepped columns, over columns", cstep, &ax0, 1},
+                     {"stepped columns, over rows", cstep, &ax1, 1}};
+        for (auto [name, fn] : ops) {
+            const std::string op = name;
+            const bool is_float = dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64 || dt == EMBER_FLOAT16;
+            if (op == "mean" && !is_float) continue;
+            for (auto& c : cases) {
+                const std::string what = op + " " + ember_dtype_name(dt) + " " + c.layout;
+                T got, want;
+                EM_OK(fn(cpu(), c.x, c.axes, c.naxes, 0, got.out()));
+                EM_OK(fn(ref(), as_ref(c.x), c.axes, c.naxes, 0, want.out()));
+                const bool rounded = is_float && (op == "sum" || op == "mean" || op == "prod");
+                if (rounded) expect_close(got, want, dt == EMBER_FLOAT16 ? 2e-3 : dt == EMBER_FLOAT32 ? 1e-5 : 1e-12, 0, what);
+                else EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << what;
+            }
+        }
+    }
+    // Float max/min over reversed axes: zeros of both signs (all other values negative for
+    // max, positive for min) and NaNs of distinct payloads.
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        std::vector<float> neg((size_t)(rows * cols)), pos((size_t)(rows * cols)), nans((size_t)(rows * cols));
+        for (size_t i = 0; i < neg.size(); ++i) {
+            neg[i] = i % 97 == 5 ? (i % 2 ? 0.0f : -0.0f) : -1.0f - (float)(i % 13);
+            pos[i] = -neg[i];
+            nans[i] = (float)(i % 101);
+        }
+        uint32_t payload = 0x7fc00001u;
+        for (size_t i = 7; i < nans.size(); i += 4999) std::memcpy(&nans[i], &payload, 4), ++payload;
+        for (auto [kind, values] : {std::pair<const char*, const std::vector<float>*>{"zeros", &neg}, {"zeros", &pos}, {"NaNs", &nans}}) {
+            T m = tensor(cpu(), *values, {rows, cols}, dt), flip0, flip01, flat, rev_vec;
+            const int64_t ax0 = 0, ax1 = 1, both[2] = {0, 1}, n = rows * cols;
+            EM_OK(ember_flip(cpu(), m, &ax0, 1, flip0.out()));
+            EM_OK(ember_flip(cpu(), m, both, 2, flip01.out()));
+            EM_OK(ember_reshape(cpu(), m, &n, 1, flat.out()));
+            EM_OK(ember_flip(cpu(), flat, &ax0, 1, rev_vec.out()));
+            for (auto [name, fn] : {std::pair<const char*, Reduce>{"max", ember_max}, {"min", ember_min}})
+                for (auto [layout, x, axes, naxes] : {std::tuple<const char*, const ember_tensor_t*, const int64_t*, int>{"reversed vector", rev_vec, nullptr, 0},
+                                                      {"rows reversed, over columns", flip0, &ax0, 1},
+                                                      {"both reversed, over rows", flip01, &ax1, 1}}) {
+                    T got, want;
+                    EM_OK(fn(cpu(), x, axes, naxes, 0, got.out()));
+                    EM_OK(fn(ref(), as_ref(x), axes, naxes, 0, want.out()));
+                    EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " " << ember_dtype_name(dt) << " " << layout << " with " << kind;
+                }
+        }
+    }
+}
+
 // Short columns (at most 8 rows reduced: pieces of columns reduced on the stack and written
 // at once), the partial-row path just above (9 rows) and with blocks of partial rows to
 // combine (300 rows, in pieces of columns), with kept outer dims, lengths that are not whole

@@ -767,6 +767,11 @@ TEST(CpuLarge, ArgExtremesMatchReference) {
     d[3] = -500;
     d[600007] = -500;
     d[12] = -0.0f;
+    d[900002] = 500;  // the same ties for x[2::3]
+    d[5] = -500;
+    d[600008] = -500;
+    d[715001] = 500;  // ties in one stretch, pieces apart, for the reversed and the stepped vector
+    d[615008] = -500;
     using Arg = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, int64_t, int, ember_tensor_t**);
     for (int with_nan : {0, 1}) {
         if (with_nan) {
@@ -774,18 +779,23 @@ TEST(CpuLarge, ArgExtremesMatchReference) {
             d[950000] = std::numeric_limits<float>::quiet_NaN();
         }
         T x32 = tensor(cpu(), d, {n}, EMBER_FLOAT32);
-        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT8, EMBER_UINT16, EMBER_INT64}) {
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT8, EMBER_UINT16, EMBER_INT64, EMBER_FLOAT16, EMBER_BOOL}) {
             if (with_nan && dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) continue;
             T x;
             EM_OK(ember_astype(cpu(), x32, dt, x.out()));
             int64_t rows_shape[2] = {1000003 / 7, 7}, wide_shape[2] = {7, 1000003 / 7};
-            T rows, wide, x1;
-            const int64_t start = 0, stop = 1000003 / 7 * 7, step = 1;
+            T rows, wide, x1, reversed, stepped;
+            const int64_t start = 0, stop = 1000003 / 7 * 7, step = 1, axis0 = 0, from = 2, every = 3;
             EM_OK(ember_slice(cpu(), x, &start, &stop, &step, 1, x1.out()));
             EM_OK(ember_reshape(cpu(), x1, rows_shape, 2, rows.out()));
             EM_OK(ember_reshape(cpu(), x1, wide_shape, 2, wide.out()));
+            // a reversed and a stepped vector: gathered in pieces of 4096 (ties across pieces)
+            EM_OK(ember_flip(cpu(), x, &axis0, 1, reversed.out()));
+            const int64_t end = EMBER_SLICE_END;
+            EM_OK(ember_slice(cpu(), x, &from, &end, &every, 1, stepped.out()));
             for (auto [name, fn] : {std::pair<const char*, Arg>{"argmax", ember_argmax}, {"argmin", ember_argmin}})
-                for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"rows", rows, 1}, {"wide rows", wide, 1}}) {
+                for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"rows", rows, 1}, {"wide rows", wide, 1},
+                                             {"reversed", reversed, 0}, {"stepped", stepped, 0}}) {
                     T got, want;
                     EM_OK(fn(cpu(), v, axis, 0, got.out()));
                     EM_OK(fn(ref(), as_ref(v), axis, 0, want.out()));

@@ -326,6 +326,9 @@ bool unary_vector_runs(const Geometry& g, const char* px, size_t isz, char* po, 
 // does), for kernels that cost a call per run; false, nothing written, for other geometries.
 bool staged_short_rows(const Geometry& g, const char* px, size_t isz, char* po, size_t osz, int64_t threshold,
                        const std::function<void(const char* in, char* out, int64_t n)>& f);
+// x's elements into dst, a view of x's shape and dtype (usually C order), by the native
+// copy (stepped, transposed and reversed views in tiles); c lends the call's other fields.
+ember_status_t copy_in_c_order(const ember_kernel_call_t* c, const ember_view_t& x, const ember_view_t& dst);
 void add_reduce_kernels(std::vector<NativeKernel>& k);
 // all (else any) of c's input over its axes into c's bool output: bools as their min/max,
 // other dtypes through count_nonzero's native layouts (reduce.cpp); false, nothing written,

@@ -20,12 +20,13 @@
 // kernel run instead where a result is not finite (C99's recovery of infinities, and where
 // an overflow meets a zero part, depend on the reference's sequence of products).
 // Integer products (the core's (u)int64) wrap as the reference's do: any grouping gives
-// its bits. Anything else (negative strides, broadcast inputs, other dtypes) goes to the
-// reference (prod: on slices across the pool).
+// its bits. Reversed dims are walked forwards. Other layouts reduce a copy in C order;
+// broadcast inputs and other dtypes go to the reference (prod: on slices across the pool).
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -428,7 +429,13 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
     ColFn col = complex_dtype(dt) && op == R_SUM ? g_isa->col[op][dt == EMBER_COMPLEX64 ? EMBER_FLOAT32 : EMBER_FLOAT64] : g_isa->col[op][dt];
     if (!row || !col) return false;
 
-    // Dims: drop unit ones, sort by input stride (stable), merge neighbours.
+    size_t sz = itemsize_of(dt), osz = itemsize_of(out.dtype);
+    const char* px = base_ptr(in);
+    char* po = base_ptr(out);
+    // Dims: drop unit ones, walk reversed ones forwards (x[::-1] went to the reference's loop:
+    // a sum of 2e6 float32 took 10 ms, NumPy 1.3), sort by input stride (stable), merge
+    // neighbours. A kept dim walked forwards writes its results backwards. Float max/min
+    // then see their elements in another order than the reference: order_may_matter.
     Dim dims[EMBER_MAX_DIMS];
     int nd = 0;
     int64_t count = 1;  // reduced elements per output
@@ -437,8 +444,15 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
         if (in.shape[d] == 0) return false;
         if (red) count *= in.shape[d];
         if (in.shape[d] == 1) continue;
-        if (in.strides[d] <= 0) return false;
-        dims[nd++] = Dim{in.shape[d], in.strides[d], red ? 0 : out.strides[d], red};
+        if (in.strides[d] == 0) return false;  // broadcast
+        Dim dim{in.shape[d], in.strides[d], red ? 0 : out.strides[d], red};
+        if (dim.si < 0) {
+            px += (dim.n - 1) * dim.si * (int64_t)sz;
+            po += (dim.n - 1) * dim.so * (int64_t)osz;
+            dim.si = -dim.si;
+            dim.so = -dim.so;
+        }
+        dims[nd++] = dim;
     }
     // Insertion sort (stable): std::stable_sort took a heap buffer, a third of a small sum.
     for (int d = 1; d < nd; ++d)
@@ -455,9 +469,6 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
         }
     }
     nd = m;
-    size_t sz = itemsize_of(dt), osz = itemsize_of(out.dtype);
-    const char* px = base_ptr(in);
-    char* po = base_ptr(out);
 
     if (nd == 0 || dims[nd - 1].red) {
         // ---- ROW (a strided innermost dim, e.g. x[::2, ::3], is gathered in L1 pieces)
@@ -842,7 +853,7 @@ double float_at(int32_t dt, const char* base, int64_t i) {
 }
 
 // Float max/min visit the reduced elements in memory order; where the reduced dims' logical
-// order is another, which NaN or which of -0.0 and +0.0 comes out need not be the reference's:
+// order is another (dims out of stride order, or reversed), which NaN or which of -0.0 and +0.0 comes out need not be the reference's:
 // true when such a result is there.
 bool order_may_matter(const ember_kernel_call_t* c) {
     const ember_view_t& in = c->in[0];
@@ -850,7 +861,7 @@ bool order_may_matter(const ember_kernel_call_t* c) {
     bool reordered = false;
     for (int d = 0; d < in.ndim; ++d) {
         if (!(c->attrs->axes_mask >> d & 1) || in.shape[d] == 1) continue;
-        reordered |= in.strides[d] > previous;
+        reordered |= in.strides[d] < 0 || in.strides[d] > previous;
         previous = in.strides[d];
     }
     if (!reordered) return false;
@@ -884,18 +895,54 @@ void quiet_nans(const ember_view_t& out) {
     }
 }
 
+// The native reduction of c where a native layout takes it (st its status), else false.
+bool reduced_natively(const ember_kernel_call_t* c, int code, ember_status_t& st) {
+    if (code == kMean && complex_dtype(c->in[0].dtype)) {
+        if (!reduce_native(c, R_SUM)) return false;
+        st = divide_by_count(c);
+        return true;
+    }
+    if (!reduce_native(c, code)) return false;
+    st = EMBER_OK;
+    if (code == R_PROD && complex_dtype(c->in[0].dtype) && any_complex_nonfinite(c->out[0])) {
+        st = reference_on_slices(c, kAxesMask);  // infinities and NaNs where the reference's sequence puts them
+    } else if ((code == R_MAX || code == R_MIN) && float_sum(c->in[0].dtype)) {
+        if (order_may_matter(c)) st = reference_on_slices(c, kAxesMask);
+        else if (c->in[0].dtype != EMBER_FLOAT64) quiet_nans(c->out[0]);
+    }
+    return true;
+}
+
+// Whether a copy of c's input in C order would reach a native layout: not where it is one
+// already, nor for a broadcast input (its copy could be far larger) or a dtype without kernels.
+bool copy_helps(const ember_kernel_call_t* c, int code) {
+    const ember_view_t& in = c->in[0];
+    if (numel(in) == 0 || is_contiguous(in) || !g_isa->row[code == kMean ? R_SUM : code][in.dtype]) return false;
+    for (int d = 0; d < in.ndim; ++d)
+        if (in.shape[d] > 1 && in.strides[d] == 0) return false;
+    return true;
+}
+
 ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     const int code = kdata(c)->code;
-    if (code == kMean && complex_dtype(c->in[0].dtype))
-        return reduce_native(c, R_SUM) ? divide_by_count(c) : mean_fallback(c);
-    if (reduce_native(c, code)) {
-        if (code == R_PROD && complex_dtype(c->in[0].dtype) && any_complex_nonfinite(c->out[0]))
-            return reference_on_slices(c, kAxesMask);  // infinities and NaNs where the reference's sequence puts them
-        if ((code == R_MAX || code == R_MIN) && float_sum(c->in[0].dtype)) {
-            if (order_may_matter(c)) return reference_on_slices(c, kAxesMask);
-            if (c->in[0].dtype != EMBER_FLOAT64) quiet_nans(c->out[0]);
+    ember_status_t st;
+    if (reduced_natively(c, code, st)) return st;
+    // Other layouts (a stepped innermost kept dim: the sum over axis 0 of x[:, ::2]) reduce a
+    // copy in C order: through the reference's loop that sum of a (1000, 2000) float32 took
+    // 3.3 ms, NumPy 0.77. Where the allocator cannot lend the copy, the reference as before.
+    if (copy_helps(c, code)) {
+        const ember_view_t& in = c->in[0];
+        try {
+            Scratch<char> copy(numel(in) * (int64_t)itemsize_of(in.dtype));
+            int64_t strides[EMBER_MAX_DIMS];
+            c_order_strides(in, strides);
+            const ember_view_t copy_view{copy.data, 0, in.dtype, in.ndim, in.shape, strides};
+            if ((st = copy_in_c_order(c, in, copy_view)) != EMBER_OK) return st;
+            ember_kernel_call_t call = *c;
+            call.in = &copy_view;
+            if (reduced_natively(&call, code, st)) return st;
+        } catch (const std::bad_alloc&) {
         }
-        return EMBER_OK;
     }
     if (code == R_PROD) return reference_on_slices(c, kAxesMask);  // other dtypes and layouts
     if (code == R_SUM && narrow_integer(c->in[0].dtype)) return sum_widened(c);
