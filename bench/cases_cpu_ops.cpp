@@ -746,6 +746,24 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sum_axis0_f32", "2000x5000", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, x, &axis0, 1, 0, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("sum_axis0_stepped_f32/2000x5000")) {
+        ember_tensor_t *x = random_tensor(c, {2000, 10000}, -1, 1, 24), *stepped = nullptr;
+        const int64_t axis0 = 0, start[2] = {0, 0}, stop[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, step[2] = {1, 2};
+        ember_slice(c, x, start, stop, step, 2, &stepped);
+        add("sum_axis0_stepped_f32", "2000x5000", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, stepped, &axis0, 1, 0, r); }));
+        for (ember_tensor_t* t : {x, stepped}) ember_tensor_release(t);
+    }
+    if (np.count("sum_reversed_f32/1e7") || np.count("max_reversed_f32/1e7") || np.count("argmax_stepped_f32/1e7")) {
+        ember_tensor_t *x = random_tensor(c, {20000000}, -1, 1, 25), *half = nullptr, *reversed = nullptr, *stepped = nullptr;
+        const int64_t axis0 = 0, start = 0, stop = 10000000, one = 1, end = EMBER_SLICE_END, two = 2;
+        ember_slice(c, x, &start, &stop, &one, 1, &half);
+        ember_flip(c, half, &axis0, 1, &reversed);
+        ember_slice(c, x, &start, &end, &two, 1, &stepped);
+        add("sum_reversed_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, reversed, nullptr, 0, 0, r); }));
+        add("max_reversed_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_max(c, reversed, nullptr, 0, 0, r); }));
+        add("argmax_stepped_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, stepped, 0, 0, r); }));
+        for (ember_tensor_t* t : {x, half, reversed, stepped}) ember_tensor_release(t);
+    }
     if (np.count("sum_axis0_short_f32/4x262144") || np.count("sum_axis0_short_i32/4x262144")) {
         ember_tensor_t *x = random_tensor(c, {4, 262144}, -1, 1, 23), *xi = nullptr, *scaled = nullptr, *k = nullptr;
         ember_scalar_f64(c, 100, &k);

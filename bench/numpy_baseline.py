@@ -165,6 +165,11 @@ Index and random cases (INDEX_CASES, their own shapes):
   norm_f32           np.linalg.norm(x) of 1e7 values
   argmax_rows_f32    np.argmax(x, axis=1) of a (2000, 5000) and of a (1000, 1000) array
   sum_axis0_f32      x.sum(axis=0) of a (2000, 5000) array
+  sum_axis0_stepped_f32
+                     x[:, ::2].sum(axis=0) of a (2000, 10000) array (every other column)
+  sum_reversed_f32, max_reversed_f32
+                     x[::-1].sum(), x[::-1].max() of 1e7 values
+  argmax_stepped_f32 np.argmax(x[::2]) of 2e7 values
   sum_axis0_short_f32, sum_axis0_short_i32
                      x.sum(axis=0) of a (4, 262144) float32 / int32 array (four long rows)
   max_rows_short_f32, argmax_rows_short_f32
@@ -498,6 +503,10 @@ INDEX_CASES = {
     "norm_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.linalg.norm(x)),
     "argmax_rows_f32": ("2000x5000", lambda r: (r.uniform(-1, 1, (2000, 5000)).astype(np.float32),), lambda x: np.argmax(x, axis=1)),
     "sum_axis0_f32": ("2000x5000", lambda r: (r.uniform(-1, 1, (2000, 5000)).astype(np.float32),), lambda x: x.sum(axis=0)),
+    "sum_axis0_stepped_f32": ("2000x5000", lambda r: (r.uniform(-1, 1, (2000, 10000)).astype(np.float32),), lambda x: x[:, ::2].sum(axis=0)),
+    "sum_reversed_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: x[::-1].sum()),
+    "max_reversed_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: x[::-1].max()),
+    "argmax_stepped_f32": ("1e7", lambda r: (r.uniform(-1, 1, 2 * 10**7).astype(np.float32),), lambda x: np.argmax(x[::2])),
     "sum_axis0_short_f32": ("4x262144", lambda r: (r.uniform(-1, 1, (4, 262144)).astype(np.float32),), lambda x: x.sum(axis=0)),
     "sum_axis0_short_i32": ("4x262144", lambda r: (r.integers(-100, 100, (4, 262144), dtype=np.int32),), lambda x: x.sum(axis=0)),
     "max_rows_short_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: x.max(axis=-1)),
