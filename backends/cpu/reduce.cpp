@@ -853,8 +853,8 @@ double float_at(int32_t dt, const char* base, int64_t i) {
 }
 
 // Float max/min visit the reduced elements in memory order; where the reduced dims' logical
-// order is another (dims out of stride order, or reversed), which NaN or which of -0.0 and +0.0 comes out need not be the reference's:
-// true when such a result is there.
+// order is another (dims out of stride order, or reversed), which NaN or which of -0.0 and
+// +0.0 comes out need not be the reference's: true when such a result is there.
 bool order_may_matter(const ember_kernel_call_t* c) {
     const ember_view_t& in = c->in[0];
     int64_t previous = INT64_MAX;
@@ -914,10 +914,12 @@ bool reduced_natively(const ember_kernel_call_t* c, int code, ember_status_t& st
 }
 
 // Whether a copy of c's input in C order would reach a native layout: not where it is one
-// already, nor for a broadcast input (its copy could be far larger) or a dtype without kernels.
+// already, nor for a broadcast input (its copy could be far larger), a dtype without kernels
+// or the mean of integers (the composite's).
 bool copy_helps(const ember_kernel_call_t* c, int code) {
     const ember_view_t& in = c->in[0];
     if (numel(in) == 0 || is_contiguous(in) || !g_isa->row[code == kMean ? R_SUM : code][in.dtype]) return false;
+    if (code == kMean && !float_sum(in.dtype) && !complex_dtype(in.dtype)) return false;
     for (int d = 0; d < in.ndim; ++d)
         if (in.shape[d] > 1 && in.strides[d] == 0) return false;
     return true;
