@@ -295,6 +295,43 @@ TEST(CpuLarge, UnaryOpsOfBroadcastViews) {
     }
 }
 
+// Rounding of integers is the identity and their classification a constant (libm_loops.cpp
+// copies x or a broadcast answer): the reference's bytes and status for every integer
+// dtype and bool, over layouts the copy kernel takes different paths for.
+TEST(CpuLarge, IntegerRoundingAndClassificationAsReference) {
+    NEED_CPU();
+    using Fn1 = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+    const std::pair<const char*, Fn1> ops[] = {{"floor", ember_floor}, {"ceil", ember_ceil},     {"trunc", ember_trunc},       {"round", ember_round},
+                                               {"isnan", ember_isnan}, {"isinf", ember_isinf}, {"isfinite", ember_isfinite}, {"signbit", ember_signbit}};
+    const int64_t rows = 601, cols = 1003, shape[2] = {rows, cols}, ax0 = 0, swap[2] = {1, 0};
+    auto d = randf((size_t)(rows * cols), -120, 120, 77);
+    for (ember_dtype_t dt : {EMBER_BOOL, EMBER_INT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_UINT16, EMBER_UINT32, EMBER_UINT64}) {
+        std::vector<float> v = d;
+        if (dt >= EMBER_UINT8 && dt <= EMBER_UINT64)
+            for (float& e : v) e = std::abs(e);
+        T m = tensor(cpu(), v, {rows, cols}, dt), col = tensor(cpu(), std::vector<float>(v.begin(), v.begin() + rows), {rows, 1}, dt);
+        T flipped, transposed, stepped, spread;
+        const int64_t from[2] = {0, 1}, to[2] = {rows, cols}, steps[2] = {1, 2};
+        EM_OK(ember_flip(cpu(), m, &ax0, 1, flipped.out()));
+        EM_OK(ember_permute_dims(cpu(), m, swap, 2, transposed.out()));
+        EM_OK(ember_slice(cpu(), m, from, to, steps, 2, stepped.out()));
+        EM_OK(ember_broadcast_to(cpu(), col, shape, 2, spread.out()));
+        for (auto [name, fn] : ops) {
+            for (auto [layout, x] : {std::pair<const char*, const ember_tensor_t*>{"contiguous", m}, {"rows reversed", flipped},
+                                     {"transposed", transposed}, {"stepped columns", stepped}, {"broadcast column", spread}}) {
+                const std::string what = std::string(name) + " " + ember_dtype_name(dt) + " " + layout;
+                T got, want;
+                const ember_status_t want_status = fn(ref(), as_ref(x), want.out());
+                ASSERT_EQ(fn(cpu(), x, got.out()), want_status) << what;
+                if (want_status != EMBER_OK) continue;
+                EXPECT_EQ(dtype_of(got), dtype_of(want)) << what;
+                EXPECT_EQ(shape_of(got), shape_of(want)) << what;
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << what;
+            }
+        }
+    }
+}
+
 // scan.cpp: cumsum/cumprod along an outer axis, vectorised across the inner dims with the
 // reference's accumulators, so the results are identical; integers wrap as the reference's.
 TEST(CpuLarge, ColumnScansMatchReferenceExactly) {

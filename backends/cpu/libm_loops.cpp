@@ -161,6 +161,30 @@ bool classify_half(const ember_kernel_call_t* c, int mvec) {
     return true;
 }
 
+// Rounding and classification of integers (and classification of bool) have answers
+// known without computing: rounding is the identity, isnan and isinf are false, isfinite
+// true, signbit of unsigned false. They run as the backend's copy kernel, of x or of a
+// broadcast constant (the reference computed them per element: round of 1e6 int32 took
+// 2.6x, isnan 1.4x NumPy's time). signbit of signed integers stays with the reference.
+bool integer_exact(const ember_kernel_call_t* c, int mvec, ember_status_t& status) {
+    const ember_view_t& x = c->in[0];
+    const ember_view_t& o = c->out[0];
+    const bool integer = x.dtype >= EMBER_INT8 && x.dtype <= EMBER_UINT64;
+    const bool is_unsigned = x.dtype >= EMBER_UINT8 && x.dtype <= EMBER_UINT64;
+    if (mvec == M_floor || mvec == M_ceil || mvec == M_trunc || mvec == M_round) {
+        if (!integer || o.dtype != x.dtype) return false;
+        status = copy_in_c_order(c, x, o);
+        return true;
+    }
+    const bool classify = mvec == M_isnan || mvec == M_isinf || mvec == M_isfinite || (mvec == M_signbit && is_unsigned);
+    if (!classify || !(integer || (x.dtype == EMBER_BOOL && mvec != M_signbit)) || o.dtype != EMBER_BOOL) return false;
+    static const uint8_t kFalse = 0, kTrue = 1;
+    static const int64_t kNoSteps[EMBER_MAX_DIMS] = {};
+    const ember_view_t answer{(void*)(mvec == M_isfinite ? &kTrue : &kFalse), 0, EMBER_BOOL, o.ndim, o.shape, kNoSteps};
+    status = copy_in_c_order(c, answer, o);
+    return true;
+}
+
 // Other dtypes go to the reference kernel: complex and half ones (which it computes in
 // libm's complex functions or in float32) on slices across the pool, the rest (integers,
 // bool: cheap or an error) as they are.
@@ -176,6 +200,7 @@ ember_status_t unary(const ember_kernel_call_t* c, int mvec, F f) {
     const ember_view_t& o = c->out[0];
     const bool float_in = x.dtype == EMBER_FLOAT32 || x.dtype == EMBER_FLOAT64;
     if (!float_in && complex_by_parts(c, mvec)) return EMBER_OK;
+    if (ember_status_t status; !float_in && integer_exact(c, mvec, status)) return status;
     if (!Bool && mvec >= 0 && unary_half_staged(c, g_isa->math[mvec][0])) return EMBER_OK;
     if (Bool && classify_half(c, mvec)) return EMBER_OK;
     if (!float_in || o.dtype != (Bool ? (int32_t)EMBER_BOOL : x.dtype)) return reference_for(c);
