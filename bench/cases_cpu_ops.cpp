@@ -703,6 +703,13 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("isnan_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_isnan(c, x, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("round_i32/1e7") || np.count("isnan_i32/1e7")) {
+        ember_tensor_t *x = random_tensor(c, {10000000}, -100, 100, 25), *xi = nullptr;
+        ember_astype(c, x, EMBER_INT32, &xi);
+        add("round_i32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_round(c, xi, r); }));
+        add("isnan_i32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_isnan(c, xi, r); }));
+        for (ember_tensor_t* t : {x, xi}) ember_tensor_release(t);
+    }
     if (np.count("add_stepped_f32/1e7")) {
         ember_tensor_t *x = random_tensor(c, {20000000}, -1, 1, 26), *even = nullptr, *odd = nullptr;
         const int64_t zero = 0, one = 1, end = 20000000, two = 2;
@@ -746,11 +753,12 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sum_axis0_f32", "2000x5000", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, x, &axis0, 1, 0, r); }));
         ember_tensor_release(x);
     }
-    if (np.count("sum_axis0_stepped_f32/2000x5000")) {
+    if (np.count("sum_axis0_stepped_f32/2000x5000") || np.count("argmin_axis0_stepped_f32/2000x5000")) {
         ember_tensor_t *x = random_tensor(c, {2000, 10000}, -1, 1, 24), *stepped = nullptr;
         const int64_t axis0 = 0, start[2] = {0, 0}, stop[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, step[2] = {1, 2};
         ember_slice(c, x, start, stop, step, 2, &stepped);
         add("sum_axis0_stepped_f32", "2000x5000", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, stepped, &axis0, 1, 0, r); }));
+        add("argmin_axis0_stepped_f32", "2000x5000", time_result(reps, [&](ember_tensor_t** r) { ember_argmin(c, stepped, 0, 0, r); }));
         for (ember_tensor_t* t : {x, stepped}) ember_tensor_release(t);
     }
     if (np.count("sum_reversed_f32/1e7") || np.count("max_reversed_f32/1e7") || np.count("argmax_stepped_f32/1e7")) {

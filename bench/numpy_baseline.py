@@ -165,8 +165,9 @@ Index and random cases (INDEX_CASES, their own shapes):
   norm_f32           np.linalg.norm(x) of 1e7 values
   argmax_rows_f32    np.argmax(x, axis=1) of a (2000, 5000) and of a (1000, 1000) array
   sum_axis0_f32      x.sum(axis=0) of a (2000, 5000) array
-  sum_axis0_stepped_f32
-                     x[:, ::2].sum(axis=0) of a (2000, 10000) array (every other column)
+  sum_axis0_stepped_f32, argmin_axis0_stepped_f32
+                     x[:, ::2].sum(axis=0), np.argmin(x[:, ::2], axis=0) of a (2000, 10000)
+                     array (every other column)
   sum_reversed_f32, max_reversed_f32
                      x[::-1].sum(), x[::-1].max() of 1e7 values
   argmax_stepped_f32 np.argmax(x[::2]) of 2e7 values
@@ -224,6 +225,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   arange_i64         np.arange(10**6) (Ember: ember_arange, int64)
   iadd_f32           x += y of 1e7 values (NumPy's np.add(x, y, out=x); Ember's ember_elementwise_into)
   floor_f32, isnan_f32  np.floor(x), np.isnan(x) of 1e7 values
+  round_i32, isnan_i32  np.round(x), np.isnan(x) of 1e7 int32 values in [-100, 100)
   add_stepped_f32    x[::2] + x[1::2] of 2e7 values (1e7 results from two stepped views)
   add_reversed_f32   x[::-1] + y of 1e7 values
   nonzero_1d_bool    np.nonzero(b) of 1e7 bools, half true (Ember: ember_nonzero, (count, 1))
@@ -504,6 +506,7 @@ INDEX_CASES = {
     "argmax_rows_f32": ("2000x5000", lambda r: (r.uniform(-1, 1, (2000, 5000)).astype(np.float32),), lambda x: np.argmax(x, axis=1)),
     "sum_axis0_f32": ("2000x5000", lambda r: (r.uniform(-1, 1, (2000, 5000)).astype(np.float32),), lambda x: x.sum(axis=0)),
     "sum_axis0_stepped_f32": ("2000x5000", lambda r: (r.uniform(-1, 1, (2000, 10000)).astype(np.float32),), lambda x: x[:, ::2].sum(axis=0)),
+    "argmin_axis0_stepped_f32": ("2000x5000", lambda r: (r.uniform(-1, 1, (2000, 10000)).astype(np.float32),), lambda x: np.argmin(x[:, ::2], axis=0)),
     "sum_reversed_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: x[::-1].sum()),
     "max_reversed_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: x[::-1].max()),
     "argmax_stepped_f32": ("1e7", lambda r: (r.uniform(-1, 1, 2 * 10**7).astype(np.float32),), lambda x: np.argmax(x[::2])),
@@ -561,6 +564,8 @@ INDEX_CASES = {
                  lambda x, y: np.add(x, y, out=x)),
     "floor_f32": ("1e7", lambda r: (r.uniform(-100, 100, 10**7).astype(np.float32),), np.floor),
     "isnan_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), np.isnan),
+    "round_i32": ("1e7", lambda r: (r.integers(-100, 100, 10**7, dtype=np.int32),), np.round),
+    "isnan_i32": ("1e7", lambda r: (r.integers(-100, 100, 10**7, dtype=np.int32),), np.isnan),
     "add_stepped_f32": ("1e7", lambda r: (r.uniform(-1, 1, 2 * 10**7).astype(np.float32),), lambda x: x[::2] + x[1::2]),
     "add_reversed_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32), r.uniform(-1, 1, 10**7).astype(np.float32)),
                          lambda x, y: x[::-1] + y),

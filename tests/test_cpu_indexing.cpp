@@ -812,7 +812,8 @@ TEST(CpuLarge, ArgExtremesMatchReference) {
 // rows. Ties, -0/+0 and NaNs of one column sit in different parts and lanes, an extreme in
 // the last rows; many short columns, an outer dim, a stepped axis (every other row), bools;
 // the last axis of transposed views (the dims before it moved behind it: the columns kernel's
-// columns), and of a stepped one (lines of one column, batched into tasks).
+// columns), and of a stepped one (lines of one column, batched into tasks); down stepped and
+// reversed columns (a C-order copy for the columns kernel).
 TEST(CpuLarge, ArgExtremesAlongOuterAxesMatchReference) {
     NEED_CPU();
     const int64_t rows = 142857, cols = 7, n = rows * cols;
@@ -845,11 +846,15 @@ TEST(CpuLarge, ArgExtremesAlongOuterAxesMatchReference) {
             const int64_t swap[2] = {1, 0}, rotate[3] = {1, 2, 0};
             EM_OK(ember_permute_dims(cpu(), wide, swap, 2, across.out()));  // rows of 7 read across memory
             EM_OK(ember_permute_dims(cpu(), cube, rotate, 3, cube_last.out()));
+            T reversed_columns;
+            const int64_t axis1 = 1;
+            EM_OK(ember_flip(cpu(), tall, &axis1, 1, reversed_columns.out()));
             for (auto [name, fn] : {std::pair<const char*, Arg>{"argmax", ember_argmax}, {"argmin", ember_argmin}})
                 for (auto [what, v, axis] :
                      {std::tuple<const char*, const ember_tensor_t*, int64_t>{"few long columns", tall, 0}, {"many short columns", wide, 0},
                       {"middle axis", cube, 1}, {"first of three", cube, 0}, {"every other row", every_other, 0},
-                      {"last axis of a transpose", across, 1}, {"last axis of a rotated cube", cube_last, 2}, {"every other column", every_other_column, 1}}) {
+                      {"last axis of a transpose", across, 1}, {"last axis of a rotated cube", cube_last, 2}, {"every other column", every_other_column, 1},
+                      {"down every other column (a copy)", every_other_column, 0}, {"down reversed columns (a copy)", reversed_columns, 0}}) {
                     T got, want;
                     EM_OK(fn(cpu(), v, axis, 0, got.out()));
                     EM_OK(fn(ref(), as_ref(v), axis, 0, want.out()));

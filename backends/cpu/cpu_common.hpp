@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <new>
 #include <initializer_list>
 #include <type_traits>
 #include <vector>
@@ -329,6 +330,26 @@ bool staged_short_rows(const Geometry& g, const char* px, size_t isz, char* po, 
 // x's elements into dst, a view of x's shape and dtype (usually C order), by the native
 // copy (stepped, transposed and reversed views in tiles); c lends the call's other fields.
 ember_status_t copy_in_c_order(const ember_kernel_call_t* c, const ember_view_t& x, const ember_view_t& dst);
+// c's input (its only one) copied in C order into scratch, and run(call, st) on a call
+// that reads the copy: for kernels whose native paths take few layouts. run returns whether
+// it wrote the result. False (st unset) where run declined or the allocator could not lend
+// the copy: the caller falls back as before.
+template <class Run>
+bool run_on_c_order_copy(const ember_kernel_call_t* c, ember_status_t& st, Run run) {
+    const ember_view_t& in = c->in[0];
+    try {
+        Scratch<char> copy(numel(in) * (int64_t)itemsize_of(in.dtype));
+        int64_t strides[EMBER_MAX_DIMS];
+        for (int64_t d = in.ndim - 1, step = 1; d >= 0; step *= in.shape[d], --d) strides[d] = step;
+        const ember_view_t copy_view{copy.data, 0, in.dtype, in.ndim, in.shape, strides};
+        if ((st = copy_in_c_order(c, in, copy_view)) != EMBER_OK) return true;
+        ember_kernel_call_t call = *c;
+        call.in = &copy_view;
+        return run(&call, st);
+    } catch (const std::bad_alloc&) {
+        return false;
+    }
+}
 void add_reduce_kernels(std::vector<NativeKernel>& k);
 // all (else any) of c's input over its axes into c's bool output: bools as their min/max,
 // other dtypes through count_nonzero's native layouts (reduce.cpp); false, nothing written,

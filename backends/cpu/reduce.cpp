@@ -932,20 +932,9 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     // Other layouts (a stepped innermost kept dim: the sum over axis 0 of x[:, ::2]) reduce a
     // copy in C order: through the reference's loop that sum of a (1000, 2000) float32 took
     // 3.3 ms, NumPy 0.77. Where the allocator cannot lend the copy, the reference as before.
-    if (copy_helps(c, code)) {
-        const ember_view_t& in = c->in[0];
-        try {
-            Scratch<char> copy(numel(in) * (int64_t)itemsize_of(in.dtype));
-            int64_t strides[EMBER_MAX_DIMS];
-            c_order_strides(in, strides);
-            const ember_view_t copy_view{copy.data, 0, in.dtype, in.ndim, in.shape, strides};
-            if ((st = copy_in_c_order(c, in, copy_view)) != EMBER_OK) return st;
-            ember_kernel_call_t call = *c;
-            call.in = &copy_view;
-            if (reduced_natively(&call, code, st)) return st;
-        } catch (const std::bad_alloc&) {
-        }
-    }
+    if (copy_helps(c, code) &&
+        run_on_c_order_copy(c, st, [code](const ember_kernel_call_t* call, ember_status_t& s) { return reduced_natively(call, code, s); }))
+        return st;
     if (code == R_PROD) return reference_on_slices(c, kAxesMask);  // other dtypes and layouts
     if (code == R_SUM && narrow_integer(c->in[0].dtype)) return sum_widened(c);
     return code == kMean ? mean_fallback(c) : delegate(c);
