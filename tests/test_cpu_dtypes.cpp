@@ -689,21 +689,26 @@ TEST(CpuLarge, FloatToIntegerSaturatesAsReference) {
 }
 
 // Integer matmul (matmul.cpp): wrap-around in the type's width, as the reference, for
-// batches, a broadcast b, a transposed b, rows that do not fill the last block, and values
-// whose products overflow.
+// batches, a broadcast b, a transposed b, a stepped b per batch entry (packed by
+// gather_strided), rows that do not fill the last block, and values whose products
+// overflow.
 TEST(CpuLarge, IntegerMatmulMatchesReferenceExactly) {
     NEED_CPU();
     auto values = [](size_t n, unsigned seed) { return randf(n, -3e4f, 3e4f, seed); };
     T a0 = tensor(cpu(), values(3 * 130 * 70, 131), {3, 130, 70}, EMBER_FLOAT32);
     T b0 = tensor(cpu(), values(70 * 91, 132), {70, 91}, EMBER_FLOAT32);
     T bt0 = tensor(cpu(), values(91 * 70, 133), {91, 70}, EMBER_FLOAT32);
+    T bw0 = tensor(cpu(), values(3 * 70 * 182, 134), {3, 70, 182}, EMBER_FLOAT32);
     for (ember_dtype_t dt : {EMBER_INT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_UINT16, EMBER_UINT32, EMBER_UINT64}) {
-        T a, b, bt, btt;
+        T a, b, bt, btt, bw, bs;
         EM_OK(ember_astype(cpu(), a0, dt, a.out()));
         EM_OK(ember_astype(cpu(), b0, dt, b.out()));
         EM_OK(ember_astype(cpu(), bt0, dt, bt.out()));
         EM_OK(ember_matrix_transpose(cpu(), bt, btt.out()));  // (70, 91), column-major
-        for (auto [what, rhs] : {std::pair<const char*, const ember_tensor_t*>{"broadcast b", b}, {"transposed b", btt}}) {
+        EM_OK(ember_astype(cpu(), bw0, dt, bw.out()));
+        const int64_t from[3] = {0, 0, 1}, to[3] = {3, 70, 182}, steps[3] = {1, 1, 2};
+        EM_OK(ember_slice(cpu(), bw, from, to, steps, 3, bs.out()));  // (3, 70, 91), every other column, one b per batch entry
+        for (auto [what, rhs] : {std::pair<const char*, const ember_tensor_t*>{"broadcast b", b}, {"transposed b", btt}, {"stepped b per batch", bs}}) {
             T got, want;
             EM_OK(ember_matmul(cpu(), a, rhs, got.out()));
             EM_OK(ember_matmul(ref(), as_ref(a), as_ref(rhs), want.out()));

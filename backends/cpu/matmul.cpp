@@ -773,7 +773,8 @@ void int_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t
     for (int d = 0; d < nb; ++d) batch *= o.shape[d];
     const int64_t blocks = (m + kRows - 1) / kRows;
     parallel_range(batch * blocks, batch * m * n * k >= (int64_t(1) << 18) ? 2 : INT64_MAX, 1, [&](int64_t begin, int64_t end) {
-        std::vector<U> brow_copy, acc((size_t)(kRows * n));
+        GrowingScratch brow_copy;
+        std::vector<U> acc((size_t)(kRows * n));
         BatchWalk walk(nb, a, b, o);
         int64_t last_batch = -1;
         const U* bm = nullptr;  // b of the current batch entry, row-contiguous
@@ -785,10 +786,9 @@ void int_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t
                 if (bcs == 1 && brs == n) {
                     bm = (const U*)pb;
                 } else {
-                    brow_copy.resize((size_t)(k * n));
-                    for (int64_t p = 0; p < k; ++p)
-                        for (int64_t j = 0; j < n; ++j) brow_copy[(size_t)(p * n + j)] = (U)pb[p * brs + j * bcs];
-                    bm = brow_copy.data();
+                    char* packed = brow_copy.reserve((size_t)(k * n) * sizeof(T));
+                    gather_strided((const char*)pb, brs, bcs, k, n, sizeof(T), n, packed);
+                    bm = (const U*)packed;
                 }
                 last_batch = bi;
             }
