@@ -4,6 +4,7 @@
 // The composite makes two passes over memory (maximum into a temporary, then minimum into
 // the result). Here each stretch of x goes through the ISA's maximum and minimum kernels
 // while it sits in L1: one pass, and the composite's result bit for bit, NaN included.
+// Stepped x is gathered a chunk at a time; transposed x in tiles (tiled_unary_runs).
 #include <algorithm>
 
 #include "cpu_common.hpp"
@@ -79,6 +80,10 @@ ember_status_t clip_kernel(const ember_kernel_call_t* call) {
     c.stream = c.slot < 0 && stream_flag(g.size * (int64_t)c.sz, o, {&x}) ? kStream | kCallerFences : 0;
     if (sx != 1 && staged_short_rows(g, px, c.sz, po, c.sz, kParallelCheap, [&](const char* in, char* out, int64_t n) { clip_run(c, in, 1, out, n); }))
         return EMBER_OK;  // short rows read across a transposed x: a run each cost two kernel calls
+    // Longer rows of a transposed x through L1 tiles: gathered a run at a time, each element
+    // on a line of its own, a (1000, 1000) float32 took 0.64 ms (NumPy 0.39), int8 0.43 (0.08).
+    if (sx != 1 && g.nd > 1 && tiled_unary_runs(g, px, c.sz, po, c.sz, kParallelCheap, [&](const char* in, char* out, int64_t n) { clip_run(c, in, 1, out, n); }))
+        return EMBER_OK;
     parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
         walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
             clip_run(c, px + off[1] * (int64_t)c.sz, sx, po + off[0] * (int64_t)c.sz, len);

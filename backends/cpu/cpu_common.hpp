@@ -322,6 +322,12 @@ bool unary_half_staged(const ember_kernel_call_t* c, UnFn fn32);
 // transposed inputs through tiles; false (nothing written) where the output is not
 // contiguous along the last dim, the input is a broadcast, or its elements exceed 8 bytes.
 bool unary_vector_runs(const Geometry& g, const char* px, size_t isz, char* po, size_t osz, UnFn fn, int64_t threshold, int flags);
+// f(in, out, n) on stretches of a stepped, reversed or transposed input gathered into L1
+// tiles, for kernels with more state than a UnFn (clip's bounds); the output contiguous
+// along the last dim. False (nothing written) where it is not, the input is a broadcast
+// along it, or its elements exceed 8 bytes.
+bool tiled_unary_runs(const Geometry& g, const char* px, size_t isz, char* po, size_t osz, int64_t threshold,
+                      const std::function<void(const char* in, char* out, int64_t n)>& f);
 // Rows shorter than 64 elements into an output in C order: f(in, out, n) on blocks of whole
 // rows, the input contiguous (copied into a buffer where it does not lie as the output
 // does), for kernels that cost a call per run; false, nothing written, for other geometries.

@@ -575,9 +575,16 @@ bool unary_vector_runs(const Geometry& g, const char* px, size_t isz, char* po, 
     }
     if (so != 1 || sx == 0 || isz > 8) return false;
     if (short_run_blocks<1>(g, input, isz, po, osz, threshold, kernel)) return true;
+    return tiled_unary_runs(g, px, isz, po, osz, kParallelCostly, [&](const char* in, char* out, int64_t n) { fn(in, out, n, 0); });
+}
+
+bool tiled_unary_runs(const Geometry& g, const char* px, size_t isz, char* po, size_t osz, int64_t threshold,
+                      const std::function<void(const char* in, char* out, int64_t n)>& f) {
+    const int last = g.nd - 1;
+    if (g.st[0][last] != 1 || g.st[1][last] == 0 || isz > 8) return false;
     char* const base[2] = {po, (char*)px};
     const size_t sizes[2] = {osz, isz};
-    for_tiles<2>(g, base, sizes, kParallelCostly, [&](const char* const* p, int64_t n) { fn(p[1], (char*)p[0], n, 0); });
+    for_tiles<2>(g, base, sizes, threshold, [&](const char* const* p, int64_t n) { f(p[1], (char*)p[0], n); });
     return true;
 }
 
