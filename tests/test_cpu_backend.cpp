@@ -3567,14 +3567,16 @@ TEST(CpuLarge, AstypeCopyAndAssign) {
 // output rows, other ops and fewer rows gather them into 16 x 256 tiles (by the register
 // transpose for 4- and 8-byte elements). Exactly the reference's bytes for every element
 // size, with outer dims, edges that are not whole tiles, few long rows, a destination whose
-// rows are stepped, and a float32 copy with streaming stores (rows of 8448 bytes: vector-
-// aligned, above 16 MiB).
+// rows are stepped, a float32 copy with streaming stores (rows of 8448 bytes: vector-
+// aligned, above 16 MiB), the unit stride on an outer dim (after a permutation, or a tile's
+// broadcast dim between).
 TEST(CpuLarge, TransposedInputsExact) {
     NEED_CPU();
     struct Layout {
         std::vector<int64_t> shape, perm;
     };
-    const Layout layouts[] = {{{67, 130}, {1, 0}}, {{3, 70, 129}, {0, 2, 1}}, {{5, 3}, {1, 0}}, {{2, 64, 16}, {2, 1, 0}}, {{3000, 5}, {1, 0}}, {{2112, 2048}, {1, 0}}};
+    const Layout layouts[] = {{{67, 130}, {1, 0}},      {{3, 70, 129}, {0, 2, 1}}, {{5, 3}, {1, 0}},        {{2, 64, 16}, {2, 1, 0}},
+                              {{3000, 5}, {1, 0}},      {{2112, 2048}, {1, 0}},    {{64, 40, 50}, {2, 0, 1}}, {{3, 5, 64}, {2, 1, 0}}};
     const ember_dtype_t dtypes[] = {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128, EMBER_INT8, EMBER_FLOAT16, EMBER_INT64};
     unsigned seed = 700;
     for (const Layout& l : layouts) {
@@ -3630,6 +3632,12 @@ TEST(CpuLarge, TransposedInputsExact) {
             EM_OK(ember_assign(cpu(), dst_cpu, xt));
             EM_OK(ember_assign(ref(), dst_ref, as_ref(xt)));
             EXPECT_EQ(raw_bytes(wide_cpu), raw_bytes(wide_ref)) << "assign into stepped rows of " << what;
+            // tile along the last axis: a broadcast dim between the transposed pair
+            const int64_t reps[2] = {2, 3};
+            T tiled, want_tiled;
+            EM_OK(ember_tile(cpu(), xt, reps, 2, tiled.out()));
+            EM_OK(ember_tile(ref(), as_ref(xt), reps, 2, want_tiled.out()));
+            EXPECT_EQ(raw_bytes(tiled), raw_bytes(want_tiled)) << "tile (2, 3) of " << what;
         }
     }
 }
