@@ -3569,7 +3569,7 @@ TEST(CpuLarge, AstypeCopyAndAssign) {
 // size, with outer dims, edges that are not whole tiles, few long rows, a destination whose
 // rows are stepped, a float32 copy with streaming stores (rows of 8448 bytes: vector-
 // aligned, above 16 MiB), the unit stride on an outer dim (after a permutation, or a tile's
-// broadcast dim between).
+// broadcast dim between), rows that start past a vector boundary (a roll).
 TEST(CpuLarge, TransposedInputsExact) {
     NEED_CPU();
     struct Layout {
@@ -3638,6 +3638,12 @@ TEST(CpuLarge, TransposedInputsExact) {
             EM_OK(ember_tile(cpu(), xt, reps, 2, tiled.out()));
             EM_OK(ember_tile(ref(), as_ref(xt), reps, 2, want_tiled.out()));
             EXPECT_EQ(raw_bytes(tiled), raw_bytes(want_tiled)) << "tile (2, 3) of " << what;
+            // roll by 3 along the last axis: rows that start 3 elements past a vector boundary
+            const int64_t shift = 3, last = -1;
+            T rolled, want_rolled;
+            EM_OK(ember_roll(cpu(), xt, &shift, &last, 1, rolled.out()));
+            EM_OK(ember_roll(ref(), as_ref(xt), &shift, &last, 1, want_rolled.out()));
+            EXPECT_EQ(raw_bytes(rolled), raw_bytes(want_rolled)) << "roll by 3 of " << what;
         }
     }
 }

@@ -987,15 +987,19 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     char *px = base_ptr(x), *po = base_ptr(o);
     if (x.dtype == o.dtype && copy_short_rows(g, px, po, isz)) return EMBER_OK;
     if (inner > 1 && so != 1) return reference_on_slices(c, kElementwise);
+    // Copies of wide elements go to the pool at the bytes of 2^19 float32s, not at that many
+    // elements: a roll of a (1000, 1000) float64 by 500 copied its two halves (500000
+    // elements each) on one thread, 2.3x the time of a roll by 3.
+    const int64_t copy_threshold = kParallelCheap * 2 * 4 / (int64_t)std::max<size_t>(4, isz);
     if (x.dtype == o.dtype && (inner == 1 || sx == 1)) {  // copy runs
         const char* const input[1] = {px};
-        if (inner > 1 && short_run_blocks<1>(g, input, isz, po, osz, kParallelCheap * 2,
+        if (inner > 1 && short_run_blocks<1>(g, input, isz, po, osz, copy_threshold,
                                              [&](const char* const* p, char* out, int64_t n) { std::memcpy(out, p[0], (size_t)n * isz); }))
             return EMBER_OK;
         // Streamed runs fenced once per task, not per run: rows of 128 floats into a padded
         // (8, 64, 130, 130) result took 16 ms with a fence after each (NumPy 17).
         const int stream = stream_flag(g.size * (int64_t)osz, o, {&x}), flags = stream && g.nd > 1 ? stream | kCallerFences : stream;
-        parallel_range(g.size, kParallelCheap * 2, 1 << 15, [&](int64_t begin, int64_t end) {
+        parallel_range(g.size, copy_threshold, 1 << 15, [&](int64_t begin, int64_t end) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
                 g_isa->copy(px + off[1] * (int64_t)isz, po + off[0] * (int64_t)osz, len * (int64_t)isz, flags);
             });
@@ -1064,7 +1068,7 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
         // A stepped or reversed input (a flip): each run gathered straight into the output,
         // one pass. (Floats had no same-type conversion for the tiles, so the reference
         // copied them; integers went through a tile and a second copy.)
-        parallel_range(g.size, kParallelCheap * 2, 1 << 14, [&](int64_t begin, int64_t end) {
+        parallel_range(g.size, copy_threshold, 1 << 14, [&](int64_t begin, int64_t end) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
                 gather_strided(px + off[1] * (int64_t)isz, 0, sx, 1, len, isz, len, po + off[0] * (int64_t)osz);
             });

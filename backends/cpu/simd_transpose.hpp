@@ -77,6 +77,10 @@ void transpose_blocks(const U* s, int64_t ss, U* d, int64_t ds, int64_t rows, in
 // Each output column is written in 64 streams of scattered whole vectors, which the caches
 // serve badly: each store first reads its line, and the hardware prefetchers follow few of
 // the streams. Streaming stores skip that read; they need the columns vector-aligned.
+// Columns that all start the same distance past a vector boundary have their first
+// elements copied one by one, so that the tiles store whole aligned vectors: with every
+// store split across two lines, a (1000, 997) float64 into rows of 1000 (a roll by 3) took
+// 3.6x the aligned copy.
 template <int Bytes>
 void transpose_elems(const void* src, int64_t ss, void* dst, int64_t ds, int64_t rows, int64_t cols, bool stream) {
     using U = std::conditional_t<Bytes == 4, uint32_t, uint64_t>;
@@ -84,6 +88,14 @@ void transpose_elems(const void* src, int64_t ss, void* dst, int64_t ds, int64_t
     const U* s = (const U*)src;
     U* d = (U*)dst;
     constexpr size_t kVec = sizeof(V<U>);
+    const size_t past = (uintptr_t)d % kVec;
+    if (past && past % Bytes == 0 && (ds * Bytes) % kVec == 0) {
+        const int64_t head = std::min<int64_t>(rows, (int64_t)((kVec - past) / Bytes));
+        transpose_blocks<U, E, false>(s, ss, d, ds, head, cols);
+        s += head * ss * E;
+        d += head * E;
+        rows -= head;
+    }
     if (stream && (uintptr_t)d % kVec == 0 && (ds * Bytes) % kVec == 0) {
         transpose_blocks<U, E, true>(s, ss, d, ds, rows, cols);
         stream_fence();
