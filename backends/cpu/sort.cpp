@@ -12,7 +12,8 @@
 // one key (they compare equal) and every NaN the largest key (NaN sorts last). Descending
 // complements the keys, which keeps equal elements in input order as the reference does.
 // The payload carried with each key is the element's bits (sort) or its index (argsort).
-// Lines are sorted in parallel; complex lines by real part first (sort_complex_lines).
+// Lines are sorted in parallel; complex lines by real part first (sort_complex_lines); the
+// values of 8- and 16-bit integer lines by counting (counting_sort_lines).
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -630,6 +631,69 @@ void tiny_rows(const U* __restrict src, void* out, int64_t rows, U flip, U inf_b
     });
 }
 
+// Lines of 8- and 16-bit integers (and bools) sort by counting: a key stands for one value,
+// so the sorted line is each value repeated its count, in key order (no payload, no order
+// of equal elements to keep). One pass counts, in kTables interleaved tables so that runs of
+// one value do not wait on one counter; a second writes the runs. A line split across tasks
+// counts its parts apart and writes its own share of the output.
+template <class U>
+constexpr int64_t kCountingMin = sizeof(U) == 1 ? 0 : int64_t(1) << 16;  // 16-bit: the tables' cost repaid
+template <KeyKind K, class U>
+void counting_sort_line(const U* src, int64_t sx, U* dst, int64_t so, int64_t n, bool descending, int64_t tasks) {
+    constexpr int64_t kKeys = int64_t(1) << (8 * sizeof(U)), kTables = 4;
+    const U flip = descending ? U(~U(0)) : U(0);
+    std::vector<uint32_t> tables((size_t)(tasks * kTables * kKeys));
+    auto count = [&](int64_t t) {
+        uint32_t* c = &tables[(size_t)(t * kTables * kKeys)];
+        const int64_t k0 = n * t / tasks, k1 = n * (t + 1) / tasks;
+        int64_t k = k0;
+        for (; k + kTables <= k1; k += kTables)
+            for (int64_t j = 0; j < kTables; ++j) ++c[j * kKeys + encode_key<K>(src[(k + j) * sx], U(0), flip)];
+        for (; k < k1; ++k) ++c[encode_key<K>(src[k * sx], U(0), flip)];
+    };
+    std::vector<int64_t> start((size_t)kKeys + 1, 0);  // of each key's run in the output
+    if (tasks > 1) parallel_tasks(tasks, count);
+    else count(0);
+    for (int64_t key = 0; key < kKeys; ++key) {
+        int64_t total = 0;
+        for (int64_t t = 0; t < tasks * kTables; ++t) total += tables[(size_t)(t * kKeys + key)];
+        start[(size_t)key + 1] = start[(size_t)key] + total;
+    }
+    auto write = [&](int64_t t) {
+        const int64_t p0 = n * t / tasks, p1 = n * (t + 1) / tasks;
+        int64_t key = std::upper_bound(start.begin(), start.end(), p0) - start.begin() - 1;
+        for (int64_t p = p0; p < p1; ++key) {
+            const int64_t e = std::min(p1, start[(size_t)key + 1]);
+            const U v = decode_key<K>(U(key), flip);
+            if (so == 1) std::fill(dst + p, dst + e, v);
+            else
+                for (int64_t i = p; i < e; ++i) dst[i * so] = v;
+            p = e;
+        }
+    };
+    if (tasks > 1) parallel_tasks(tasks, write);
+    else write(0);
+}
+template <KeyKind K, class U>
+void counting_sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending) {
+    const int64_t n = x.shape[axis], lines = numel(x) / n, nt = num_threads();
+    const U* xb = (const U*)x.data + x.offset;
+    U* ob = (U*)out.data + out.offset;
+    auto line = [&](int64_t i, int64_t tasks) {
+        int64_t xo, oo;
+        line_offsets(x, out, axis, i, xo, oo);
+        counting_sort_line<K>(xb + xo, x.strides[axis], ob + oo, out.strides[axis], n, descending, tasks);
+    };
+    if (lines < nt) {
+        const int64_t tasks = n >= kSplitLineMin ? nt : 1;
+        for (int64_t i = 0; i < lines; ++i) line(i, tasks);
+    } else if (numel(x) >= kParallelCheap) {
+        parallel_tasks(lines, [&](int64_t i) { line(i, 1); });
+    } else {
+        for (int64_t i = 0; i < lines; ++i) line(i, 1);
+    }
+}
+
 template <KeyKind K, class U, bool Indices>
 void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending, U inf_bits) {
     using P = std::conditional_t<Indices, uint32_t, U>;
@@ -649,6 +713,8 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
         sort_short_lines<K, U, Indices>(x, out, axis, descending, inf_bits);
         return;
     }
+    if constexpr (!Indices && K != kFloat && sizeof(U) <= 2)
+        if (n >= kCountingMin<U>) return counting_sort_lines<K, U>(x, out, axis, descending);
     const bool quick_indices = Indices && sizeof(U) == 4 && g_isa->quicksort[1] && n <= kQuickArgsortMax;
     if ((!Indices || quick_indices) && n >= kSplitLineMin && (lines < num_threads() || lines == 1)) {  // each line on every thread
         for (int64_t line = 0; line < lines; ++line) {
