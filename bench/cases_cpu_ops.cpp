@@ -333,6 +333,20 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sort_i32_default", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 0, 0, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("sort_i16_default/1e6") || np.count("sort_u8_default/1e6")) {
+        std::vector<int16_t> v16(1000000);
+        std::vector<uint8_t> v8(1000000);
+        std::mt19937 rng(12);
+        for (auto& e : v16) e = (int16_t)(rng() % 60000 - 30000);
+        for (auto& e : v8) e = (uint8_t)rng();
+        const int64_t shape[1] = {1000000};
+        ember_tensor_t *x16 = nullptr, *x8 = nullptr;
+        ember_tensor_from_data(c, v16.data(), EMBER_INT16, shape, 1, &x16);
+        ember_tensor_from_data(c, v8.data(), EMBER_UINT8, shape, 1, &x8);
+        add("sort_i16_default", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x16, 0, 0, r); }));
+        add("sort_u8_default", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x8, 0, 0, r); }));
+        for (ember_tensor_t* t : {x16, x8}) ember_tensor_release(t);
+    }
     for (int64_t n : {10000, 1000000, 10000000}) {
         if (!np.count("sort_f64_default/" + size_name(n))) continue;
         ember_tensor_t *x32 = random_tensor(c, {n}, -1, 1, 15), *x = nullptr;

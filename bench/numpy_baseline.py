@@ -50,6 +50,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   sort_f32_default   np.sort(x) of the same values: NumPy's default, an unstable quicksort (AVX-512)
                      (also at 1e6, where the data fits in L3, and 1e4, in L2: one thread)
   sort_i32_default   np.sort(x) of 1e6 int32 values over the whole int32 range
+  sort_i16_default, sort_u8_default
+                     np.sort(x) of 1e6 int16 values in [-30000, 30000), of 1e6 uint8 values
   sort_f64_default   np.sort(x) of 1e4, 1e6 and 1e7 float64 values (NumPy's default dtype)
   argsort_f32        np.argsort(x) of 1e6 values (NumPy's default; Ember's argsort is stable)
                      (also 1e4)
@@ -352,6 +354,8 @@ INDEX_CASES = {
     "sort_f32_default": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.sort(x)),
     "sort_f32_default@1e6": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: np.sort(x)),
     "sort_f32_default@1e4": ("1e4", lambda r: (r.uniform(-1, 1, 10**4).astype(np.float32),), lambda x: np.sort(x)),
+    "sort_i16_default": ("1e6", lambda r: (r.integers(-30000, 30000, 10**6, dtype=np.int16),), lambda x: np.sort(x)),
+    "sort_u8_default": ("1e6", lambda r: (r.integers(0, 256, 10**6, dtype=np.uint8),), lambda x: np.sort(x)),
     "sort_i32_default": ("1e6", lambda r: (r.integers(-2**31, 2**31, 10**6, dtype=np.int64).astype(np.int32),), lambda x: np.sort(x)),
     "sort_f64_default": ("1e7", lambda r: (r.uniform(-1, 1, 10**7),), lambda x: np.sort(x)),
     "sort_f64_default@1e6": ("1e6", lambda r: (r.uniform(-1, 1, 10**6),), lambda x: np.sort(x)),

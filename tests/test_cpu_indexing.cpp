@@ -602,8 +602,9 @@ TEST(CpuLarge, ShortLine64BitArgsortWindows) {
 // again), keys differing in fewer than 8 bits (the first pass is the whole sort), a line
 // of equal keys (no pass at all; signed zeros restored), few distinct values with NaNs,
 // and a wide range over all signs. Ascending and descending, on one long line, on two
-// rows and on a stepped line (8- and 16-bit integers: the counting sort, split across the
-// pool and not); sort bit for bit (signs of zero, NaN payloads) and argsort exactly.
+// rows, on a line of odd length and a reversed one (8- and 16-bit integers: the counting
+// sort, split across the pool and not); sort bit for bit (signs of zero, NaN payloads) and
+// argsort exactly.
 TEST(CpuLarge, SortDistributionsMatchReference) {
     NEED_CPU();
     const int64_t n = 140000;  // over 2^16 per line: the threaded passes
@@ -628,12 +629,14 @@ TEST(CpuLarge, SortDistributionsMatchReference) {
         T x64 = tensor(cpu(), values, {n}, EMBER_FLOAT64);
         for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_INT64, EMBER_UINT8, EMBER_INT16, EMBER_INT8}) {
             if (dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64 && name.find("NaN") != std::string::npos) continue;  // NaN -> integer
-            T x, rows, every_other;
+            T x, rows, odd_length, reversed;
             EM_OK(ember_astype(cpu(), x64, dt, x.out()));
-            const int64_t shape2[2] = {2, n / 2}, from = 3, end = EMBER_SLICE_END, two = 2;
+            const int64_t shape2[2] = {2, n / 2}, from = 3, end = EMBER_SLICE_END, one = 1, axis0 = 0;
             EM_OK(ember_reshape(cpu(), x, shape2, 2, rows.out()));
-            EM_OK(ember_slice(cpu(), x, &from, &end, &two, 1, every_other.out()));  // 69999: 16-bit lines count too
-            for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"two rows", rows, 1}, {"every other", every_other, 0}})
+            EM_OK(ember_slice(cpu(), x, &from, &end, &one, 1, odd_length.out()));  // 139997: counting's parts of odd lengths
+            EM_OK(ember_flip(cpu(), x, &axis0, 1, reversed.out()));
+            for (auto [what, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", x, 0}, {"two rows", rows, 1},
+                                         {"odd length", odd_length, 0}, {"reversed", reversed, 0}})
                 for (int desc : {0, 1}) expect_sorts_match_reference(v, axis, desc, name + ", " + ember_dtype_name(dt) + ", " + what);
         }
     }
