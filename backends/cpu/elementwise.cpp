@@ -996,7 +996,8 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
         if (inner > 1 && short_run_blocks<1>(g, input, isz, po, osz, copy_threshold,
                                              [&](const char* const* p, char* out, int64_t n) { std::memcpy(out, p[0], (size_t)n * isz); }))
             return EMBER_OK;
-        // Streamed runs fenced once per task, not per run: rows of 128 floats into a padded
+        // Streamed runs (packed runs of 4 KiB or more, stream_flag) fenced once per task, not
+        // per run: before stream_flag required such runs, rows of 128 floats into a padded
         // (8, 64, 130, 130) result took 16 ms with a fence after each (NumPy 17).
         const int stream = stream_flag(g.size * (int64_t)osz, o, {&x}), flags = stream && g.nd > 1 ? stream | kCallerFences : stream;
         parallel_range(g.size, copy_threshold, 1 << 15, [&](int64_t begin, int64_t end) {
