@@ -664,6 +664,12 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("right_shift_u16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_bitwise_right_shift(c, u16, b16, r); }));
         for (ember_tensor_t* t : {a, b, a64, b64, seven, a8, b8, seven64, seven8, u16, seven16, a_plus, hundred, b16}) ember_tensor_release(t);
     }
+    if (np.count("cumsum_axis0_narrow_f64/100000x10")) {  // uniform(-1, 1) as float64
+        ember_tensor_t *x32 = random_tensor(c, {100000, 10}, -1, 1, 38), *x = nullptr;
+        ember_astype(c, x32, EMBER_FLOAT64, &x);
+        add("cumsum_axis0_narrow_f64", "100000x10", time_result(reps, [&](ember_tensor_t** r) { ember_cumsum(c, x, 0, r); }));
+        for (ember_tensor_t* t : {x32, x}) ember_tensor_release(t);
+    }
     if (np.count("count_nonzero_f32/1e7")) {
         ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 19), *zero = nullptr, *y = nullptr;
         ember_full(c, nullptr, 0, 0, EMBER_FLOAT32, &zero);

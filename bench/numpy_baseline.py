@@ -143,6 +143,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   remainder_i64      a % b of the same values as int64
   pow_i32            a ** b of the int32 values of floor_divide_i32 (b in [1, 7))
   cumsum_i64         np.cumsum(a) of the int64 values of remainder_i64
+  cumsum_axis0_narrow_f64  np.cumsum(x, axis=0) of a (100000, 10) float64 uniform(-1, 1) array
   floor_divide_i8    a // b of the values of floor_divide_i32 as int8
   left_shift_i8      a << b of the same int8 values (b in [1, 7))
   right_shift_u16    (a + 100) >> b of the same values as uint16
@@ -494,6 +495,7 @@ INDEX_CASES = {
     "floor_divide_i8": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int8), r.integers(1, 7, 10**6, dtype=np.int8)), lambda a, b: a // b),
     "floor_divide_scalar_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6),), lambda a: a // np.int64(7)),
     "cumsum_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6),), lambda a: np.cumsum(a)),
+    "cumsum_axis0_narrow_f64": ("100000x10", lambda r: (r.uniform(-1, 1, (100000, 10)),), lambda x: np.cumsum(x, axis=0)),
     "floor_divide_scalar_i8": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int8),), lambda a: a // np.int8(7)),
     "remainder_scalar_u16": ("1e6", lambda r: (r.integers(0, 200, 10**6, dtype=np.uint16),), lambda a: a % np.uint16(7)),
     "floor_divide_scalar_i16": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int16),), lambda a: a // np.int16(7)),

@@ -339,7 +339,9 @@ TEST(CpuLarge, ColumnScansMatchReferenceExactly) {
     struct Case {
         std::vector<int64_t> shape;
         int64_t axis;
-    } cases[] = {{{300, 1001}, 0}, {{20, 50, 300}, 1}, {{50, 7, 17}, 0}, {{3, 600, 40}, -2}};
+    // The last three: columns of fewer than 16 along a long axis (scan.cpp runs those too),
+    // and a short axis over few columns (the reference's lines).
+    } cases[] = {{{300, 1001}, 0}, {{20, 50, 300}, 1}, {{50, 7, 17}, 0}, {{3, 600, 40}, -2}, {{4000, 10}, 0}, {{30, 500, 3}, 1}, {{9, 5}, 0}};
     for (auto& c : cases) {
         int64_t n = 1;
         for (int64_t d : c.shape) n *= d;
@@ -349,6 +351,7 @@ TEST(CpuLarge, ColumnScansMatchReferenceExactly) {
             // total stays the first NaN met)
             const float nan = std::numeric_limits<float>::quiet_NaN();
             if (&c == &cases[0]) d[100 * 1001 + 7] = -nan, d[200 * 1001 + 7] = nan, d[50 * 1001 + 9] = nan, d[60 * 1001 + 9] = -nan;
+            if (&c == &cases[4]) d[1000 * 10 + 3] = nan, d[3000 * 10 + 3] = -nan, d[2500 * 10 + 9] = -nan;
             for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_INT64}) {
                 T x0 = tensor(cpu(), d, c.shape, EMBER_FLOAT32), x, scaled;
                 if (dt == EMBER_INT32 || dt == EMBER_INT64) {  // integers in -300..300 (sum) or 2..3 (product, wrapping)
