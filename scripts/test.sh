@@ -14,8 +14,8 @@
 # suite in two shards) keep both cores busy on their own: a build beside ctest made the two
 # slower than one after the other. The fuzz step (a clang build of libember, then 60 s of
 # fuzzing) and the Python step start after ctest, niced, beside the sanitizer build and then
-# two lanes of tests at full priority (the sanitized C suite in two halves, then its cpu
-# pass and valgrind). A background step or lane writes to build-logs/<name>.log, which
+# two lanes of tests at full priority (one queue of jobs that both take from: the sanitized C
+# suite in six shards, valgrind, the sanitized cpu pass). A background step or lane writes to build-logs/<name>.log, which
 # is printed when it has been waited for. Every step prints its start time (UTC) and the
 # minutes since the start, to see where the time goes.
 set -euo pipefail
@@ -86,34 +86,48 @@ sanitized_suite() {  # env assignments and ember_tests arguments
   (cd build-asan && env EMBER_PLUGIN_SCAN=0 EMBER_BACKEND_PATH="$asan_path" EMBER_TEST_MODULE_DIR="$PWD/test-modules" \
     EMBER_CONFIG="$PWD/no-such-config.json" ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$@" --gtest_brief=1)
 }
-# The C suite under the sanitizers with the reference as its test context, in two halves
-# (gtest's sharding) so that both cores work on it; then, once more, with cpu as the test
-# context, so every core test's edge cases (empty, 0-d, views, errors) run through the cpu
-# kernels under the sanitizers too. The Cpu* suites name their contexts themselves (cpu()
-# and ref(), never the test context): the first pass ran them already, and a second run
-# would repeat them exactly. And one valgrind pass of the C suite on the reference backend
-# (and the test modules). Two lanes of about equal length (5-7 minutes each here), at full
-# priority. (A lane runs as the left side of `||`, where set -e does not apply: each
-# command returns on failure.)
-lane_one() {
-  step "C suite under the sanitizers, first half (test context: reference)"
-  sanitized_suite GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=0 ./bin/ember_tests || return
-  if [ -e build-asan/lib/ember/backends/ember-backend-cpu.so ]; then
-    step "C suite under the sanitizers (test context: cpu)"
-    sanitized_suite EMBER_TEST_BACKEND=cpu ./bin/ember_tests --gtest_filter='-Cpu*' || return
-  fi
-  step "C suite under valgrind"
-  (cd build && EMBER_PLUGIN_SCAN=0 EMBER_BACKEND_PATH="$PWD/test-modules" EMBER_TEST_MODULE_DIR="$PWD/test-modules" \
-    EMBER_CONFIG="$PWD/no-such-config.json" \
-    valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-    --show-leak-kinds=definite,indirect -q ./bin/ember_tests --gtest_brief=1)
+# The C suite under the sanitizers with the reference as its test context, in six shards
+# (gtest's sharding); then, once more, with cpu as the test context, so every core test's
+# edge cases (empty, 0-d, views, errors) run through the cpu kernels under the sanitizers too.
+# The Cpu* suites name their contexts themselves (cpu() and ref(), never the test context):
+# the first pass ran them already, and a second run would repeat them exactly. And one
+# valgrind pass of the C suite on the reference backend (and the test modules). These jobs
+# form one queue that two lanes at full priority take in turn, so that both finish together:
+# fixed halves ran 9.5 and 6.7 minutes on a host that skips repeated child runs
+# (test_cpu_backend.cpp's run_child), 10 and 10 on one that does not.
+sanitizer_shards=6
+sanitizer_jobs=()
+for ((shard = 0; shard < sanitizer_shards; shard++)); do sanitizer_jobs+=("shard $shard"); done
+sanitizer_jobs+=(valgrind cpu)
+run_sanitizer_job() {  # job name
+  case $1 in
+    shard*)
+      step "C suite under the sanitizers, shard ${1#shard } of $sanitizer_shards (test context: reference)"
+      sanitized_suite GTEST_TOTAL_SHARDS=$sanitizer_shards GTEST_SHARD_INDEX="${1#shard }" ./bin/ember_tests ;;
+    cpu)
+      [ -e build-asan/lib/ember/backends/ember-backend-cpu.so ] || return 0
+      step "C suite under the sanitizers (test context: cpu)"
+      sanitized_suite EMBER_TEST_BACKEND=cpu ./bin/ember_tests --gtest_filter='-Cpu*' ;;
+    valgrind)
+      step "C suite under valgrind"
+      (cd build && EMBER_PLUGIN_SCAN=0 EMBER_BACKEND_PATH="$PWD/test-modules" EMBER_TEST_MODULE_DIR="$PWD/test-modules" \
+        EMBER_CONFIG="$PWD/no-such-config.json" \
+        valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        --show-leak-kinds=definite,indirect -q ./bin/ember_tests --gtest_brief=1) ;;
+  esac
 }
-lane_two() {
-  step "C suite under the sanitizers, second half (test context: reference)"
-  sanitized_suite GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=1 ./bin/ember_tests
+echo 0 > build-logs/sanitizer-queue
+sanitizer_lane() {  # runs the queue's next job until none is left (a lane runs as the left side
+  local next       # of `||`, where set -e does not apply: it returns on a failure)
+  while :; do
+    next=$(flock build-logs/sanitizer-queue.lock sh -c 'read -r n < build-logs/sanitizer-queue; echo $((n + 1)) > build-logs/sanitizer-queue; echo "$n"')
+    [[ $next =~ ^[0-9]+$ ]] || return 1
+    [ "$next" -lt "${#sanitizer_jobs[@]}" ] || return 0
+    run_sanitizer_job "${sanitizer_jobs[$next]}" || return
+  done
 }
-in_background sanitizer_lane_one 0 lane_one
-in_background sanitizer_lane_two 0 lane_two
+in_background sanitizer_lane_one 0 sanitizer_lane
+in_background sanitizer_lane_two 0 sanitizer_lane
 wait_for sanitizer_lane_one
 wait_for sanitizer_lane_two
 step "tensor files against NumPy and safetensors"
