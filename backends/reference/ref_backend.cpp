@@ -3,6 +3,9 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
 
 #include "../common/float16.hpp"
 #include "ref_common.hpp"
@@ -62,21 +65,30 @@ ember_status_t memory_info(void* state, int, ember_memory_info_t* info) {
     return EMBER_OK;
 }
 
-// A 64-byte header before each block records its size for memory_info.
+// A 64-byte header before each block records its size for memory_info. Under
+// AddressSanitizer the padding after the tensor's bytes is poisoned: ASan sees only the
+// rounded-up block.
 ember_status_t alloc(void* state, int, size_t nbytes, void** buffer) {
-    size_t total = ((nbytes + 63) & ~size_t(63)) + 64;
+    size_t padded = (nbytes + 63) & ~size_t(63), total = padded + 64;
     void* p = std::aligned_alloc(64, total);
     if (!p) return g_host->fail(EMBER_ERR_OUT_OF_MEMORY, "could not allocate %zu bytes", nbytes);
     *static_cast<size_t*>(p) = nbytes;
     static_cast<State*>(state)->allocated += nbytes;
     *buffer = static_cast<char*>(p) + 64;
+#if defined(__SANITIZE_ADDRESS__)
+    ASAN_POISON_MEMORY_REGION(static_cast<char*>(*buffer) + nbytes, padded - nbytes);
+#endif
     return EMBER_OK;
 }
 
 void release(void* state, int, void* buffer) {
     if (!buffer) return;
     char* p = static_cast<char*>(buffer) - 64;
-    static_cast<State*>(state)->allocated -= *reinterpret_cast<size_t*>(p);
+    const size_t nbytes = *reinterpret_cast<size_t*>(p);
+    static_cast<State*>(state)->allocated -= nbytes;
+#if defined(__SANITIZE_ADDRESS__)
+    ASAN_UNPOISON_MEMORY_REGION(static_cast<char*>(buffer) + nbytes, ((nbytes + 63) & ~size_t(63)) - nbytes);
+#endif
     std::free(p);
 }
 
