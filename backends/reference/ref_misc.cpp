@@ -284,17 +284,23 @@ ember_status_t matmul_kernel(const ember_kernel_call_t* call) {
                 bb += bi[d] * b.strides[d];
                 ob += bi[d] * out.strides[d];
             }
-            for (int64_t i = 0; i < m; ++i)
-                for (int64_t j = 0; j < n; ++j) {
-                    A acc{};
-                    for (int64_t p = 0; p < kk; ++p) {
-                        A x = convert<A>(((const T*)a.data)[ab + i * a.strides[nd - 2] + p * a.strides[nd - 1]]);
-                        A y = convert<A>(((const T*)b.data)[bb + p * b.strides[nd - 2] + j * b.strides[nd - 1]]);
-                        if constexpr (is_bool_v<A>) acc = acc || (x && y);
-                        else acc = wadd(acc, wmul(x, y));
+            // A row of sums at a time, each summed in the order of p, as one sum per
+            // element would be: the loop over j reads b along its rows (the order i, j, p read
+            // a column of b per element, the slowest part of the C suite under the sanitizers).
+            std::unique_ptr<A[]> acc(new A[(size_t)n]);  // not std::vector: A may be bool
+            for (int64_t i = 0; i < m; ++i) {
+                std::fill(acc.get(), acc.get() + n, A{});
+                for (int64_t p = 0; p < kk; ++p) {
+                    A x = convert<A>(((const T*)a.data)[ab + i * a.strides[nd - 2] + p * a.strides[nd - 1]]);
+                    const T* brow = (const T*)b.data + bb + p * b.strides[nd - 2];
+                    for (int64_t j = 0; j < n; ++j) {
+                        A y = convert<A>(brow[j * b.strides[nd - 1]]);
+                        if constexpr (is_bool_v<A>) acc[j] = acc[j] || (x && y);
+                        else acc[j] = wadd(acc[j], wmul(x, y));
                     }
-                    ((T*)out.data)[ob + i * out.strides[nd - 2] + j * out.strides[nd - 1]] = convert<T>(acc);
                 }
+                for (int64_t j = 0; j < n; ++j) ((T*)out.data)[ob + i * out.strides[nd - 2] + j * out.strides[nd - 1]] = convert<T>(acc[j]);
+            }
         });
         return EMBER_OK;
     });
