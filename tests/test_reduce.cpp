@@ -397,6 +397,36 @@ TEST(Reduce, VarStdWithDdof) {
     EXPECT_TRUE(all_close(values(y), {std::sqrt(5.0)}, 1e-15));
 }
 
+// Means and variances of 32- and 64-bit integers round once to the float32 result (int32
+// means: the exact int64 sum over the count in float64; int64: in float64, as NumPy
+// accumulates integers). Cast to float32 first, 2^50 + 12345 and -2^50 + 7 lose their
+// low bits (a mean of 0 instead of 6176), and the squared deviations of uint64 values
+// near 1.8e19 overflow float32 (inf) where the variance, 8.1e37, fits.
+TEST(Reduce, WideIntegerMeansAndVariancesAccumulateInFloat64) {
+    ember_ctx_t* ctx = test_ctx();
+    const int64_t pair[2] = {(int64_t(1) << 50) + 12345, -(int64_t(1) << 50) + 7}, two = 2;
+    T p, y;
+    EM_OK(ember_tensor_from_data(ctx, pair, EMBER_INT64, &two, 1, p.out()));
+    EM_OK(ember_mean(ctx, p, nullptr, 0, 0, y.out()));
+    EXPECT_EQ(dtype_of(y), EMBER_FLOAT32);
+    EXPECT_EQ(values(y), V{6176});
+    T p32;  // the same through int32: 2^30 + 123 and -2^30 + 5
+    const int32_t pair32[2] = {(1 << 30) + 123, -(1 << 30) + 5};
+    EM_OK(ember_tensor_from_data(ctx, pair32, EMBER_INT32, &two, 1, p32.out()));
+    EM_OK(ember_mean(ctx, p32, nullptr, 0, 0, y.out()));
+    EXPECT_EQ(values(y), V{64});
+    std::vector<uint64_t> big(16);
+    for (size_t i = 0; i < big.size(); ++i) big[i] = i % 2 ? 18000000000000000000ull : 0;
+    const int64_t n = (int64_t)big.size();
+    T u;
+    EM_OK(ember_tensor_from_data(ctx, big.data(), EMBER_UINT64, &n, 1, u.out()));
+    EM_OK(ember_var(ctx, u, nullptr, 0, 0, 0, y.out()));
+    EXPECT_EQ(dtype_of(y), EMBER_FLOAT32);
+    EXPECT_TRUE(all_close(values(y), {8.1e37}, 1e-6));
+    EM_OK(ember_std(ctx, u, nullptr, 0, 0, 0, y.out()));
+    EXPECT_TRUE(all_close(values(y), {9e18}, 1e-6));
+}
+
 // ---------------------------------------------------------------- argmax / argmin
 TEST(Reduce, ArgmaxArgmin) {
     ember_ctx_t* ctx = test_ctx();

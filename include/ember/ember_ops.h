@@ -157,7 +157,7 @@ EMBER_API ember_status_t ember_all(ember_ctx_t* ctx, const ember_tensor_t* x, co
 EMBER_API ember_status_t ember_any(ember_ctx_t* ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, ember_tensor_t** out);
 /* number of non-zero elements (NaN counts, -0.0 does not); also the sum of a bool tensor [composite, dtypes: count] */
 EMBER_API ember_status_t ember_count_nonzero(ember_ctx_t* ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, ember_tensor_t** out);
-/* sum / count [composite, dtypes: float] */
+/* sum / count; 32- and 64-bit integers in float64, rounded once [composite, dtypes: float] */
 EMBER_API ember_status_t ember_mean(ember_ctx_t* ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, ember_tensor_t** out);
 /* log(sum(e**x)), stable: max-shifted [composite, dtypes: real_float] */
 EMBER_API ember_status_t ember_logsumexp(ember_ctx_t* ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, ember_tensor_t** out);

@@ -44,18 +44,46 @@ int64_t reduced_count(const ember_tensor* x, const int64_t* axes, int naxes) {
 
 // float16/bfloat16 means and variances are computed in float32 and rounded once (as NumPy
 // and PyTorch do): in the type itself the sum overflows at 65504 (float16) and the count
-// of a large reduction is not even representable.
-static ember_dtype_t stats_work_dtype(ember_dtype_t compute) {
-    return compute == EMBER_FLOAT16 || compute == EMBER_BFLOAT16 ? EMBER_FLOAT32 : compute;
+// of a large reduction is not even representable. The variances of 32- and 64-bit integers
+// and the means of 64-bit ones are computed in float64 whatever the result type (as NumPy
+// accumulates integers): cast to a float32 result type first, they lost their low bits
+// (the mean of 2^50 + 12345 and -2^50 + 7 was 0, not 6176), and a uint64's squared
+// deviations overflowed float32 where the variance itself fits. Narrower integers are
+// exact in float32.
+static ember_dtype_t stats_work_dtype(ember_dtype_t input, ember_dtype_t compute) {
+    if (compute == EMBER_FLOAT16 || compute == EMBER_BFLOAT16) return EMBER_FLOAT32;
+    if (compute == EMBER_FLOAT32 && is_integer(input) && dtype_size(input) > 2) return EMBER_FLOAT64;
+    return compute;
 }
+
+}  // namespace
 
 TRef mean_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims) {
     DtypePlan plan = plan_dtypes(OP_mean, x->dtype, ctx->default_float);
-    TRef xc = cast_if(ctx, x, stats_work_dtype(plan.compute));
+    const int64_t count = reduced_count(x, axes, naxes);
+    // Booleans and integers of up to 32 bits: their (u)int64 sum, exact below 2^32 terms,
+    // divided in float64 and rounded once, with no float copy of x (the int32 mean of 1e7
+    // elements on the cpu backend: 3.5 ms through a float32 copy, 9.4 through a float64
+    // one, 1.6 this way; NumPy 7.0).
+    if ((x->dtype == EMBER_BOOL || (is_integer(x->dtype) && dtype_size(x->dtype) <= 4)) && count < (int64_t(1) << 32)) {
+        TRef s = reduce(ctx, OP_sum, x, axes, naxes, keepdims);
+        TRef m = bin(ctx, OP_divide, cast_if(ctx, s.get(), EMBER_FLOAT64), weak_f64(ctx, (double)count));
+        return cast_if(ctx, m.get(), plan.result);
+    }
+    const ember_dtype_t work = stats_work_dtype(x->dtype, plan.compute);
+    if (has_backend_kernel(ctx, OP_mean)) {  // an override reads float16 and bfloat16 itself
+        if (work != EMBER_FLOAT64 || plan.compute == EMBER_FLOAT64) return reduce(ctx, OP_mean, x, axes, naxes, keepdims);
+        TRef xw = cast_if(ctx, x, work);
+        TRef m = reduce(ctx, OP_mean, xw.get(), axes, naxes, keepdims);
+        return cast_if(ctx, m.get(), plan.result);
+    }
+    TRef xc = cast_if(ctx, x, work);
     TRef s = reduce(ctx, OP_sum, xc.get(), axes, naxes, keepdims);
-    TRef m = bin(ctx, OP_divide, s, weak_f64(ctx, (double)reduced_count(x, axes, naxes)));
+    TRef m = bin(ctx, OP_divide, s, weak_f64(ctx, (double)count));
     return cast_if(ctx, m.get(), plan.result);
 }
+
+namespace {
 
 TRef logsumexp_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims) {
     DtypePlan plan = plan_dtypes(OP_logsumexp, x->dtype, ctx->default_float);
@@ -137,9 +165,10 @@ bool declinable_kernel(ember_ctx* ctx, OpId op, std::initializer_list<ember_view
 
 TRef var_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims, double ddof, bool sqrt_of_var) {
     DtypePlan plan = plan_dtypes(OP_mean, x->dtype, ctx->default_float);
-    if (stats_work_dtype(plan.compute) != plan.compute) {
-        TRef x32 = cast_if(ctx, x, EMBER_FLOAT32);
-        TRef r = var_of(ctx, x32.get(), axes, naxes, keepdims, ddof, sqrt_of_var);
+    const ember_dtype_t work = stats_work_dtype(x->dtype, plan.compute);
+    if (work != plan.compute) {
+        TRef xw = cast_if(ctx, x, work);
+        TRef r = var_of(ctx, xw.get(), axes, naxes, keepdims, ddof, sqrt_of_var);
         return cast_if(ctx, r.get(), plan.compute);
     }
     TRef xc = cast_if(ctx, x, plan.compute);

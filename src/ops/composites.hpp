@@ -7,6 +7,9 @@ namespace ember {
 
 TRef composite_unary(ember_ctx* ctx, OpId op, const ember_tensor* x);
 TRef composite_reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims);
+// The mean on every backend: its override where it binds one, else sum / count. 32- and
+// 64-bit integers in float64 either way, rounded once to the result dtype.
+TRef mean_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims);
 TRef real_or_imag(ember_ctx* ctx, const ember_tensor* x, bool imag);
 // A COMPOSITE_KERNEL row whose backend binds a kernel: x in, a fresh contiguous output of
 // dtype and shape out (not run when it is empty).

@@ -17,6 +17,7 @@ TRef run_binary(ember_ctx* ctx, OpId op, const ember_tensor* a, const ember_tens
 }
 
 TRef run_reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims) {
+    if (op == OP_mean) return mean_of(ctx, x, axes, naxes, keepdims);
     if (op_info(op).composite && !has_backend_kernel(ctx, op)) return composite_reduce(ctx, op, x, axes, naxes, keepdims);
     return reduce(ctx, op, x, axes, naxes, keepdims);
 }
