@@ -1,0 +1,225 @@
+"""Random cases against NumPy: elementwise ops, reductions, scans, sorts and manipulation on
+random shapes (0-d and empty included), every dtype NumPy shares with Ember, and
+transposed, reversed and stepped views, on the reference and cpu backends. Seeded: a
+failure names its case and reruns the same way. Skipped, because Ember differs on purpose:
+integer inputs to float functions (Ember gives the default float, float32), arithmetic on
+bool and ordering of complex numbers (the array API refuses them), and non-finite complex
+results (Ember follows C99 Annex G, NumPy does not)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ember as em
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64",
+          "complex64", "complex128"]
+SIZES = [0, 1, 1, 2, 3, 5, 8, 17, 40]
+UNARY = ["abs", "negative", "positive", "square", "sign", "floor", "ceil", "trunc", "round", "isnan", "isinf", "isfinite",
+         "logical_not", "bitwise_invert", "signbit", "real", "imag", "conj", "exp", "log", "sqrt", "sin", "cos", "tanh",
+         "asinh", "log1p", "expm1", "reciprocal"]
+BINARY = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder", "maximum", "minimum", "equal", "not_equal",
+          "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and",
+          "bitwise_or", "bitwise_xor", "atan2", "hypot", "copysign", "logaddexp"]
+# Functions whose integer inputs keep an integer or bool result (the others are float functions).
+INTEGER_OK = {"abs", "negative", "positive", "square", "sign", "floor", "ceil", "trunc", "round", "isnan", "isinf",
+              "isfinite", "logical_not", "bitwise_invert", "real", "imag", "conj", "add", "subtract", "multiply",
+              "floor_divide", "remainder", "maximum", "minimum", "equal", "not_equal", "less", "less_equal", "greater",
+              "greater_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"}
+NUMPY_NAME = {"bitwise_invert": "invert", "atan2": "arctan2", "asinh": "arcsinh", "cumulative_sum": "cumsum"}
+REDUCTIONS = ["sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin", "any", "all", "count_nonzero"]
+CASES = 1500
+
+
+def random_array(rng, shape, dtype):
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return rng.random(shape) < 0.5
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        lo, hi = (max(info.min, -100), min(info.max, 100)) if rng.random() < 0.7 else (info.min, info.max)
+        return rng.integers(lo, hi, shape, dtype=dt, endpoint=True)
+    x = rng.standard_normal(shape) * 10.0 ** int(rng.integers(-2, 3))
+    if dt.kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    x = x.astype(dt)
+    if x.size and rng.random() < 0.3:
+        flat = x.reshape(-1)
+        for special in (np.nan, np.inf, -np.inf, 0.0, -0.0):
+            if rng.random() < 0.5:
+                flat[rng.integers(0, x.size)] = special
+    return x
+
+
+def random_shape(rng, max_ndim=4):
+    return tuple(int(rng.choice(SIZES)) for _ in range(int(rng.integers(0, max_ndim + 1))))
+
+
+def random_view(rng, x):
+    """A random view of x and the same view of its Ember copy."""
+    ex = em.asarray(x)
+    for _ in range(int(rng.integers(0, 3))):
+        if x.ndim >= 2 and rng.random() < 0.4:
+            perm = tuple(int(p) for p in rng.permutation(x.ndim))
+            x, ex = x.transpose(perm), em.permute_dims(ex, perm)
+        elif x.ndim >= 1:
+            key = tuple(slice(None, None, [1, -1, 2, -3][int(rng.integers(0, 4))]) for _ in range(x.ndim))
+            x, ex = x[key], ex[key]
+    return x, ex
+
+
+def mismatch(got, want, atol=None, integer_input=False, rtol=None):
+    """Why got (an Ember array) differs from want (NumPy's), or None. A float result of
+    integer input may differ in width (Ember's default float is float32), and so may one
+    compared with float64 math (atol given). rtol defaults to a few ulp of the width."""
+    got, want = got.numpy(), np.asarray(want)
+    if got.shape != want.shape:
+        return f"shape {got.shape}, NumPy {want.shape}"
+    if got.dtype != want.dtype:
+        if got.dtype.kind in "fc" and want.dtype.kind in "fc" and (atol is not None or integer_input):
+            want = want.astype(got.dtype)
+        else:
+            return f"dtype {got.dtype}, NumPy {want.dtype}"
+    if want.dtype.kind not in "fc":
+        bad = got != want
+    else:
+        width = want.dtype.itemsize // (2 if want.dtype.kind == "c" else 1)
+        rtol = rtol or {2: 2e-3, 4: 2e-5, 8: 1e-12}[width]
+        bad = np.zeros(got.shape, bool)
+        for part in (np.real, np.imag):
+            g, w = part(got).astype(np.float64), part(want).astype(np.float64)
+            bad |= ~(np.isclose(g, w, rtol=rtol, atol=rtol * 1e-3 if atol is None else atol, equal_nan=True) | (g == w))
+    if np.any(bad):
+        at = tuple(int(i) for i in np.argwhere(bad)[0])
+        return f"at {at}: {got[at]!r}, NumPy {want[at]!r}"
+    return None
+
+
+def draw_elementwise(rng):
+    dtype = str(rng.choice(DTYPES))
+    if rng.random() < 0.5:
+        name = str(rng.choice(UNARY))
+        if name not in INTEGER_OK and np.dtype(dtype).kind in "iub":
+            return None
+        x, ex = random_view(rng, random_array(rng, random_shape(rng), dtype))
+        return f"{name}({dtype}{x.shape}, strides {x.strides})", lambda: getattr(em, name)(ex), \
+            lambda: getattr(np, NUMPY_NAME.get(name, name))(x), {}, dtype
+    name = str(rng.choice(BINARY))
+    if name not in INTEGER_OK and np.dtype(dtype).kind in "iub":
+        return None
+    shape = random_shape(rng)
+    other = tuple(n if rng.random() < 0.7 else 1 for n in shape)[int(rng.integers(0, len(shape) + 1)):]
+    if rng.random() < 0.5:
+        shape, other = other, shape
+    x, ex = random_view(rng, random_array(rng, shape, dtype))
+    y = random_array(rng, other, dtype)
+    return f"{name}({dtype}{x.shape} strides {x.strides}, {y.shape})", lambda: getattr(em, name)(ex, em.asarray(y)), \
+        lambda: getattr(np, NUMPY_NAME.get(name, name))(x, y), {}, dtype
+
+
+def draw_reduction(rng):
+    dtype = str(rng.choice(DTYPES))
+    name = str(rng.choice(REDUCTIONS + ["cumulative_sum", "sort", "argsort"]))
+    x, ex = random_view(rng, random_array(rng, random_shape(rng), dtype))
+    axis = None if x.ndim == 0 or rng.random() < 0.3 else int(rng.integers(-x.ndim, x.ndim))
+    label = f"{name}({dtype}{x.shape}, strides {x.strides}, axis={axis})"
+    if name in ("cumulative_sum", "sort", "argsort"):
+        if x.ndim == 0 or (name == "cumulative_sum" and np.dtype(dtype).kind in "fc"):  # float scans: their own order
+            return None
+        axis = -1 if axis is None else axis
+        kw = {} if name == "cumulative_sum" else {"kind": "stable"}
+        return label, lambda: getattr(em, name)(ex, axis=axis), lambda: getattr(np, NUMPY_NAME.get(name, name))(x, axis=axis, **kw), {}, dtype
+    if name in ("sum", "mean", "var", "std", "prod") and np.dtype(dtype).kind in "fc" and x.size:
+        # Against float64 math: NumPy's own float32 sums along strided axes are naive.
+        wide = x.astype(np.complex128 if np.dtype(dtype).kind == "c" else np.float64)
+        atol = None
+        if name in ("sum", "mean"):
+            count = x.size if axis is None else x.shape[axis]
+            scale = np.sum(np.abs(wide), axis=axis) / (count if name == "mean" else 1)
+            width = np.dtype(dtype).itemsize // (2 if np.dtype(dtype).kind == "c" else 1)
+            atol = 50 * {2: 1e-3, 4: 1e-6, 8: 1e-15}[width] * np.nan_to_num(np.max(scale), posinf=0)
+        return label, lambda: getattr(em, name)(ex, axis=axis), lambda: getattr(np, name)(wide, axis=axis), \
+            {"atol": atol if atol is not None else 0.0}, dtype
+    if name in ("mean", "var", "std") and np.dtype(dtype).kind in "iub":
+        # NumPy's float64 result rounded once: within 2 ulp of float32.
+        return label, lambda: getattr(em, name)(ex, axis=axis), lambda: getattr(np, name)(x, axis=axis), {"rtol": 2.4e-7}, dtype
+    return label, lambda: getattr(em, name)(ex, axis=axis), lambda: getattr(np, name)(x, axis=axis), {}, dtype
+
+
+def draw_manipulation(rng):
+    dtype = str(rng.choice(DTYPES))
+    shape = tuple(int(rng.choice(SIZES)) for _ in range(int(rng.integers(1, 4))))
+    x, ex = random_view(rng, random_array(rng, shape, dtype))
+    axis = int(rng.integers(-x.ndim, x.ndim))
+    name = str(rng.choice(["concat", "stack", "roll", "flip", "tile", "repeat", "take", "where", "moveaxis", "expand_dims"]))
+    label = f"{name}({dtype}{x.shape}, strides {x.strides}, axis={axis})"
+    if name == "concat":
+        y = random_array(rng, x.shape, dtype)
+        return label, lambda: em.concat([ex, em.asarray(y)], axis=axis), lambda: np.concatenate([x, y], axis=axis), {}, dtype
+    if name == "stack":
+        y = random_array(rng, x.shape, dtype)
+        return label, lambda: em.stack([ex, em.asarray(y)], axis=axis), lambda: np.stack([x, y], axis=axis), {}, dtype
+    if name == "roll":
+        shift = int(rng.integers(-50, 50))
+        return label, lambda: em.roll(ex, shift, axis=axis), lambda: np.roll(x, shift, axis=axis), {}, dtype
+    if name == "flip":
+        return label, lambda: em.flip(ex, axis=axis), lambda: np.flip(x, axis=axis), {}, dtype
+    if name == "tile":
+        reps = tuple(int(r) for r in rng.integers(0, 3, int(rng.integers(1, 4))))
+        return label + f" reps {reps}", lambda: em.tile(ex, reps), lambda: np.tile(x, reps), {}, dtype
+    if name == "repeat":
+        count = int(rng.integers(0, 4))
+        return label, lambda: em.repeat(ex, count, axis=axis), lambda: np.repeat(x, count, axis=axis), {}, dtype
+    if name == "take":
+        if x.shape[axis] == 0:
+            return None
+        idx = rng.integers(-x.shape[axis], x.shape[axis], int(rng.integers(0, 10)))
+        return label, lambda: em.take(ex, em.asarray(idx), axis=axis), lambda: np.take(x, idx, axis=axis), {}, dtype
+    if name == "where":
+        cond, y = rng.random(x.shape) < 0.5, random_array(rng, x.shape[-1:], dtype)
+        return label, lambda: em.where(em.asarray(cond), ex, em.asarray(y)), lambda: np.where(cond, x, y), {}, dtype
+    if name == "moveaxis":
+        dest = int(rng.integers(-x.ndim, x.ndim))
+        return label, lambda: em.moveaxis(ex, axis, dest), lambda: np.moveaxis(x, axis, dest), {}, dtype
+    dest = int(rng.integers(-x.ndim - 1, x.ndim + 1))
+    return label, lambda: em.expand_dims(ex, axis=dest), lambda: np.expand_dims(x, dest), {}, dtype
+
+
+def run_cases(draw, seed):
+    """Runs CASES draws: each gives (label, Ember's call, NumPy's call, tolerance keywords for
+    mismatch, input dtype), or None for a case it does not compare."""
+    failures, checked = [], 0
+    for case in range(CASES):
+        rng = np.random.default_rng([seed, case])
+        drawn = draw(rng)
+        if drawn is None:
+            continue
+        label, ours, numpy_result, tolerance, dtype = drawn
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                want = numpy_result()
+            except (TypeError, ValueError):
+                continue  # NumPy refuses the case (an empty max, a bool subtract)
+            try:
+                got = ours()
+            except em.DTypeError:
+                continue  # the array API's refusals (bool arithmetic, complex ordering)
+            if np.asarray(want).dtype.kind == "c" and not np.all(np.isfinite(want)):
+                continue  # non-finite complex results: C99 Annex G (Ember) against NumPy's own rules
+            checked += 1
+            why = mismatch(got, want, integer_input=np.dtype(dtype).kind in "iub", **tolerance)
+        if why:
+            failures.append(f"case {case}: {label}: {why}")
+    return failures, checked
+
+
+@pytest.mark.parametrize("backend_name", ["reference", "cpu"])
+@pytest.mark.parametrize("draw", [draw_elementwise, draw_reduction, draw_manipulation], ids=["elementwise", "reductions", "manipulation"])
+def test_random_cases_match_numpy(backend_name, draw):
+    if backend_name not in em.backends():
+        pytest.skip(f"no {backend_name} backend")
+    with em.using_backend(backend_name):
+        failures, checked = run_cases(draw, seed=2026)
+    assert checked >= CASES // 3, f"only {checked} of {CASES} cases were comparable"
+    assert not failures, "\n".join(failures[:10])
