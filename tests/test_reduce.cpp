@@ -397,9 +397,9 @@ TEST(Reduce, VarStdWithDdof) {
     EXPECT_TRUE(all_close(values(y), {std::sqrt(5.0)}, 1e-15));
 }
 
-// Means and variances of 32- and 64-bit integers round once to the float32 result (int32
-// means: the exact int64 sum over the count in float64; int64: in float64, as NumPy
-// accumulates integers). Cast to float32 first, 2^50 + 12345 and -2^50 + 7 lose their
+// Means (mean, nanmean, unweighted average) and variances of 32- and 64-bit integers
+// round once to the float32 result (int32 means: the exact int64 sum over the count in
+// float64; int64: in float64, as NumPy accumulates integers). Cast to float32 first, 2^50 + 12345 and -2^50 + 7 lose their
 // low bits (a mean of 0 instead of 6176), and the squared deviations of uint64 values
 // near 1.8e19 overflow float32 (inf) where the variance, 8.1e37, fits.
 TEST(Reduce, WideIntegerMeansAndVariancesAccumulateInFloat64) {
@@ -410,6 +410,12 @@ TEST(Reduce, WideIntegerMeansAndVariancesAccumulateInFloat64) {
     EM_OK(ember_mean(ctx, p, nullptr, 0, 0, y.out()));
     EXPECT_EQ(dtype_of(y), EMBER_FLOAT32);
     EXPECT_EQ(values(y), V{6176});
+    EM_OK(ember_nanmean(ctx, p, nullptr, 0, 0, y.out()));  // integers have no NaN: the mean
+    EXPECT_EQ(values(y), V{6176});
+    T weight_sum;
+    EM_OK(ember_average(ctx, p, nullptr, EMBER_AXIS_NONE, 0, y.out(), weight_sum.out()));
+    EXPECT_EQ(values(y), V{6176});
+    EXPECT_EQ(values(weight_sum), V{2});
     T p32;  // the same through int32: 2^30 + 123 and -2^30 + 5
     const int32_t pair32[2] = {(1 << 30) + 123, -(1 << 30) + 5};
     EM_OK(ember_tensor_from_data(ctx, pair32, EMBER_INT32, &two, 1, p32.out()));

@@ -202,6 +202,10 @@ ENTRY(ember_nansum, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* 
 ENTRY(ember_nanmean, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, int keepdims, ember_tensor_t** out), {
     PRELUDE_X
     ember_dtype_t dt = float_dtype(ctx, x->dtype, "nanmean", true);
+    if (!is_float(x->dtype) && !is_complex(x->dtype)) {  // no NaN to skip: the mean (wide integers in float64)
+        *out = cast_if(ctx, mean_of(ctx, x, axes, naxes, keepdims != 0).get(), dt).release();
+        return;
+    }
     TRef X = cast_if(ctx, x, dt);
     TRef r = is_float(dt) ? reduction_kernel(ctx, OP_nanmean, X.get(), axes, naxes, keepdims != 0, {}, dt) : TRef();
     if (r) {
@@ -244,9 +248,9 @@ ENTRY(ember_average, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_te
     }
     reject_complex(x, "average");
     ember_dtype_t dt = float_dtype(ctx, common, "average");
-    TRef X = cast_if(ctx, x, dt);
     TRef num, den;
     if (w) {
+        TRef X = cast_if(ctx, x, dt);
         TRef Wc = cast_if(ctx, w.get(), dt), W = op_broadcast_to(Wc.get(), shape_of(x));
         num = reduce(ctx, OP_sum, mul(ctx, X, W).get(), axes, naxes, keepdims != 0);
         // Weights along the axis: their sum, spread over the result (summing them broadcast
@@ -255,10 +259,12 @@ ENTRY(ember_average, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_te
                                               : op_broadcast_to(reduce(ctx, OP_sum, Wc.get(), axes, naxes, keepdims != 0).get(), shape_of(num.get()));
         TRef zero = reduce(ctx, OP_any, bin(ctx, OP_equal, den, f(ctx, 0)).get(), nullptr, 0, false);
         if (read_i64(ctx, zero)) raise(EMBER_ERR_INVALID_ARGUMENT, "weights sum to zero");
-    } else {
-        num = reduce(ctx, OP_sum, X.get(), axes, naxes, keepdims != 0);
-        int64_t cnt = axis == EMBER_AXIS_NONE ? x->size : x->shape[a];
-        den = op_full(ctx, shape_of(num.get()), (double)cnt, dt);
+    } else {  // the mean: wide integers in float64 (mean_of)
+        TRef r = cast_if(ctx, mean_of(ctx, x, axes, naxes, keepdims != 0).get(), dt);
+        const int64_t cnt = axis == EMBER_AXIS_NONE ? x->size : x->shape[a];
+        if (sum_of_weights) *sum_of_weights = op_full(ctx, shape_of(r.get()), (double)cnt, dt).release();
+        *out = r.release();
+        return;
     }
     TRef r = div(ctx, num, den);
     if (sum_of_weights) *sum_of_weights = op_copy(ctx, den.get()).release();
