@@ -397,6 +397,28 @@ TEST(StatsScan, DiffAndGradient) {
     EM_FAILS(ember_gradient(C(), two, 1.0, 0, 3, r.out()), EMBER_ERR_INVALID_ARGUMENT, "ember_gradient");
 }
 
+// int64 timestamps near 1.7e9, 1000 apart: cast to float32 first (a grid of 128 there),
+// their covariance, correlation and standardized values came out wrong; they are centred
+// in float64 and rounded once to the float32 result.
+TEST(StatsCov, WideIntegersCentredInFloat64) {
+    const int64_t stamps[8] = {1700000000, 1700001000, 1700002000, 1700003000, 1700003000, 1700002000, 1700001000, 1700000000};
+    const int64_t shape[2] = {2, 4};
+    T x, r;
+    EM_OK(ember_tensor_from_data(C(), stamps, EMBER_INT64, shape, 2, x.out()));
+    EM_OK(ember_cov(C(), x, 1, 1.0, r.out()));
+    EXPECT_EQ(dtype_of(r), EMBER_FLOAT32);
+    const double v = 5e6 / 3;  // sum of squared deviations 5e6, over n - 1 = 3
+    EXPECT_TRUE(all_close(values(r), {v, -v, -v, v}, 1e-6));
+    EM_OK(ember_corrcoef(C(), x, 1, r.out()));
+    EXPECT_TRUE(all_close(values(r), {1, -1, -1, 1}, 1e-6));
+    const int64_t last = 1;
+    EM_OK(ember_standardize(C(), x, &last, 1, r.out()));
+    EXPECT_EQ(dtype_of(r), EMBER_FLOAT32);
+    const double z = 1500 / std::sqrt(1.25e6);  // population std of 0, 1000, 2000, 3000
+    const double w = 500 / std::sqrt(1.25e6);
+    EXPECT_TRUE(all_close(values(r), {-z, -w, w, z, z, w, -w, -z}, 1e-6));
+}
+
 TEST(StatsCov, CovAndCorrcoef) {
     // Variables in rows: x0 = [0, 1, 2], x1 = [2, 1, 0], x2 = [1, 1, 4].
     T x = make<double>({0, 1, 2, 2, 1, 0, 1, 1, 4}, {3, 3}, EMBER_FLOAT64);

@@ -42,21 +42,22 @@ int64_t reduced_count(const ember_tensor* x, const int64_t* axes, int naxes) {
     return n;
 }
 
+}  // namespace
+
 // float16/bfloat16 means and variances are computed in float32 and rounded once (as NumPy
 // and PyTorch do): in the type itself the sum overflows at 65504 (float16) and the count
-// of a large reduction is not even representable. The variances of 32- and 64-bit integers
-// and the means of 64-bit ones are computed in float64 whatever the result type (as NumPy
-// accumulates integers): cast to a float32 result type first, they lost their low bits
-// (the mean of 2^50 + 12345 and -2^50 + 7 was 0, not 6176), and a uint64's squared
-// deviations overflowed float32 where the variance itself fits. Narrower integers are
-// exact in float32.
-static ember_dtype_t stats_work_dtype(ember_dtype_t input, ember_dtype_t compute) {
+// of a large reduction is not even representable. The variances, covariances and
+// standardized values of 32- and 64-bit integers and the means of 64-bit ones are computed
+// in float64 whatever the result type (as NumPy computes integers): cast to a float32
+// result type first, they lost their low bits (the mean of 2^50 + 12345 and -2^50 + 7 was
+// 0, not 6176; int64 timestamps near 1.7e9 were centred on a grid of 128), and a uint64's
+// squared deviations overflowed float32 where the variance itself fits. Narrower integers
+// are exact in float32.
+ember_dtype_t stats_work_dtype(ember_dtype_t input, ember_dtype_t compute) {
     if (compute == EMBER_FLOAT16 || compute == EMBER_BFLOAT16) return EMBER_FLOAT32;
     if (compute == EMBER_FLOAT32 && is_integer(input) && dtype_size(input) > 2) return EMBER_FLOAT64;
     return compute;
 }
-
-}  // namespace
 
 TRef mean_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims) {
     DtypePlan plan = plan_dtypes(OP_mean, x->dtype, ctx->default_float);

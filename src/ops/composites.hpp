@@ -7,6 +7,10 @@ namespace ember {
 
 TRef composite_unary(ember_ctx* ctx, OpId op, const ember_tensor* x);
 TRef composite_reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims);
+// The dtype means, variances and covariances are computed in for an input of dtype input
+// and a float compute dtype: float32 for the half types, float64 for 32- and 64-bit
+// integers (the result is rounded to compute once), else compute.
+ember_dtype_t stats_work_dtype(ember_dtype_t input, ember_dtype_t compute);
 // The mean on every backend: its override where it binds one, else sum / count. 32- and
 // 64-bit integers in float64 either way, rounded once to the result dtype.
 TRef mean_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims);

@@ -146,7 +146,7 @@ TRef cum_extreme(ember_ctx* ctx, const ember_tensor* x, int64_t axis, bool is_ma
 TRef cov_of(ember_ctx* ctx, const ember_tensor* x, bool rowvar, double ddof) {
     if (x->ndim < 1 || x->ndim > 2) raise(EMBER_ERR_SHAPE, "x must be 1-d or 2-d, got shape %s", shape_str(x).c_str());
     ember_dtype_t dt = float_dtype(ctx, x->dtype, "cov", true);
-    TRef X = cast_if(ctx, x, dt);
+    TRef X = cast_if(ctx, x, stats_work_dtype(x->dtype, dt));  // int64 timestamps: centred in float64
     if (x->ndim == 1) X = op_expand_dims(X.get(), 0);
     else if (!rowvar) X = op_swapaxes(X.get(), 0, 1);
     int64_t n_obs = X->shape[1];
@@ -160,7 +160,7 @@ TRef cov_of(ember_ctx* ctx, const ember_tensor* x, bool rowvar, double ddof) {
     double fact = std::max((double)n_obs - ddof, 0.0);
     c = div(ctx, c, f(ctx, fact));
     if (x->ndim == 1) c = op_reshape(ctx, c.get(), {}, true);
-    return c;
+    return cast_if(ctx, c.get(), dt);
 }
 
 }  // namespace
@@ -586,11 +586,12 @@ ENTRY(ember_corrcoef, (ember_ctx_t * ctx, const ember_tensor_t* x, int rowvar, e
 ENTRY(ember_standardize, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, ember_tensor_t** out), {
     PRELUDE_X
     reject_complex(x, "standardize");
-    TRef X = cast_if(ctx, x, float_dtype(ctx, x->dtype, "standardize"));
+    const ember_dtype_t dt = float_dtype(ctx, x->dtype, "standardize");
+    TRef X = cast_if(ctx, x, stats_work_dtype(x->dtype, dt));
     TRef mu = run_reduce(ctx, OP_mean, X.get(), axes, naxes, true);
     TRef d = sub(ctx, X, mu);
     TRef sd = un(ctx, OP_sqrt, run_reduce(ctx, OP_mean, un(ctx, OP_square, d).get(), axes, naxes, true));
-    *out = where(ctx, bin(ctx, OP_equal, sd, f(ctx, 0)), f(ctx, 0), div(ctx, d, sd)).release();
+    *out = cast_if(ctx, where(ctx, bin(ctx, OP_equal, sd, f(ctx, 0)), f(ctx, 0), div(ctx, d, sd)).get(), dt).release();
 })
 
 ENTRY(ember_normalize, (ember_ctx_t * ctx, const ember_tensor_t* x, double p, int64_t axis, double eps, ember_tensor_t** out), {
