@@ -730,6 +730,20 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("isnan_i32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_isnan(c, xi, r); }));
         for (ember_tensor_t* t : {x, xi}) ember_tensor_release(t);
     }
+    if (np.count("mean_i32/1e7") || np.count("var_i32/1e7") || np.count("mean_i64/1e7") || np.count("var_i64/1e7") ||
+        np.count("mean_u8/1e7")) {  // integer means exact in int64, variances in float64 (numerics-stats.md)
+        ember_tensor_t *x = random_tensor(c, {10000000}, -1e6, 1e6, 27), *bytes = random_tensor(c, {10000000}, 0, 255.99, 28);
+        ember_tensor_t *i32 = nullptr, *i64 = nullptr, *u8 = nullptr;
+        ember_astype(c, x, EMBER_INT32, &i32);
+        ember_astype(c, x, EMBER_INT64, &i64);
+        ember_astype(c, bytes, EMBER_UINT8, &u8);
+        add("mean_i32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_mean(c, i32, nullptr, 0, 0, r); }));
+        add("var_i32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_var(c, i32, nullptr, 0, 0, 0, r); }));
+        add("mean_i64", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_mean(c, i64, nullptr, 0, 0, r); }));
+        add("var_i64", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_var(c, i64, nullptr, 0, 0, 0, r); }));
+        add("mean_u8", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_mean(c, u8, nullptr, 0, 0, r); }));
+        for (ember_tensor_t* t : {x, bytes, i32, i64, u8}) ember_tensor_release(t);
+    }
     if (np.count("add_stepped_f32/1e7")) {
         ember_tensor_t *x = random_tensor(c, {20000000}, -1, 1, 26), *even = nullptr, *odd = nullptr;
         const int64_t zero = 0, one = 1, end = 20000000, two = 2;

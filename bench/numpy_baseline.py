@@ -229,6 +229,11 @@ Index and random cases (INDEX_CASES, their own shapes):
   iadd_f32           x += y of 1e7 values (NumPy's np.add(x, y, out=x); Ember's ember_elementwise_into)
   floor_f32, isnan_f32  np.floor(x), np.isnan(x) of 1e7 values
   round_i32, isnan_i32  np.round(x), np.isnan(x) of 1e7 int32 values in [-100, 100)
+  mean_i32, var_i32, mean_i64, var_i64
+                     x.mean(), x.var() of 1e7 int32 / int64 values in [-1e6, 1e6) (NumPy answers
+                     in float64; Ember in float32, rounded once from an exact int64 sum for
+                     the mean and from float64 for the variance)
+  mean_u8            x.mean() of 1e7 uint8 values
   add_stepped_f32    x[::2] + x[1::2] of 2e7 values (1e7 results from two stepped views)
   add_reversed_f32   x[::-1] + y of 1e7 values
   nonzero_1d_bool    np.nonzero(b) of 1e7 bools, half true (Ember: ember_nonzero, (count, 1))
@@ -572,6 +577,11 @@ INDEX_CASES = {
     "isnan_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), np.isnan),
     "round_i32": ("1e7", lambda r: (r.integers(-100, 100, 10**7, dtype=np.int32),), np.round),
     "isnan_i32": ("1e7", lambda r: (r.integers(-100, 100, 10**7, dtype=np.int32),), np.isnan),
+    "mean_i32": ("1e7", lambda r: (r.integers(-10**6, 10**6, 10**7, dtype=np.int32),), lambda x: x.mean()),
+    "var_i32": ("1e7", lambda r: (r.integers(-10**6, 10**6, 10**7, dtype=np.int32),), lambda x: x.var()),
+    "mean_i64": ("1e7", lambda r: (r.integers(-10**6, 10**6, 10**7),), lambda x: x.mean()),
+    "var_i64": ("1e7", lambda r: (r.integers(-10**6, 10**6, 10**7),), lambda x: x.var()),
+    "mean_u8": ("1e7", lambda r: (r.integers(0, 256, 10**7, dtype=np.uint8),), lambda x: x.mean()),
     "add_stepped_f32": ("1e7", lambda r: (r.uniform(-1, 1, 2 * 10**7).astype(np.float32),), lambda x: x[::2] + x[1::2]),
     "add_reversed_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32), r.uniform(-1, 1, 10**7).astype(np.float32)),
                          lambda x, y: x[::-1] + y),
