@@ -691,6 +691,25 @@ TEST(ElementwiseSpecial, NanInfSignedZero) {
         EXPECT_TRUE(all_close(run_u(ember_round, {0.5, 1.5, 2.5, -0.5, -2.5, 3.25}, d, d), {0, 2, 2, -0.0, -2, 3}, 0));
         auto cs = run_b(ember_copysign, {3, 3}, {-0.0, 0.0}, d);
         EXPECT_TRUE(all_close(cs, {-3, 3}, 0));
+        // negative flips the sign bit (0 - x would give +0.0 for +0.0): 37 values, so that
+        // vectorised kernels run both their full vectors and their tail.
+        std::vector<double> zeros(37);
+        for (size_t i = 0; i < zeros.size(); ++i) zeros[i] = i % 2 ? -0.0 : 0.0;
+        auto neg = run_u(ember_negative, zeros, d, d);
+        ASSERT_EQ(neg.size(), zeros.size());
+        for (size_t i = 0; i < neg.size(); ++i) EXPECT_EQ(std::signbit(neg[i]), i % 2 == 0) << "negative of " << zeros[i] << " at " << i;
+    }
+    for (ember_dtype_t d : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {  // both parts' signs flip
+        std::vector<C> zeros(37);
+        for (size_t i = 0; i < zeros.size(); ++i) zeros[i] = i % 2 ? C(-0.0, 0.0) : C(0.0, -0.0);
+        T z = make_any(zeros, {37}, d), y;
+        EM_OK(ember_negative(test_ctx(), z, y.out()));
+        auto neg = values_c(y);
+        ASSERT_EQ(neg.size(), zeros.size());
+        for (size_t i = 0; i < neg.size(); ++i) {
+            EXPECT_EQ(std::signbit(neg[i].real()), i % 2 == 0) << ember_dtype_name(d) << " at " << i;
+            EXPECT_EQ(std::signbit(neg[i].imag()), i % 2 == 1) << ember_dtype_name(d) << " at " << i;
+        }
     }
     // Complex: NaN or inf in either part.
     T z = make_any({C(1, NaN), C(Inf, 0), C(0, -Inf), C(1, 2)}, {4}, EMBER_COMPLEX128), y;

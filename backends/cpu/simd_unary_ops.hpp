@@ -3,7 +3,10 @@
 // namespace, after the vector types and helpers it defines).
 
 struct UNeg {
-    template <class T> static inline V<T> f(V<T> x) { return wrap_sub<T>(V<T>{}, x); }
+    template <class T> static inline V<T> f(V<T> x) {
+        if constexpr (is_flt<T>) return -x;  // the sign flipped: -(+0.0) is -0.0, where 0 - x gives +0.0
+        else return wrap_sub<T>(V<T>{}, x);
+    }
 };
 struct UAbs {
     template <class T> static inline V<T> f(V<T> x) {

@@ -70,7 +70,8 @@ template <class C> C sigmoid_of(C x) {
         template <class C> static auto f(C x) { return EXPR; }     \
     };
 
-UNARY_OP(negative, K_NUM, Out::Same, wsub(C(0), x))
+// -x, not 0 - x: the negative of +0.0 is -0.0 (and a NaN's sign flips), as IEEE 754 and NumPy.
+UNARY_OP(negative, K_NUM, Out::Same, [](C v) { if constexpr (is_int_v<C>) return wsub(C(0), v); else return C(-v); }(x))
 UNARY_OP(abs, K_NUM, Out::Real, abs_of(x))
 UNARY_OP(sign, K_NUM, Out::Same, sign_of(x))
 UNARY_OP(sqrt, K_FLOAT | K_COMPLEX, Out::Same, std::sqrt(x))

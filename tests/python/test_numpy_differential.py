@@ -48,6 +48,9 @@ def random_array(rng, shape, dtype):
         for special in (np.nan, np.inf, -np.inf, 0.0, -0.0):
             if rng.random() < 0.5:
                 flat[rng.integers(0, x.size)] = special
+    if x.size and rng.random() < 0.2:  # many zeros of both signs, whose signs results must keep
+        signed_zeros = np.where(rng.random(x.shape) < 0.5, 0.0, -0.0).astype(dt)
+        x = np.where(rng.random(x.shape) < 0.3, signed_zeros, x)
     return x
 
 
@@ -89,6 +92,8 @@ def mismatch(got, want, atol=None, integer_input=False, rtol=None):
         for part in (np.real, np.imag):
             g, w = part(got).astype(np.float64), part(want).astype(np.float64)
             bad |= ~(np.isclose(g, w, rtol=rtol, atol=rtol * 1e-3 if atol is None else atol, equal_nan=True) | (g == w))
+            if atol is None:  # exact zeros keep their sign: -(+0.0) is -0.0
+                bad |= (g == 0) & (w == 0) & (np.signbit(g) != np.signbit(w))
     if np.any(bad):
         at = tuple(int(i) for i in np.argwhere(bad)[0])
         return f"at {at}: {got[at]!r}, NumPy {want[at]!r}"
