@@ -1041,12 +1041,14 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sum_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, z, nullptr, 0, 0, r); }));
         for (ember_tensor_t* t : {z, w}) ember_tensor_release(t);
     }
-    if (np.count("divide_c64/1e6") || np.count("divide_c128/1e6")) {
+    if (np.count("divide_c64/1e6") || np.count("divide_c128/1e6") || np.count("reciprocal_c64/1e6") || np.count("reciprocal_c128/1e6")) {
         ember_tensor_t *z = complex_tensor({1000000}, 44), *w = complex_tensor({1000000}, 46), *z128 = nullptr, *w128 = nullptr;
         ember_astype(c, z, EMBER_COMPLEX128, &z128);
         ember_astype(c, w, EMBER_COMPLEX128, &w128);
         add("divide_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_divide(c, z, w, r); }));
         add("divide_c128", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_divide(c, z128, w128, r); }));
+        add("reciprocal_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_reciprocal(c, w, r); }));
+        add("reciprocal_c128", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_reciprocal(c, w128, r); }));
         for (ember_tensor_t* t : {z, w, z128, w128}) ember_tensor_release(t);
     }
     if (np.count("divide_transposed_c64/1000x1000")) {

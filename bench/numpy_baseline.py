@@ -114,6 +114,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   abs_c128, norm_c128, mean_c128
                      np.abs(z), np.linalg.norm(z), z.mean() of 1e6 complex128 values
   divide_c128        a / b of 1e6 complex128 values (parts uniform(-1, 1))
+  reciprocal_c64, reciprocal_c128
+                     np.reciprocal(z) of 1e6 complex64 / complex128 values (parts uniform(-1, 1))
   divide_transposed_c64
                      a / b.T of (1000, 1000) complex64 arrays (parts uniform(-1, 1))
   norm_f64           np.linalg.norm(x) of 1e6 float64 values (in the L3 here)
@@ -459,6 +461,8 @@ INDEX_CASES = {
     "mean_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), lambda z: z.mean()),
     "divide_transposed_c64": ("1000x1000", lambda r: (complex_uniform(r, (1000, 1000)), complex_uniform(r, (1000, 1000))),
                               lambda a, b: a / b.T),
+    "reciprocal_c64": ("1e6", lambda r: (complex_uniform(r, 10**6),), np.reciprocal),
+    "reciprocal_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), np.reciprocal),
     "divide_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128), complex_uniform(r, 10**6).astype(np.complex128)),
                     lambda a, b: a / b),
     "prod_c64": ("1e6", lambda r: (unit_complex(r, 10**6).astype(np.complex64),), lambda z: z.prod()),

@@ -4,10 +4,14 @@
 // points are looked up by name), so a new op row is tested without touching this file.
 #include <dlfcn.h>
 
+#include <cmath>
+#include <complex>
 #include <functional>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 
 #include "test_util.hpp"
 
@@ -207,6 +211,96 @@ TEST_P(CrossBackend, UniformOpsMatchReference) {
         }
     }
     EXPECT_GT(g_compared - before, 2000) << "too few successful comparisons: the harness is not testing";
+}
+
+// Special values: every unary and binary op on zeros of both signs, subnormals, values whose
+// exponentials overflow, infinities and NaN, every pair of them for binary ops, in the float
+// and complex dtypes, compared with the reference element by element: the same NaNs, the
+// same infinities, the same signs of zeros, finite values within the dtype's tolerance
+// (results below the smallest normal within that tolerance of it). Random data rarely hits
+// these cases (C99 Annex G's complex infinities, branch cuts, 0 - x for -x).
+const double kSpecials[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1e-310, -1e-40, 800.0, -800.0, 100.0, 1e300,
+                            HUGE_VAL, -HUGE_VAL, std::numeric_limits<double>::quiet_NaN()};
+const double kComplexSpecialParts[] = {0.0, -0.0, 1.0, -2.5, 1e-310, 1e300, HUGE_VAL, -HUGE_VAL, std::numeric_limits<double>::quiet_NaN()};
+
+bool same_special(double got, double want, double rtol, double tiny) {
+    if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got);
+    if (std::signbit(got) != std::signbit(want)) return false;
+    if (std::isinf(want) || want == 0) return got == want;
+    return std::isfinite(got) && std::fabs(got - want) <= rtol * (std::fabs(want) + tiny);
+}
+
+T special_values(ember_dtype_t d, bool pairs, int side) {
+    const bool cplx = d == EMBER_COMPLEX64 || d == EMBER_COMPLEX128;
+    std::vector<std::complex<double>> v;
+    if (cplx)
+        for (double re : kComplexSpecialParts)
+            for (double im : kComplexSpecialParts) v.emplace_back(re, im);
+    else
+        for (double x : kSpecials) v.emplace_back(x, 0.0);
+    std::vector<std::complex<double>> out;
+    if (!pairs) out = v;
+    else
+        for (const auto& a : v)
+            for (const auto& b : v) out.push_back(side == 0 ? a : b);
+    const int64_t n = (int64_t)out.size();
+    T src, t;
+    if (cplx) {
+        ember_tensor_from_data(test_ctx(), out.data(), EMBER_COMPLEX128, &n, 1, src.out());
+    } else {
+        std::vector<double> re;
+        for (const auto& z : out) re.push_back(z.real());
+        ember_tensor_from_data(test_ctx(), re.data(), EMBER_FLOAT64, &n, 1, src.out());
+    }
+    ember_astype(test_ctx(), src, d, t.out());
+    return t;
+}
+
+TEST_P(CrossBackend, UniformOpsMatchReferenceOnSpecialValues) {
+    if (GetParam() == "none") GTEST_SKIP() << "only the reference backend is available";
+    Ctx ctx(GetParam().c_str());
+    ASSERT_NE(ctx.c, nullptr) << ember_last_error();
+    int compared = 0;
+    for (int i = 0; i < ember_op_count(); ++i) {
+        const char* sig;
+        const std::string op = op_name(i, &sig), s = sig;
+        if ((s != "unary" && s != "binary") || (GetParam() == "fake" && op == "negative")) continue;
+        const char* binding = "";
+        ember_op_binding(GetParam().c_str(), op.c_str(), &binding);
+        if (std::string(binding) == "unsupported") continue;
+        for (ember_dtype_t d : {EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+            const bool binary = s == "binary";
+            T a = special_values(d, binary, 0), b = special_values(d, binary, 1), r1, r2;
+            T ab = on(ctx.c, a), bb = on(ctx.c, b);
+            ember_status_t s1, s2;
+            if (binary) {
+                s1 = entry_point<Binary>(op)(test_ctx(), a, b, r1.out());
+                s2 = entry_point<Binary>(op)(ctx.c, ab, bb, r2.out());
+            } else {
+                s1 = entry_point<Unary>(op)(test_ctx(), a, r1.out());
+                s2 = entry_point<Unary>(op)(ctx.c, ab, r2.out());
+            }
+            const std::string what = GetParam() + " " + op + " " + ember_dtype_name(d);
+            ASSERT_EQ(s2, s1) << what << ": status differs (" << ember_last_error() << ")";
+            if (s1 != EMBER_OK) continue;
+            ASSERT_EQ(dtype_of(r2), dtype_of(r1)) << what;
+            const ember_dtype_t rd = dtype_of(r1);
+            const double tiny = rd == EMBER_FLOAT16 ? 6.1e-5 : rd == EMBER_FLOAT64 || rd == EMBER_COMPLEX128 ? 2.3e-308 : 1.2e-38;
+            const auto want = values_c(r1), got = values_c(on(test_ctx(), r2)), x = values_c(a), y = values_c(b);
+            ASSERT_EQ(got.size(), want.size()) << what;
+            int wrong = 0;
+            for (size_t k = 0; k < want.size() && wrong < 3; ++k) {
+                if (same_special(got[k].real(), want[k].real(), rtol_for(rd), tiny) && same_special(got[k].imag(), want[k].imag(), rtol_for(rd), tiny)) continue;
+                std::ostringstream operands;
+                operands << x[k];
+                if (binary) operands << " and " << y[k];
+                ADD_FAILURE() << what << " of " << operands.str() << ": backend " << got[k] << ", reference " << want[k];
+                ++wrong;
+            }
+            compared += (int)want.size();
+        }
+    }
+    EXPECT_GT(compared, 100000) << "too few comparisons: the harness is not testing";
 }
 
 // ember_elementwise_into for every UNARY/BINARY op on ctx: in place (out is an input, also

@@ -699,6 +699,19 @@ TEST(ElementwiseSpecial, NanInfSignedZero) {
         ASSERT_EQ(neg.size(), zeros.size());
         for (size_t i = 0; i < neg.size(); ++i) EXPECT_EQ(std::signbit(neg[i]), i % 2 == 0) << "negative of " << zeros[i] << " at " << i;
     }
+    // The complex reciprocal is conj(z) / |z|^2: zero parts signed as conj(z)'s, and no NaN
+    // from a subnormal part (a complex division gives 1/(1e-310 + 0i) as inf + NaN i).
+    T zr = make_any({C(1e-310, 0.0), C(0.0, -1.0), C(2.0, 0.0), C(-0.0, 4.0), C(Inf, 1.0), C(0.0, 0.0)}, {6}, EMBER_COMPLEX128), rr;
+    EM_OK(ember_reciprocal(test_ctx(), zr, rr.out()));
+    const auto recip = values_c(rr);
+    ASSERT_EQ(recip.size(), 6u);
+    const C want_recip[5] = {C(Inf, -0.0), C(0.0, 1.0), C(0.5, -0.0), C(-0.0, -0.25), C(0.0, -0.0)};
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_EQ(recip[i], want_recip[i]) << "reciprocal, element " << i;
+        EXPECT_EQ(std::signbit(recip[i].real()), std::signbit(want_recip[i].real())) << "reciprocal, element " << i;
+        EXPECT_EQ(std::signbit(recip[i].imag()), std::signbit(want_recip[i].imag())) << "reciprocal, element " << i;
+    }
+    EXPECT_TRUE(std::isinf(recip[5].real()) && std::isnan(recip[5].imag())) << "1/0 is inf + NaN i: " << recip[5];
     for (ember_dtype_t d : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {  // both parts' signs flip
         std::vector<C> zeros(37);
         for (size_t i = 0; i < zeros.size(); ++i) zeros[i] = i % 2 ? C(-0.0, 0.0) : C(0.0, -0.0);

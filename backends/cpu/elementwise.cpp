@@ -9,7 +9,7 @@
 // register transpose for transposed ones), except a plain copy of a transposed input of 32
 // rows or more, which runs the register transpose straight into the output, and a plain
 // copy of a stepped or reversed input, gathered straight into it.
-// Complex multiply and divide (square and reciprocal with them) have loops of their own,
+// Complex multiply, divide, square (a product) and reciprocal have loops of their own,
 // quotients of stepped inputs through the tiles too; complex add and subtract go part by
 // part; other complex ops (but abs of complex64 and conj) run the reference kernel, which
 // accepts any strides, on slices across the pool.
@@ -672,14 +672,11 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     const bool complex_in = x.dtype == EMBER_COMPLEX64 || x.dtype == EMBER_COMPLEX128;
     if ((code == U_SQUARE || code == U_RECIP) && complex_in && o.dtype == x.dtype && (unit || (code == U_RECIP && g.st[0][last] == 1))) {
         // z^2 is the reference's z * z: the product's run, z as both operands; 1 / z its
-        // (1 + 0i) / z: the quotient's run with a broadcast 1, a stepped z through tiles.
-        if (const ComplexRun run = complex_run_for(x.dtype, code == U_RECIP)) {
-            static const double one[2] = {1.0, 0.0};
-            static const float one_f[2] = {1.0f, 0.0f};
-            const void* p_one = x.dtype == EMBER_COMPLEX64 ? (const void*)one_f : (const void*)one;
+        // reciprocal's steps, a stepped z through tiles.
+        if (const ComplexRun run = complex_run_for(x.dtype, false)) {
             auto apply = [&](const void* z, void* out, int64_t n) {
                 if (code == U_SQUARE) run(z, z, out, n, 0);
-                else run(p_one, z, out, n, 1);
+                else g_isa->un[U_RECIP][x.dtype](z, out, n, 0);  // common/complex_reciprocal.hpp's steps
             };
             const int64_t sz = (int64_t)itemsize_of(x.dtype);
             char *px = base_ptr(x), *po = base_ptr(o);

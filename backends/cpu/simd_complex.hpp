@@ -237,6 +237,57 @@ void conj_c128(const void* in, void* out, int64_t n, int) {
     for (int64_t i = 0; i < 2 * n; ++i) o[i] = x[i] ^ ((uint64_t)(i & 1) << 63);
 }
 
+// 1/z of (re, im) pairs by common/complex_reciprocal.hpp's steps, bit for bit (each part
+// divided by d, the product in d unfused), a vector's pairs at a time: the divisor's larger
+// part chosen per pair by blends, the numerators (1, -r) or (r, -1) divided by d in one
+// vector division. A zero, infinite or NaN pair is then overwritten by that function's
+// answer (its early returns, which no contraction of this ISA's build can change); the last
+// few pairs go through a copy padded with ones. 1e6 complex64 values: 4.7 ms through the
+// function alone, 0.58 ms this way, two threads.
+template <class T>
+void complex_recip_loop(const T* z, T* o, int64_t n) {
+    typedef sint_of<T> I;
+    typedef typename VT<I>::type Mask;
+    constexpr int lanes = W<T>;
+    Mask swap, dup_even, odd;
+    for (int l = 0; l < lanes; ++l) {
+        swap[l] = l ^ 1;
+        dup_even[l] = l & ~1;
+        odd[l] = l & 1 ? -1 : 0;
+    }
+    const V<T> one = splat(T(1)), inf = splat(std::numeric_limits<T>::infinity());
+    const Mask magnitude = ~(Mask)splat((T)-0.0);
+    auto step = [&](const V<T> v, T* dst) {
+        const V<T> s = __builtin_shuffle(v, swap);
+        const V<T> av = (V<T>)((Mask)v & magnitude), as = (V<T>)((Mask)s & magnitude);
+        const Mask by_im = __builtin_shuffle((Mask)(av < as), dup_even);  // |re| < |im|, from the even lanes
+        const V<T> re = __builtin_shuffle(v, dup_even), im = __builtin_shuffle(s, dup_even);
+        const V<T> big = by_im ? im : re, small = by_im ? re : im;
+        const V<T> r = small / big;
+        const V<T> d = unfused(small * r) + big;
+        store_vec(dst, (odd ? (by_im ? -one : -r) : (by_im ? r : one)) / d);
+        if (any_set(~(Mask)(av < inf) | ((v == 0) & (s == 0))))
+            for (int k = 0; k < lanes; k += 2) {
+                const T x = v[k], y = v[k + 1];
+                if ((std::isfinite(x) && std::isfinite(y)) && (x != 0 || y != 0)) continue;
+                const std::complex<T> w = ember_complex::reciprocal(std::complex<T>(x, y));
+                dst[k] = w.real();
+                dst[k + 1] = w.imag();
+            }
+    };
+    int64_t i = 0;
+    for (; i + lanes <= 2 * n; i += lanes) step(load(z + i), o + i);
+    if (i < 2 * n) {
+        T buf[lanes];
+        for (int l = 0; l < lanes; ++l) buf[l] = 1;
+        memcpy(buf, z + i, (size_t)(2 * n - i) * sizeof(T));
+        step(load(buf), buf);
+        memcpy(o + i, buf, (size_t)(2 * n - i) * sizeof(T));
+    }
+}
+void recip_c64(const void* in, void* out, int64_t n, int) { complex_recip_loop((const float*)in, (float*)out, n); }
+void recip_c128(const void* in, void* out, int64_t n, int) { complex_recip_loop((const double*)in, (double*)out, n); }
+
 #if defined(__FMA__)
 // a * b + c rounded once (vfmadd), the building block of the exact products below.
 inline __attribute__((always_inline)) V<double> fused(V<double> a, V<double> b, V<double> c) {

@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <initializer_list>
 #include <limits>
 #include <type_traits>
@@ -37,6 +38,7 @@
 #include <immintrin.h>
 #endif
 
+#include "../common/complex_reciprocal.hpp"
 #include "../common/float16.hpp"
 #include "isa.hpp"
 #include "neg_log_fast.hpp"
@@ -519,6 +521,8 @@ IsaTable build_table() {
     t.un[U_SIGN][D_C64] = sign_c64;
     t.un[U_CONJ][D_C64] = conj_c64;
     t.un[U_CONJ][D_C128] = conj_c128;
+    t.un[U_RECIP][D_C64] = recip_c64;
+    t.un[U_RECIP][D_C128] = recip_c128;
 #if defined(__FMA__)
     t.un[U_ABS][D_C128] = abs_c128;
 #endif

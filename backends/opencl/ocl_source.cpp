@@ -221,11 +221,14 @@ inline @CT @Pmul(@CT x, @CT y) {
 )CLC";
 
 const char* kComplexMath = R"CLC(
-/* Division as the C runtime does it (Smith's method, then Annex G recovery). */
+/* Division as the reference's (libgcc's, GCC 12) and the cpu backend's (simd_complex.hpp):
+   complex64 in double where the device has it (products of floats are exact there);
+   complex128 by Smith's method on the divisor's larger part, after libgcc's scalings, and
+   its other order where the ratio is subnormal or zero; then C99 Annex G's recovery of
+   infinities where both parts are NaN. */
 inline @CT @Pdiv(@CT x, @CT y) {
     @RT a = x.x, b = x.y, c = y.x, d = y.y, re, im;
-    if (fabs(c) < fabs(d)) { const @RT r = c / d, den = c * r + d; re = (a * r + b) / den; im = (b * r - a) / den; }
-    else { const @RT r = d / c, den = d * r + c; re = (b * r + a) / den; im = (b - a * r) / den; }
+@DIVCORE
     if (isnan(re) && isnan(im)) {
         const @RT inf = (@RT)INFINITY;
         if (c == 0.0@L && d == 0.0@L && (!isnan(a) || !isnan(b))) { re = copysign(inf, c) * a; im = copysign(inf, c) * b; }
@@ -239,11 +242,29 @@ inline @CT @Pdiv(@CT x, @CT y) {
     }
     return (@CT)(re, im);
 }
+/* exp(|x|) past the overflow threshold, its cosine and sine factors applied between two
+   halves: e^800 cos(1e-310) is finite where e^800 is not (the reference's cexp, ccosh and
+   csinh are finite there too). */
+inline @CT @Pbig_exp(@RT ax, @RT c, @RT s, @RT scale) {
+    const @RT h = exp(0.5@L * ax);
+    return (@CT)(scale * h * c * h, scale * h * s * h);
+}
+/* 1/z as conj(z) / |z|^2 with Smith's scaling: backends/common/complex_reciprocal.hpp's steps. */
+inline @CT @Precip(@CT z) {
+    const @RT x = z.x, y = z.y;
+    if (isinf(x) || isinf(y)) return (@CT)(copysign(0.0@L, x), copysign(0.0@L, -y));
+    if (isnan(x) || isnan(y)) return (@CT)((@RT)NAN, (@RT)NAN);
+    if (x == 0.0@L && y == 0.0@L) return (@CT)(copysign((@RT)INFINITY, x), (@RT)NAN);
+    if (fabs(x) >= fabs(y)) { const @RT r = y / x, d = x + y * r; return (@CT)(1.0@L / d, -r / d); }
+    const @RT r = x / y, d = y + x * r;
+    return (@CT)(r / d, -1.0@L / d);
+}
 inline @CT @Pexp(@CT z) {
     const @RT x = z.x, y = z.y;
     if (isfinite(x)) {
         if (isfinite(y)) {
             if (y == 0.0@L) return (@CT)(exp(x), y);
+            if (x > @XBIG) return @Pbig_exp(x, cos(y), sin(y), 1.0@L);
             const @RT e = exp(x);
             return (@CT)(e * cos(y), e * sin(y));
         }
@@ -261,7 +282,14 @@ inline @CT @Pexp(@CT z) {
     if (y == 0.0@L) return (@CT)((@RT)NAN, y);
     return (@CT)((@RT)NAN, (@RT)NAN);
 }
-inline @CT @Plog(@CT z) { return (@CT)(log(hypot(z.x, z.y)), atan2(z.y, z.x)); }
+/* log|z| near |z| = 1 through log1p of |z|^2 - 1 = (a - 1)(a + 1) + b^2 (a - 1 exact there):
+   log(1 - 1e-40 i) has the real part 5e-81, which log(hypot) rounds to 0. */
+inline @CT @Plog(@CT z) {
+    @RT a = fabs(z.x), b = fabs(z.y);
+    if (a < b) { const @RT t = a; a = b; b = t; }
+    const @RT re = a >= 0.5@L && a <= 2.0@L && b < 1.0@L ? 0.5@L * log1p((a - 1.0@L) * (a + 1.0@L) + b * b) : log(hypot(a, b));
+    return (@CT)(re, atan2(z.y, z.x));
+}
 inline @CT @Psqrt(@CT z) {
     const @RT x = z.x, y = z.y;
     if (isinf(y)) return (@CT)((@RT)INFINITY, y);
@@ -282,73 +310,130 @@ inline @CT @Psqrt(@CT z) {
     return (@CT)(r, copysign(s, y));
 }
 inline @CT @Psign(@CT z) { const @RT a = hypot(z.x, z.y); return a == 0.0@L ? (@CT)(0.0@L, 0.0@L) : (@CT)(z.x / a, z.y / a); }
-inline @CT @Psin(@CT z) { return (@CT)(sin(z.x) * cosh(z.y), cos(z.x) * sinh(z.y)); }
-inline @CT @Pcos(@CT z) { return (@CT)(cos(z.x) * cosh(z.y), -(sin(z.x) * sinh(z.y))); }
-inline @CT @Psinh(@CT z) { return (@CT)(sinh(z.x) * cos(z.y), cosh(z.x) * sin(z.y)); }
-inline @CT @Pcosh(@CT z) { return (@CT)(cosh(z.x) * cos(z.y), sinh(z.x) * sin(z.y)); }
-inline @CT @Ptan(@CT z) {
-    const @RT x = z.x, y = z.y, s = sin(x), c = cos(x);
-    if (fabs(y) > @TBIG) return (@CT)(4.0@L * s * c * exp(-2.0@L * fabs(y)), copysign(1.0@L, y));
-    const @RT sh = sinh(y), chh = cosh(y);
-    const @RT den = fabs(sh) > fabs(c) * @EPS ? c * c + sh * sh : c * c;
-    return (@CT)(s * c / den, sh * chh / den);
+/* sinh and cosh with C99 Annex G's special values (the reference's), and exact parts on
+   the axes; sin(z) = -i sinh(iz), cos(z) = cosh(iz). */
+inline @CT @Psinh(@CT z) {
+    const @RT x = z.x, y = z.y;
+    if (isfinite(x) && isfinite(y)) {
+        if (y == 0.0@L) return (@CT)(sinh(x), y);
+        if (x == 0.0@L) return (@CT)(x * cos(y), sin(y));
+        if (fabs(x) > @XBIG) {
+            const @CT r = @Pbig_exp(fabs(x), cos(y), sin(y), 0.5@L);
+            return (@CT)(copysign(1.0@L, x) * r.x, r.y);
+        }
+        return (@CT)(sinh(x) * cos(y), cosh(x) * sin(y));
+    }
+    if (x == 0.0@L) return (@CT)(x, y - y);
+    if (isinf(x)) {
+        if (y == 0.0@L) return (@CT)(x, y);
+        if (isfinite(y)) return (@CT)(x * cos(y), (@RT)INFINITY * sin(y));
+        return (@CT)((@RT)INFINITY, y - y);  /* the real part's sign is unspecified: the reference's + */
+    }
+    if (y == 0.0@L) return (@CT)(x, y);
+    return (@CT)((@RT)NAN, (@RT)NAN);
 }
+inline @CT @Pcosh(@CT z) {
+    const @RT x = z.x, y = z.y;
+    if (isfinite(x) && isfinite(y)) {
+        if (y == 0.0@L) return (@CT)(cosh(x), copysign(0.0@L, x) * y);
+        if (x == 0.0@L) return (@CT)(cos(y), x * sin(y));
+        if (fabs(x) > @XBIG) {
+            const @CT r = @Pbig_exp(fabs(x), cos(y), sin(y), 0.5@L);
+            return (@CT)(r.x, copysign(1.0@L, x) * r.y);
+        }
+        return (@CT)(cosh(x) * cos(y), sinh(x) * sin(y));
+    }
+    if (x == 0.0@L) return (@CT)(y - y, 0.0@L);
+    if (isinf(x)) {
+        if (y == 0.0@L) return (@CT)((@RT)INFINITY, copysign(0.0@L, x) * y);
+        if (isfinite(y)) return (@CT)((@RT)INFINITY * cos(y), x * sin(y));
+        return (@CT)((@RT)INFINITY, y - y);
+    }
+    if (y == 0.0@L) return (@CT)(x, y);
+    return (@CT)((@RT)NAN, (@RT)NAN);
+}
+inline @CT @Psin(@CT z) {
+    if (isinf(z.y) && !isfinite(z.x)) return (@CT)((@RT)NAN, (@RT)INFINITY);  /* unspecified sign: the reference's + */
+    const @CT w = @Psinh((@CT)(-z.y, z.x));
+    return (@CT)(w.y, -w.x);
+}
+inline @CT @Pcos(@CT z) { return @Pcosh((@CT)(-z.y, z.x)); }
 inline @CT @Ptanh(@CT z) {
-    const @RT x = z.x, y = z.y, s = sin(y), c = cos(y);
+    const @RT x = z.x, y = z.y;
+    if (isinf(x)) return (@CT)(copysign(1.0@L, x), copysign(0.0@L, isfinite(y) ? sin(2.0@L * y) : y));
+    if (!isfinite(y)) return x == 0.0@L ? (@CT)(x, y - y) : (@CT)((@RT)NAN, (@RT)NAN);
+    if (isnan(x)) return (@CT)(x, y == 0.0@L ? y : x);
+    if (y == 0.0@L) return (@CT)(tanh(x), y);
+    const @RT s = sin(y), c = cos(y);
     if (fabs(x) > @TBIG) return (@CT)(copysign(1.0@L, x), 4.0@L * s * c * exp(-2.0@L * fabs(x)));
     const @RT sh = sinh(x), chh = cosh(x);
     const @RT den = fabs(sh) > fabs(c) * @EPS ? sh * sh + c * c : c * c;
     return (@CT)(sh * chh / den, s * c / den);
 }
-/* Inverse functions: exact real-axis values with C99 branch cuts (the sign of a zero
-   imaginary part picks the side), standard formulas elsewhere. */
+inline @CT @Ptan(@CT z) { const @CT w = @Ptanh((@CT)(-z.y, z.x)); return (@CT)(w.y, -w.x); }
+/* Inverse functions by Kahan's formulas ("Branch cuts for complex elementary functions",
+   1987): products of square roots, accurate near the branch points, the sign of a zero
+   part picking the side of a cut. Non-finite input as C99 Annex G, unspecified signs as the
+   reference backend gives them. asin(z) = -i asinh(iz), atan(z) = -i atanh(iz). */
 inline @CT @Pasinh(@CT z) {
-    if (z.y == 0.0@L) return (@CT)(asinh(z.x), z.y);
-    /* odd function: evaluate where z + sqrt(z*z + 1) does not cancel (OpenCL has no recursion) */
-    const int neg = z.x < 0.0@L;
-    const @CT u = neg ? -z : z;
-    const @CT w = @Plog(u + @Psqrt(@Pmul(u, u) + (@CT)(1.0@L, 0.0@L)));
-    return neg ? -w : w;
+    const @RT x = z.x, y = z.y;
+    if (isnan(x)) return y == 0.0@L ? z : isinf(y) ? (@CT)(copysign((@RT)INFINITY, x), x) : (@CT)((@RT)NAN, (@RT)NAN);
+    if (isnan(y)) return isinf(x) ? z : (@CT)((@RT)NAN, (@RT)NAN);
+    if (isinf(x)) return (@CT)(x, copysign(isinf(y) ? 0.25@L * @PI : 0.0@L, y));
+    if (isinf(y)) return (@CT)(copysign((@RT)INFINITY, x), copysign(@PI2, y));
+    /* asinh(z) = -i asin(iz); asin(w) = atan(Re w / Re(s1 s2)) + i asinh(Im(conj(s1) s2)),
+       s1 = sqrt(1 - w), s2 = sqrt(1 + w), here with w = iz = -y + ix */
+    const @CT s1 = @Psqrt((@CT)(1.0@L + y, -x)), s2 = @Psqrt((@CT)(1.0@L - y, x));
+    return (@CT)(asinh(s1.x * s2.y - s1.y * s2.x), -atan2(-y, s1.x * s2.x - s1.y * s2.y));
 }
 inline @CT @Pasin(@CT z) {
-    if (z.y == 0.0@L) {
-        if (fabs(z.x) <= 1.0@L) return (@CT)(asin(z.x), z.y);
-        return (@CT)(copysign(@PI2, z.x), copysign(acosh(fabs(z.x)), z.y));
-    }
     const @CT w = @Pasinh((@CT)(-z.y, z.x));
     return (@CT)(w.y, -w.x);
 }
 inline @CT @Pacos(@CT z) {
-    if (z.y == 0.0@L) {
-        if (fabs(z.x) <= 1.0@L) return (@CT)(acos(z.x), -z.y);
-        return (@CT)(z.x > 0.0@L ? 0.0@L : @PI, -copysign(acosh(fabs(z.x)), z.y));
+    const @RT x = z.x, y = z.y;
+    if (isnan(x)) return isinf(y) ? (@CT)(x, -y) : (@CT)((@RT)NAN, (@RT)NAN);
+    if (isnan(y)) return isinf(x) ? (@CT)(y, -(@RT)INFINITY) : x == 0.0@L ? (@CT)(@PI2, y) : (@CT)((@RT)NAN, (@RT)NAN);
+    if (isinf(x)) {
+        const @RT re = isinf(y) ? (x < 0.0@L ? 0.75@L * @PI : 0.25@L * @PI) : (x < 0.0@L ? @PI : 0.0@L);
+        return (@CT)(re, copysign((@RT)INFINITY, -y));
     }
-    const @CT w = @Pasin(z);
-    return (@CT)(@PI2 - w.x, -w.y);
-}
-inline @CT @Patanh(@CT z) {
-    if (z.y == 0.0@L) {
-        const @RT ax = fabs(z.x);
-        if (ax < 1.0@L) return (@CT)(atanh(z.x), z.y);
-        if (ax == 1.0@L) return (@CT)(copysign((@RT)INFINITY, z.x), z.y);
-        return (@CT)(atanh(1.0@L / z.x), copysign(@PI2, z.y));
-    }
-    const @CT one = (@CT)(1.0@L, 0.0@L);
-    return 0.5@L * (@Plog(one + z) - @Plog(one - z));
-}
-inline @CT @Patan(@CT z) {
-    if (z.y == 0.0@L) return (@CT)(atan(z.x), z.y);
-    const @CT w = @Patanh((@CT)(-z.y, z.x));
-    return (@CT)(w.y, -w.x);
+    if (isinf(y)) return (@CT)(@PI2, -y);
+    const @CT s1 = @Psqrt((@CT)(1.0@L - x, -y)), s2 = @Psqrt((@CT)(1.0@L + x, y));
+    return (@CT)(2.0@L * atan2(s1.x, s2.x), asinh(s2.x * s1.y - s2.y * s1.x));
 }
 inline @CT @Pacosh(@CT z) {
-    if (z.y == 0.0@L) {
-        if (z.x >= 1.0@L) return (@CT)(acosh(z.x), z.y);
-        if (z.x > -1.0@L) return (@CT)(0.0@L, copysign(acos(z.x), z.y));
-        return (@CT)(acosh(-z.x), copysign(@PI, z.y));
+    const @RT x = z.x, y = z.y;
+    if (isnan(x)) return isinf(y) ? (@CT)((@RT)INFINITY, x) : (@CT)((@RT)NAN, (@RT)NAN);
+    if (isnan(y)) return isinf(x) ? (@CT)((@RT)INFINITY, y) : x == 0.0@L ? (@CT)(y, @PI2) : (@CT)((@RT)NAN, (@RT)NAN);
+    if (isinf(x)) {
+        const @RT im = isinf(y) ? (x < 0.0@L ? 0.75@L * @PI : 0.25@L * @PI) : (x < 0.0@L ? @PI : 0.0@L);
+        return (@CT)((@RT)INFINITY, copysign(im, y));
     }
-    const @CT one = (@CT)(1.0@L, 0.0@L);
-    return @Plog(z + @Pmul(@Psqrt(z + one), @Psqrt(z - one)));
+    if (isinf(y)) return (@CT)((@RT)INFINITY, copysign(@PI2, y));
+    const @CT s1 = @Psqrt((@CT)(x - 1.0@L, y)), s2 = @Psqrt((@CT)(x + 1.0@L, y));
+    return (@CT)(asinh(s1.x * s2.x + s1.y * s2.y), 2.0@L * atan2(s1.y, s2.x));
+}
+inline @CT @Patanh(@CT z) {
+    const @RT x = z.x, y = z.y, ax = fabs(x), ay = fabs(y);
+    if (isinf(y)) return (@CT)(copysign(0.0@L, x), copysign(@PI2, y));
+    if (isinf(x)) return (@CT)(copysign(0.0@L, x), isnan(y) ? y : copysign(@PI2, y));
+    if (isnan(x) || isnan(y)) return x == 0.0@L ? z : (@CT)((@RT)NAN, (@RT)NAN);
+    if (ax > @ABIG || ay > @ABIG) {  /* Re(1/z) = x / |z|^2 without overflow; the imaginary part +-pi/2 */
+        const @RT re = ax >= ay ? 1.0@L / (x + y * (y / x)) : (x / y) / (y + x * (x / y));
+        return (@CT)(re, copysign(@PI2, y));
+    }
+    if (ax == 1.0@L && ay < @ATINY) {  /* (1 - x)^2 + y^2 would underflow to 0 */
+        if (y == 0.0@L) return (@CT)(copysign((@RT)INFINITY, x), y);
+        return (@CT)(copysign(0.5@L * (log(2.0@L) - log(ay)), x), copysign(0.25@L * @PI, y));
+    }
+    const @RT omx = 1.0@L - ax;
+    const @RT re = 0.25@L * log1p(4.0@L * ax / (omx * omx + ay * ay));
+    return (@CT)(copysign(re, x), 0.5@L * atan2(2.0@L * y, omx * (1.0@L + ax) - ay * ay));
+}
+inline @CT @Patan(@CT z) {
+    const @CT w = @Patanh((@CT)(-z.y, z.x));
+    return (@CT)(w.y, -w.x);
 }
 inline @CT @Ppow(@CT x, @CT y) { return @Pexp(@Pmul(y, @Plog(x))); }
 inline int @Pless(@CT a, @CT b) {
@@ -358,15 +443,48 @@ inline int @Pless(@CT a, @CT b) {
 }
 )CLC";
 
-std::string complex_helpers(const char* prefix, bool dbl, bool full) {
+// The quotient's core (see @Pdiv): complex64 on a device with doubles, complex128, or
+// complex64 by Smith's method in float on a device without doubles.
+const char* kDivideInDouble = R"CLC(    {
+        const double ad = a, bd = b, cd = c, dd = d, den = cd * cd + dd * dd;
+        re = (float)((ad * cd + bd * dd) / den);
+        im = (float)((bd * cd - ad * dd) / den);
+    })CLC";
+const char* kDivideScaled = R"CLC(    {  /* the scaled values stay in a, b, c, d: the recovery below reads them, as libgcc's */
+        const int by_im = fabs(c) < fabs(d);
+        const double abig = by_im ? fabs(d) : fabs(c), aa = fabs(a), ab = fabs(b), max_up = 0x1.fffffffffffffp+970;
+        const double f = abig >= 0x1.fffffffffffffp+1022 ? 0.5
+                       : abig < 0x1p-52 || (abig < max_up && ((aa < DBL_MIN && ab < max_up) || (ab < DBL_MIN && aa < max_up))) ? 0x1p+52 : 1.0;
+        a *= f; b *= f; c *= f; d *= f;
+        const double big = by_im ? d : c, small = by_im ? c : d;
+        const double ratio = small / big, den = small * ratio + big;
+        double p, r, s;
+        const double q = by_im ? b : a;
+        if (fabs(ratio) > DBL_MIN) {
+            const double rr = a * ratio, ri = b * ratio;
+            p = by_im ? rr : ri; r = by_im ? ri : b; s = by_im ? a : rr;
+        } else {
+            const double sr = small * (a / big), si = small * (b / big);
+            p = by_im ? sr : si; r = by_im ? si : b; s = by_im ? a : sr;
+        }
+        re = (p + q) / den;
+        im = (r - s) / den;
+    })CLC";
+const char* kDivideSmith = R"CLC(    if (fabs(c) < fabs(d)) { const float r = c / d, den = c * r + d; re = (a * r + b) / den; im = (b * r - a) / den; }
+    else { const float r = d / c, den = d * r + c; re = (b * r + a) / den; im = (b - a * r) / den; })CLC";
+
+std::string complex_helpers(const char* prefix, bool dbl, bool full, bool fp64) {
     std::string t = kComplexHelpers;
-    if (full) t += kComplexMath;
+    if (full) t += sub(kComplexMath, {{"@DIVCORE", dbl ? kDivideScaled : fp64 ? kDivideInDouble : kDivideSmith}});
     return sub(t, {{"@PI2", dbl ? "M_PI_2" : "M_PI_2_F"},
                    {"@PI", dbl ? "M_PI" : "M_PI_F"},
                    {"@CT", dbl ? "double2" : "float2"},
                    {"@RT", dbl ? "double" : "float"},
                    {"@L", dbl ? "" : "f"},
                    {"@TBIG", dbl ? "354.0" : "44.0f"},
+                   {"@XBIG", dbl ? "709.0" : "88.0f"},
+                   {"@ABIG", dbl ? "1e150" : "1e18f"},
+                   {"@ATINY", dbl ? "1e-150" : "1e-18f"},
                    {"@EPS", dbl ? "DBL_EPSILON" : "FLT_EPSILON"},
                    {"@P", prefix}});
 }
@@ -516,7 +634,7 @@ const OpExpr kUnary[] = {
     {"ceil", SAME, nullptr, "x", "x", "ceil(x)", nullptr},
     {"round", SAME, nullptr, "x", "x", "rint(x)", "rint(x)"},
     {"trunc", SAME, nullptr, "x", "x", "trunc(x)", nullptr},
-    {"reciprocal", SAME, nullptr, nullptr, nullptr, "((comp_t)1 / x)", "c_div((comp_t)((real_t)1, (real_t)0), x)"},
+    {"reciprocal", SAME, nullptr, nullptr, nullptr, "((comp_t)1 / x)", "c_recip(x)"},
     {"isnan", BOOLOUT, "0", "0", "0", "isnan(x)", "(isnan(x.x) || isnan(x.y))"},
     {"isinf", BOOLOUT, "0", "0", "0", "isinf(x)", "(isinf(x.x) || isinf(x.y))"},
     {"isfinite", BOOLOUT, "1", "1", "1", "isfinite(x)", "(isfinite(x.x) && isfinite(x.y))"},
@@ -633,8 +751,8 @@ std::string header_for(int dt, bool fp64) {
     else acc = d.comp;
     s += "typedef " + acc + " acc_t;\n";
     if (d.kind == KX) {
-        s += complex_helpers("c_", std::strcmp(d.real, "double") == 0, true);
-        if (fp64 && dt == EMBER_COMPLEX64) s += complex_helpers("ca_", true, false);
+        s += complex_helpers("c_", std::strcmp(d.real, "double") == 0, true, fp64);
+        if (fp64 && dt == EMBER_COMPLEX64) s += complex_helpers("ca_", true, false, fp64);
         else s += "#define ca_mul c_mul\n";
     }
     if (d.kind == KI || d.kind == KU) s += kIntHelpers;

@@ -1,5 +1,6 @@
 // Reference elementwise unary kernels. Each op: the kinds it accepts, its result kind,
 // and one expression over the compute type.
+#include "../common/complex_reciprocal.hpp"
 #include "ref_common.hpp"
 
 namespace ember_ref {
@@ -100,7 +101,7 @@ UNARY_OP(floor, K_REAL, Out::Same, real_only(x, [](auto v) { return std::floor(v
 UNARY_OP(ceil, K_REAL, Out::Same, real_only(x, [](auto v) { return std::ceil(v); }))
 UNARY_OP(trunc, K_REAL, Out::Same, real_only(x, [](auto v) { return std::trunc(v); }))
 UNARY_OP(round, K_NUM, Out::Same, round_even(x))
-UNARY_OP(reciprocal, K_FLOAT | K_COMPLEX, Out::Same, C(C(1) / x))
+UNARY_OP(reciprocal, K_FLOAT | K_COMPLEX, Out::Same, [](C v) { if constexpr (is_cplx_v<C>) return ember_complex::reciprocal(v); else return C(C(1) / v); }(x))
 UNARY_OP(isnan, K_ALL, Out::Bool, is_nan(x))
 UNARY_OP(isinf, K_ALL, Out::Bool, is_inf(x))
 UNARY_OP(isfinite, K_ALL, Out::Bool, !is_nan(x) && !is_inf(x))
