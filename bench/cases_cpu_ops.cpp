@@ -774,6 +774,23 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("clip_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_clip(c, x, lo, hi, r); }));
         for (ember_tensor_t* t : {x, lo, hi}) ember_tensor_release(t);
     }
+    if (np.count("leaky_relu_f32/1e7")) {
+        ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 32);
+        add("leaky_relu_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_leaky_relu(c, x, 0.01, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("logsumexp_rows_f32/4096x4096") || np.count("logsumexp_cols_f32/4096x4096")) {
+        ember_tensor_t* x = random_tensor(c, {4096, 4096}, -5, 5, 33);
+        const int64_t axis0 = 0, axis1 = 1;
+        add("logsumexp_rows_f32", "4096x4096", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_logsumexp(c, x, &axis1, 1, 0, r); }));
+        add("logsumexp_cols_f32", "4096x4096", time_result(opt.quick ? 3 : 7, [&](ember_tensor_t** r) { ember_logsumexp(c, x, &axis0, 1, 0, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("logsumexp_f32/1e7")) {
+        ember_tensor_t* x = random_tensor(c, {10000000}, -5, 5, 34);
+        add("logsumexp_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_logsumexp(c, x, nullptr, 0, 0, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("pow_f32/1e7")) {
         ember_tensor_t *x = random_tensor(c, {10000000}, 0.1, 2, 31), *e = nullptr;
         ember_scalar_f64(c, 1.5, &e);

@@ -242,6 +242,10 @@ Index and random cases (INDEX_CASES, their own shapes):
   count_nonzero_bool np.count_nonzero(b) of the same
   clip_f32           np.clip(x, -0.5, 0.5) of 1e7 values
   pow_f32            x ** 1.5 of 1e7 positive values (a non-integer exponent: the pow function itself)
+  leaky_relu_f32     np.where(x > 0, x, np.float32(0.01) * x) of 1e7 values (slope 0.01)
+  logsumexp_rows_f32 the max-shifted logsumexp a user writes (m + log(sum(exp(x - m)))) along
+                     the last axis of a (4096, 4096) array; logsumexp_cols_f32 along axis 0;
+                     logsumexp_f32 of 1e7 values
 Linear algebra (LINALG_CASES, float64 n x n; Ember's side: bench/cases_cpu_lapack.cpp):
   solve_f64 np.linalg.solve(a, b) with b a vector; inv_f64, det_f64, cholesky_f64, qr_f64
   (reduced), svd_f64 (full_matrices=False, with U and Vh), eigh_f64 (with the eigenvectors),
@@ -305,6 +309,11 @@ def size_name(n):
 def softmax(x, axis=-1):
     e = np.exp(x - x.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)
+
+
+def logsumexp(x, axis):  # what a user writes without SciPy: max-shifted
+    m = x.max(axis=axis, keepdims=True)
+    return (m + np.log(np.exp(x - m).sum(axis=axis, keepdims=True))).squeeze(axis=axis)
 
 
 # name -> (input range, function of the inputs)
@@ -593,6 +602,10 @@ INDEX_CASES = {
     "count_nonzero_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7) > 0,), np.count_nonzero),
     "clip_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.clip(x, -0.5, 0.5)),
     "pow_f32": ("1e7", lambda r: (r.uniform(0.1, 2, 10**7).astype(np.float32),), lambda x: x ** 1.5),
+    "leaky_relu_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.where(x > 0, x, np.float32(0.01) * x)),
+    "logsumexp_rows_f32": ("4096x4096", lambda r: (r.uniform(-5, 5, (4096, 4096)).astype(np.float32),), lambda x: logsumexp(x, 1)),
+    "logsumexp_cols_f32": ("4096x4096", lambda r: (r.uniform(-5, 5, (4096, 4096)).astype(np.float32),), lambda x: logsumexp(x, 0)),
+    "logsumexp_f32": ("1e7", lambda r: (r.uniform(-5, 5, 10**7).astype(np.float32),), lambda x: logsumexp(x, None)),
 }
 
 

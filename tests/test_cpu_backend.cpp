@@ -2324,6 +2324,17 @@ TEST(CpuLarge, NegativeZeroScalarsKeepTheirSign) {
     }
 }
 
+// Equal values, signed zeros included (NaN where the expectation has NaN).
+void same_bits(const ember_tensor_t* got, const ember_tensor_t* want, const std::string& what) {
+    expect_close(got, want, 0, 0, what);
+    auto g = host_values(got), w = host_values(want);
+    for (size_t i = 0; i < std::min(g.size(), w.size()); ++i)
+        if (std::signbit(g[i]) != std::signbit(w[i]) && !std::isnan(w[i])) {
+            ADD_FAILURE() << what << ": sign of " << g[i] << " at " << i;
+            return;
+        }
+}
+
 // clip's one-pass kernel against the reference's composite (maximum, then minimum), bit for
 // bit: NaN in x and in a bound, zeros of both signs, one bound missing, weak bounds, views,
 // an output large enough for streaming stores; bounds that are not 0-d or that promote x
@@ -2333,15 +2344,6 @@ TEST(CpuLarge, ClipMatchesCompositeExactly) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     auto d = randf(1 << 19, -3, 3, 41);
     for (size_t i = 0; i < d.size(); i += 101) d[i] = i % 2 ? -0.0f : (float)nan;
-    auto same_bits = [](const ember_tensor_t* got, const ember_tensor_t* want, const std::string& what) {
-        expect_close(got, want, 0, 0, what);
-        auto g = host_values(got), w = host_values(want);
-        for (size_t i = 0; i < std::min(g.size(), w.size()); ++i)
-            if (std::signbit(g[i]) != std::signbit(w[i]) && !std::isnan(w[i])) {
-                ADD_FAILURE() << what << ": sign of " << g[i] << " at " << i;
-                return;
-            }
-    };
     T w_lo, w_hi, w_nan;
     EM_OK(ember_scalar_f64(cpu(), -1.25, w_lo.out()));
     EM_OK(ember_scalar_f64(cpu(), 0.0, w_hi.out()));
@@ -2385,6 +2387,109 @@ TEST(CpuLarge, ClipMatchesCompositeExactly) {
         EM_OK(ember_clip(ref(), as_ref(x), as_ref(lo), as_ref(hi), want.out()));
         same_bits(got, want, "clip n=" + std::to_string(host_values(x).size()));
     }
+}
+
+// leaky_relu in one pass (leaky_relu.cpp) against the reference backend's composite, value
+// for value and sign for sign: every float dtype (integers cast to float32 by the core),
+// slopes that float16/bfloat16 cannot hold exactly, 0, negative, above 1 and NaN; NaN,
+// infinities and signed zeros in x; transposed, stepped, 0-d, empty and streamed (5 Mi) x.
+TEST(CpuLarge, LeakyReluMatchesCompositeExactly) {
+    NEED_CPU();
+    const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+    auto d = randf(1 << 19, -3, 3, 43);
+    for (size_t i = 0; i < d.size(); i += 97) d[i] = i % 3 == 0 ? -0.0f : i % 3 == 1 ? (float)nan : (float)(i % 2 ? inf : -inf);
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT32, EMBER_INT8}) {
+        T x0 = tensor(cpu(), d, {1 << 10, 1 << 9}, EMBER_FLOAT32), x, xt, xs;
+        EM_OK(ember_astype(cpu(), x0, dt, x.out()));
+        EM_OK(ember_transpose(cpu(), x, xt.out()));
+        const int64_t from[2] = {0, 511}, to[2] = {1 << 10, 0}, steps[2] = {3, -2};
+        EM_OK(ember_slice(cpu(), x, from, to, steps, 2, xs.out()));
+        const struct {
+            const char* what;
+            const ember_tensor_t* x;
+        } cases[] = {{"contiguous", x}, {"transposed", xt}, {"stepped", xs}};
+        for (auto& c : cases)
+            for (double slope : {0.01, 0.3, 0.0, -0.5, 1.7, nan}) {
+                const std::string what = std::string("leaky_relu ") + ember_dtype_name(dt) + " " + c.what + " slope " + std::to_string(slope);
+                T got, want;
+                EM_OK(ember_leaky_relu(cpu(), c.x, slope, got.out()));
+                EM_OK(ember_leaky_relu(ref(), as_ref(c.x), slope, want.out()));
+                EXPECT_EQ(dtype_of(got), dtype_of(want)) << what;
+                same_bits(got, want, what);
+            }
+    }
+    std::vector<float> big(5 << 20);
+    for (size_t i = 0; i < big.size(); ++i) big[i] = (float)((int64_t)(i * 2654435761u % 1000) - 500) / 100;
+    const int64_t n = (int64_t)big.size();
+    T xb, scalar = tensor(cpu(), std::vector<double>{-7}, {}, EMBER_FLOAT32), empty = tensor(cpu(), std::vector<double>{}, {0, 3}, EMBER_FLOAT32);
+    EM_OK(ember_tensor_from_data(cpu(), big.data(), EMBER_FLOAT32, &n, 1, xb.out()));
+    for (const ember_tensor_t* x : {xb.t, scalar.t, empty.t}) {
+        T got, want;
+        EM_OK(ember_leaky_relu(cpu(), x, 0.2, got.out()));
+        EM_OK(ember_leaky_relu(ref(), as_ref(x), 0.2, want.out()));
+        same_bits(got, want, "leaky_relu n=" + std::to_string(host_values(x).size()));
+    }
+}
+
+// logsumexp's native kernel (logsumexp.cpp; x read once) against the reference's composite
+// computed in float64 and rounded to x's dtype: within one ulp of it for float32 and the
+// half types (the kernel sums in double and rounds once). Its paths: rows, columns, one long row in pieces, and the
+// scratch copy for other axes, transposed x and float16/bfloat16; groups holding +inf or
+// NaN, all -inf, empty groups (-inf), 0-d x and keepdims.
+TEST(CpuLarge, LogsumexpKernelMatchesFloat64Reference) {
+    NEED_CPU();
+    const float inf = std::numeric_limits<float>::infinity();
+    auto d = randf(512 * 1024, -20, 20, 35);
+    for (int k = 0; k < 1024; ++k) d[(size_t)(3 * 1024 + k)] = -inf;  // row 3: all -inf
+    d[5 * 1024 + 17] = inf;                                          // row 5 and column 17: +inf
+    d[7 * 1024 + 900] = std::numeric_limits<float>::quiet_NaN();    // row 7 and column 900: NaN
+    for (int r = 0; r < 512; ++r) d[(size_t)(r * 1024 + 9)] = -inf;  // column 9: all -inf
+    auto check = [](const ember_tensor_t* x, std::vector<int64_t> axes, int keepdims, const std::string& what) {
+        const ember_dtype_t dt = dtype_of(x);
+        const int64_t* ax = axes.empty() ? nullptr : axes.data();
+        T got, x64, want64, want;
+        EM_OK(ember_logsumexp(cpu(), x, ax, (int)axes.size(), keepdims, got.out()));
+        EM_OK(ember_astype(ref(), as_ref(x), EMBER_FLOAT64, x64.out()));
+        EM_OK(ember_logsumexp(ref(), x64, ax, (int)axes.size(), keepdims, want64.out()));
+        EM_OK(ember_astype(ref(), want64, dt, want.out()));
+        // float64: the reference is a float64 computation too (its exp and sums each within
+        // a few ulp); 16 ulp of the result.
+        const double ulp = dt == EMBER_FLOAT64 ? 0x1p-48 : dt == EMBER_FLOAT32 ? 0x1p-23 : dt == EMBER_FLOAT16 ? 0x1p-10 : 0x1p-7;
+        expect_close(got, want, ulp, ulp, what + " " + ember_dtype_name(dt));
+    };
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        T x = tensor(cpu(), d, {512, 1024}, dt), xt, x3;
+        EM_OK(ember_transpose(cpu(), x, xt.out()));
+        const int64_t shape3[3] = {16, 32, 1024};
+        EM_OK(ember_reshape(cpu(), x, shape3, 3, x3.out()));
+        check(x, {1}, 0, "rows");
+        check(x, {0}, 0, "columns");
+        check(x, {}, 0, "all (one long row)");
+        check(x, {0, 1}, 1, "all, keepdims");
+        check(xt, {0}, 0, "transposed, axis 0");
+        check(xt, {1}, 1, "transposed, axis 1");
+        check(x3, {1}, 0, "middle axis");
+        check(x3, {0, 2}, 1, "outer axes");
+        check(x3, {1, 2}, 0, "trailing axes");
+        check(x3, {0, 1}, 0, "leading axes");
+    }
+    T empty_rows = tensor(cpu(), std::vector<double>{}, {3, 0}, EMBER_FLOAT32), scalar = tensor(cpu(), std::vector<double>{2.5}, {}, EMBER_FLOAT32);
+    check(empty_rows, {1}, 0, "empty groups");
+    check(empty_rows, {0}, 0, "no groups");
+    check(scalar, {}, 0, "0-d");
+    std::vector<float> rising = randf(1 << 17, -1, 1, 36);  // one long row whose pieces have different maxima
+    for (size_t i = 0; i < rising.size(); ++i) rising[i] += -30.0f + 60.0f * (float)i / (float)rising.size();
+    T ramp = tensor(cpu(), rising, {1 << 17}, EMBER_FLOAT32);
+    check(ramp, {}, 0, "long rising row");
+    std::vector<float> all_low(1 << 17, -inf);  // one long row: all -inf, then +inf, then NaN
+    T low = tensor(cpu(), all_low, {1 << 17}, EMBER_FLOAT32);
+    check(low, {}, 0, "long row of -inf");
+    all_low[100000] = inf;
+    T high = tensor(cpu(), all_low, {1 << 17}, EMBER_FLOAT32);
+    check(high, {}, 0, "long row with +inf");
+    all_low[5] = std::numeric_limits<float>::quiet_NaN();
+    T nan = tensor(cpu(), all_low, {1 << 17}, EMBER_FLOAT32);
+    check(nan, {}, 0, "long row with NaN");
 }
 
 TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {

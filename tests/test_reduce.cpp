@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <random>
+#include <type_traits>
 
 #include "test_util.hpp"
 
@@ -433,6 +434,64 @@ TEST(Reduce, WideIntegerMeansAndVariancesAccumulateInFloat64) {
     EXPECT_TRUE(all_close(values(y), {9e18}, 1e-6));
 }
 
+// Means of int64 and uint64 arrays of more than 2^20 elements sum in float64 one slice of
+// rows at a time (dispatch.cpp, sum_in_slices): full means of contiguous and transposed
+// inputs, the sliced axis reduced or kept. Values near +-2^32 keep every float64 partial sum
+// exact, so each mean must be the exact sum over the count rounded to float32, bit for bit.
+TEST(Reduce, WideIntegerMeansOfLargeArraysInSlices) {
+    const int64_t rows = 1100, cols = 999;
+    std::vector<int64_t> signed_values((size_t)(rows * cols));
+    std::vector<uint64_t> unsigned_values(signed_values.size());
+    for (size_t i = 0; i < signed_values.size(); ++i) {
+        const int64_t small = (int64_t)((i * 2654435761u) % 2001);
+        signed_values[i] = small - 1000 + (i % 3 == 0 ? (int64_t(1) << 32) : i % 3 == 1 ? -(int64_t(1) << 32) - 7 : 0);
+        unsigned_values[i] = (uint64_t(1) << 32) + (uint64_t)small * 977;
+    }
+    auto expected = [&](const auto& v, int axis) {  // axis -1: the full mean
+        using Sum = std::conditional_t<std::is_signed_v<typename std::decay_t<decltype(v)>::value_type>, int64_t, uint64_t>;
+        const int64_t groups = axis < 0 ? 1 : axis == 0 ? cols : rows, count = rows * cols / groups;
+        std::vector<Sum> sums((size_t)groups, 0);
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t c = 0; c < cols; ++c) sums[(size_t)(axis < 0 ? 0 : axis == 0 ? c : r)] += v[(size_t)(r * cols + c)];
+        std::vector<float> means;
+        for (Sum s : sums) means.push_back((float)((double)s / (double)count));
+        return means;
+    };
+    auto read_f32 = [](const ember_tensor_t* t) {
+        int64_t n = 0;
+        EXPECT_EQ(ember_tensor_size(t, &n), EMBER_OK);
+        EXPECT_EQ(dtype_of(t), EMBER_FLOAT32);
+        std::vector<float> r((size_t)n);
+        EXPECT_EQ(ember_tensor_read(t, r.data(), r.size() * 4), EMBER_OK);
+        return r;
+    };
+    for (const char* backend : {"reference", "cpu"}) {
+        ember_ctx_t* ctx = nullptr;
+        if (ember_ctx_create_on(backend, 0, &ctx) != EMBER_OK) continue;
+        const int64_t shape[2] = {rows, cols}, ax0 = 0, ax1 = 1;
+        for (ember_dtype_t d : {EMBER_INT64, EMBER_UINT64}) {
+            const std::string b = std::string(backend) + " " + ember_dtype_name(d) + " ";
+            const void* data = d == EMBER_INT64 ? (const void*)signed_values.data() : (const void*)unsigned_values.data();
+            auto want = [&](int axis) { return d == EMBER_INT64 ? expected(signed_values, axis) : expected(unsigned_values, axis); };
+            T x, xt, y;
+            EM_OK(ember_tensor_from_data(ctx, data, d, shape, 2, x.out()));
+            EM_OK(ember_matrix_transpose(ctx, x, xt.out()));
+            EM_OK(ember_mean(ctx, x, nullptr, 0, 0, y.out()));
+            EXPECT_EQ(read_f32(y), want(-1)) << b << "full mean";
+            EM_OK(ember_mean(ctx, xt, nullptr, 0, 1, y.out()));
+            EXPECT_EQ(shape_of(y), (std::vector<int64_t>{1, 1})) << b << "keepdims";
+            EXPECT_EQ(read_f32(y), want(-1)) << b << "full mean of the transpose";
+            EM_OK(ember_mean(ctx, x, &ax0, 1, 0, y.out()));
+            EXPECT_EQ(read_f32(y), want(0)) << b << "mean over the sliced axis";
+            EM_OK(ember_mean(ctx, x, &ax1, 1, 0, y.out()));
+            EXPECT_EQ(read_f32(y), want(1)) << b << "mean keeping the sliced axis";
+            EM_OK(ember_mean(ctx, xt, &ax0, 1, 0, y.out()));
+            EXPECT_EQ(read_f32(y), want(1)) << b << "mean of the transpose over its axis 0";
+        }
+        ember_ctx_release(ctx);
+    }
+}
+
 // ---------------------------------------------------------------- argmax / argmin
 TEST(Reduce, ArgmaxArgmin) {
     ember_ctx_t* ctx = test_ctx();
@@ -692,6 +751,61 @@ TEST(Reduce, Activations) {
     EM_FAILS(ember_relu(ctx, bl, y.out()), EMBER_ERR_UNSUPPORTED_DTYPE, "ember_relu");
     EM_FAILS(ember_gelu(ctx, z, 0, y.out()), EMBER_ERR_UNSUPPORTED_DTYPE, "ember_gelu");
     EM_FAILS(ember_silu(ctx, z, y.out()), EMBER_ERR_UNSUPPORTED_DTYPE, "ember_silu");
+}
+
+// Activations, softmaxes and logsumexps of float16 and bfloat16 round once: computed in
+// float32 (composites.cpp, float32_for_halves; the cpu kernels widen the same way), every
+// value lies within one ulp of the float64 result of the same inputs. Computed step by step
+// in the type itself, every intermediate rounded to 11 (8) bits, they were several ulp off.
+TEST(Activations, HalfPrecisionCompositesRoundOnce) {
+    ember_ctx_t* ctx = test_ctx();
+    std::mt19937 rng(2026);
+    std::uniform_real_distribution<double> uniform(-6, 6);
+    const int64_t rows = 4, cols = 1000, last = 1;
+    V x0((size_t)(rows * cols));
+    for (auto& v : x0) v = uniform(rng);
+    auto Phi = [](double v) { return 0.5 * std::erfc(-v / std::sqrt(2.0)); };
+    for (ember_dtype_t d : {EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        SCOPED_TRACE(ember_dtype_name(d));
+        const int mantissa = d == EMBER_FLOAT16 ? 10 : 7, min_exp = d == EMBER_FLOAT16 ? -14 : -126;
+        auto worst_ulps = [&](const V& got, const V& want) {
+            double worst = 0;
+            for (size_t i = 0; i < want.size(); ++i) {
+                const int e = want[i] == 0 ? min_exp : std::max(std::ilogb(want[i]), min_exp);
+                worst = std::max(worst, std::fabs(got[i] - want[i]) / std::ldexp(1.0, e - mantissa));
+            }
+            return worst;
+        };
+        T t = make(x0, {rows, cols}, d), y;
+        const V x = values(t);  // the inputs as the type holds them
+        V g0, g1, sm(x.size()), lsm(x.size()), lse;
+        for (double v : x) {
+            g0.push_back(v * Phi(v));
+            g1.push_back(v / (1 + std::exp(-2 * std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))));
+        }
+        for (int64_t r = 0; r < rows; ++r) {
+            const double* row = x.data() + r * cols;
+            const double m = *std::max_element(row, row + cols);
+            double s = 0;
+            for (int64_t k = 0; k < cols; ++k) s += std::exp(row[k] - m);
+            for (int64_t k = 0; k < cols; ++k) {
+                sm[(size_t)(r * cols + k)] = std::exp(row[k] - m) / s;
+                lsm[(size_t)(r * cols + k)] = row[k] - m - std::log(s);
+            }
+            lse.push_back(m + std::log(s));
+        }
+        EM_OK(ember_gelu(ctx, t, 0, y.out()));
+        EXPECT_LE(worst_ulps(values(y), g0), 1.0) << "gelu erf";
+        EM_OK(ember_gelu(ctx, t, 1, y.out()));
+        EXPECT_LE(worst_ulps(values(y), g1), 1.0) << "gelu tanh";
+        EM_OK(ember_softmax(ctx, t, last, y.out()));
+        EXPECT_LE(worst_ulps(values(y), sm), 1.0) << "softmax";
+        EM_OK(ember_log_softmax(ctx, t, last, y.out()));
+        EXPECT_LE(worst_ulps(values(y), lsm), 1.0) << "log_softmax";
+        EM_OK(ember_logsumexp(ctx, t, &last, 1, 0, y.out()));
+        EXPECT_EQ(dtype_of(y), d);
+        EXPECT_LE(worst_ulps(values(y), lse), 1.0) << "logsumexp";
+    }
 }
 
 }  // namespace

@@ -145,6 +145,7 @@ ember_status_t init(const ember_host_api_t* host, void** state) {
         add_reduce_kernels(s->natives);
         add_matmul_kernels(s->natives);
         add_softmax_kernels(s->natives);
+        add_logsumexp_kernel(s->natives);
         add_variance_kernels(s->natives);
         add_nan_reduce_kernels(s->natives);
         add_counting_kernels(s->natives);
@@ -158,6 +159,7 @@ ember_status_t init(const ember_host_api_t* host, void** state) {
         add_libm_kernels(s->natives);
         add_gelu_kernel(s->natives);
         add_clip_kernel(s->natives);
+        add_leaky_relu_kernel(s->natives);
         add_fft_kernel(s->natives);
         add_random_kernels(s->natives);
         add_scan_kernels(s->natives);

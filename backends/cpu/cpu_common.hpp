@@ -430,6 +430,10 @@ void add_libm_kernels(std::vector<NativeKernel>& k);
 void add_gelu_kernel(std::vector<NativeKernel>& k);
 // clip with 0-d bounds in one pass (clip.cpp).
 void add_clip_kernel(std::vector<NativeKernel>& k);
+// leaky_relu in one pass (leaky_relu.cpp).
+void add_leaky_relu_kernel(std::vector<NativeKernel>& k);
+// logsumexp over any axes, x read once (logsumexp.cpp).
+void add_logsumexp_kernel(std::vector<NativeKernel>& k);
 // fft_c2c: lines a vector's width at a time (fft.cpp).
 void add_fft_kernel(std::vector<NativeKernel>& k);
 // The reference kernel of c run on slices of a dim across the pool (line_ops.cpp); `code`

@@ -18,10 +18,11 @@ namespace ember_cpu {
 // operands holding 0 or 1). B_SHL/B_SHR: integer shifts (counts outside [0, bits) as the
 // reference). B_FLOORDIV/B_REM: floor_divide and remainder of integers and float32 (float64:
 // the reference). B_POW: integer powers (floats: libm_loops.cpp). B_COPYSIGN: float32/float64
-// (and the half types staged), a's bits with b's sign bit. B_LOGADDEXP: float32 (and the
+// (and the half types staged), a's bits with b's sign bit. B_LEAKY_RELU: float32/float64,
+// a > 0 ? a : a * b (b the slope, a scalar). B_LOGADDEXP: float32 (and the
 // half types staged) and float64 (libmvec's exp and log1p).
 enum BinOp { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_AND, B_OR, B_XOR, B_SHL, B_SHR, B_FLOORDIV, B_REM, B_POW, B_COPYSIGN,
-             B_LOGADDEXP, B_COUNT };
+             B_LOGADDEXP, B_LEAKY_RELU, B_COUNT };
 // Unary ops with a vector kernel (contiguous in and out).
 // U_ABS of complex64 writes float32; U_CONJ has kernels for the complex dtypes only.
 enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIGMOID, U_RELU, U_SILU, U_GELU_TANH, U_GELU_ERF, U_NOT, U_SIGN,

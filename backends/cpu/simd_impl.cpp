@@ -500,6 +500,8 @@ IsaTable build_table() {
     t.bin[B_COPYSIGN][D_F32] = bin_fn<float, OpCopysign>;
     t.bin[B_LOGADDEXP][D_F32] = bin_fn<float, OpLogAddExp>;
     t.bin[B_COPYSIGN][D_F64] = bin_fn<double, OpCopysign>;
+    t.bin[B_LEAKY_RELU][D_F32] = bin_fn<float, OpLeakyRelu>;
+    t.bin[B_LEAKY_RELU][D_F64] = bin_fn<double, OpLeakyRelu>;
     t.bin[B_FLOORDIV][D_F32] = floordiv_rem<float, false>;  // float16/bfloat16 too, staged through float32
     t.bin[B_REM][D_F32] = floordiv_rem<float, true>;
     t.bin[B_FLOORDIV][D_F64] = floordiv_rem<double, false>;

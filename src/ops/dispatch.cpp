@@ -343,9 +343,11 @@ uint64_t axes_mask(const int64_t* axes, int naxes, int ndim) {
 
 namespace {
 // Sums and products whose accumulator is wider than the input (bool and integers into
-// (u)int64) cast one slice of rows at a time, so the widened copy stays in cache instead of
-// being a temporary up to 8x the input (80 MB for 1e7 bools). Integer arithmetic wraps, so
-// any grouping gives the same result. Returns an empty TRef when slicing does not apply.
+// (u)int64; 64-bit integers into float64 for their means) cast one slice of rows at a time,
+// so the widened copy stays in cache instead of being a temporary up to 8x the input (80 MB
+// for 1e7 bools). Integer arithmetic wraps, so any grouping gives the same result; a float64
+// sum of slices is a blocked sum, as careful as the pairwise sum of the whole. Returns an
+// empty TRef when slicing does not apply.
 TRef widened_in_slices(ember_ctx* ctx, OpId op, const ember_tensor* x, uint64_t mask, ember_dtype_t compute, const Shape& keep) {
     constexpr int64_t kSliceElements = int64_t(1) << 18;
     if ((op != OP_sum && op != OP_prod) || x->ndim == 0 || x->size < 4 * kSliceElements) return TRef();
@@ -395,6 +397,18 @@ TRef widened_in_slices(ember_ctx* ctx, OpId op, const ember_tensor* x, uint64_t 
     return op_reshape(ctx, dest.get(), keep, false);
 }
 }  // namespace
+
+TRef sum_in_slices(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims, ember_dtype_t accumulator) {
+    const uint64_t mask = axes_mask(axes, naxes, x->ndim);
+    Shape keep = shape_of(x), dropped;
+    for (int i = 0; i < x->ndim; ++i) {
+        if (mask & (1ull << i)) keep[i] = 1;
+        else dropped.push_back(x->shape[i]);
+    }
+    if (TRef s = widened_in_slices(ctx, OP_sum, x, mask, accumulator, keep)) return keepdims ? s : op_reshape(ctx, s.get(), dropped, false);
+    TRef xc = cast_if(ctx, x, accumulator);
+    return reduce(ctx, OP_sum, xc.get(), axes, naxes, keepdims);
+}
 
 TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims) {
     // A bool sum is a count: a count kernel reads the bytes, where the sum widens them to

@@ -73,6 +73,9 @@ TRef elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tens
 // cast to it; any strides; out may be one of the inputs).
 void elementwise_into(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs, ember_tensor* out);
 TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims);
+// The sum of x in the accumulator dtype, x cast one slice of rows at a time where it is large
+// (no full-size widened copy).
+TRef sum_in_slices(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims, ember_dtype_t accumulator);
 uint64_t axes_mask(const int64_t* axes, int naxes, int ndim);
 TRef scalar_like(ember_ctx* ctx, double value, ember_dtype_t dtype);  // strong 0-d
 TRef weak_f64(ember_ctx* ctx, double value);
