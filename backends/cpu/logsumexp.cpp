@@ -6,7 +6,7 @@
 //     piece's sum rescaled to the largest maximum;
 //   columns (the reduced axes leading, x contiguous): blocks of columns, their running
 //     maxima and sums carried down chunks of rows (a sum rescaled where a chunk raises its
-//     maximum);
+//     maximum), through the ISA's column kernels;
 //   any other layout, and float16/bfloat16: copied with the reduced axes last into a
 //     float32/float64 scratch (the native astype), then as rows.
 // As the composite: a group whose maximum is not finite is not shifted (+inf gives +inf,
@@ -96,16 +96,18 @@ void rows_of(const T* x, int64_t rows, int64_t len, int dt, double* res) {
     });
 }
 
-// x as (len, width), reduced along its rows: blocks of kWidth columns, chunks of kRows rows
-// (read twice while in L1: for their maxima, then for the sums).
+// x as (len, width), reduced along its rows: blocks of kWidth columns, kRows rows at a time
+// through the ISA's column kernels (read twice while in L1: for their maxima, then for the
+// sums of exp(x - shift)).
 template <class T>
 void columns_of(const T* x, int64_t len, int64_t width, int dt, double* res) {
-    constexpr int64_t kWidth = 256, kRows = 16;
+    constexpr int64_t kWidth = 256, kRows = 2 * kColRows;
     const UnFn vexp = g_isa->un[U_EXP][dt];
     const int64_t blocks = (width + kWidth - 1) / kWidth;
     parallel_range(blocks, std::max<int64_t>(1, kParallelCostly / std::max<int64_t>(1, len * kWidth)), 1, [&](int64_t begin, int64_t end) {
-        alignas(64) T maxima[kWidth], shift[kWidth], tmp[kWidth];
-        double sum[kWidth];
+        alignas(64) T maxima[kWidth], shift[kWidth], tmp[kRows * kWidth];
+        alignas(64) double sum[kWidth];
+        const void* rows[kRows];
         for (int64_t blk = begin; blk < end; ++blk) {
             const int64_t c0 = blk * kWidth, w = std::min(kWidth, width - c0);
             for (int64_t c = 0; c < w; ++c) {
@@ -114,11 +116,9 @@ void columns_of(const T* x, int64_t len, int64_t width, int dt, double* res) {
                 sum[c] = 0;
             }
             for (int64_t k0 = 0; k0 < len; k0 += kRows) {
-                const int64_t nk = std::min(kRows, len - k0);
-                for (int64_t k = 0; k < nk; ++k) {
-                    const T* row = x + (k0 + k) * width + c0;
-                    for (int64_t c = 0; c < w; ++c) maxima[c] = row[c] > maxima[c] || row[c] != row[c] ? row[c] : maxima[c];
-                }
+                const int nk = (int)std::min(kRows, len - k0);
+                for (int k = 0; k < nk; ++k) rows[k] = x + (k0 + k) * width + c0;
+                for (int k = 0; k < nk; k += kColRows) g_isa->col[R_MAX][dt](rows + k, std::min(nk - k, kColRows), w, maxima);
                 for (int64_t c = 0; c < w; ++c) {
                     const T s = shift_of(maxima[c]);
                     if (s != shift[c]) {
@@ -126,14 +126,14 @@ void columns_of(const T* x, int64_t len, int64_t width, int dt, double* res) {
                         shift[c] = s;
                     }
                 }
-                for (int64_t k = 0; k < nk; ++k) {
-                    const T* row = x + (k0 + k) * width + c0;
-                    for (int64_t c = 0; c < w; ++c) tmp[c] = row[c] - shift[c];
-                    if (vexp) vexp(tmp, tmp, w, 0);
-                    else
-                        for (int64_t c = 0; c < w; ++c) tmp[c] = std::exp(tmp[c]);
-                    for (int64_t c = 0; c < w; ++c) sum[c] += tmp[c];
+                for (int k = 0; k < nk; ++k) {
+                    g_isa->bin[B_SUB][dt](rows[k], shift, tmp + k * w, w, 0);
+                    rows[k] = tmp + k * w;
                 }
+                if (vexp) vexp(tmp, tmp, nk * w, 0);
+                else
+                    for (int64_t k = 0; k < nk * w; ++k) tmp[k] = std::exp(tmp[k]);
+                for (int k = 0; k < nk; k += kColRows) g_isa->col[R_SUM][dt](rows + k, std::min(nk - k, kColRows), w, sum);
             }
             for (int64_t c = 0; c < w; ++c) res[c0 + c] = (double)shift[c] + std::log(sum[c]);
         }
