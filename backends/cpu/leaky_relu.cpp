@@ -72,7 +72,11 @@ ember_status_t leaky_relu_kernel(const ember_kernel_call_t* call) {
     char* po = base_ptr(o);
     const int64_t sx = g.st[1][g.nd - 1];
     l.stream = l.slot < 0 && stream_flag(g.size * (int64_t)l.sz, o, {&x}) ? kStream | kCallerFences : 0;
-    auto contiguous_run = [&](const char* in, char* out, int64_t n) { leaky_run(l, in, 1, out, n); };
+    // Blocks of short rows and tiles of a transposed x are written through the cache: their
+    // calls are not followed by a fence.
+    Leaky cached = l;
+    cached.stream = 0;
+    auto contiguous_run = [&](const char* in, char* out, int64_t n) { leaky_run(cached, in, 1, out, n); };
     if (sx != 1 && staged_short_rows(g, px, l.sz, po, l.sz, kParallelCheap, contiguous_run)) return EMBER_OK;
     if (sx != 1 && g.nd > 1 && tiled_unary_runs(g, px, l.sz, po, l.sz, kParallelCheap, contiguous_run)) return EMBER_OK;
     parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
