@@ -2,7 +2,8 @@
 // dtype, a fresh output of the same dtype and shape, i[0] = 1 for the tanh approximation.
 // One pass instead of the composite's eight, and written so that nothing cancels for
 // negative x (the composite's 1 + tanh(u) loses all digits there):
-//   erf form:  x * Phi(x) = x * erfc(-x / sqrt 2) / 2     (in double: libmvec, or libm)
+//   erf form:  x * Phi(x) = x * erfc(-x / sqrt 2) / 2     (float32: the ISA's float-lane kernel,
+//              simd_gelu_erf.hpp, with AVX2 and AVX-512; else in double: libmvec, or libm)
 //   tanh form: x * (1 + tanh(u)) / 2 = x * sigmoid(2u),  u = sqrt(2/pi) (x + 0.044715 x^3)
 // float32 runs of the tanh form use the ISA's vector kernel; float16/bfloat16 are computed in
 // float32 and rounded once.

@@ -236,6 +236,9 @@ enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D
 
 #include "simd_mvec.hpp"
 #include "simd_erf.hpp"
+#if defined(__FMA__)
+#include "simd_gelu_erf.hpp"
+#endif
 #include "simd_random.hpp"
 #include "simd_sortnet.hpp"
 #include "simd_quicksort.hpp"
@@ -622,6 +625,9 @@ IsaTable build_table() {
     t.cvt[C_BF16][C_F16] = cvt_via_f32<uint16_t, cvt_bf16_f32, cvt_f32_f16, uint16_t>;
     fill_mvec(t);
     t.math[M_erf][0] = erf_f32;
+#if defined(__FMA__)
+    t.un[U_GELU_ERF][D_F32] = un_fn<float, UGeluErf>;
+#endif
 #if defined(__AVX512F__)
     t.math2[M_pow][0] = pow_f32;
 #endif
