@@ -3979,9 +3979,9 @@ std::vector<UlpCase> ulp_cases() {
         for (int k = 0; k <= 128; ++k, v = std::nextafter(v, 5.0f)) r.push_back(v);
     }
     c.push_back({"erf", ember_erf, [](double v) { return std::erf(v); }, r, 1.0});
-    // gelu (erf form): float lanes with AVX2 and AVX-512 (simd_gelu_erf.hpp), within 2 ulp
-    // (1.83 measured; with x T rounded as one product, 2.98; without the exact low part of
-    // x^2/2, 64): every interval's ends, the out-of-line lanes from |x| = 12 and the
+    // gelu (erf form): float lanes with AVX2 and AVX-512 (simd_gelu_erf.hpp), within 2.4 ulp
+    // (2.34 over every float with |x| in [1e-6, 15), 1.83 on these; with x T rounded as one
+    // product, 2.98; without the exact low part of x^2/2, 64): every interval's ends, the out-of-line lanes from |x| = 12 and the
     // round-to-zero below -14.5, every binade of both signs; libmvec's erfc in double elsewhere
     auto g = sweep(-15.0f, 15.0f, 2000000);
     for (float v : positive_bits()) {
@@ -3997,7 +3997,7 @@ std::vector<UlpCase> ulp_cases() {
         }
     }
     c.push_back({"gelu", [](ember_ctx_t* ctx, const ember_tensor_t* x, ember_tensor_t** o) { return ember_gelu(ctx, x, 0, o); },
-                 [](double v) { return 0.5 * v * std::erfc(-v * M_SQRT1_2); }, g, 2.0});
+                 [](double v) { return 0.5 * v * std::erfc(-v * M_SQRT1_2); }, g, 2.4});
     // glibc's libmvec (simd_mvec.hpp), the ISA's variant
     c.push_back({"erfc", ember_erfc, [](double v) { return std::erfc(v); }, sweep(-4.0f, 9.5f, 1000000)});
     c.push_back({"sin", ember_sin, [](double v) { return std::sin(v); }, sweep(-100.0f, 100.0f, 1000000)});
