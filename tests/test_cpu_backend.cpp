@@ -1475,6 +1475,60 @@ TEST(CpuLarge, UniqueIntegersByCounting) {
     EXPECT_EQ(got_c, (std::vector<int64_t>{1667, 833, 1666, 834}));
 }
 
+// A unary op of a transposed input of 32 rows or more and rows of 64 or more: the register
+// transpose into the output (transposed_copy), then the op in place on each band of 64 output
+// rows while it is in L2. Every unary kernel family on every dtype it takes, against the op
+// on a contiguous copy, byte for byte: one band cut short (37, 45, 80 rows), three bands
+// with an outer dim, an input transposed across a middle dim (output rows not packed), and
+// every other column of a transposed view (the transpose's source rows stepped).
+TEST(CpuLarge, UnaryOpsOfTransposedInputsMatchContiguous) {
+    NEED_CPU();
+    using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+    const std::pair<const char*, Unary> ops[] = {{"negative", ember_negative}, {"abs", ember_abs},       {"square", ember_square},
+                                                 {"sqrt", ember_sqrt},         {"exp", ember_exp},       {"tanh", ember_tanh},
+                                                 {"sigmoid", ember_sigmoid},   {"relu", ember_relu},     {"sign", ember_sign},
+                                                 {"reciprocal", ember_reciprocal}, {"conj", ember_conj}, {"bitwise_invert", ember_bitwise_invert}};
+    const ember_dtype_t dtypes[] = {EMBER_UINT8,   EMBER_INT8,    EMBER_INT16,   EMBER_UINT16,    EMBER_INT32,     EMBER_INT64,
+                                    EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_COMPLEX64, EMBER_COMPLEX128};
+    struct Case {
+        std::vector<int64_t> shape;
+        std::vector<int64_t> perm;
+    };
+    const Case cases[] = {{{70, 37}, {1, 0}}, {{129, 45}, {1, 0}}, {{140, 80}, {1, 0}}, {{3, 66, 140}, {0, 2, 1}}, {{80, 3, 33}, {2, 1, 0}}};
+    int checked = 0;
+    for (ember_dtype_t dt : dtypes) {
+        for (const Case& cs : cases) {
+            int64_t n = 1;
+            for (int64_t s : cs.shape) n *= s;
+            auto d = randf((size_t)n, -3, 3, 4100 + (unsigned)n);
+            d[5] = 0.0f;
+            T base = tensor(cpu(), d, cs.shape, dt), x;
+            EM_OK(ember_permute_dims(cpu(), base, cs.perm.data(), (int)cs.perm.size(), x.out()));
+            std::vector<T> views;
+            views.push_back(std::move(x));
+            if (cs.shape.size() == 2 && cs.shape[0] >= 128) {  // every other column of the transposed view
+                T stepped;
+                const int64_t from[2] = {0, 0}, to[2] = {cs.shape[1], cs.shape[0]}, step[2] = {1, 2};
+                EM_OK(ember_slice(cpu(), views[0], from, to, step, 2, stepped.out()));
+                views.push_back(std::move(stepped));
+            }
+            for (const T& v : views) {
+                T dense;
+                EM_OK(ember_copy(cpu(), v, dense.out()));
+                for (auto [name, fn] : ops) {
+                    T got, want;
+                    const ember_status_t a = fn(cpu(), v, got.out()), b = fn(cpu(), dense, want.out());
+                    ASSERT_EQ(a, b) << name << " " << ember_dtype_name(dt);
+                    if (a != EMBER_OK) continue;  // not defined for this dtype
+                    EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << name << " " << ember_dtype_name(dt) << " " << shape_of(v).size() << "-d";
+                    ++checked;
+                }
+            }
+        }
+    }
+    EXPECT_GT(checked, 300);
+}
+
 TEST(CpuLarge, StridedInputsAsContiguousCopies) {
     NEED_CPU();
     using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
@@ -4094,7 +4148,8 @@ TEST(CpuMath, LogaddexpWithin4Ulp) {
 // categorical's exponentials and race (test_cpu_random.cpp), the transposing copies around
 // LAPACK (test_cpu_linalg.cpp), complex abs, conj, multiply and sums, float64 -> half
 // types, products, integer floor_divide/remainder, bool compares and extremes, all/any
-// counts. One test per variant, so that the suite's two shards share them (a minute each
+// counts, unary ops of transposed inputs (the narrow transposes differ per ISA). One test
+// per variant, so that the suite's two shards share them (a minute each
 // under the sanitizers).
 const char* const kIsaVariantFilter =
     "CpuChild.UlpVariant:CpuMath.ExpAndSigmoidIntoSubnormals:CpuLarge.StreamingStoresForHugeOutputs:CpuLarge.ShiftsAndConversionsMatchReferenceExactly:"
@@ -4111,7 +4166,8 @@ const char* const kIsaVariantFilter =
     "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource:CpuRandom.CategoricalIsItsCompositesOps:"
     "CpuMath.LogaddexpWithin4Ulp:CpuLarge.ComparisonsAndWhereMatchReferenceBytes:CpuLarge.RealToComplexRoundsAsReference:"
     "CpuLarge.SixteenBitDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact:CpuLarge.ShortRunBinaryOpsMatchReference:CpuLarge.ShortRunUnaryOpsMatchContiguous:CpuLarge.InterleavingCopiesMatchReference:"
-    "CpuLarge.StridedInputsAsContiguousCopies:CpuLarge.NarrowColumnsSideBySide:CpuLarge.HalfFloat32ConversionsMatchReferenceAtEveryLength";
+    "CpuLarge.StridedInputsAsContiguousCopies:CpuLarge.NarrowColumnsSideBySide:CpuLarge.HalfFloat32ConversionsMatchReferenceAtEveryLength:"
+    "CpuLarge.UnaryOpsOfTransposedInputsMatchContiguous";
 
 // exp and sigmoid where the result is subnormal or zero (exp_f32_low: the last rounding
 // made on a normal float and read back as the subnormal's bits, no lane scaled into
