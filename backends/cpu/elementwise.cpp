@@ -8,9 +8,9 @@
 // Transposed, stepped or reversed inputs are gathered into L1 tiles first (for_tiles; the
 // register transpose for transposed ones), except a plain copy of a transposed input of 32
 // rows or more, which runs the register transpose straight into the output (and a unary op
-// of such an input with rows of 64 or more: the transpose, then the op in place on each
-// band of output rows), and a plain copy of a stepped or reversed input, gathered straight
-// into it.
+// of such an input with rows of 64 or more, or a binary op whose array operands are that
+// one view: the transpose, then the op in place on each band of output rows), and a plain
+// copy of a stepped or reversed input, gathered straight into it.
 // Complex multiply, divide, square (a product) and reciprocal have loops of their own,
 // quotients of stepped inputs through the tiles too; complex add and subtract go part by
 // part; other complex ops (but abs of complex64 and conj) run the reference kernel, which
@@ -468,6 +468,35 @@ ember_status_t binary_isa_kernel(const ember_kernel_call_t* c, int code) {
     return binary_vector_kernel(c, g_isa->bin[code][staged ? EMBER_FLOAT32 : a.dtype]);
 }
 
+namespace {
+using BandOp = std::function<void(char* band, int64_t n)>;
+bool transposed_copy(const Geometry& g, const char* px, char* po, size_t sz, const BandOp* then = nullptr);
+
+// A binary op whose array operands are one transposed view (x.T * 2, 2 - x.T, x.T + x.T):
+// the view transposed into the output, then the op in place on its bands (transposed_copy).
+// (1000, 1000) float32 on two Zen 5 cores, through the tiles before: x.T + x.T 110-120 ->
+// 75-88 us, x.T * 2 108-118 -> 85-103 (NumPy 64-66; uint8 x.T + x.T 36 -> 23, NumPy 18).
+bool transposed_operand(const Geometry& g, BinFn fn, const char* pa, const char* pb, char* po, size_t sz) {
+    auto scalar = [&](int k) {
+        for (int d = 0; d < g.nd; ++d)
+            if (g.st[k][d] != 0) return false;
+        return true;
+    };
+    bool same = pa == pb;
+    for (int d = 0; d < g.nd && same; ++d) same = g.st[1][d] == g.st[2][d];
+    const int view = same || scalar(2) ? 1 : scalar(1) ? 2 : 0;
+    if (!view) return false;
+    Geometry two = g;  // the output and the view
+    for (int d = 0; d < g.nd; ++d) two.st[1][d] = g.st[view][d];
+    const BandOp op = [&](char* band, int64_t n) {
+        if (same) fn(band, band, band, n, 0);
+        else if (view == 1) fn(band, pb, band, n, 2);
+        else fn(pa, band, band, n, 1);
+    };
+    return transposed_copy(two, view == 1 ? pa : pb, po, sz, &op);
+}
+}  // namespace
+
 ember_status_t binary_vector_kernel(const ember_kernel_call_t* c, BinFn fn, int64_t threshold) {
     const ember_view_t& a = c->in[0];
     const ember_view_t& b = c->in[1];
@@ -494,6 +523,7 @@ ember_status_t binary_vector_kernel(const ember_kernel_call_t* c, BinFn fn, int6
                 else fn(p[0], p[1], out, n, 0);
             }))
             return EMBER_OK;
+        if (!staged && osz == isz && transposed_operand(g, fn, pa, pb, po, isz)) return EMBER_OK;
         char* const base[3] = {po, pa, pb};
         const size_t sizes[3] = {osz, isz, isz};
         for_tiles<3>(g, base, sizes, threshold / 4, [&](const char* const* p, int64_t n) {
@@ -561,10 +591,6 @@ bool unary_half_staged(const ember_kernel_call_t* c, UnFn fn32) {
     return true;
 }
 
-namespace {
-bool transposed_copy(const Geometry& g, const char* px, char* po, size_t sz, UnFn then = nullptr);
-}  // namespace
-
 bool unary_vector_runs(const Geometry& g, const char* px, size_t isz, char* po, size_t osz, UnFn fn, int64_t threshold, int flags) {
     const int last = g.nd - 1;
     const int64_t inner = g.shape[last], so = g.st[0][last], sx = g.st[1][last];
@@ -581,7 +607,8 @@ bool unary_vector_runs(const Geometry& g, const char* px, size_t isz, char* po, 
     }
     if (so != 1 || sx == 0 || isz > 8) return false;
     if (short_run_blocks<1>(g, input, isz, po, osz, threshold, kernel)) return true;
-    if (isz == osz && transposed_copy(g, px, po, isz, fn)) return true;
+    const BandOp in_place = [fn](char* band, int64_t n) { fn(band, band, n, 0); };
+    if (isz == osz && transposed_copy(g, px, po, isz, &in_place)) return true;
     return tiled_unary_runs(g, px, isz, po, osz, kParallelCostly, [&](const char* in, char* out, int64_t n) { fn(in, out, n, 0); });
 }
 
@@ -910,14 +937,14 @@ void fill_rows(const Geometry& rows, const char* px, size_t isz, char* po, int64
 // Gathering such an input into tiles (for_tiles) took 11 ms for a 2048 x 2048 float32
 // matrix on the Zen 4 host of series 18; with a broadcast dim between, tile(x.T, 2) of a
 // (1000, 1000) uint8 took 1.1 ms, 19x its copy.
-// then: a unary kernel run in place on each band of kThenRows output rows right after its
+// then: an elementwise op run in place on each band of kThenRows output rows right after its
 // transpose, while the band is in L2. Through L1 tiles (the transpose into a tile, the op
 // from the tile into the output) negative of a transposed (1000, 1000) float32 took 109 us
 // on two Zen 5 cores, NumPy's 63-68 (it keeps the transposed layout); this way 77-79
 // (uint8 25 -> 19, NumPy 18; int16 48 -> 35, NumPy 33). Bands of 32 rows halved the narrow
 // transposes' 64-row passes (uint8 28).
 constexpr int64_t kThenRows = 64;
-bool transposed_copy(const Geometry& g, const char* px, char* po, size_t sz, UnFn then) {
+bool transposed_copy(const Geometry& g, const char* px, char* po, size_t sz, const BandOp* then) {
     const int nd = g.nd;
     if (nd < 2 || (sz != 1 && sz != 2 && sz != 4 && sz != 8 && sz != 16)) return false;
     int down = nd - 2;  // the dim whose rows the transpose reads along x's unit stride
@@ -949,9 +976,9 @@ bool transposed_copy(const Geometry& g, const char* px, char* po, size_t sz, UnF
                 m = std::min(kThenRows, n - k);
                 char* band = po + (off[0] + k * out_row) * (int64_t)sz;
                 transpose(px + (off[1] + k) * (int64_t)sz, in_col, band, out_row, cols, m, false);
-                if (out_row == cols) then(band, band, m * cols, 0);
+                if (out_row == cols) (*then)(band, m * cols);
                 else
-                    for (int64_t i = 0; i < m; ++i) then(band + i * out_row * (int64_t)sz, band + i * out_row * (int64_t)sz, cols, 0);
+                    for (int64_t i = 0; i < m; ++i) (*then)(band + i * out_row * (int64_t)sz, cols);
             }
         }
     });
