@@ -61,13 +61,7 @@ inline __attribute__((always_inline)) VF gelu_erf_near(VF x) {
     const VF r1 = fused_f(q, splat(-0.693145751953125f), h);  // exact: ln2's head has 16 bits
     const VF c = fused_f(q, splat(-1.428606765330187045e-06f), l);
     const VF r = r1 + c;  // |r| <= ln2/2
-    VF u = splat(0.000198527617612853646278381f);  // exp_poly's coefficients
-    u = u * r + 0.00139304355252534151077271f;
-    u = u * r + 0.00833336077630519866943359f;
-    u = u * r + 0.0416664853692054748535156f;
-    u = u * r + 0.166666671633720397949219f;
-    u = u * r + 0.5f;
-    const VF em1 = fused_f(r * r, u, r);  // e^r - 1
+    const VF em1 = fused_f(r * r, exp_u(r), r);  // e^r - 1
 
     VI idx = (bits_i(ac) >> 22) - 252;  // (bits of 0.5) >> 22 is 252
     idx = idx < -1 ? splat(-1) : idx;  // [0, 0.5) is entry 15

@@ -10,20 +10,24 @@ inline VI bits_i(VF v) { return (VI)v; }
 inline VF vabs(VF x) { return bits_f(bits_i(x) & 0x7fffffff); }
 inline VF copysign_v(VF mag, VF sgn) { return bits_f((bits_i(mag) & 0x7fffffff) | (bits_i(sgn) & (int32_t)0x80000000)); }
 
-// e**x. Cody-Waite reduction x = q*ln2 + s, |s| <= ln2/2, e**s by the degree-6 minimax
-// polynomial of SLEEF's expf. exp_poly returns e**s and q (an integer-valued float).
-inline VF exp_poly(VF x, VF& q) {
-    const float magic = 12582912.0f;  // 1.5 * 2**23: adding it rounds to an integer
-    q = (x * 1.44269504088896341f + magic) - magic;
-    VF s = x - q * 0.693145751953125f;
-    s = s - q * 1.428606765330187045e-06f;
+// e**s = 1 + s + s*s * exp_u(s) for |s| <= ln2/2: the degree-6 minimax polynomial of
+// SLEEF's expf.
+inline VF exp_u(VF s) {
     VF u = splat(0.000198527617612853646278381f);
     u = u * s + 0.00139304355252534151077271f;
     u = u * s + 0.00833336077630519866943359f;
     u = u * s + 0.0416664853692054748535156f;
     u = u * s + 0.166666671633720397949219f;
-    u = u * s + 0.5f;
-    return (s * s) * u + s + 1.0f;
+    return u * s + 0.5f;
+}
+// e**x. Cody-Waite reduction x = q*ln2 + s, |s| <= ln2/2, e**s by exp_u. exp_poly returns
+// e**s and q (an integer-valued float).
+inline VF exp_poly(VF x, VF& q) {
+    const float magic = 12582912.0f;  // 1.5 * 2**23: adding it rounds to an integer
+    q = (x * 1.44269504088896341f + magic) - magic;
+    VF s = x - q * 0.693145751953125f;
+    s = s - q * 1.428606765330187045e-06f;
+    return (s * s) * exp_u(s) + s + 1.0f;
 }
 #if defined(__AVX512F__)
 // u * 2**q in one instruction (vscalefps), rounded once, overflow and subnormals included.
