@@ -1356,6 +1356,15 @@ TEST(CpuLarge, TransposedBytesAndHalves) {
             expect_view_ops_bitwise(xt, std::string(ember_dtype_name(dt)) + " (" + std::to_string(rows) + ", " + std::to_string(cols) + ") transposed");
         }
     }
+    // Output rows 1024 bytes apart (2048 for the halves): the AVX-512 table's narrower strips.
+    for (int64_t cols : {300, 37}) {
+        const int64_t rows = 1024;
+        for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT16}) {
+            T x = tensor(cpu(), randf((size_t)(rows * cols), -100, 100, 3550 + (unsigned)cols), {rows, cols}, dt), xt;
+            EM_OK(ember_transpose(cpu(), x, xt.out()));
+            expect_view_ops_bitwise(xt, std::string(ember_dtype_name(dt)) + " (1024, " + std::to_string(cols) + ") transposed");
+        }
+    }
     for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT16}) {
         T x = tensor(cpu(), randf(3 * 70 * 45, -100, 100, 3600), {3, 70, 45}, dt), xt;
         const int64_t swap_last[3] = {0, 2, 1};
@@ -1541,7 +1550,7 @@ TEST(CpuLarge, BinaryOpsOfOneTransposedViewMatchContiguous) {
                                                   {"divide", ember_divide},   {"maximum", ember_maximum},   {"minimum", ember_minimum},
                                                   {"pow", ember_pow},         {"remainder", ember_remainder}, {"bitwise_and", ember_bitwise_and},
                                                   {"less", ember_less},       {"logaddexp", ember_logaddexp}, {"atan2", ember_atan2}};
-    const ember_dtype_t dtypes[] = {EMBER_UINT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_COMPLEX64};
+    const ember_dtype_t dtypes[] = {EMBER_UINT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_COMPLEX64, EMBER_COMPLEX128};
     struct Case {
         std::vector<int64_t> shape;
         std::vector<int64_t> perm;
@@ -3835,16 +3844,14 @@ TEST(CpuLarge, AstypeCopyAndAssign) {
 // rows are stepped, a float32 copy with streaming stores (rows of 8448 bytes: vector-
 // aligned, above 16 MiB), the unit stride on an outer dim (after a permutation, or a tile's
 // broadcast dim between), rows that start past a vector boundary (a roll).
-TEST(CpuLarge, TransposedInputsExact) {
-    NEED_CPU();
-    struct Layout {
-        std::vector<int64_t> shape, perm;
-    };
-    const Layout layouts[] = {{{67, 130}, {1, 0}},      {{3, 70, 129}, {0, 2, 1}}, {{5, 3}, {1, 0}},        {{2, 64, 16}, {2, 1, 0}},
-                              {{3000, 5}, {1, 0}},      {{2112, 2048}, {1, 0}},    {{64, 40, 50}, {2, 0, 1}}, {{3, 5, 64}, {2, 1, 0}}};
+struct TransposeLayout {
+    std::vector<int64_t> shape, perm;
+};
+
+void expect_transposed_layouts_exact(const std::vector<TransposeLayout>& layouts) {
     const ember_dtype_t dtypes[] = {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128, EMBER_INT8, EMBER_FLOAT16, EMBER_INT64};
     unsigned seed = 700;
-    for (const Layout& l : layouts) {
+    for (const TransposeLayout& l : layouts) {
         int64_t n = 1;
         for (int64_t e : l.shape) n *= e;
         for (ember_dtype_t dt : dtypes) {
@@ -3911,6 +3918,21 @@ TEST(CpuLarge, TransposedInputsExact) {
             EXPECT_EQ(raw_bytes(rolled), raw_bytes(want_rolled)) << "roll by 3 of " << what;
         }
     }
+}
+
+
+TEST(CpuLarge, TransposedInputsExact) {
+    NEED_CPU();
+    expect_transposed_layouts_exact({{{67, 130}, {1, 0}},   {{3, 70, 129}, {0, 2, 1}}, {{5, 3}, {1, 0}},         {{2, 64, 16}, {2, 1, 0}},
+                                     {{3000, 5}, {1, 0}},   {{2112, 2048}, {1, 0}},    {{64, 40, 50}, {2, 0, 1}}, {{3, 5, 64}, {2, 1, 0}}});
+}
+
+// Output rows a multiple of 512 bytes apart, which the row passes take (four passes with edge
+// columns; a last short pass; a batch) and, where only the source rows are 4 KiB apart, the
+// column blocks (simd_transpose.hpp transpose_blocks). On every ISA (kIsaVariantFilter).
+TEST(CpuLarge, TransposedRowPassesExact) {
+    NEED_CPU();
+    expect_transposed_layouts_exact({{{1024, 67}, {1, 0}}, {{640, 45}, {1, 0}}, {{2, 512, 33}, {0, 2, 1}}, {{300, 1024}, {1, 0}}});
 }
 
 // A broadcast value of another dtype (full, zeros, a column assigned across rows) is
@@ -4216,7 +4238,7 @@ const char* const kIsaVariantFilter =
     "CpuMath.LogaddexpWithin4Ulp:CpuLarge.ComparisonsAndWhereMatchReferenceBytes:CpuLarge.RealToComplexRoundsAsReference:"
     "CpuLarge.SixteenBitDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact:CpuLarge.ShortRunBinaryOpsMatchReference:CpuLarge.ShortRunUnaryOpsMatchContiguous:CpuLarge.InterleavingCopiesMatchReference:"
     "CpuLarge.StridedInputsAsContiguousCopies:CpuLarge.NarrowColumnsSideBySide:CpuLarge.HalfFloat32ConversionsMatchReferenceAtEveryLength:"
-    "CpuLarge.UnaryOpsOfTransposedInputsMatchContiguous:CpuLarge.BinaryOpsOfOneTransposedViewMatchContiguous";
+    "CpuLarge.UnaryOpsOfTransposedInputsMatchContiguous:CpuLarge.BinaryOpsOfOneTransposedViewMatchContiguous:CpuLarge.TransposedRowPassesExact";
 
 // exp and sigmoid where the result is subnormal or zero (exp_f32_low: the last rounding
 // made on a normal float and read back as the subnormal's bits, no lane scaled into

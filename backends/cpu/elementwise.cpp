@@ -605,9 +605,12 @@ bool unary_vector_runs(const Geometry& g, const char* px, size_t isz, char* po, 
         });
         return true;
     }
-    if (so != 1 || sx == 0 || isz > 8) return false;
-    if (short_run_blocks<1>(g, input, isz, po, osz, threshold, kernel)) return true;
+    if (so != 1 || sx == 0) return false;
     const BandOp in_place = [fn](char* band, int64_t n) { fn(band, band, n, 0); };
+    // complex128 (conj: the only complex128 kernel here) takes the transposes only; it went to
+    // the reference's element loop.
+    if (isz > 8) return isz == osz && transposed_copy(g, px, po, isz, &in_place);
+    if (short_run_blocks<1>(g, input, isz, po, osz, threshold, kernel)) return true;
     if (isz == osz && transposed_copy(g, px, po, isz, &in_place)) return true;
     return tiled_unary_runs(g, px, isz, po, osz, kParallelCostly, [&](const char* in, char* out, int64_t n) { fn(in, out, n, 0); });
 }

@@ -49,11 +49,13 @@ inline __attribute__((always_inline)) void transpose_tile(const U* s, int64_t ss
 }
 
 // dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols (elements of E
-// lanes of U). Strips of 64 bytes of each output column (one whole line where the columns
-// are 64-byte aligned) across 64-column blocks; edges element by element (memcpy: the
-// elements are floats, doubles or complex numbers, moved here as unsigned integers).
+// lanes of U), in tiles; edges element by element (memcpy: the elements are floats,
+// doubles or complex numbers, moved here as unsigned integers). Two orders:
+// Blocks of 64 source columns, each walked down every source row 64 bytes at a time (one
+// whole line of each output row where those are 64-byte aligned): each source line is
+// read once, but 64 output rows are half written at any time.
 template <class U, int E, bool Stream>
-void transpose_blocks(const U* s, int64_t ss, U* d, int64_t ds, int64_t rows, int64_t cols) {
+__attribute__((noinline)) void transpose_column_blocks(const U* s, int64_t ss, U* d, int64_t ds, int64_t rows, int64_t cols) {
     constexpr int t = W<U> / E;
     constexpr int64_t kStrip = 64 / (int64_t)(E * sizeof(U)), kBlock = 64;
     constexpr size_t kElem = E * sizeof(U);
@@ -71,6 +73,44 @@ void transpose_blocks(const U* s, int64_t ss, U* d, int64_t ds, int64_t rows, in
         for (; r < rows; ++r)
             for (int64_t c = c0; c < ce; ++c) memcpy(d + (c * ds + r) * E, s + (r * ss + c) * E, kElem);
     }
+}
+
+// Passes over kPassRows source rows, one tile-wide column of them after another: each
+// output row being written gets kPassRows elements in one run of whole lines, while the
+// pass reads one line of each of its source rows.
+template <class U, int E, bool Stream>
+__attribute__((noinline)) void transpose_row_passes(const U* s, int64_t ss, U* d, int64_t ds, int64_t rows, int64_t cols) {
+    constexpr int t = W<U> / E;
+    constexpr int64_t kPassRows = 256;
+    constexpr size_t kElem = E * sizeof(U);
+    const int64_t tiled_rows = rows - rows % t, tiled_cols = cols - cols % t;
+    for (int64_t r0 = 0; r0 < tiled_rows; r0 += kPassRows) {
+        const int64_t re = std::min(tiled_rows, r0 + kPassRows);
+        for (int64_t c = 0; c < tiled_cols; c += t)
+            for (int64_t r = r0; r < re; r += t)
+                transpose_tile<U, E, Stream>(s + (r * ss + c) * E, ss * E, d + (c * ds + r) * E, ds * E);
+        for (int64_t c = tiled_cols; c < cols; ++c)
+            for (int64_t r = r0; r < re; ++r) memcpy(d + (c * ds + r) * E, s + (r * ss + c) * E, kElem);
+    }
+    for (int64_t r = tiled_rows; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) memcpy(d + (c * ds + r) * E, s + (r * ss + c) * E, kElem);
+}
+
+// The passes where the output rows are a multiple of 512 bytes apart and the source rows
+// not much more regularly: rows a multiple of 4 KiB apart all fall in one L1 set, and the
+// 64 half-written output rows of the blocks then thrash it. One Zen 5 core, float32
+// (float64), the blocks' time -> the passes': (1024, 1024) 384 -> 182 us (704 -> 220),
+// (1024, 1000) 367 -> 161 (685 -> 158), (512, 1000) 96 -> 42 (337 -> 69), (4096, 256) 385
+// -> 170 (917 -> 209); AVX2 within 0.74-0.95 to 2.8-3.6x. Rows that crowd on the source
+// side only keep the blocks: (1000, 1024) was 93 -> 111 us by the passes, (256, 4096) 97
+// -> 106-213. The baseline ISA's 4 x 4 tiles keep the blocks everywhere: the passes lost
+// there as often as they won.
+template <class U, int E, bool Stream>
+void transpose_blocks(const U* s, int64_t ss, U* d, int64_t ds, int64_t rows, int64_t cols) {
+    const int64_t out_bytes = ds * E * (int64_t)sizeof(U), source_bytes = ss * E * (int64_t)sizeof(U);
+    const int64_t out_align = out_bytes & -out_bytes, source_align = source_bytes & -source_bytes;  // largest powers of 2 dividing them
+    if (VB > 16 && out_align >= 512 && 2 * out_align >= source_align) transpose_row_passes<U, E, Stream>(s, ss, d, ds, rows, cols);
+    else transpose_column_blocks<U, E, Stream>(s, ss, d, ds, rows, cols);
 }
 
 // stream: the caller asks for streaming stores (a matrix too large to stay in the caches).
