@@ -995,6 +995,16 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("square_transposed_u8", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_square(c, t8, r); }));
         for (ember_tensor_t* v : {x, x16, t16, y, y8, t8}) ember_tensor_release(v);
     }
+    if (np.count("negative_transposed_u8/1024x1024") || np.count("negative_transposed_f32/1024x1024")) {  // rows 1 and 4 KiB apart
+        ember_tensor_t *x = random_tensor(c, {1024, 1024}, 0, 255.99, 63), *x8 = nullptr, *t8 = nullptr, *t32 = nullptr;
+        ember_astype(c, x, EMBER_UINT8, &x8);
+        const int64_t swap[2] = {1, 0};
+        ember_permute_dims(c, x8, swap, 2, &t8);
+        ember_permute_dims(c, x, swap, 2, &t32);
+        add("negative_transposed_u8", "1024x1024", time_result(reps, [&](ember_tensor_t** r) { ember_negative(c, t8, r); }));
+        add("negative_transposed_f32", "1024x1024", time_result(reps, [&](ember_tensor_t** r) { ember_negative(c, t32, r); }));
+        for (ember_tensor_t* v : {x, x8, t8, t32}) ember_tensor_release(v);
+    }
     if (np.count("add_stepped_i16/1e6") || np.count("add_stepped_u8/1e6")) {  // x[::2] + x[1::2] of 2e6 values
         ember_tensor_t *x = random_tensor(c, {2000000}, 0, 100, 62), *even[2] = {}, *odd[2] = {}, *narrow[2] = {};
         const int64_t from_even[1] = {0}, from_odd[1] = {1}, to[1] = {2000000}, step[1] = {2};

@@ -220,6 +220,8 @@ Index and random cases (INDEX_CASES, their own shapes):
                      layout for its result, Ember writes C order)
   negative_transposed_i16, square_transposed_u8  np.negative(x.T) of a (1000, 1000) int16 array,
                      np.square(x.T) of a uint8 one (layouts as for negative_transposed_u8)
+                     (negative_transposed_u8 also of a (1024, 1024) array: output rows 1 KiB apart)
+  negative_transposed_f32  np.negative(x.T) of a (1024, 1024) float32 array (rows 4 KiB apart)
   add_stepped_i16, add_stepped_u8  x[::2] + x[1::2] of 2e6 int16 / uint8 values
   softmax_cols_f32   softmax over axis 0 of a (4096, 4096) array (down the columns)
   scatter_add_f32    np.add.at(np.zeros(1000, np.float32), i, x): 1e6 values into 1000 bins
@@ -577,6 +579,8 @@ INDEX_CASES = {
     "negative_transposed_u8": ("1000x1000", lambda r: (r.integers(0, 256, (1000, 1000), dtype=np.uint8),), lambda x: np.negative(x.T)),
     "negative_transposed_i16": ("1000x1000", lambda r: (r.integers(-1000, 1000, (1000, 1000), dtype=np.int16),), lambda x: np.negative(x.T)),
     "square_transposed_u8": ("1000x1000", lambda r: (r.integers(0, 256, (1000, 1000), dtype=np.uint8),), lambda x: np.square(x.T)),
+    "negative_transposed_u8@1024": ("1024x1024", lambda r: (r.integers(0, 256, (1024, 1024), dtype=np.uint8),), lambda x: np.negative(x.T)),
+    "negative_transposed_f32": ("1024x1024", lambda r: (r.uniform(-1, 1, (1024, 1024)).astype(np.float32),), lambda x: np.negative(x.T)),
     "add_stepped_i16": ("1e6", lambda r: (r.integers(0, 100, 2 * 10**6, dtype=np.int16),), lambda x: x[::2] + x[1::2]),
     "add_stepped_u8": ("1e6", lambda r: (r.integers(0, 100, 2 * 10**6, dtype=np.uint8),), lambda x: x[::2] + x[1::2]),
     "softmax_cols_f32": ("4096x4096", lambda r: (r.uniform(-5, 5, (4096, 4096)).astype(np.float32),), lambda x: softmax(x, 0)),

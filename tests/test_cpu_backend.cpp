@@ -1356,13 +1356,15 @@ TEST(CpuLarge, TransposedBytesAndHalves) {
             expect_view_ops_bitwise(xt, std::string(ember_dtype_name(dt)) + " (" + std::to_string(rows) + ", " + std::to_string(cols) + ") transposed");
         }
     }
-    // Output rows 1024 bytes apart (2048 for the halves): the AVX-512 table's narrower strips.
-    for (int64_t cols : {300, 37}) {
-        const int64_t rows = 1024;
+    // Output rows 1024 bytes apart (2048 for the halves): the AVX-512 table's narrower
+    // strips. 2048 and 4100 (4096 for the halves) apart: the buffered blocks, with a last
+    // block of columns narrower than 64 and a last block of rows (4100) shorter than a strip.
+    const std::pair<int64_t, int64_t> crowded[] = {{1024, 300}, {1024, 37}, {2048, 300}, {2048, 20}, {4100, 37}};
+    for (auto [rows, cols] : crowded) {
         for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT16}) {
-            T x = tensor(cpu(), randf((size_t)(rows * cols), -100, 100, 3550 + (unsigned)cols), {rows, cols}, dt), xt;
+            T x = tensor(cpu(), randf((size_t)(rows * cols), -100, 100, 3550 + (unsigned)(rows + cols)), {rows, cols}, dt), xt;
             EM_OK(ember_transpose(cpu(), x, xt.out()));
-            expect_view_ops_bitwise(xt, std::string(ember_dtype_name(dt)) + " (1024, " + std::to_string(cols) + ") transposed");
+            expect_view_ops_bitwise(xt, std::string(ember_dtype_name(dt)) + " (" + std::to_string(rows) + ", " + std::to_string(cols) + ") transposed");
         }
     }
     for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT16}) {

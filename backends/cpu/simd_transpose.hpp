@@ -96,10 +96,21 @@ __attribute__((noinline)) void transpose_row_passes(const U* s, int64_t ss, U* d
         for (int64_t c = 0; c < cols; ++c) memcpy(d + (c * ds + r) * E, s + (r * ss + c) * E, kElem);
 }
 
-// The passes where the output rows are a multiple of 512 bytes apart and the source rows
-// not much more regularly: rows a multiple of 4 KiB apart all fall in one L1 set, and the
-// 64 half-written output rows of the blocks then thrash it. One Zen 5 core, float32
-// (float64), the blocks' time -> the passes': (1024, 1024) 384 -> 182 us (704 -> 220),
+// The most of `rows` rows, row_bytes apart, that fall in one L1 set (64 sets of 64-byte
+// lines, as on the x86 cores of the last decade): rows a multiple of 4 KiB apart all share
+// one, rows 4100 bytes apart 16 at a time. For the narrow transposes' strips
+// (simd_transpose_narrow.hpp); the wider elements' choice below goes by powers of two,
+// which is what was measured for them.
+inline int rows_per_l1_set(int64_t row_bytes, int rows) {
+    int count[64] = {}, most = 0;
+    for (int i = 0; i < rows; ++i) most = std::max(most, ++count[((int64_t)i * row_bytes >> 6) & 63]);
+    return most;
+}
+
+// The passes where the output rows are a multiple of 512 bytes apart (8 or more of the
+// blocks' 64 half-written output rows share an L1 set) and the source rows not a multiple
+// of a much higher power of two apart. One Zen 5 core, float32 (float64), the blocks'
+// time -> the passes': (1024, 1024) 384 -> 182 us (704 -> 220),
 // (1024, 1000) 367 -> 161 (685 -> 158), (512, 1000) 96 -> 42 (337 -> 69), (4096, 256) 385
 // -> 170 (917 -> 209); AVX2 within 0.74-0.95 to 2.8-3.6x. Rows that crowd on the source
 // side only keep the blocks: (1000, 1024) was 93 -> 111 us by the passes, (256, 4096) 97

@@ -82,6 +82,36 @@ inline __attribute__((always_inline)) void transpose_narrow_block(const char* s,
     for (int j = 0; j < n; ++j) store_lanes<Ops, 0>(d + j * ds, n * ds, x[j]);
 }
 
+template <int Bytes>
+void transpose_narrow(const void* src, int64_t ss, void* dst, int64_t ds, int64_t rows, int64_t cols, bool);
+
+// Output rows that crowd L1 even in the narrowest strips (rows 2 KiB apart for bytes, 4 KiB
+// for halves, or nearly so): blocks of kBufferRows source rows x 64 source columns
+// transposed into a stack buffer whose rows do not crowd, then each buffered row copied to
+// its output row in one run of whole lines. One Zen 5 core, strips -> buffer: (2048, 2048)
+// uint8 586 -> 199-225 us, int16 1400 -> 480-537; (4096, 256) uint8 338 -> 34, int16 300
+// -> 79; (4100, 300) uint8 260-277 -> 59. Where the strips do not crowd, the copy out costs
+// more than it saves ((1000, 1000) uint8 29 -> 42).
+constexpr int64_t kBufferRows = 512, kBufferCols = 64;
+template <int Bytes>
+__attribute__((noinline)) void transpose_narrow_buffered(const void* src, int64_t ss, void* dst, int64_t ds, int64_t rows, int64_t cols) {
+    using E = std::conditional_t<Bytes == 1, uint8_t, uint16_t>;
+    constexpr int64_t n = 16 / Bytes, stride = kBufferRows + 64 / Bytes;
+    alignas(64) E buffer[kBufferCols * stride];
+    const E* s = (const E*)src;
+    E* d = (E*)dst;
+    // A last block shorter than n rows or columns starts earlier, over elements already
+    // written (the same values); the caller has at least n of each.
+    for (int64_t r0 = 0; r0 < rows; r0 += kBufferRows) {
+        const int64_t re = std::min(rows, r0 + kBufferRows), rb = std::min(r0, re - n), len = re - rb;
+        for (int64_t c0 = 0; c0 < cols; c0 += kBufferCols) {
+            const int64_t ce = std::min(cols, c0 + kBufferCols), cb = std::min(c0, ce - n), width = ce - cb;
+            transpose_narrow<Bytes>(s + rb * ss + cb, ss, buffer, stride, len, width, false);  // the buffer's rows take the strips
+            for (int64_t j = 0; j < width; ++j) memcpy(d + (cb + j) * ds + rb, buffer + j * stride, (size_t)len * Bytes);
+        }
+    }
+}
+
 // Output columns in strips of n (the source's rows), output rows in blocks of one wide
 // vector's elements: each output row's strip of n elements lands next to the previous
 // strip's, and a block reads one 64-byte stretch of each source row. A last partial strip
@@ -91,7 +121,7 @@ inline __attribute__((always_inline)) void transpose_narrow_block(const char* s,
 template <int Bytes>
 void transpose_narrow(const void* src, int64_t ss, void* dst, int64_t ds, int64_t rows, int64_t cols, bool) {
     using E = std::conditional_t<Bytes == 1, uint8_t, uint16_t>;
-    constexpr int n = 16 / Bytes, wide = n * NarrowLanes<kWideLanes>::lanes;
+    constexpr int n = 16 / Bytes, wide = n * NarrowLanes<kWideLanes>::lanes, narrowest = n * (VB >= 32 ? 2 : 1);
     const E* s = (const E*)src;
     E* d = (E*)dst;
     if (rows < n || cols < n) {
@@ -100,6 +130,12 @@ void transpose_narrow(const void* src, int64_t ss, void* dst, int64_t ds, int64_
         return;
     }
     const int64_t ssb = ss * Bytes, dsb = ds * Bytes;
+    // A strip writes its output rows 16 bytes at a time, and more than 8 of them in one L1
+    // set thrash it (rows_per_l1_set, simd_transpose.hpp).
+    if (rows_per_l1_set(dsb, narrowest) > 8) {
+        transpose_narrow_buffered<Bytes>(src, ss, dst, ds, rows, cols);
+        return;
+    }
     auto strip = [&](auto vector_bytes, int64_t c) {
         constexpr int vb = decltype(vector_bytes)::value;
         for (int64_t r = 0;; r += n) {
@@ -110,14 +146,11 @@ void transpose_narrow(const void* src, int64_t ss, void* dst, int64_t ds, int64_
     };
     int64_t c = 0;
 #if defined(__AVX512BW__)
-    // A strip writes `wide` output rows at once, 16 bytes to each per block. Rows a multiple
-    // of 1 KiB apart fall in at most 4 of the 64 L1 sets (one where 4 KiB apart), and more
-    // than 8 rows to a set thrash it: there the strips of the AVX2 width (half the rows).
-    // One Zen 5 core: (1024, 1024) uint8 133 -> 58 us, int16 240 -> 96; (1024, 1000) uint8
-    // 131 -> 33; (2048, 2048) int16 2522 -> 1279; (4096, 256) int16 602 -> 274; shapes whose
-    // output rows do not crowd take the wide strips as before ((1000, 1000) uint8 32-35 us).
-    const int64_t out_align = std::min<int64_t>(dsb & -dsb, 4096);
-    if (wide * out_align > 8 * 4096) {
+    // Where only the AVX-512 strips crowd, the strips of the AVX2 width (half the rows). One
+    // Zen 5 core: (1024, 1024) uint8 133 -> 58 us, int16 240 -> 96; (1024, 1000) uint8 131
+    // -> 33; shapes whose output rows do not crowd take the wide strips as before ((1000,
+    // 1000) uint8 32-35 us).
+    if (rows_per_l1_set(dsb, wide) > 8) {
         constexpr int half = n * NarrowLanes<32>::lanes;
         for (; c + half <= cols; c += half) strip(std::integral_constant<int, 32>(), c);
     }
