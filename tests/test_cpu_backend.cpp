@@ -3414,6 +3414,10 @@ TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
             EM_OK(ember_abs(ref(), as_ref(x), aw.out()));
             if (dt == EMBER_COMPLEX64) expect_close(a, aw, 0, 0, "abs " + d + " " + layout);
             else expect_close(a, aw, 0x1p-52, 0, "abs " + d + " " + layout);
+            T neg, neg_want;  // every bit: the signs of zeros and NaNs flipped as the reference flips them
+            EM_OK(ember_negative(cpu(), x, neg.out()));
+            EM_OK(ember_negative(ref(), as_ref(x), neg_want.out()));
+            EXPECT_EQ(raw_bytes(neg), raw_bytes(neg_want)) << "negative " << d << " " << layout;
             // square (the product's kernel, z as both operands), round (each part), and the
             // classifications (each part, then the pair's answers combined)
             using Unary = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);

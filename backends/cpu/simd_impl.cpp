@@ -526,6 +526,8 @@ IsaTable build_table() {
     t.un[U_SIGN][D_C64] = sign_c64;
     t.un[U_CONJ][D_C64] = conj_c64;
     t.un[U_CONJ][D_C128] = conj_c128;
+    t.un[U_NEG][D_C64] = negative_complex<float>;
+    t.un[U_NEG][D_C128] = negative_complex<double>;
     t.un[U_RECIP][D_C64] = recip_c64;
     t.un[U_RECIP][D_C128] = recip_c128;
 #if defined(__FMA__)
