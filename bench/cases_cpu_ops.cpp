@@ -975,35 +975,32 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("argsort_rows3_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) { ember_argsort(c, x, 1, 0, r); }));
         ember_tensor_release(x);
     }
-    if (np.count("negative_transposed_u8/1000x1000")) {  // np.negative(x.T): wrapping uint8
-        ember_tensor_t *x = random_tensor(c, {1000, 1000}, 0, 255.99, 58), *x8 = nullptr, *t = nullptr;
-        ember_astype(c, x, EMBER_UINT8, &x8);
+    // Unary ops of a transposed (n, n) view: NumPy keeps x.T's layout for its result, Ember
+    // writes C order (a transpose). The same values as the cases had one block each before.
+    struct TransposedCase {
+        const char* name;
+        int64_t n;
+        ember_dtype_t dtype;
+        double lo, hi;
+        unsigned seed;
+        ember_status_t (*op)(ember_ctx_t*, const ember_tensor_t*, ember_tensor_t**);
+    };
+    const TransposedCase transposed_cases[] = {
+        {"negative_transposed_u8", 1000, EMBER_UINT8, 0, 255.99, 58, ember_negative},  // wrapping uint8
+        {"negative_transposed_i16", 1000, EMBER_INT16, -1000, 1000, 60, ember_negative},
+        {"square_transposed_u8", 1000, EMBER_UINT8, 0, 255.99, 61, ember_square},
+        {"negative_transposed_u8", 1024, EMBER_UINT8, 0, 255.99, 63, ember_negative},  // output rows 1 KiB apart
+        {"negative_transposed_f32", 1024, EMBER_FLOAT32, 0, 255.99, 63, ember_negative},  // 4 KiB apart
+    };
+    for (const TransposedCase& tc : transposed_cases) {
+        const std::string size = std::to_string(tc.n) + "x" + std::to_string(tc.n);
+        if (!np.count(std::string(tc.name) + "/" + size)) continue;
+        ember_tensor_t *x = random_tensor(c, {tc.n, tc.n}, tc.lo, tc.hi, tc.seed), *typed = nullptr, *t = nullptr;
+        ember_astype(c, x, tc.dtype, &typed);
         const int64_t swap[2] = {1, 0};
-        ember_permute_dims(c, x8, swap, 2, &t);
-        add("negative_transposed_u8", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_negative(c, t, r); }));
-        for (ember_tensor_t* v : {x, x8, t}) ember_tensor_release(v);
-    }
-    if (np.count("negative_transposed_i16/1000x1000") || np.count("square_transposed_u8/1000x1000")) {
-        ember_tensor_t *x = random_tensor(c, {1000, 1000}, -1000, 1000, 60), *x16 = nullptr, *t16 = nullptr;
-        ember_tensor_t *y = random_tensor(c, {1000, 1000}, 0, 255.99, 61), *y8 = nullptr, *t8 = nullptr;
-        ember_astype(c, x, EMBER_INT16, &x16);
-        ember_astype(c, y, EMBER_UINT8, &y8);
-        const int64_t swap[2] = {1, 0};
-        ember_permute_dims(c, x16, swap, 2, &t16);
-        ember_permute_dims(c, y8, swap, 2, &t8);
-        add("negative_transposed_i16", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_negative(c, t16, r); }));
-        add("square_transposed_u8", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_square(c, t8, r); }));
-        for (ember_tensor_t* v : {x, x16, t16, y, y8, t8}) ember_tensor_release(v);
-    }
-    if (np.count("negative_transposed_u8/1024x1024") || np.count("negative_transposed_f32/1024x1024")) {  // rows 1 and 4 KiB apart
-        ember_tensor_t *x = random_tensor(c, {1024, 1024}, 0, 255.99, 63), *x8 = nullptr, *t8 = nullptr, *t32 = nullptr;
-        ember_astype(c, x, EMBER_UINT8, &x8);
-        const int64_t swap[2] = {1, 0};
-        ember_permute_dims(c, x8, swap, 2, &t8);
-        ember_permute_dims(c, x, swap, 2, &t32);
-        add("negative_transposed_u8", "1024x1024", time_result(reps, [&](ember_tensor_t** r) { ember_negative(c, t8, r); }));
-        add("negative_transposed_f32", "1024x1024", time_result(reps, [&](ember_tensor_t** r) { ember_negative(c, t32, r); }));
-        for (ember_tensor_t* v : {x, x8, t8, t32}) ember_tensor_release(v);
+        ember_permute_dims(c, typed, swap, 2, &t);
+        add(tc.name, size.c_str(), time_result(reps, [&](ember_tensor_t** r) { tc.op(c, t, r); }));
+        for (ember_tensor_t* v : {x, typed, t}) ember_tensor_release(v);
     }
     if (np.count("add_stepped_i16/1e6") || np.count("add_stepped_u8/1e6")) {  // x[::2] + x[1::2] of 2e6 values
         ember_tensor_t *x = random_tensor(c, {2000000}, 0, 100, 62), *even[2] = {}, *odd[2] = {}, *narrow[2] = {};
