@@ -446,9 +446,10 @@ TEST(CpuLarge, RealToComplexRoundsAsReference) {
         }
 }
 
-// float16/bfloat16 cumsum/cumprod along the innermost dim (scan.cpp: widened, summed in
-// double, each sum rounded once back): the reference's bits, a long 1-d line (pieces of
-// 1024), rows of odd length, and a view along a transposed axis (the reference's path).
+// float16/bfloat16 cumsum/cumprod (scan.cpp: widened, summed in double, each sum rounded
+// once back): the reference's bits along the innermost dim (a long 1-d line in pieces of
+// 1024, rows of odd length, short rows many per conversion, a view along a transposed axis:
+// the reference's path) and along columns (narrow packed ones, wide ones, an outer dim).
 TEST(CpuLarge, HalfScansMatchReferenceExactly) {
     NEED_CPU();
     for (ember_dtype_t dt : {EMBER_FLOAT16, EMBER_BFLOAT16}) {
@@ -464,11 +465,18 @@ TEST(CpuLarge, HalfScansMatchReferenceExactly) {
             T line = tensor(cpu(), values, {97 * 1031}, dt), rows = tensor(cpu(), row_values, {97, 1031}, EMBER_FLOAT32), rows_h, cols;
             EM_OK(ember_astype(cpu(), rows, dt, rows_h.out()));
             EM_OK(ember_matrix_transpose(cpu(), rows_h, cols.out()));
+            // Short packed lines (many per conversion, the last group partial) and columns:
+            // packed narrow ones (many steps per conversion), wide ones in blocks of 512, and
+            // columns under an outer dim.
+            const std::vector<float> first(row_values.begin(), row_values.begin() + 100000), cube(row_values.begin(), row_values.begin() + 7 * 1000 * 13);
+            T narrow = tensor(cpu(), first, {10000, 10}, dt), odd = tensor(cpu(), first, {3125, 32}, dt), cuboid = tensor(cpu(), cube, {7, 1000, 13}, dt);
             auto fn = sum ? ember_cumsum : ember_cumprod;
-            for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"1-d", line}, {"rows", rows_h}, {"transposed", cols}}) {
+            for (auto [layout, v, axis] : {std::tuple<const char*, const ember_tensor_t*, int64_t>{"1-d", line, -1}, {"rows", rows_h, -1}, {"transposed", cols, -1},
+                                           {"(10000, 10) rows", narrow, 1}, {"(3125, 32) rows", odd, 1}, {"(10000, 10) columns", narrow, 0},
+                                           {"(97, 1031) columns", rows_h, 0}, {"(7, 1000, 13) axis 1", cuboid, 1}}) {
                 T got, want;
-                EM_OK(fn(cpu(), v, -1, got.out()));
-                EM_OK(fn(ref(), as_ref(v), -1, want.out()));
+                EM_OK(fn(cpu(), v, axis, got.out()));
+                EM_OK(fn(ref(), as_ref(v), axis, want.out()));
                 EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << (sum ? "cumsum " : "cumprod ") << ember_dtype_name(dt) << " " << layout;
             }
         }
