@@ -90,6 +90,12 @@ inline bool is_contiguous(const ember_view_t& v) {
     }
     return true;
 }
+// Whether v repeats elements (a dim longer than 1 with stride 0): a copy could be far larger.
+inline bool broadcast_input(const ember_view_t& v) {
+    for (int d = 0; d < v.ndim; ++d)
+        if (v.shape[d] > 1 && v.strides[d] == 0) return true;
+    return false;
+}
 // float16/bfloat16 run through the float32 kernels: their conversion slot, else -1.
 inline int half_slot(int32_t dtype) { return dtype == EMBER_FLOAT16 ? C_F16 : dtype == EMBER_BFLOAT16 ? C_BF16 : -1; }
 inline char* base_ptr(const ember_view_t& v) { return (char*)v.data + v.offset * (int64_t)itemsize_of(v.dtype); }
@@ -355,17 +361,19 @@ bool staged_short_rows(const Geometry& g, const char* px, size_t isz, char* po, 
 // copy (stepped, transposed and reversed views in tiles); c lends the call's other fields.
 ember_status_t copy_in_c_order(const ember_kernel_call_t* c, const ember_view_t& x, const ember_view_t& dst);
 // c's input (its only one) copied in C order into scratch, and run(call, st) on a call
-// that reads the copy: for kernels whose native paths take few layouts. run returns whether
-// it wrote the result. False (st unset) where run declined or the allocator could not lend
-// the copy: the caller falls back as before.
+// that reads the copy: for kernels whose native paths take few layouts. The copy has the
+// input's dtype, or copy_dtype where given (float16 widened to float32: exact). run returns
+// whether it wrote the result. False (st unset) where run declined or the allocator could
+// not lend the copy: the caller falls back as before.
 template <class Run>
-bool run_on_c_order_copy(const ember_kernel_call_t* c, ember_status_t& st, Run run) {
+bool run_on_c_order_copy(const ember_kernel_call_t* c, ember_status_t& st, Run run, int32_t copy_dtype = -1) {
     const ember_view_t& in = c->in[0];
+    const int32_t dtype = copy_dtype < 0 ? in.dtype : copy_dtype;
     try {
-        Scratch<char> copy(numel(in) * (int64_t)itemsize_of(in.dtype));
+        Scratch<char> copy(numel(in) * (int64_t)itemsize_of(dtype));
         int64_t strides[EMBER_MAX_DIMS];
         for (int64_t d = in.ndim - 1, step = 1; d >= 0; step *= in.shape[d], --d) strides[d] = step;
-        const ember_view_t copy_view{copy.data, 0, in.dtype, in.ndim, in.shape, strides};
+        const ember_view_t copy_view{copy.data, 0, dtype, in.ndim, in.shape, strides};
         if ((st = copy_in_c_order(c, in, copy_view)) != EMBER_OK) return true;
         ember_kernel_call_t call = *c;
         call.in = &copy_view;

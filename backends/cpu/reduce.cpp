@@ -920,9 +920,7 @@ bool copy_helps(const ember_kernel_call_t* c, int code) {
     const ember_view_t& in = c->in[0];
     if (numel(in) == 0 || is_contiguous(in) || !g_isa->row[code == kMean ? R_SUM : code][in.dtype]) return false;
     if (code == kMean && !float_sum(in.dtype) && !complex_dtype(in.dtype)) return false;
-    for (int d = 0; d < in.ndim; ++d)
-        if (in.shape[d] > 1 && in.strides[d] == 0) return false;
-    return true;
+    return !broadcast_input(in);
 }
 
 ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
