@@ -127,12 +127,18 @@ TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
         }
         // Sums (double accumulators, chunk-wise conversion) and means (in float32, rounded
         // once: the float16 sum of these 3e5 values overflows, their mean does not).
-        T pos = tensor(cpu(), randf((size_t)(rows * cols), 0, 4, 103), {rows, cols}, dt), pos_t;
+        // Short rows packed ((27391, 11) over axis 1) and spaced (the first 9 of each row
+        // of 1001), narrow columns ((27391, 11) over axis 0).
+        T pos = tensor(cpu(), randf((size_t)(rows * cols), 0, 4, 103), {rows, cols}, dt), pos_t, pos_short, pos_head;
         EM_OK(ember_matrix_transpose(cpu(), pos, pos_t.out()));
+        const int64_t short_shape[2] = {27391, 11}, head_from[2] = {0, 0}, head_to[2] = {rows, 9}, unit_steps[2] = {1, 1};
+        EM_OK(ember_reshape(cpu(), pos, short_shape, 2, pos_short.out()));
+        EM_OK(ember_slice(cpu(), pos, head_from, head_to, unit_steps, 2, pos_head.out()));
         const int64_t ax0 = 0, ax1 = 1;
         using Red = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
         for (auto [name, fn] : {std::pair<const char*, Red>{"sum", ember_sum}, {"mean", ember_mean}, {"var", nullptr}}) {
             for (auto [layout, v, axes, naxes] : {std::tuple<const char*, const ember_tensor_t*, const int64_t*, int>{"all", pos, nullptr, 0},
+                                                  {"short rows", pos_short, &ax1, 1}, {"spaced short rows", pos_head, &ax1, 1}, {"narrow columns", pos_short, &ax0, 1},
                                                   {"rows", pos, &ax1, 1}, {"columns", pos, &ax0, 1}, {"transposed", pos_t, &ax1, 1}}) {
                 T got, want;
                 if (fn) {
@@ -195,6 +201,25 @@ TEST(CpuLarge, HalfExtremesMatchReferenceBitForBit) {
         EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
         const int64_t from[2] = {0, 1}, to[2] = {rows, cols}, steps[2] = {2, 3};
         EM_OK(ember_slice(cpu(), x, from, to, steps, 2, xs.out()));
+        // Short rows and narrow columns ((27300, 11) of the same bits: the NaNs in some rows
+        // and columns, rows of zeros of both signs) and spaced short rows (x's first 9 columns).
+        T x_short, xc_short, x_head;
+        const int64_t short_shape[2] = {27300, 11}, head_from[2] = {0, 0}, head_to[2] = {rows, 9}, unit_steps[2] = {1, 1};
+        EM_OK(ember_reshape(cpu(), x, short_shape, 2, x_short.out()));
+        EM_OK(ember_reshape(cpu(), xc, short_shape, 2, xc_short.out()));
+        EM_OK(ember_slice(cpu(), x, head_from, head_to, unit_steps, 2, x_head.out()));
+        // Narrow columns whose max (min) is a zero: no positive (negative) values, zeros of
+        // both signs, each column's first zero of either sign.
+        std::vector<uint16_t> nonpositive(4096 * 11), nonnegative(nonpositive.size());
+        for (size_t k = 0; k < nonpositive.size(); ++k) {
+            const size_t i = k / 11, j = k % 11;
+            nonpositive[k] = (i * 7 + j) % 5 == 0 ? ((i + j) % 2 ? 0x8000 : 0) : uint16_t(0x8000 | (0x3c00 + (k * 37) % 0x400));
+            nonnegative[k] = nonpositive[k] & 0x7fff ? uint16_t(nonpositive[k] & 0x7fff) : nonpositive[k];
+        }
+        T at_zero_max, at_zero_min;
+        const int64_t zero_cols_shape[2] = {4096, 11};
+        EM_OK(ember_tensor_from_data(cpu(), nonpositive.data(), dt, zero_cols_shape, 2, at_zero_max.out()));
+        EM_OK(ember_tensor_from_data(cpu(), nonnegative.data(), dt, zero_cols_shape, 2, at_zero_min.out()));
         const int64_t ax0 = 0, ax1 = 1;
         using Red = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
         using Arg = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, int64_t, int, ember_tensor_t**);
@@ -204,7 +229,10 @@ TEST(CpuLarge, HalfExtremesMatchReferenceBitForBit) {
                                                   {"transposed rows", xt, &ax1, 1}, {"strided rows", xs, &ax1, 1}, {"strided columns", xs, &ax0, 1},
                                                   {"one line", line, nullptr, 0}, {"one line with NaNs", nan_line, nullptr, 0},
                                                   {"transposed, all", xt, nullptr, 0}, {"transposed, all, no NaN", xct, nullptr, 0},
-                                                  {"zeros transposed, all", zeros_t, nullptr, 0}}) {
+                                                  {"zeros transposed, all", zeros_t, nullptr, 0}, {"short rows", x_short, &ax1, 1},
+                                                  {"short rows, no NaN", xc_short, &ax1, 1}, {"spaced short rows", x_head, &ax1, 1},
+                                                  {"narrow columns", x_short, &ax0, 1}, {"narrow columns, no NaN", xc_short, &ax0, 1},
+                                                  {"narrow columns, max at zero", at_zero_max, &ax0, 1}, {"narrow columns, min at zero", at_zero_min, &ax0, 1}}) {
                 const std::string what = std::string(name) + " " + layout + " " + dn;
                 T got, want;
                 EM_OK(fn(cpu(), v, axes, naxes, 0, got.out()));
