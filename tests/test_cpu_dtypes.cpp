@@ -126,20 +126,22 @@ TEST(CpuLarge, HalfTypesThroughFloat32Kernels) {
             }
         }
         // Sums (double accumulators, chunk-wise conversion) and means (in float32, rounded
-        // once: the float16 sum of these 3e5 values overflows, their mean does not).
-        // Short rows packed ((27391, 11) over axis 1) and spaced (the first 9 of each row
-        // of 1001), narrow columns ((27391, 11) over axis 0).
-        T pos = tensor(cpu(), randf((size_t)(rows * cols), 0, 4, 103), {rows, cols}, dt), pos_t, pos_short, pos_head;
-        EM_OK(ember_matrix_transpose(cpu(), pos, pos_t.out()));
-        const int64_t short_shape[2] = {27391, 11}, head_from[2] = {0, 0}, head_to[2] = {rows, 9}, unit_steps[2] = {1, 1};
-        EM_OK(ember_reshape(cpu(), pos, short_shape, 2, pos_short.out()));
-        EM_OK(ember_slice(cpu(), pos, head_from, head_to, unit_steps, 2, pos_head.out()));
-        const int64_t ax0 = 0, ax1 = 1;
+        // once: the float16 sum of these 3e5 values overflows, their mean does not), products
+        // (double accumulators, rounded once) of values near 1. Rows, columns, everything, a
+        // transposed view, short rows packed ((27391, 11) over axis 1) and spaced (the first
+        // 9 of each row of 1001), narrow columns ((27391, 11) over axis 0).
+        const auto positive = randf((size_t)(rows * cols), 0, 4, 103), near_one = randf((size_t)(rows * cols), 0.998f, 1.002f, 104);
         using Red = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
-        for (auto [name, fn] : {std::pair<const char*, Red>{"sum", ember_sum}, {"mean", ember_mean}, {"var", nullptr}}) {
-            for (auto [layout, v, axes, naxes] : {std::tuple<const char*, const ember_tensor_t*, const int64_t*, int>{"all", pos, nullptr, 0},
-                                                  {"short rows", pos_short, &ax1, 1}, {"spaced short rows", pos_head, &ax1, 1}, {"narrow columns", pos_short, &ax0, 1},
-                                                  {"rows", pos, &ax1, 1}, {"columns", pos, &ax0, 1}, {"transposed", pos_t, &ax1, 1}}) {
+        for (auto [name, fn] : {std::pair<const char*, Red>{"sum", ember_sum}, {"mean", ember_mean}, {"var", nullptr}, {"prod", ember_prod}}) {
+            T x = tensor(cpu(), std::string(name) == "prod" ? near_one : positive, {rows, cols}, dt), x_t, x_short, x_head;
+            EM_OK(ember_matrix_transpose(cpu(), x, x_t.out()));
+            const int64_t short_shape[2] = {27391, 11}, head_from[2] = {0, 0}, head_to[2] = {rows, 9}, unit_steps[2] = {1, 1};
+            EM_OK(ember_reshape(cpu(), x, short_shape, 2, x_short.out()));
+            EM_OK(ember_slice(cpu(), x, head_from, head_to, unit_steps, 2, x_head.out()));
+            const int64_t ax0 = 0, ax1 = 1;
+            for (auto [layout, v, axes, naxes] : {std::tuple<const char*, const ember_tensor_t*, const int64_t*, int>{"all", x, nullptr, 0},
+                                                  {"short rows", x_short, &ax1, 1}, {"spaced short rows", x_head, &ax1, 1}, {"narrow columns", x_short, &ax0, 1},
+                                                  {"rows", x, &ax1, 1}, {"columns", x, &ax0, 1}, {"transposed", x_t, &ax1, 1}}) {
                 T got, want;
                 if (fn) {
                     EM_OK(fn(cpu(), v, axes, naxes, 0, got.out()));

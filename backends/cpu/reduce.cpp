@@ -169,6 +169,8 @@ void write_result(int code, int32_t dt, const Acc& a, int64_t count, char* dst) 
             std::memcpy(dst, parts, 8);
         } else if (dt == EMBER_COMPLEX128) {
             std::memcpy(dst, a.pair, 16);
+        } else if (half_slot(dt) >= 0) {  // the double product rounded once, as the reference's
+            g_isa->cvt[C_F64][half_slot(dt)](&a.d, dst, 1);
         } else {
             std::memcpy(dst, a.raw, 8);  // float64, or a (u)int64 product
         }
@@ -371,28 +373,33 @@ void short_rows_by_kernel(RowFn row, A init, const char* px, size_t sz, int64_t 
 
 bool reduce_short_rows(int code, int32_t dt, RowFn row, const char* px, int64_t L, int64_t nout, int64_t si, char* po, int64_t so);
 
-// float16/bfloat16 rows [b, e) of sums, means, maxima and minima: blocks of rows widened to
-// float32 (packed rows in one conversion), reduced by float32's short-row loops into float32
-// results, narrowed back. Those are write_result's for sums and means (the double sum
-// rounded to float32, a mean divided there) and the elements themselves for max and min.
-// Row by row through the half types' row kernels, (100000, 10) float16 took 1.4 ms.
+// float16/bfloat16 rows [b, e): blocks of rows widened to float32 (packed rows in one
+// conversion), reduced by float32's short-row loops, narrowed back: sums and means to
+// float32 results as write_result's (the double sum rounded to float32, a mean divided
+// there), max and min to the elements themselves, products to double ones (rounded once,
+// as the reference's). Row by row through the half types' row kernels, (100000, 10)
+// float16 took 1.4 ms.
 void short_rows_half(int code, int slot, const char* px, int64_t L, int64_t si, char* po, int64_t so, int64_t b, int64_t e) {
     constexpr int64_t kBlock = 2048;
     const int64_t per_block = kBlock / L;
-    const CvtFn widen = g_isa->cvt[slot][C_F32], narrow = g_isa->cvt[C_F32][slot];
+    const bool prod = code == R_PROD;
+    const CvtFn widen = g_isa->cvt[slot][C_F32], narrow = g_isa->cvt[prod ? C_F64 : C_F32][slot];
     const RowFn row32 = g_isa->row[code == kMean ? R_SUM : code][EMBER_FLOAT32];
+    const size_t result_size = prod ? 8 : 4;
     const uint16_t* x = (const uint16_t*)px;
     uint16_t* o = (uint16_t*)po;
-    alignas(64) float wide[kBlock], results[kBlock];
+    alignas(64) float wide[kBlock];
+    alignas(64) double results[kBlock];
     for (int64_t r0 = b; r0 < e; r0 += per_block) {
         const int64_t rows = std::min(per_block, e - r0);
         if (si == L) widen(x + r0 * si, wide, rows * L);
         else
             for (int64_t r = 0; r < rows; ++r) widen(x + (r0 + r) * si, wide + r * L, L);
-        reduce_short_rows(code, EMBER_FLOAT32, row32, (const char*)wide, L, rows, L, (char*)results, 1);
+        if (prod) short_rows_by_kernel<double, double>(row32, 1.0, (const char*)wide, 4, L, L, (char*)results, 1, 0, rows);
+        else reduce_short_rows(code, EMBER_FLOAT32, row32, (const char*)wide, L, rows, L, (char*)results, 1);
         if (so == 1) narrow(results, o + r0, rows);
         else
-            for (int64_t r = 0; r < rows; ++r) narrow(results + r, o + (r0 + r) * so, 1);
+            for (int64_t r = 0; r < rows; ++r) narrow((const char*)results + r * result_size, o + (r0 + r) * so, 1);
     }
 }
 
@@ -402,7 +409,7 @@ bool reduce_short_rows(int code, int32_t dt, RowFn row, const char* px, int64_t 
         parallel_range(nout, nout * L >= kParallelCheap ? 0 : INT64_MAX, 1024, body);
         return true;
     };
-    if (half_slot(dt) >= 0 && (code == R_SUM || code == kMean || code == R_MAX || code == R_MIN))
+    if (half_slot(dt) >= 0 && (code == R_SUM || code == kMean || code == R_MAX || code == R_MIN || code == R_PROD))
         return run([&](int64_t b, int64_t e) { short_rows_half(code, half_slot(dt), px, L, si, po, so, b, e); });
     auto typed = [&](auto zero) {  // the dtype's C type as zero's
         using T = decltype(zero);

@@ -158,27 +158,28 @@ void cvt_via_f32(const void* in, void* out, int64_t n) {
 }
 #pragma GCC diagnostic pop
 
-// float16/bfloat16 sums: L1-sized chunks converted to float32, then the float32 kernels
-// (double accumulators, as the reference's). GCC cannot see that Up fills the buffer.
+// float16/bfloat16 sums and products: L1-sized chunks converted to float32, then the
+// float32 kernels Fold (row_sum_flt, row_prod_flt) and ColFold (col_sum_flt, col_prod_flt):
+// double accumulators, as the reference's. GCC cannot see that Up fills the buffer.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-template <CvtFn Up>
-void row_sum_half(const void* x, int64_t n, void* acc) {
+template <CvtFn Up, RowFn Fold>
+void row_half(const void* x, int64_t n, void* acc) {
     alignas(64) float buf[1024];
     for (int64_t i = 0; i < n; i += 1024) {
         const int64_t m = n - i < 1024 ? n - i : 1024;
         Up((const uint16_t*)x + i, buf, m);
-        row_sum_flt<float>(buf, m, acc);
+        Fold(buf, m, acc);
     }
 }
-template <CvtFn Up>
-void col_sum_half_row(const void* x, int64_t n, void* acc) {
+template <CvtFn Up, ColFn ColFold>
+void col_half_row(const void* x, int64_t n, void* acc) {
     alignas(64) float buf[1024];
     const void* rows[1] = {buf};
     for (int64_t j = 0; j < n; j += 1024) {
         const int64_t m = n - j < 1024 ? n - j : 1024;
         Up((const uint16_t*)x + j, buf, m);
-        col_sum_flt<float>(rows, 1, m, (double*)acc + j);
+        ColFold(rows, 1, m, (double*)acc + j);
     }
 }
 
