@@ -1157,13 +1157,13 @@ TEST(CpuLarge, ShortRunUnaryOpsMatchContiguous) {
 
 // Narrow columns over many rows (reduce.cpp: k rows side by side as one row of k * J
 // columns, then the k groups and the last rows folded): every kind it takes against the
-// reference, around the row counts where it starts and with rows left over; float sums to
-// their accumulators' rounding, everything else exactly; float extremes that are zeros of
+// reference, around the row counts where it starts and with rows left over; float sums and
+// products to their accumulators' rounding, everything else exactly; float extremes that are zeros of
 // both signs or NaN (the general way), and an image's channels over its two outer axes.
 TEST(CpuLarge, NarrowColumnsSideBySide) {
     NEED_CPU();
     using Reduce = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const int64_t*, int, int, ember_tensor_t**);
-    const std::pair<const char*, Reduce> ops[] = {{"sum", ember_sum}, {"mean", ember_mean}, {"max", ember_max}, {"min", ember_min}};
+    const std::pair<const char*, Reduce> ops[] = {{"sum", ember_sum}, {"mean", ember_mean}, {"max", ember_max}, {"min", ember_min}, {"prod", ember_prod}};
     for (int64_t cols : {1, 2, 3, 5, 16, 17}) {
         const int64_t k = 512 / cols;
         for (int64_t rows : {64 * k - 1, 64 * k, 64 * k * 3 + 7, cols == 3 ? (int64_t)300001 : 64 * k + 1}) {
@@ -1180,20 +1180,27 @@ TEST(CpuLarge, NarrowColumnsSideBySide) {
                     for (int64_t r = 0; r < rows; ++r) d[(size_t)(r * cols)] = r % 3 ? 0.0f : -0.0f;
                     d[(size_t)(rows / 2 * cols + cols - 1)] = std::numeric_limits<float>::quiet_NaN();
                 }
+                // Float products of values near 1 (the others overflow at once); integer ones
+                // wrap, in any grouping to the reference's bits.
+                std::vector<float> near_one(d.size());
+                for (size_t i = 0; i < d.size(); ++i) near_one[i] = 1 + d[i] / 1e4f;
                 for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT32, EMBER_UINT8, EMBER_INT64}) {
                     if (special >= 2 && dt != EMBER_FLOAT32 && dt != EMBER_FLOAT64) continue;
-                    T x = tensor(cpu(), d, {rows, cols}, dt);
+                    const bool is_float = dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64;
+                    T x = tensor(cpu(), d, {rows, cols}, dt), x_near_one = tensor(cpu(), near_one, {rows, cols}, dt);
                     const int64_t axis = 0;
                     for (auto [name, fn] : ops) {
-                        const bool is_float = dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64;
                         if (std::string(name) == "mean" && !is_float) continue;
+                        const bool float_prod = std::string(name) == "prod" && is_float;
+                        const ember_tensor_t* in = float_prod ? x_near_one : x;
                         T got, want;
-                        EM_OK(fn(cpu(), x, &axis, 1, 0, got.out()));
-                        EM_OK(fn(ref(), as_ref(x), &axis, 1, 0, want.out()));
+                        EM_OK(fn(cpu(), in, &axis, 1, 0, got.out()));
+                        EM_OK(fn(ref(), as_ref(in), &axis, 1, 0, want.out()));
                         const std::string what = std::string(name) + " over " + std::to_string(rows) + " rows of " + std::to_string(cols) + " " +
                                                  ember_dtype_name(dt) + (special ? " (special values)" : "");
                         const bool adds = std::string(name) == "sum" || std::string(name) == "mean";
                         if (adds && is_float) expect_close(got, want, dt == EMBER_FLOAT32 ? 1e-6 : 1e-12, 1e-9, what);
+                        else if (float_prod) expect_close(got, want, dt == EMBER_FLOAT32 ? 1e-6 : 1e-12, 0, what);
                         else EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << what;
                     }
                 }

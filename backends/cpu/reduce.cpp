@@ -683,7 +683,8 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
         // reference's scan keeps (min of ReLU outputs).
         const bool rows_packed = rows.nd == 1 && rows.si[0] == J;
         const bool float_extreme = (op == R_MAX || op == R_MIN) && (dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64 || half_slot(dt) >= 0);
-        const bool regroupable = adds(op) || float_extreme || ((op == R_MAX || op == R_MIN) && !float_sum(dt) && !complex_dtype(in.dtype));
+        const bool regroupable = adds(op) || float_extreme || (op == R_PROD && !complex_prod) ||
+                                 ((op == R_MAX || op == R_MIN) && !float_sum(dt) && !complex_dtype(in.dtype));
         if (nk == 1 && J <= kNarrowColumns && rows_packed && regroupable && nrows >= 64 * (kSideBySide / J)) {
             const int64_t k = kSideBySide / J, W = k * J, wide_rows = nrows / k;
             const int64_t per_task = 256, tasks = (wide_rows + per_task - 1) / per_task;
@@ -696,6 +697,10 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
                     for (int64_t j = 0; j < n; ++j) ((double*)acc)[j] += ((const double*)p)[j];
                 } else if (adds(op)) {
                     for (int64_t j = 0; j < n; ++j) ((uint64_t*)acc)[j] += ((const uint64_t*)p)[j];
+                } else if (op == R_PROD && int64_dtype(dt)) {
+                    for (int64_t j = 0; j < n; ++j) ((uint64_t*)acc)[j] *= ((const uint64_t*)p)[j];
+                } else if (op == R_PROD) {
+                    for (int64_t j = 0; j < n; ++j) ((double*)acc)[j] *= ((const double*)p)[j];
                 } else {
                     const void* partial_row[1] = {p};
                     col(partial_row, 1, n, acc);  // extremes: the accumulators are elements
@@ -704,6 +709,8 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
             // rows [r0, r1) of the (nrows, J) block folded into acc (n = J) or of the wide view
             auto fold_rows = [&](const char* base, int64_t width, int64_t r0, int64_t r1, char* acc) {
                 if (adds(op)) std::memset(acc, 0, (size_t)(width * (int64_t)abytes));
+                else if (op == R_PROD && int64_dtype(dt)) std::fill((uint64_t*)acc, (uint64_t*)acc + width, uint64_t(1));
+                else if (op == R_PROD) std::fill((double*)acc, (double*)acc + width, 1.0);
                 else std::memcpy(acc, base + r0++ * width * (int64_t)sz, (size_t)(width * (int64_t)sz));
                 while (r0 < r1) {
                     const void* group[kColRows];
