@@ -3387,7 +3387,7 @@ TEST(CpuBackend, FftOnEveryIsaAndThreadCount) {
 // bit for bit equal to the reference (std::abs, that is glibc's hypotf; std::conj; the
 // std::complex product, recovery of infinities included): random values with
 // special ones mixed in (infinities beside NaNs, signed zeros, subnormals, parts whose
-// squares overflow or underflow float32), contiguous and transposed, across the pool.
+// squares overflow or underflow float32), contiguous, transposed and stepped, across the pool.
 TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
     NEED_CPU();
     const int64_t rows = 601, cols = 1001;  // 601601 values: the pool, odd vector tails
@@ -3401,10 +3401,12 @@ TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
     for (ember_dtype_t dt : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
         const std::string d = ember_dtype_name(dt);
         int64_t shape[2] = {rows, cols};
-        T z, zt;
+        T z, zt, zs;
         EM_OK(ember_tensor_from_data(cpu(), dt == EMBER_COMPLEX64 ? (const void*)parts.data() : (const void*)wide.data(), dt, shape, 2, z.out()));
         EM_OK(ember_matrix_transpose(cpu(), z, zt.out()));
-        for (auto [layout, x] : {std::pair<const char*, const ember_tensor_t*>{"contiguous", z}, {"transposed", zt}}) {
+        const int64_t all_from[2] = {0, 0}, all_to[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, every_other[2] = {1, 2};
+        EM_OK(ember_slice(cpu(), z, all_from, all_to, every_other, 2, zs.out()));
+        for (auto [layout, x] : {std::pair<const char*, const ember_tensor_t*>{"contiguous", z}, {"transposed", zt}, {"stepped", zs}}) {
             T got, want, got_im, want_im;
             EM_OK(ember_conj(cpu(), x, got.out()));
             EM_OK(ember_conj(ref(), as_ref(x), want.out()));

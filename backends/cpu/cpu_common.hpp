@@ -343,13 +343,14 @@ ember_status_t binary_vector_kernel(const ember_kernel_call_t* c, BinFn fn, int6
 bool unary_half_staged(const ember_kernel_call_t* c, UnFn fn32);
 // g (operand 0 the output, 1 the input) through a contiguous-run kernel fn(in, out, n,
 // flags) taking the input's dtype: contiguous runs, short rows in blocks, stepped or
-// transposed inputs through tiles; false (nothing written) where the output is not
-// contiguous along the last dim, the input is a broadcast, or its elements exceed 8 bytes.
+// transposed inputs through tiles (16-byte elements: transposes and tiles only); false
+// (nothing written) where the output is not contiguous along the last dim or the input is a
+// broadcast.
 bool unary_vector_runs(const Geometry& g, const char* px, size_t isz, char* po, size_t osz, UnFn fn, int64_t threshold, int flags);
 // f(in, out, n) on stretches of a stepped, reversed or transposed input gathered into L1
 // tiles, for kernels with more state than a UnFn (clip's bounds); the output contiguous
-// along the last dim. False (nothing written) where it is not, the input is a broadcast
-// along it, or its elements exceed 8 bytes.
+// along the last dim. False (nothing written) where it is not, or the input is a broadcast
+// along it.
 bool tiled_unary_runs(const Geometry& g, const char* px, size_t isz, char* po, size_t osz, int64_t threshold,
                       const std::function<void(const char* in, char* out, int64_t n)>& f);
 // Rows shorter than 64 elements into an output in C order: f(in, out, n) on blocks of whole

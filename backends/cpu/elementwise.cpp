@@ -12,9 +12,9 @@
 // one view: the transpose, then the op in place on each band of output rows), and a plain
 // copy of a stepped or reversed input, gathered straight into it.
 // Complex multiply, divide, square (a product) and reciprocal have loops of their own,
-// quotients of stepped inputs through the tiles too; complex add and subtract go part by
-// part; other complex ops (but abs of complex64 and conj) run the reference kernel, which
-// accepts any strides, on slices across the pool.
+// quotients of stepped inputs through the tiles too, the unary ones (and negative, conj, abs)
+// through the unary layouts above; complex add and subtract go part by part; other complex
+// ops run the reference kernel, which accepts any strides, on slices across the pool.
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -317,6 +317,11 @@ void complex_add_run(const void* av, const void* bv, void* ov, int64_t n, int sc
         o[2 * i + 1] = Subtract ? a[i * sa + 1] - b[i * sb + 1] : a[i * sa + 1] + b[i * sb + 1];
     }
 }
+// z^2 as the reference's z * z: the product's run, z as both operands (a UnFn).
+template <class R>
+void complex_square(const void* z, void* out, int64_t n, int) {
+    complex_run<R, false>(z, z, out, n, 0);
+}
 using ComplexRun = void (*)(const void*, const void*, void*, int64_t, int);
 ComplexRun complex_add_run_for(int32_t dtype, bool subtract) {
     if (dtype == EMBER_COMPLEX64) return subtract ? complex_add_run<float, true> : complex_add_run<float, false>;
@@ -607,18 +612,19 @@ bool unary_vector_runs(const Geometry& g, const char* px, size_t isz, char* po, 
     }
     if (so != 1 || sx == 0) return false;
     const BandOp in_place = [fn](char* band, int64_t n) { fn(band, band, n, 0); };
-    // complex128 (conj: the only complex128 kernel here) takes the transposes only; it went to
-    // the reference's element loop.
-    if (isz > 8) return isz == osz && transposed_copy(g, px, po, isz, &in_place);
+    const auto tile_kernel = [&](const char* in, char* out, int64_t n) { fn(in, out, n, 0); };
+    // complex128: the transposes, else the tiles (conj of a stepped view went to the
+    // reference's element loop).
+    if (isz > 8) return isz == osz && (transposed_copy(g, px, po, isz, &in_place) || tiled_unary_runs(g, px, isz, po, osz, threshold, tile_kernel));
     if (short_run_blocks<1>(g, input, isz, po, osz, threshold, kernel)) return true;
     if (isz == osz && transposed_copy(g, px, po, isz, &in_place)) return true;
-    return tiled_unary_runs(g, px, isz, po, osz, kParallelCostly, [&](const char* in, char* out, int64_t n) { fn(in, out, n, 0); });
+    return tiled_unary_runs(g, px, isz, po, osz, kParallelCostly, tile_kernel);
 }
 
 bool tiled_unary_runs(const Geometry& g, const char* px, size_t isz, char* po, size_t osz, int64_t threshold,
                       const std::function<void(const char* in, char* out, int64_t n)>& f) {
     const int last = g.nd - 1;
-    if (g.st[0][last] != 1 || g.st[1][last] == 0 || isz > 8) return false;
+    if (g.st[0][last] != 1 || g.st[1][last] == 0) return false;
     char* const base[2] = {po, (char*)px};
     const size_t sizes[2] = {osz, isz};
     for_tiles<2>(g, base, sizes, threshold, [&](const char* const* p, int64_t n) { f(p[1], (char*)p[0], n); });
@@ -705,37 +711,15 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     if (!make_geometry(views, 2, g)) return EMBER_OK;
     const int last = g.nd - 1;
     const int64_t inner = g.shape[last];
-    const bool unit = inner == 1 || (g.st[0][last] == 1 && g.st[1][last] == 1);
     const bool complex_in = x.dtype == EMBER_COMPLEX64 || x.dtype == EMBER_COMPLEX128;
-    if ((code == U_SQUARE || code == U_RECIP) && complex_in && o.dtype == x.dtype && (unit || (code == U_RECIP && g.st[0][last] == 1))) {
-        // z^2 is the reference's z * z: the product's run, z as both operands; 1 / z its
-        // reciprocal's steps, a stepped z through tiles.
-        if (const ComplexRun run = complex_run_for(x.dtype, false)) {
-            auto apply = [&](const void* z, void* out, int64_t n) {
-                if (code == U_SQUARE) run(z, z, out, n, 0);
-                else g_isa->un[U_RECIP][x.dtype](z, out, n, 0);  // common/complex_reciprocal.hpp's steps
-            };
-            const int64_t sz = (int64_t)itemsize_of(x.dtype);
-            char *px = base_ptr(x), *po = base_ptr(o);
-            if (!unit) {
-                char* const base[2] = {po, px};
-                const size_t sizes[2] = {(size_t)sz, (size_t)sz};
-                for_tiles<2>(g, base, sizes, kParallelCheap / 4, [&](const char* const* p, int64_t n) { apply(p[1], (char*)p[0], n); });
-                return EMBER_OK;
-            }
-            parallel_range(g.size, kParallelCheap / 2, 1 << 13, [&](int64_t begin, int64_t end) {
-                walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) { apply(px + off[1] * sz, po + off[0] * sz, len); });
-            });
-            return EMBER_OK;
-        }
-    }
     const bool complex_abs = code == U_ABS && complex_in;
     UnFn fn = o.dtype == x.dtype || complex_abs ? g_isa->un[code][x.dtype] : nullptr;
+    if (code == U_SQUARE && complex_in && o.dtype == x.dtype) fn = x.dtype == EMBER_COMPLEX64 ? complex_square<float> : complex_square<double>;
     char *px = base_ptr(x), *po = base_ptr(o);
     // Half types through the float32 kernel, unless the ISA has one for the half type itself.
     if (!fn && unary_half_staged(c, g_isa->un[code][EMBER_FLOAT32])) return EMBER_OK;
     const size_t osz = itemsize_of(o.dtype);
-    if (fn && unary_vector_runs(g, px, itemsize_of(x.dtype), po, osz, fn, costly(code) ? kParallelCostly : kParallelCheap,
+    if (fn && unary_vector_runs(g, px, itemsize_of(x.dtype), po, osz, fn, costly(code) || complex_in ? kParallelCostly : kParallelCheap,
                                 stream_flag(g.size * (int64_t)osz, o, {&x})))
         return EMBER_OK;
     if (x.dtype == EMBER_FLOAT64 && o.dtype == EMBER_FLOAT64 && (inner == 1 || g.st[0][last] == 1)) {
