@@ -777,6 +777,36 @@ TEST(ElementwiseSpecial, StableAndAccurateFunctions) {
     EXPECT_TRUE(all_close(run_b(ember_atan2, {0, 1, -1, 0}, {-1, 0, 0, 1}, EMBER_FLOAT64), {M_PI, M_PI / 2, -M_PI / 2, 0}, 1e-15));
     EXPECT_TRUE(all_close(run_u(ember_expm1, {1e-10, -1e-12}, EMBER_FLOAT64, EMBER_FLOAT64), {1.00000000005e-10, -9.999999999995e-13}, 1e-14));
     EXPECT_TRUE(all_close(run_u(ember_log1p, {1e-10}, EMBER_FLOAT64, EMBER_FLOAT64), {9.9999999995e-11}, 1e-14));
+    // Complex expm1 and log1p near 0, where exp(z) - 1 and log(1 + z) lose the digits: against
+    // their series summed in long double from the values the dtype holds, each part within a
+    // few ulp of the modulus (exp(1e-8 i) - 1 has the real part -5e-17, which cos(1e-8) - 1
+    // rounds to 0 or -1.1e-16).
+    for (ember_dtype_t d : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        const std::vector<C> small = {C(1e-10, 2e-10), C(-3e-7, 1e-9), C(2e-5, -4e-5), C(1e-3, 1e-3), C(0, 1e-8), C(-1e-6, 0), C(0.6, -0.7)};
+        T x = make_any(small, {(int64_t)small.size()}, d), e, l;
+        EM_OK(ember_expm1(test_ctx(), x, e.out()));
+        EM_OK(ember_log1p(test_ctx(), x, l.out()));
+        const auto held = values_c(x), got_e = values_c(e), got_l = values_c(l);
+        const double tol = d == EMBER_COMPLEX64 ? 4e-7 : 1e-15;
+        for (size_t i = 0; i + 1 < small.size(); ++i) {  // the last: outside the box, a plain check below
+            const std::complex<long double> z(held[i].real(), held[i].imag());
+            std::complex<long double> power = z, want_e = 0, want_l = 0;
+            long double factorial = 1;
+            for (int k = 1; k <= 12; ++k, power *= z) {
+                factorial *= k;
+                want_e += power / factorial;
+                want_l += (k % 2 ? power : -power) / (long double)k;
+            }
+            for (auto [name, got, want] : {std::tuple<const char*, C, std::complex<long double>>{"expm1", got_e[i], want_e}, {"log1p", got_l[i], want_l}}) {
+                const double scale = (double)std::abs(want);
+                EXPECT_NEAR(got.real(), (double)want.real(), tol * scale) << name << " of " << held[i] << " " << ember_dtype_name(d);
+                EXPECT_NEAR(got.imag(), (double)want.imag(), tol * scale) << name << " of " << held[i] << " " << ember_dtype_name(d);
+            }
+        }
+        const C far = held.back();
+        EXPECT_NEAR(std::abs(got_e.back() - (std::exp(far) - 1.0)), 0, 1e-6) << ember_dtype_name(d);
+        EXPECT_NEAR(std::abs(got_l.back() - std::log(1.0 + far)), 0, 1e-6) << ember_dtype_name(d);
+    }
     for (ember_dtype_t d : {EMBER_FLOAT32, EMBER_FLOAT64}) {
         SCOPED_TRACE(ember_dtype_name(d));
         EXPECT_TRUE(all_close(run_u(ember_sigmoid, {-1000, 1000, 0, -100}, d, d), {0, 1, 0.5, 3.720075976020836e-44}, 1e-5, 1e-30));

@@ -290,6 +290,17 @@ inline @CT @Plog(@CT z) {
     const @RT re = a >= 0.5@L && a <= 2.0@L && b < 1.0@L ? 0.5@L * log1p((a - 1.0@L) * (a + 1.0@L) + b * b) : log(hypot(a, b));
     return (@CT)(re, atan2(z.y, z.x));
 }
+/* expm1 and log1p without the cancellation of exp(z) - 1 and log(1 + z) inside |re|, |im| < 1/2
+   (the reference's forms); outside it, and for infinities and NaNs, through exp and log. */
+inline @CT @Pexpm1(@CT z) {
+    if (!(fabs(z.x) < 0.5@L && fabs(z.y) < 0.5@L)) return @Pexp(z) - (@CT)(1.0@L, 0.0@L);
+    const @RT half_sin = sin(z.y / 2.0@L);
+    return (@CT)(expm1(z.x) * cos(z.y) - 2.0@L * half_sin * half_sin, exp(z.x) * sin(z.y));
+}
+inline @CT @Plog1p(@CT z) {
+    if (!(fabs(z.x) < 0.5@L && fabs(z.y) < 0.5@L)) return @Plog((@CT)(1.0@L, 0.0@L) + z);
+    return (@CT)(log1p(z.x * (2.0@L + z.x) + z.y * z.y) / 2.0@L, atan2(z.y, 1.0@L + z.x));
+}
 inline @CT @Psqrt(@CT z) {
     const @RT x = z.x, y = z.y;
     if (isinf(y)) return (@CT)((@RT)INFINITY, y);
@@ -611,9 +622,9 @@ const OpExpr kUnary[] = {
     {"sqrt", SAME, nullptr, nullptr, nullptr, "sqrt(x)", "c_sqrt(x)"},
     {"square", SAME, nullptr, "(comp_t)((wrap_t)x * (wrap_t)x)", "(comp_t)((wrap_t)x * (wrap_t)x)", "x * x", "c_mul(x, x)"},
     {"exp", SAME, nullptr, nullptr, nullptr, "exp(x)", "c_exp(x)"},
-    {"expm1", SAME, nullptr, nullptr, nullptr, "expm1(x)", "(c_exp(x) - (comp_t)((real_t)1, (real_t)0))"},
+    {"expm1", SAME, nullptr, nullptr, nullptr, "expm1(x)", "c_expm1(x)"},
     {"log", SAME, nullptr, nullptr, nullptr, "log(x)", "c_log(x)"},
-    {"log1p", SAME, nullptr, nullptr, nullptr, "log1p(x)", "c_log((comp_t)((real_t)1, (real_t)0) + x)"},
+    {"log1p", SAME, nullptr, nullptr, nullptr, "log1p(x)", "c_log1p(x)"},
     {"log2", SAME, nullptr, nullptr, nullptr, "log2(x)", "(c_log(x) / (real_t)0.693147180559945309417232121458176568)"},
     {"log10", SAME, nullptr, nullptr, nullptr, "log10(x)", "(c_log(x) / log((real_t)10))"},
     {"sin", SAME, nullptr, nullptr, nullptr, "sin(x)", "c_sin(x)"},

@@ -45,13 +45,30 @@ template <class C> bool is_inf(C x) {
     else if constexpr (std::is_floating_point_v<C>) return std::isinf(x);
     else return false;
 }
+// Complex expm1 and log1p: exp(z) - 1 and log(1 + z) lose the digits of a small z, so
+// inside |re|, |im| < 1/2 they take forms without the cancellation (NumPy's expm1 is the
+// first); outside it, and for infinities and NaNs, C99's exp and log give the answers.
+template <class C> bool near_zero(C z) {
+    using R = typename C::value_type;
+    return std::fabs(z.real()) < R(0.5) && std::fabs(z.imag()) < R(0.5);
+}
 template <class C> C expm1_of(C x) {
-    if constexpr (is_cplx_v<C>) return std::exp(x) - C(1);
-    else return std::expm1(x);
+    if constexpr (is_cplx_v<C>) {
+        if (!near_zero(x)) return std::exp(x) - C(1);
+        const auto a = x.real(), b = x.imag(), half_sin = std::sin(b / 2);
+        return C(std::expm1(a) * std::cos(b) - 2 * half_sin * half_sin, std::exp(a) * std::sin(b));  // e^a cos b - 1, e^a sin b
+    } else {
+        return std::expm1(x);
+    }
 }
 template <class C> C log1p_of(C x) {
-    if constexpr (is_cplx_v<C>) return std::log(C(1) + x);
-    else return std::log1p(x);
+    if constexpr (is_cplx_v<C>) {
+        if (!near_zero(x)) return std::log(C(1) + x);
+        const auto a = x.real(), b = x.imag();
+        return C(std::log1p(a * (2 + a) + b * b) / 2, std::atan2(b, 1 + a));  // log |1 + z| = log1p(|1 + z|^2 - 1) / 2
+    } else {
+        return std::log1p(x);
+    }
 }
 template <class C> C log2_of(C x) {
     if constexpr (is_cplx_v<C>) return std::log(x) / real_t<C>(0.693147180559945309417232121458176568L);
