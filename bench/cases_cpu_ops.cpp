@@ -664,6 +664,16 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("right_shift_u16", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_bitwise_right_shift(c, u16, b16, r); }));
         for (ember_tensor_t* t : {a, b, a64, b64, seven, a8, b8, seven64, seven8, u16, seven16, a_plus, hundred, b16}) ember_tensor_release(t);
     }
+    if (np.count("cumsum_axis0_narrow_f16/100000x10") || np.count("max_rows_narrow_f16/100000x10") ||
+        np.count("argmax_axis0_narrow_f16/100000x10")) {  // uniform(-1, 1) as float16
+        ember_tensor_t *x32 = random_tensor(c, {100000, 10}, -1, 1, 39), *h = nullptr;
+        ember_astype(c, x32, EMBER_FLOAT16, &h);
+        const int64_t axis1 = 1;
+        add("cumsum_axis0_narrow_f16", "100000x10", time_result(reps, [&](ember_tensor_t** r) { ember_cumsum(c, h, 0, r); }));
+        add("max_rows_narrow_f16", "100000x10", time_result(reps, [&](ember_tensor_t** r) { ember_max(c, h, &axis1, 1, 0, r); }));
+        add("argmax_axis0_narrow_f16", "100000x10", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, h, 0, 0, r); }));
+        for (ember_tensor_t* t : {x32, h}) ember_tensor_release(t);
+    }
     if (np.count("cumsum_axis0_narrow_f64/100000x10")) {  // uniform(-1, 1) as float64
         ember_tensor_t *x32 = random_tensor(c, {100000, 10}, -1, 1, 38), *x = nullptr;
         ember_astype(c, x32, EMBER_FLOAT64, &x);
@@ -1097,11 +1107,13 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("prod_f64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_prod(c, y, nullptr, 0, 0, r); }));
         for (ember_tensor_t* t : {x, y}) ember_tensor_release(t);
     }
-    if (np.count("sum_axis0_c64/1000x1000")) {
-        ember_tensor_t* z = complex_tensor({1000, 1000}, 48);
+    if (np.count("sum_axis0_c64/1000x1000") || np.count("square_transposed_c64/1000x1000")) {
+        ember_tensor_t *z = complex_tensor({1000, 1000}, 48), *zt = nullptr;
+        ember_matrix_transpose(c, z, &zt);
         const int64_t axis0 = 0;
         add("sum_axis0_c64", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, z, &axis0, 1, 0, r); }));
-        ember_tensor_release(z);
+        add("square_transposed_c64", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_square(c, zt, r); }));
+        for (ember_tensor_t* t : {z, zt}) ember_tensor_release(t);
     }
     if (np.count("any_c64/1e6") || np.count("count_nonzero_axis0_c64/1000x1000") || np.count("astype_c64_i64/1e6")) {
         ember_tensor_t *z = complex_tensor({1000000}, 53), *m = complex_tensor({1000, 1000}, 54);

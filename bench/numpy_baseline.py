@@ -109,6 +109,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   abs_c64, multiply_c64, sum_c64, divide_c64
                      np.abs(z), a * b, z.sum(), a / b of 1e6 complex64 values (parts uniform(-1, 1))
   sum_axis0_c64      z.sum(axis=0) of a (1000, 1000) complex64 array
+  square_transposed_c64  np.square(z.T) of that array (NumPy keeps z.T's layout, Ember writes C order)
   prod_axis0_f32     x.prod(axis=0) of a (1000, 1000) float32 array (factors 2^u, u uniform(-1, 1))
   prod_f64           x.prod() of 1e6 float64 values 2^u, u uniform(-1/16, 1/16)
   abs_c128, norm_c128, mean_c128
@@ -146,6 +147,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   pow_i32            a ** b of the int32 values of floor_divide_i32 (b in [1, 7))
   cumsum_i64         np.cumsum(a) of the int64 values of remainder_i64
   cumsum_axis0_narrow_f64  np.cumsum(x, axis=0) of a (100000, 10) float64 uniform(-1, 1) array
+  cumsum_axis0_narrow_f16, max_rows_narrow_f16, argmax_axis0_narrow_f16
+                     np.cumsum(h, axis=0), h.max(axis=1), h.argmax(axis=0) of that array as float16
   floor_divide_i8    a // b of the values of floor_divide_i32 as int8
   left_shift_i8      a << b of the same int8 values (b in [1, 7))
   right_shift_u16    (a + 100) >> b of the same values as uint16
@@ -467,6 +470,7 @@ INDEX_CASES = {
     "prod_axis0_f32": ("1000x1000", lambda r: (np.exp2(r.uniform(-1, 1, (1000, 1000))).astype(np.float32),), lambda x: x.prod(axis=0)),
     "prod_f64": ("1e6", lambda r: (np.exp2(r.uniform(-1, 1, 10**6) / 16),), lambda x: x.prod()),
     "sum_axis0_c64": ("1000x1000", lambda r: (complex_uniform(r, (1000, 1000)),), lambda z: z.sum(axis=0)),
+    "square_transposed_c64": ("1000x1000", lambda r: (complex_uniform(r, (1000, 1000)),), lambda z: np.square(z.T)),
     "abs_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), np.abs),
     "norm_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), lambda z: np.linalg.norm(z)),
     "mean_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), lambda z: z.mean()),
@@ -516,6 +520,9 @@ INDEX_CASES = {
     "floor_divide_scalar_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6),), lambda a: a // np.int64(7)),
     "cumsum_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6),), lambda a: np.cumsum(a)),
     "cumsum_axis0_narrow_f64": ("100000x10", lambda r: (r.uniform(-1, 1, (100000, 10)),), lambda x: np.cumsum(x, axis=0)),
+    "cumsum_axis0_narrow_f16": ("100000x10", lambda r: (r.uniform(-1, 1, (100000, 10)).astype(np.float16),), lambda x: np.cumsum(x, axis=0)),
+    "max_rows_narrow_f16": ("100000x10", lambda r: (r.uniform(-1, 1, (100000, 10)).astype(np.float16),), lambda x: x.max(axis=1)),
+    "argmax_axis0_narrow_f16": ("100000x10", lambda r: (r.uniform(-1, 1, (100000, 10)).astype(np.float16),), lambda x: x.argmax(axis=0)),
     "floor_divide_scalar_i8": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int8),), lambda a: a // np.int8(7)),
     "remainder_scalar_u16": ("1e6", lambda r: (r.integers(0, 200, 10**6, dtype=np.uint16),), lambda a: a % np.uint16(7)),
     "floor_divide_scalar_i16": ("1e6", lambda r: (r.integers(-100, 100, 10**6, dtype=np.int16),), lambda a: a // np.int16(7)),
