@@ -41,21 +41,34 @@ void outer_offsets(const ember_view_t& in, const ember_view_t& out, int axis, in
     }
 }
 
+// Runs block(o, j0, len, careful) over every block of kBlock columns [j0, j0 + len) of
+// every position o of the dims before `axis`, across the pool where the work is large: first
+// without the NaN-keeping select (careful: std::false_type), which costs a third of a scan's
+// time, and again with it (std::true_type) only where block returned that a total came out
+// NaN (a NaN total stays NaN to the end, so the last row shows every one). The output is
+// never the input (scans have no in-place form), so a rerun reads x intact.
+template <class Block>
+void for_column_blocks(const ember_view_t& in, int axis, int64_t inner, Block&& block) {
+    int64_t outer = 1;
+    for (int d = 0; d < axis; ++d) outer *= in.shape[d];
+    const int64_t blocks = (inner + kBlock - 1) / kBlock, tasks = outer * blocks;
+    auto task = [&](int64_t t) {
+        const int64_t o = t / blocks, j0 = (t % blocks) * kBlock, len = std::min(kBlock, inner - j0);
+        if (block(o, j0, len, std::false_type{})) block(o, j0, len, std::true_type{});
+    };
+    if (outer * in.shape[axis] * inner >= kParallelCheap && tasks > 1) parallel_tasks(tasks, task);
+    else
+        for (int64_t t = 0; t < tasks; ++t) task(t);
+}
+
 template <class T, bool IsSum>
 void scan_columns(const ember_view_t& in, const ember_view_t& out, int axis, int64_t inner) {
     using A = acc_of<T>;
     const T* src = (const T*)in.data + in.offset;
     T* dst = (T*)out.data + out.offset;
     const int64_t n = in.shape[axis], si = in.strides[axis], so = out.strides[axis];
-    int64_t outer = 1;
-    for (int d = 0; d < axis; ++d) outer *= in.shape[d];
-    const int64_t blocks = (inner + kBlock - 1) / kBlock;
-    // Careful: a NaN total stays the first NaN met. That select costs a third of the
-    // loop's time, so a block runs without it first and again with it only where a total
-    // came out NaN (a NaN total stays NaN to the end, so the last row shows every one).
-    // The output is never the input (scans have no in-place form), so a rerun reads x intact.
-    auto scan_block = [&](int64_t t, auto careful) {
-        const int64_t o = t / blocks, j0 = (t % blocks) * kBlock, len = std::min(kBlock, inner - j0);
+    // careful: a NaN total stays the first NaN met (for_column_blocks).
+    for_column_blocks(in, axis, inner, [&](int64_t o, int64_t j0, int64_t len, auto careful) {
         int64_t io, oo;
         outer_offsets(in, out, axis, o, io, oo);
         const T* x = src + io + j0;
@@ -73,14 +86,7 @@ void scan_columns(const ember_view_t& in, const ember_view_t& out, int axis, int
         if constexpr (std::is_floating_point_v<A>)
             for (int64_t j = 0; j < len; ++j) nan |= acc[j] != acc[j];
         return nan;
-    };
-    auto task = [&](int64_t t) {
-        if (scan_block(t, std::false_type{})) scan_block(t, std::true_type{});
-    };
-    const int64_t tasks = outer * blocks;
-    if (outer * n * inner >= kParallelCheap && tasks > 1) parallel_tasks(tasks, task);
-    else
-        for (int64_t t = 0; t < tasks; ++t) task(t);
+    });
 }
 
 template <class T, bool IsSum>
@@ -180,12 +186,8 @@ void scan_half_columns(const ember_view_t& in, const ember_view_t& out, int axis
     uint16_t* dst = (uint16_t*)out.data + out.offset;
     const int64_t n = in.shape[axis], si = in.strides[axis], so = out.strides[axis];
     const CvtFn widen = g_isa->cvt[slot][C_F32], narrow = g_isa->cvt[C_F64][slot];
-    int64_t outer = 1;
-    for (int d = 0; d < axis; ++d) outer *= in.shape[d];
-    const int64_t blocks = (inner + kBlock - 1) / kBlock;
     constexpr int64_t kPiece = 2 * kBlock;
-    auto scan_block = [&](int64_t t, auto careful) {
-        const int64_t o = t / blocks, j0 = (t % blocks) * kBlock, len = std::min(kBlock, inner - j0);
+    for_column_blocks(in, axis, inner, [&](int64_t o, int64_t j0, int64_t len, auto careful) {
         int64_t io, oo;
         outer_offsets(in, out, axis, o, io, oo);
         const uint16_t* x = src + io + j0;
@@ -209,14 +211,7 @@ void scan_half_columns(const ember_view_t& in, const ember_view_t& out, int axis
         bool nan = false;
         for (int64_t j = 0; j < len; ++j) nan |= acc[j] != acc[j];
         return nan;
-    };
-    auto task = [&](int64_t t) {
-        if (scan_block(t, std::false_type{})) scan_block(t, std::true_type{});
-    };
-    const int64_t tasks = outer * blocks;
-    if (outer * n * inner >= kParallelCheap && tasks > 1) parallel_tasks(tasks, task);
-    else
-        for (int64_t t = 0; t < tasks; ++t) task(t);
+    });
 }
 
 // Integer lines along the innermost dim, long enough for the threads; false if not such.
