@@ -13,9 +13,10 @@
 //    narrow columns over packed rows fold with rows side by side (an image's channels).
 // Complex sums in the ROW layout keep two double accumulators; in the COLUMN layout they
 // are the real column sums of their (re, im) pairs. A complex mean is the native sum, then
-// the composite's complex division by the count. float32/float64 products accumulate in
-// double in both layouts (the partial products combine like the partial sums: in a fixed
-// order, which is not the reference's sequence, so results differ from it in rounding);
+// the composite's complex division by the count. Float products (the half types' through
+// float32's kernels) accumulate in double in both layouts (the partial products combine
+// like the partial sums: in a fixed order, which is not the reference's sequence, so
+// results differ from it in rounding);
 // complex products in complex<double>, the textbook product, with the reference's own
 // kernel run instead where a result is not finite (C99's recovery of infinities, and where
 // an overflow meets a zero part, depend on the reference's sequence of products).
@@ -111,6 +112,16 @@ bool any_complex_nonfinite(const ember_view_t& v) {
         }
     });
     return found;
+}
+
+// Element i of a float array of dtype dt (float32, float64 or a half type) as a double.
+double float_at(int32_t dt, const char* base, int64_t i) {
+    switch (dt) {
+        case EMBER_FLOAT32: return ((const float*)base)[i];
+        case EMBER_FLOAT64: return ((const double*)base)[i];
+        case EMBER_FLOAT16: return ember_float16::to_float(((const uint16_t*)base)[i]);
+        default: return ember_float16::bf16_to_float(((const uint16_t*)base)[i]);
+    }
 }
 
 // Sums accumulated in double: float32, float64 and the half types (converted chunk-wise).
@@ -677,7 +688,7 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
         // coordinates of points: (n, 3) over axis 0): k rows side by side are one row of
         // W = k * J columns, the column kernel folds those (a call per 8 rows of 3 columns
         // took 2-3 ns an element), then the k groups and the last nrows % k rows fold into J.
-        // Sums into double or (u)int64 accumulators; extremes of integers, and of floats
+        // Sums and products into double or (u)int64 accumulators; extremes of integers, and of floats
         // unless one is a NaN (which of two NaNs the reference keeps depends on the order:
         // those go the general way); a zero result is the column's first zero, as the
         // reference's scan keeps (min of ReLU outputs).
@@ -749,9 +760,7 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
             };
             const bool half = half_slot(dt) >= 0;
             for (int64_t j = 0; j < J && float_extreme; ++j) {
-                const double v = dt == EMBER_FLOAT32 ? (double)((const float*)acc)[j]
-                                 : half             ? (double)(dt == EMBER_FLOAT16 ? ember_float16::to_float(((const uint16_t*)acc)[j]) : ember_float16::bf16_to_float(((const uint16_t*)acc)[j]))
-                                                    : ((const double*)acc)[j];
+                const double v = float_at(dt, acc, j);
                 settled = settled && v == v;
                 if (v == 0 && dt == EMBER_FLOAT32) first_zero(float(), j);
                 else if (v == 0 && half) first_zero(uint16_t(), j);
@@ -895,15 +904,6 @@ void for_each_element(const ember_view_t& v, F&& f) {
         else
             for (int64_t k = 0; k < len; ++k) f(base, off[0] + k * step);
     });
-}
-
-double float_at(int32_t dt, const char* base, int64_t i) {
-    switch (dt) {
-        case EMBER_FLOAT32: return ((const float*)base)[i];
-        case EMBER_FLOAT64: return ((const double*)base)[i];
-        case EMBER_FLOAT16: return ember_float16::to_float(((const uint16_t*)base)[i]);
-        default: return ember_float16::bf16_to_float(((const uint16_t*)base)[i]);
-    }
 }
 
 // Float max/min visit the reduced elements in memory order; where the reduced dims' logical
