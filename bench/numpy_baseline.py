@@ -109,7 +109,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   abs_c64, multiply_c64, sum_c64, divide_c64
                      np.abs(z), a * b, z.sum(), a / b of 1e6 complex64 values (parts uniform(-1, 1))
   sum_axis0_c64      z.sum(axis=0) of a (1000, 1000) complex64 array
-  square_transposed_c64  np.square(z.T) of that array (NumPy keeps z.T's layout, Ember writes C order)
+  square_transposed_c64  np.square(z.T) of that array (both keep z.T's layout)
   prod_axis0_f32     x.prod(axis=0) of a (1000, 1000) float32 array (factors 2^u, u uniform(-1, 1))
   prod_f64           x.prod() of 1e6 float64 values 2^u, u uniform(-1/16, 1/16)
   abs_c128, norm_c128, mean_c128
@@ -206,8 +206,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   argmax_rows3_f32   np.argmax(x, axis=1) of a (10**6, 3) array
   norm_rows3_f32     np.linalg.norm(x, axis=1) of a (10**6, 3) array (Ember: ember_vector_norm)
   norm_axis0_f32     np.linalg.norm(x, axis=0) of a (1000, 1000) array
-  exp_cols3_f32      np.exp(x.T) of a (3, 10**6) array (rows of 3 read across; NumPy keeps x.T's
-                     layout for its result, Ember writes C order)
+  exp_cols3_f32      np.exp(x.T) of a (3, 10**6) array (both keep x.T's layout for the result;
+                     Ember wrote C order, rows of 3 read across, until the fifty-fourth session)
   argmax_cols3_f32   np.argmax(x.T, axis=1) of a (3, 10**6) array
   mean_axis0_rows3_f32  x.mean(axis=0) of a (10**6, 3) array (the centroid of points)
   channel_max_u8     x.max(axis=(0, 1)) of a (1000, 1000, 3) uint8 image
@@ -219,8 +219,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   pad_nchw_f32       np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1))) of an (8, 64, 128, 128) array
   sort_axis0_f32     np.sort(x, axis=0) of a (20000, 64) array (NumPy's default kind)
   argsort_rows3_f32  np.argsort(x, axis=1) of a (10**6, 3) array (NumPy's default; Ember's is stable)
-  negative_transposed_u8  np.negative(x.T) of a (1000, 1000) uint8 array (NumPy keeps x.T's
-                     layout for its result, Ember writes C order)
+  negative_transposed_u8  np.negative(x.T) of a (1000, 1000) uint8 array (both keep x.T's
+                     layout for the result; Ember wrote C order until the fifty-fourth session)
   negative_transposed_i16, square_transposed_u8  np.negative(x.T) of a (1000, 1000) int16 array,
                      np.square(x.T) of a uint8 one (layouts as for negative_transposed_u8)
                      (negative_transposed_u8 also of a (1024, 1024) array: output rows 1 KiB apart)

@@ -526,6 +526,137 @@ TEST(ElementwiseBroadcast, ThreeOperandsOfDifferentRanks) {
     EXPECT_EQ(shape_of(y), (std::vector<int64_t>{3, 4}));
 }
 
+// ---------------------------------------------------------------- result layout
+// ember.h: a result keeps the layout its full-shape operands share when they are dense (a
+// permutation of C order), as NumPy's order='K' does; otherwise it is in C order.
+TEST(ElementwiseLayout, ResultsKeepTheLayoutTheirOperandsShare) {
+    using I = std::vector<int64_t>;
+    ember_ctx_t* ctx = test_ctx();
+    std::vector<double> v(12);
+    for (int i = 0; i < 12; ++i) v[i] = i - 5;
+    T a = make(v, {3, 4}, EMBER_FLOAT32), at, y;
+    EM_OK(ember_transpose(ctx, a, at.out()));  // (4, 3), strides (1, 4)
+    std::vector<double> vt;  // at's values in C order
+    for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 3; ++i) vt.push_back(v[i * 4 + j]);
+    auto scaled = [&](double k, double add) {
+        std::vector<double> r;
+        for (double x : vt) r.push_back(k * x + add);
+        return r;
+    };
+
+    EM_OK(ember_negative(ctx, at, y.out()));
+    EXPECT_EQ(strides_of(y), (I{1, 4}));
+    EXPECT_EQ(values(y), scaled(-1, 0));
+    EM_OK(ember_add(ctx, at, at, y.out()));
+    EXPECT_EQ(strides_of(y), (I{1, 4}));
+    EXPECT_EQ(values(y), scaled(2, 0));
+    T row = make(std::vector<double>{10, 20, 30}, {3}, EMBER_FLOAT32), one;  // broadcast along axis 0
+    EM_OK(ember_add(ctx, at, row, y.out()));
+    EXPECT_EQ(strides_of(y), (I{1, 4}));
+    std::vector<double> want = vt;
+    for (size_t k = 0; k < want.size(); ++k) want[k] += 10.0 * (double)(k % 3 + 1);
+    EXPECT_EQ(values(y), want);
+    EM_OK(ember_scalar_f64(ctx, 1.0, one.out()));
+    EM_OK(ember_multiply(ctx, one, at, y.out()));
+    EXPECT_EQ(strides_of(y), (I{1, 4}));
+    EXPECT_EQ(values(y), scaled(1, 0));
+    T cond, w;
+    EM_OK(ember_greater(ctx, at, one, cond.out()));
+    EXPECT_EQ(strides_of(cond), (I{1, 4}));
+    EM_OK(ember_where(ctx, cond, at, one, w.out()));
+    EXPECT_EQ(strides_of(w), (I{1, 4}));
+    std::vector<double> clipped;
+    for (double x : vt) clipped.push_back(x > 1 ? x : 1);
+    EXPECT_EQ(values(w), clipped);
+    EM_OK(ember_clip(ctx, at, one, nullptr, w.out()));
+    EXPECT_EQ(strides_of(w), (I{1, 4}));
+    EXPECT_EQ(values(w), clipped);
+
+    // A cast keeps the layout (astype and the cast of an int operand); copy is in C order.
+    T ai = make(v, {3, 4}, EMBER_INT32), ait, half;
+    EM_OK(ember_transpose(ctx, ai, ait.out()));
+    EM_OK(ember_astype(ctx, ait, EMBER_FLOAT64, y.out()));
+    EXPECT_EQ(strides_of(y), (I{1, 4}));
+    EXPECT_EQ(values(y), scaled(1, 0));
+    EM_OK(ember_scalar_f64(ctx, 0.5, half.out()));
+    EM_OK(ember_add(ctx, ait, half, y.out()));
+    EXPECT_EQ(dtype_of(y), EMBER_FLOAT32);
+    EXPECT_EQ(strides_of(y), (I{1, 4}));
+    EXPECT_EQ(values(y), scaled(1, 0.5));
+    EM_OK(ember_copy(ctx, at, y.out()));
+    EXPECT_EQ(strides_of(y), (I{3, 1}));
+    EXPECT_EQ(values(y), scaled(1, 0));
+
+    // Operands that disagree, or one that is not dense: C order.
+    T atc, stepped;
+    EM_OK(ember_copy(ctx, at, atc.out()));
+    EM_OK(ember_add(ctx, at, atc, y.out()));
+    EXPECT_EQ(strides_of(y), (I{3, 1}));
+    EXPECT_EQ(values(y), scaled(2, 0));
+    const int64_t s0[2] = {0, 0}, e0[2] = {3, END}, st[2] = {1, 2};
+    EM_OK(ember_slice(ctx, a, s0, e0, st, 2, stepped.out()));  // (3, 2), strides (4, 2)
+    T steppedt;
+    EM_OK(ember_transpose(ctx, stepped, steppedt.out()));
+    EM_OK(ember_negative(ctx, steppedt, y.out()));
+    EXPECT_EQ(strides_of(y), (I{3, 1}));
+    EXPECT_EQ(values(y), (std::vector<double>{5, 1, -3, 3, -1, -5}));
+
+    // Three axes permuted, and an axis of extent 1 (outermost in the result's memory).
+    std::vector<double> v3(24);
+    for (int i = 0; i < 24; ++i) v3[i] = i;
+    T b = make(v3, {2, 3, 4}, EMBER_FLOAT64), bp, u, up;
+    const int64_t perm[3] = {2, 0, 1}, flip[3] = {2, 1, 0}, shape314[3] = {3, 1, 4};
+    EM_OK(ember_permute_dims(ctx, b, perm, 3, bp.out()));  // (4, 2, 3), strides (1, 12, 4)
+    EM_OK(ember_negative(ctx, bp, y.out()));
+    EXPECT_EQ(strides_of(y), (I{1, 12, 4}));
+    std::vector<double> want3;
+    for (int k = 0; k < 4; ++k)
+        for (int i = 0; i < 2; ++i)
+            for (int j = 0; j < 3; ++j) want3.push_back(-(double)(i * 12 + j * 4 + k));
+    EXPECT_EQ(values(y), want3);
+    EM_OK(ember_reshape(ctx, a, shape314, 3, u.out()));
+    EM_OK(ember_permute_dims(ctx, u, flip, 3, up.out()));  // (4, 1, 3)
+    EM_OK(ember_negative(ctx, up, y.out()));
+    EXPECT_EQ(strides_of(y)[0], 1);
+    EXPECT_EQ(strides_of(y)[2], 4);
+    EXPECT_EQ(values(y), scaled(-1, 0));
+}
+
+// Large enough for the cpu backend's threads and vector loops: a result kept transposed, and a
+// transposed out view written from C-order inputs, against the values computed here.
+TEST(ElementwiseLayout, LargeTransposedResultsAndOutViews) {
+    ember_ctx_t* ctx = test_ctx();
+    const int64_t m = 513, n = 700;
+    std::vector<double> v((size_t)(m * n));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = (double)((i * 7919) % 1000) / 64 - 7;
+    T a = make(v, {m, n}, EMBER_FLOAT32), at, y, sum;
+    EM_OK(ember_transpose(ctx, a, at.out()));
+    EM_OK(ember_negative(ctx, at, y.out()));
+    EXPECT_EQ(strides_of(y), (std::vector<int64_t>{1, n}));
+    EM_OK(ember_add(ctx, at, y, sum.out()));
+    EXPECT_EQ(strides_of(sum), (std::vector<int64_t>{1, n}));
+    const std::vector<double> got = values(y), zeros = values(sum);
+    size_t bad = 0;
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            bad += got[(size_t)(j * m + i)] != -v[(size_t)(i * n + j)];
+            bad += zeros[(size_t)(j * m + i)] != 0;
+        }
+    EXPECT_EQ(bad, 0u);
+    // out is the transpose of a C-order (n, m) buffer; the inputs are in C order.
+    const int64_t shape_nm[2] = {n, m};
+    T buf, out;
+    EM_OK(ember_full(ctx, shape_nm, 2, 0, EMBER_FLOAT32, buf.out()));
+    EM_OK(ember_transpose(ctx, buf, out.out()));
+    const ember_tensor_t* xs[1] = {a};
+    EM_OK(ember_elementwise_into(ctx, "negative", xs, 1, out));
+    const std::vector<double> into = values(out);
+    bad = 0;
+    for (size_t k = 0; k < v.size(); ++k) bad += into[k] != -v[k];
+    EXPECT_EQ(bad, 0u);
+}
+
 // ---------------------------------------------------------------- ember_elementwise_into
 ember_status_t into(const char* op, std::vector<const ember_tensor_t*> in, ember_tensor_t* out) {
     return ember_elementwise_into(test_ctx(), op, in.data(), (int)in.size(), out);

@@ -47,11 +47,6 @@ V iota(int n, double start = 0) {
     std::iota(v.begin(), v.end(), start);
     return v;
 }
-I strides_of(const ember_tensor_t* t) {
-    const int64_t* s = nullptr;
-    ember_tensor_strides(t, &s);
-    return s ? I(s, s + shape_of(t).size()) : I{};
-}
 int contig(const ember_tensor_t* t) {
     int c = -1;
     ember_tensor_is_contiguous(t, &c);

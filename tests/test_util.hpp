@@ -85,6 +85,12 @@ inline std::vector<int64_t> shape_of(const ember_tensor_t* t) {
     return std::vector<int64_t>(s, s + nd);
 }
 
+inline std::vector<int64_t> strides_of(const ember_tensor_t* t) {
+    const int64_t* s = nullptr;
+    ember_tensor_strides(t, &s);
+    return s ? std::vector<int64_t>(s, s + shape_of(t).size()) : std::vector<int64_t>{};
+}
+
 inline ember_dtype_t dtype_of(const ember_tensor_t* t) {
     ember_dtype_t d = EMBER_BOOL;
     ember_tensor_dtype(t, &d);

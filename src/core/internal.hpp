@@ -206,8 +206,9 @@ int64_t normalize_axis(int64_t axis, int ndim, const char* what = "axis");
 void check_ndim(int ndim);
 void check_shape(const int64_t* shape, int ndim);
 
-// New contiguous tensor on the context's backend/device.
-TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const int64_t* shape, int ndim);
+// New dense tensor on the context's backend/device; order: its axes from outermost to
+// innermost in memory (NULL: C order).
+TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const int64_t* shape, int ndim, const int* order = nullptr);
 inline TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const Shape& shape) {
     return alloc_tensor(ctx, dtype, shape.data(), (int)shape.size());
 }

@@ -102,10 +102,18 @@ static void set_geometry(ember_tensor* t, const int64_t* shape, const int64_t* s
     }
 }
 
-TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const int64_t* shape, int ndim) {
+TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const int64_t* shape, int ndim, const int* order) {
     check_shape(shape, ndim);
     int64_t strides[EMBER_MAX_DIMS];
-    contiguous_strides(shape, ndim, strides);
+    if (order) {
+        int64_t s = 1;
+        for (int k = ndim - 1; k >= 0; --k) {
+            strides[order[k]] = s;
+            s *= shape[order[k]] > 0 ? shape[order[k]] : 1;
+        }
+    } else {
+        contiguous_strides(shape, ndim, strides);
+    }
     size_t nbytes = (size_t)numel(shape, ndim) * dtype_size(dtype);
     Storage* s = new_storage();
     s->backend = ctx->backend;

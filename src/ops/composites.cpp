@@ -332,7 +332,7 @@ ENTRY(ember_clip, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_tenso
             return b ? cast_if(ctx, b, x->dtype) : scalar_like(ctx, upper ? INFINITY : -INFINITY, x->dtype);
         };
         TRef l = bound(lo, false), h = bound(hi, true);
-        TRef r = alloc_tensor(ctx, x->dtype, shape_of(x));
+        TRef r = alloc_elementwise_result(ctx, x->dtype, x->shape, x->ndim, {x});
         if (r->size) run_kernel(ctx, OP_clip, {view_of(x), view_of(l.get()), view_of(h.get())}, {view_of(r.get())}, ember_attrs_t{});
         *out = r.release();
         return;

@@ -19,7 +19,7 @@ TRef flat(ember_ctx* ctx, const ember_tensor* x) { return op_reshape(ctx, x, {x-
 TRef op_where(ember_ctx* ctx, const ember_tensor* c, const ember_tensor* a, const ember_tensor* b) {
     ember_dtype_t dt = promote(a->dtype, a->weak, b->dtype, b->weak, ctx->default_float);
     Shape shape = broadcast_shapes(broadcast_shapes(shape_of(c), shape_of(a)), shape_of(b));
-    TRef out = alloc_tensor(ctx, dt, shape);
+    TRef out = alloc_elementwise_result(ctx, dt, shape.data(), (int)shape.size(), {c, a, b});
     out->weak = a->weak && b->weak;
     if (!out->size) return out;
     TRef cc = cast_if(ctx, c, EMBER_BOOL), ac = cast_if(ctx, a, dt), bc = cast_if(ctx, b, dt);
@@ -126,7 +126,7 @@ extern "C" {
 ENTRY(ember_astype, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_dtype_t dtype, ember_tensor_t** out), {
     check_x_entry(ctx, x, out);
     if (!is_valid_dtype(dtype)) raise(EMBER_ERR_INVALID_ARGUMENT, "invalid dtype %d", (int)dtype);
-    *out = op_astype(ctx, x, dtype).release();
+    *out = op_astype(ctx, x, dtype, true).release();
 })
 
 ENTRY(ember_where, (ember_ctx_t * ctx, const ember_tensor_t* cond, const ember_tensor_t* a, const ember_tensor_t* b, ember_tensor_t** out), {

@@ -1,6 +1,7 @@
 // Op metadata, dtype rules, broadcasting and the kernel call. Every op goes through here.
 #include "dispatch.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <string_view>
@@ -171,15 +172,64 @@ ember_view_t broadcast_view(const ember_tensor* t, const int64_t* shape, int n, 
     return ember_view_t{t->storage->buffer, t->offset, (int32_t)t->dtype, n, shape, strides};
 }
 
-TRef op_astype(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype) {
-    TRef out = alloc_tensor(ctx, dtype, shape_of(x));
+namespace {
+// A result keeps the layout of its operands, as NumPy's (order='K') and PyTorch's do: exp(a.T)
+// is the transpose of a C-order tensor, written in one pass in memory order instead of through
+// a transpose. The rule: every operand of the result's full shape (and no stride 0 along an
+// axis of extent > 1) is dense, its axes of extent > 1 a permutation of C order, and they all
+// share the one permutation, which is not C order; otherwise the result is in C order. Axes of
+// extent 1 go outermost.
+bool shared_dense_order(std::initializer_list<const ember_tensor*> xs, const int64_t* shape, int ndim, int* order) {
+    int found[EMBER_MAX_DIMS], nfound = -1;
+    for (const ember_tensor* x : xs) {
+        if (x->ndim != ndim || !std::equal(shape, shape + ndim, x->shape)) continue;
+        int axes[EMBER_MAX_DIMS], n = 0;
+        bool broadcast = false;
+        for (int i = 0; i < ndim; ++i)
+            if (shape[i] > 1) {
+                axes[n++] = i;
+                broadcast = broadcast || x->strides[i] == 0;
+            }
+        if (broadcast) continue;
+        if (is_contiguous(x)) return false;  // the common case, decided without the sort
+        for (int i = 1; i < n; ++i)  // insertion sort by descending stride (std::stable_sort allocates)
+            for (int j = i; j > 0 && x->strides[axes[j - 1]] < x->strides[axes[j]]; --j) std::swap(axes[j - 1], axes[j]);
+        int64_t expect = 1;
+        for (int k = n - 1; k >= 0; --k) {
+            if (x->strides[axes[k]] != expect) return false;
+            expect *= shape[axes[k]];
+        }
+        if (nfound < 0) {
+            nfound = n;
+            std::copy(axes, axes + n, found);
+        } else if (!std::equal(axes, axes + n, found)) {
+            return false;
+        }
+    }
+    if (nfound <= 0 || std::is_sorted(found, found + nfound)) return false;
+    int k = 0;
+    for (int i = 0; i < ndim; ++i)
+        if (shape[i] <= 1) order[k++] = i;
+    std::copy(found, found + nfound, order + k);
+    return true;
+}
+}  // namespace
+
+TRef alloc_elementwise_result(ember_ctx* ctx, ember_dtype_t dtype, const int64_t* shape, int ndim,
+                              std::initializer_list<const ember_tensor*> xs) {
+    int order[EMBER_MAX_DIMS];
+    return alloc_tensor(ctx, dtype, shape, ndim, shared_dense_order(xs, shape, ndim, order) ? order : nullptr);
+}
+
+TRef op_astype(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype, bool keep_layout) {
+    TRef out = keep_layout ? alloc_elementwise_result(ctx, dtype, x->shape, x->ndim, {x}) : alloc_tensor(ctx, dtype, x->shape, x->ndim);
     if (out->size) run_kernel(ctx, OP_astype, {view_of(x)}, {view_of(out.get())});
     return out;
 }
 
 TRef cast_if(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype) {
     if (x->dtype == dtype) return TRef::borrow(x);
-    return op_astype(ctx, x, dtype);
+    return op_astype(ctx, x, dtype, true);
 }
 
 TRef op_copy(ember_ctx* ctx, const ember_tensor* x) { return op_astype(ctx, x, x->dtype); }
@@ -279,7 +329,7 @@ void run_elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_
             continue;
         }
         if (x->dtype != p.dtypes.compute) {
-            cast[n] = op_astype(ctx, x, p.dtypes.compute);
+            cast[n] = op_astype(ctx, x, p.dtypes.compute, true);
             x = cast[n].get();
         }
         views[n] = broadcast_view(x, p.shape, p.ndim, strides[n]);
@@ -298,7 +348,7 @@ void run_elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_
 
 TRef elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs) {
     const ElementwisePlan p = plan_elementwise(ctx, op, xs);
-    TRef out = alloc_tensor(ctx, p.dtypes.result, p.shape, p.ndim);
+    TRef out = alloc_elementwise_result(ctx, p.dtypes.result, p.shape, p.ndim, xs);
     out->weak = p.weak;
     if (out->size) run_elementwise(ctx, op, xs, p, out.get());
     return out;

@@ -58,8 +58,15 @@ inline ember_view_t broadcast_view(const ember_tensor* t, const Shape& shape, in
 }
 
 // Internal op API (throws Error). Every TRef returned is owned.
-TRef op_astype(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype);  // always a new tensor
-TRef cast_if(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype);    // x itself if already dtype
+// A new tensor for the result of an elementwise op on xs: laid out as the operands of its
+// full shape are when they share one dense layout (exp(a.T) is a transpose, as in NumPy),
+// else in C order.
+TRef alloc_elementwise_result(ember_ctx* ctx, ember_dtype_t dtype, const int64_t* shape, int ndim,
+                              std::initializer_list<const ember_tensor*> xs);
+// Always a new tensor, in C order, or laid out as x where keep_layout and x is dense (a
+// transpose of a C-order tensor gives its transpose, as NumPy's astype does).
+TRef op_astype(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype, bool keep_layout = false);
+TRef cast_if(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype);  // x itself if already dtype, else keeps its layout
 TRef op_copy(ember_ctx* ctx, const ember_tensor* x);
 TRef contiguous(ember_ctx* ctx, const ember_tensor* x);
 void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src);  // src may overlap dst
