@@ -182,7 +182,10 @@ namespace {
 bool shared_dense_order(std::initializer_list<const ember_tensor*> xs, const int64_t* shape, int ndim, int* order) {
     int found[EMBER_MAX_DIMS], nfound = -1;
     for (const ember_tensor* x : xs) {
-        if (x->ndim != ndim || !std::equal(shape, shape + ndim, x->shape)) continue;
+        bool full = x->ndim == ndim;
+        for (int i = 0; i < ndim && full; ++i) full = x->shape[i] == shape[i];  // std::equal called memcmp
+        if (!full) continue;
+        if (is_contiguous(x)) return false;  // the common case, decided first
         int axes[EMBER_MAX_DIMS], n = 0;
         bool broadcast = false;
         for (int i = 0; i < ndim; ++i)
@@ -191,7 +194,6 @@ bool shared_dense_order(std::initializer_list<const ember_tensor*> xs, const int
                 broadcast = broadcast || x->strides[i] == 0;
             }
         if (broadcast) continue;
-        if (is_contiguous(x)) return false;  // the common case, decided without the sort
         for (int i = 1; i < n; ++i)  // insertion sort by descending stride (std::stable_sort allocates)
             for (int j = i; j > 0 && x->strides[axes[j - 1]] < x->strides[axes[j]]; --j) std::swap(axes[j - 1], axes[j]);
         int64_t expect = 1;
@@ -217,6 +219,7 @@ bool shared_dense_order(std::initializer_list<const ember_tensor*> xs, const int
 
 TRef alloc_elementwise_result(ember_ctx* ctx, ember_dtype_t dtype, const int64_t* shape, int ndim,
                               std::initializer_list<const ember_tensor*> xs) {
+    if (ndim < 2) return alloc_tensor(ctx, dtype, shape, ndim);  // one dense order; a 1-element add stays at ~70 ns
     int order[EMBER_MAX_DIMS];
     return alloc_tensor(ctx, dtype, shape, ndim, shared_dense_order(xs, shape, ndim, order) ? order : nullptr);
 }
