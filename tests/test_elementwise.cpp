@@ -572,6 +572,15 @@ TEST(ElementwiseLayout, ResultsKeepTheLayoutTheirOperandsShare) {
     EM_OK(ember_clip(ctx, at, one, nullptr, w.out()));
     EXPECT_EQ(strides_of(w), (I{1, 4}));
     EXPECT_EQ(values(w), clipped);
+    EM_OK(ember_leaky_relu(ctx, at, 0.5, w.out()));
+    EXPECT_EQ(strides_of(w), (I{1, 4}));
+    std::vector<double> leaky;
+    for (double x : vt) leaky.push_back(x > 0 ? x : 0.5 * x);
+    EXPECT_EQ(values(w), leaky);
+    EM_OK(ember_gelu(ctx, at, 0, w.out()));
+    EXPECT_EQ(strides_of(w), (I{1, 4}));
+    const std::vector<double> g = values(w);
+    for (size_t k = 0; k < vt.size(); ++k) EXPECT_NEAR(g[k], vt[k] * 0.5 * std::erfc(-vt[k] / std::sqrt(2.0)), 1e-5) << k;
 
     // A cast keeps the layout (astype and the cast of an int operand); copy is in C order.
     T ai = make(v, {3, 4}, EMBER_INT32), ait, half;

@@ -161,6 +161,12 @@ TRef custom_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, ember_dtype_t
     return out;
 }
 
+TRef elementwise_custom_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, ember_dtype_t dtype, const ember_attrs_t& attrs) {
+    TRef out = alloc_elementwise_result(ctx, dtype, x->shape, x->ndim, {x});
+    if (out->size) run_kernel(ctx, op, {view_of(x)}, {view_of(out.get())}, attrs);
+    return out;
+}
+
 TRef reduction_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims, ember_attrs_t at, ember_dtype_t dtype) {
     if (!has_backend_kernel(ctx, op)) return TRef();
     at.axes_mask = axes_mask(axes, naxes, x->ndim);
@@ -229,7 +235,7 @@ namespace {
 TRef gelu_of(ember_ctx* ctx, const ember_tensor* x, bool approximate) {
     DtypePlan plan = plan_dtypes(OP_erf, x->dtype, ctx->default_float);
     TRef X = cast_if(ctx, x, plan.compute);
-    if (has_backend_kernel(ctx, OP_gelu)) return custom_kernel(ctx, OP_gelu, X.get(), X->dtype, shape_of(x), attrs_i(approximate));
+    if (has_backend_kernel(ctx, OP_gelu)) return elementwise_custom_kernel(ctx, OP_gelu, X.get(), X->dtype, attrs_i(approximate));
     if (float32_for_halves(X->dtype) != X->dtype) {
         TRef r = gelu_of(ctx, cast_if(ctx, X.get(), EMBER_FLOAT32).get(), approximate);
         return cast_if(ctx, r.get(), X->dtype);
@@ -305,7 +311,7 @@ ENTRY(ember_leaky_relu, (ember_ctx_t * ctx, const ember_tensor_t* x, double nega
         ember_dtype_t dt = promote(x->dtype, false, EMBER_FLOAT64, true, ctx->default_float);
         ember_attrs_t at{};
         at.f[0] = negative_slope;
-        *out = custom_kernel(ctx, OP_leaky_relu, cast_if(ctx, x, dt).get(), dt, shape_of(x), at).release();
+        *out = elementwise_custom_kernel(ctx, OP_leaky_relu, cast_if(ctx, x, dt).get(), dt, at).release();
         return;
     }
     TRef X = TRef::borrow(x);

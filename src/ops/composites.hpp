@@ -18,6 +18,8 @@ TRef real_or_imag(ember_ctx* ctx, const ember_tensor* x, bool imag);
 // A COMPOSITE_KERNEL row whose backend binds a kernel: x in, a fresh contiguous output of
 // dtype and shape out (not run when it is empty).
 TRef custom_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, ember_dtype_t dtype, const Shape& shape, const ember_attrs_t& attrs);
+// The same for an elementwise row (gelu, leaky_relu): the result keeps x's dense layout.
+TRef elementwise_custom_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, ember_dtype_t dtype, const ember_attrs_t& attrs);
 // A reduction's COMPOSITE_KERNEL (var, std, nansum, ...): x in; out, a fresh contiguous
 // tensor of dtype and x's kept shape, and info, an int64 scalar the kernel sets nonzero to
 // decline the call. The result, or an empty TRef where the backend binds no kernel or it
