@@ -582,7 +582,8 @@ TEST(ElementwiseLayout, ResultsKeepTheLayoutTheirOperandsShare) {
     const std::vector<double> g = values(w);
     for (size_t k = 0; k < vt.size(); ++k) EXPECT_NEAR(g[k], vt[k] * 0.5 * std::erfc(-vt[k] / std::sqrt(2.0)), 1e-5) << k;
 
-    // A cast keeps the layout (astype and the cast of an int operand); copy is in C order.
+    // A cast keeps the layout (astype and the cast of an int operand), as the *_like
+    // creators do; copy is in C order.
     T ai = make(v, {3, 4}, EMBER_INT32), ait, half;
     EM_OK(ember_transpose(ctx, ai, ait.out()));
     EM_OK(ember_astype(ctx, ait, EMBER_FLOAT64, y.out()));
@@ -596,6 +597,12 @@ TEST(ElementwiseLayout, ResultsKeepTheLayoutTheirOperandsShare) {
     EM_OK(ember_copy(ctx, at, y.out()));
     EXPECT_EQ(strides_of(y), (I{3, 1}));
     EXPECT_EQ(values(y), scaled(1, 0));
+    EM_OK(ember_full_like(ctx, at, 2.5, EMBER_DTYPE_DEFAULT, y.out()));
+    EXPECT_EQ(strides_of(y), (I{1, 4}));
+    EXPECT_EQ(values(y), std::vector<double>(12, 2.5));
+    EM_OK(ember_zeros_like(ctx, at, EMBER_INT8, y.out()));
+    EXPECT_EQ(strides_of(y), (I{1, 4}));
+    EXPECT_EQ(values(y), std::vector<double>(12, 0));
 
     // Operands that disagree, or one that is not dense: C order.
     T atc, stepped;

@@ -261,7 +261,8 @@ EMBER_API ember_status_t ember_empty(ember_ctx_t* ctx, const int64_t* shape, int
 EMBER_API ember_status_t ember_zeros(ember_ctx_t* ctx, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out);
 EMBER_API ember_status_t ember_ones(ember_ctx_t* ctx, const int64_t* shape, int ndim, int dtype, ember_tensor_t** out);
 EMBER_API ember_status_t ember_full(ember_ctx_t* ctx, const int64_t* shape, int ndim, double value, int dtype, ember_tensor_t** out);
-/* dtype EMBER_DTYPE_DEFAULT: same dtype as x. */
+/* dtype EMBER_DTYPE_DEFAULT: same dtype as x. The result keeps x's dense layout as an
+ * elementwise result does (see "Layout of results" below). */
 EMBER_API ember_status_t ember_empty_like(ember_ctx_t* ctx, const ember_tensor_t* x, int dtype, ember_tensor_t** out);
 EMBER_API ember_status_t ember_zeros_like(ember_ctx_t* ctx, const ember_tensor_t* x, int dtype, ember_tensor_t** out);
 EMBER_API ember_status_t ember_ones_like(ember_ctx_t* ctx, const ember_tensor_t* x, int dtype, ember_tensor_t** out);
@@ -277,8 +278,8 @@ EMBER_API ember_status_t ember_meshgrid(ember_ctx_t* ctx, const ember_tensor_t* 
 
 /* ---------------------------------------------------------------- ops with their own signatures */
 /* Layout of results (docs/c-api.md): new tensors are dense. Elementwise results (the unary
- * and binary ops, ember_where, ember_clip, ember_gelu, ember_leaky_relu) and ember_astype
- * keep the one layout that their full-shape, dense operands share (exp of a transpose is a
+ * and binary ops, ember_where, ember_clip, ember_gelu, ember_leaky_relu), ember_astype and
+ * the *_like creators keep the one layout that their full-shape, dense operands share (exp of a transpose is a
  * transpose, as NumPy's order='K'); every other result, and every result of operands that
  * disagree, is in C order. */
 EMBER_API ember_status_t ember_astype(ember_ctx_t* ctx, const ember_tensor_t* x, ember_dtype_t dtype, ember_tensor_t** out);

@@ -13,6 +13,16 @@ TRef op_full(ember_ctx* ctx, const Shape& shape, double value, ember_dtype_t dty
     return out;
 }
 
+namespace {
+// The *_like creators keep x's dense layout, as NumPy's (order='K') do and as elementwise
+// results do: zeros_like(a.T) is a transpose, ready for a.T's elementwise partners.
+TRef full_like(ember_ctx* ctx, const ember_tensor* x, double value, ember_dtype_t dtype) {
+    TRef out = alloc_elementwise_result(ctx, dtype, x->shape, x->ndim, {x});
+    if (out->size) op_assign(ctx, out.get(), weak_f64(ctx, value).get());
+    return out;
+}
+}  // namespace
+
 TRef op_concat(ember_ctx* ctx, const std::vector<const ember_tensor*>& xs, int64_t axis) {
     if (xs.empty()) raise(EMBER_ERR_INVALID_ARGUMENT, "needs at least one tensor");
     const ember_tensor* first = xs[0];
@@ -209,22 +219,22 @@ ENTRY(ember_full, (ember_ctx_t * ctx, const int64_t* shape, int ndim, double val
 ENTRY(ember_empty_like, (ember_ctx_t * ctx, const ember_tensor_t* x, int dtype, ember_tensor_t** out), {
     PRELUDE
     check_same_backend(ctx, x, "x");
-    *out = alloc_tensor(ctx, resolve_dtype_arg(ctx, dtype, x->dtype), shape_of(x)).release();
+    *out = alloc_elementwise_result(ctx, resolve_dtype_arg(ctx, dtype, x->dtype), x->shape, x->ndim, {x}).release();
 })
 ENTRY(ember_zeros_like, (ember_ctx_t * ctx, const ember_tensor_t* x, int dtype, ember_tensor_t** out), {
     PRELUDE
     check_same_backend(ctx, x, "x");
-    *out = op_full(ctx, shape_of(x), 0, resolve_dtype_arg(ctx, dtype, x->dtype)).release();
+    *out = full_like(ctx, x, 0, resolve_dtype_arg(ctx, dtype, x->dtype)).release();
 })
 ENTRY(ember_ones_like, (ember_ctx_t * ctx, const ember_tensor_t* x, int dtype, ember_tensor_t** out), {
     PRELUDE
     check_same_backend(ctx, x, "x");
-    *out = op_full(ctx, shape_of(x), 1, resolve_dtype_arg(ctx, dtype, x->dtype)).release();
+    *out = full_like(ctx, x, 1, resolve_dtype_arg(ctx, dtype, x->dtype)).release();
 })
 ENTRY(ember_full_like, (ember_ctx_t * ctx, const ember_tensor_t* x, double value, int dtype, ember_tensor_t** out), {
     PRELUDE
     check_same_backend(ctx, x, "x");
-    *out = op_full(ctx, shape_of(x), value, resolve_dtype_arg(ctx, dtype, x->dtype)).release();
+    *out = full_like(ctx, x, value, resolve_dtype_arg(ctx, dtype, x->dtype)).release();
 })
 ENTRY(ember_linspace, (ember_ctx_t * ctx, double start, double stop, int64_t num, int endpoint, int dtype, ember_tensor_t** out), {
     PRELUDE
