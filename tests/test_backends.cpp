@@ -488,6 +488,22 @@ TEST(CrossBackendHarness, CatchesAWrongKernel) {
     EXPECT_NE(values(r1), values(on(test_ctx(), r2))) << "the harness comparison would miss a wrong kernel";
 }
 
+// A result that keeps its operands' transposed layout still reaches the kernel in C order
+// (the core permutes every view into the output's memory order): the fake backend's `where`
+// refuses any other output.
+TEST(ElementwiseLayoutOnABackend, KernelsSeeTheOutputInCOrder) {
+    Ctx ctx("fake");
+    if (!ctx.c) GTEST_SKIP() << "fake backend not on EMBER_BACKEND_PATH";
+    T a = make<double>({1, -2, 3, -4, 5, -6}, {2, 3}, EMBER_FLOAT32);
+    T ab = on(ctx.c, a), at, zero, cond, y;
+    EM_OK(ember_transpose(ctx.c, ab, at.out()));  // (3, 2), strides (1, 3)
+    EM_OK(ember_scalar_f64(ctx.c, 0, zero.out()));
+    EM_OK(ember_greater(ctx.c, at, zero, cond.out()));
+    EM_OK(ember_where(ctx.c, cond, at, zero, y.out()));
+    EXPECT_EQ(strides_of(y), (std::vector<int64_t>{1, 3}));
+    EXPECT_EQ(values(on(test_ctx(), y)), (std::vector<double>{1, 0, 0, 5, 3, 0}));
+}
+
 }  // namespace
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CrossBackend);

@@ -248,31 +248,11 @@ struct Geometry {
     int64_t st[4][EMBER_MAX_DIMS];
     int64_t size = 1;
 };
-// The order the geometry walks the elements in: C order of the shape, or the memory order of
-// views[0], the output of an elementwise kernel, where the order does not matter: a result
-// laid out like its operands (exp(a.T) keeps a.T's layout) is then one contiguous pass, and
-// an output view that is transposed against its inputs reads them through the tiles.
-enum class Walk { c_order, output_memory };
-inline bool make_geometry(const ember_view_t* const* views, int nops, Geometry& g, Walk walk = Walk::c_order) {
+inline bool make_geometry(const ember_view_t* const* views, int nops, Geometry& g) {
     const ember_view_t& v0 = *views[0];
-    int dims[EMBER_MAX_DIMS];
-    for (int d = 0; d < v0.ndim; ++d) dims[d] = d;
-    if (walk == Walk::output_memory)  // insertion sort, outermost (largest |stride|) first, stable
-        for (int i = 1; i < v0.ndim; ++i) {
-            const int d = dims[i];
-            const int64_t sd = v0.strides[d] < 0 ? -v0.strides[d] : v0.strides[d];
-            int j = i;
-            for (; j > 0; --j) {
-                const int64_t sp = v0.strides[dims[j - 1]];
-                if ((sp < 0 ? -sp : sp) >= sd) break;
-                dims[j] = dims[j - 1];
-            }
-            dims[j] = d;
-        }
     g.nd = 0;
     g.size = 1;
-    for (int i = 0; i < v0.ndim; ++i) {
-        const int d = dims[i];
+    for (int d = 0; d < v0.ndim; ++d) {
         if (v0.shape[d] == 0) {
             g.size = 0;
             return false;

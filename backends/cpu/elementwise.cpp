@@ -344,7 +344,7 @@ ember_status_t complex_binary(const ember_kernel_call_t* c, ComplexRun run, bool
     const ember_view_t &a = c->in[0], &b = c->in[1], &o = c->out[0];
     const ember_view_t* views[3] = {&o, &a, &b};
     Geometry g;
-    if (!make_geometry(views, 3, g, Walk::output_memory)) return EMBER_OK;
+    if (!make_geometry(views, 3, g)) return EMBER_OK;
     const int last = g.nd - 1;
     const int64_t so = g.st[0][last], sa = g.st[1][last], sb = g.st[2][last];
     const bool stepped = g.shape[last] > 1 && ((sa != 0 && sa != 1) || (sb != 0 && sb != 1));
@@ -511,7 +511,7 @@ ember_status_t binary_vector_kernel(const ember_kernel_call_t* c, BinFn fn, int6
     if (!fn || b.dtype != a.dtype) return reference_on_slices(c, kElementwise);
     const ember_view_t* views[3] = {&o, &a, &b};
     Geometry g;
-    if (!make_geometry(views, 3, g, Walk::output_memory)) return EMBER_OK;
+    if (!make_geometry(views, 3, g)) return EMBER_OK;
     const int last = g.nd - 1;
     const int64_t inner = g.shape[last];
     const int64_t so = g.st[0][last], sa = g.st[1][last], sb = g.st[2][last];
@@ -567,7 +567,7 @@ bool unary_half_staged(const ember_kernel_call_t* c, UnFn fn32) {
     if (slot < 0 || o.dtype != x.dtype || !fn32) return false;
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
-    if (!make_geometry(views, 2, g, Walk::output_memory)) return true;
+    if (!make_geometry(views, 2, g)) return true;
     const int last = g.nd - 1;
     const int64_t inner = g.shape[last];
     char *px = base_ptr(x), *po = base_ptr(o);
@@ -708,7 +708,7 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     const bool composite = code == U_RELU || code == U_SILU;
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
-    if (!make_geometry(views, 2, g, Walk::output_memory)) return EMBER_OK;
+    if (!make_geometry(views, 2, g)) return EMBER_OK;
     const int last = g.nd - 1;
     const int64_t inner = g.shape[last];
     const bool complex_in = x.dtype == EMBER_COMPLEX64 || x.dtype == EMBER_COMPLEX128;
@@ -793,7 +793,7 @@ ember_status_t where_kernel(const ember_kernel_call_t* c) {
     if (cond.dtype != EMBER_BOOL || a.dtype != o.dtype || b.dtype != o.dtype) return reference_on_slices(c, kElementwise);
     const ember_view_t* views[4] = {&o, &cond, &a, &b};
     Geometry g;
-    if (!make_geometry(views, 4, g, Walk::output_memory)) return EMBER_OK;
+    if (!make_geometry(views, 4, g)) return EMBER_OK;
     const char *pc = base_ptr(cond), *pa = base_ptr(a), *pb = base_ptr(b);
     char* po = base_ptr(o);
     switch (itemsize_of(o.dtype)) {
@@ -1015,7 +1015,7 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& o = c->out[0];
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
-    if (!make_geometry(views, 2, g, Walk::output_memory)) return EMBER_OK;
+    if (!make_geometry(views, 2, g)) return EMBER_OK;
     const int last = g.nd - 1;
     const int64_t inner = g.shape[last];
     const int64_t so = g.st[0][last], sx = g.st[1][last];

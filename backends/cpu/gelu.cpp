@@ -71,7 +71,7 @@ ember_status_t gelu_kernel(const ember_kernel_call_t* c) {
         return g_host->fail(EMBER_ERR_UNSUPPORTED_DTYPE, "cpu gelu: dtype %d is not a real float", (int)x.dtype);
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
-    if (!make_geometry(views, 2, g, Walk::output_memory)) return EMBER_OK;
+    if (!make_geometry(views, 2, g)) return EMBER_OK;
     const size_t sz = itemsize_of(x.dtype);
     char *px = base_ptr(x), *po = base_ptr(o);
     // Short rows of a stepped or transposed x in blocks: a run each cost 28 ns

@@ -67,7 +67,7 @@ ember_status_t leaky_relu_kernel(const ember_kernel_call_t* call) {
     l.slope = x.dtype == EMBER_FLOAT64 ? (const void*)&slope : (const void*)&slope_f32;
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
-    if (!make_geometry(views, 2, g, Walk::output_memory)) return EMBER_OK;
+    if (!make_geometry(views, 2, g)) return EMBER_OK;
     const char* px = base_ptr(x);
     char* po = base_ptr(o);
     const int64_t sx = g.st[1][g.nd - 1];

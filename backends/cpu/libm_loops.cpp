@@ -97,7 +97,7 @@ bool complex_by_parts(const ember_kernel_call_t* c, int mvec) {
     if (o.dtype != (classify ? (int32_t)EMBER_BOOL : x.dtype)) return false;
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
-    if (!make_geometry(views, 2, g, Walk::output_memory)) return true;
+    if (!make_geometry(views, 2, g)) return true;
     if (g.shape[g.nd - 1] > 1 && (g.st[0][g.nd - 1] != 1 || g.st[1][g.nd - 1] != 1)) return false;
     const UnFn parts = g_isa->math[mvec][x.dtype == EMBER_COMPLEX128];
     if (!parts) return false;
@@ -135,7 +135,7 @@ bool classify_half(const ember_kernel_call_t* c, int mvec) {
     if (mvec != M_isnan && mvec != M_isinf && mvec != M_isfinite && mvec != M_signbit) return false;
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
-    if (!make_geometry(views, 2, g, Walk::output_memory)) return true;
+    if (!make_geometry(views, 2, g)) return true;
     const uint16_t inf = x.dtype == EMBER_FLOAT16 ? 0x7c00 : 0x7f80;
     const int64_t so = g.st[0][g.nd - 1], sx = g.st[1][g.nd - 1];
     const char* px = base_ptr(x);
@@ -206,7 +206,7 @@ ember_status_t unary(const ember_kernel_call_t* c, int mvec, F f) {
     if (!float_in || o.dtype != (Bool ? (int32_t)EMBER_BOOL : x.dtype)) return reference_for(c);
     const ember_view_t* views[2] = {&o, &x};
     Geometry g;
-    if (!make_geometry(views, 2, g, Walk::output_memory)) return EMBER_OK;
+    if (!make_geometry(views, 2, g)) return EMBER_OK;
     const int is64 = x.dtype == EMBER_FLOAT64;
     UnFn vec = mvec >= 0 ? g_isa->math[mvec][is64] : nullptr;
     if (vec && unary_vector_runs(g, base_ptr(x), itemsize_of(x.dtype), base_ptr(o), itemsize_of(o.dtype), vec, kParallelCostly, 0)) return EMBER_OK;
@@ -261,7 +261,7 @@ ember_status_t binary(const ember_kernel_call_t* c, int mvec, F f) {
     if (!float_in || b.dtype != a.dtype || o.dtype != a.dtype) return reference_for(c);
     const ember_view_t* views[3] = {&o, &a, &b};
     Geometry g;
-    if (!make_geometry(views, 3, g, Walk::output_memory)) return EMBER_OK;
+    if (!make_geometry(views, 3, g)) return EMBER_OK;
     const int is64 = a.dtype == EMBER_FLOAT64;
     if (mvec == M_pow && (is64 ? exponent_is_two<double>(g, base_ptr(b)) : exponent_is_two<float>(g, base_ptr(b)))) return square(c);
     BinFn vec = mvec >= 0 ? g_isa->math2[mvec][is64] : nullptr;

@@ -215,13 +215,8 @@ ember_status_t matmul(State& s, Device& d, const ember_kernel_call_t* call);
 ember_status_t warmup(State& s, Device& d, int level);
 void clblast_clear();
 
-// Elementwise geometry from views of one shape (collapses dimensions). Walk::output_memory
-// orders the dimensions as views[0] (the output) lies in memory, for kernels whose elements
-// do not depend on the order: a result that keeps a transposed operand's layout is then one
-// unit-stride run.
-enum class Walk { c_order, output_memory };
-Geo make_geo(int n_ops, const ember_view_t* const* views, const int64_t* shape, int ndim, bool collapse = true,
-             Walk walk = Walk::c_order);
+// Elementwise geometry from views of one shape (collapses dimensions).
+Geo make_geo(int n_ops, const ember_view_t* const* views, const int64_t* shape, int ndim, bool collapse = true);
 
 // The thread's capture request (ember_opencl_tensor_mem): while set, writes and kernels
 // only record their destination.

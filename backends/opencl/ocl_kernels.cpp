@@ -2,7 +2,6 @@
 // Each handler turns the core's views into a geometry struct, picks the kernel of the
 // input dtype's program and enqueues it (asynchronously unless EMBER_OPENCL_SYNC=1).
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -14,7 +13,7 @@
 
 namespace ember_ocl {
 
-Geo make_geo(int n_ops, const ember_view_t* const* views, const int64_t* shape, int ndim, bool collapse, Walk walk) {
+Geo make_geo(int n_ops, const ember_view_t* const* views, const int64_t* shape, int ndim, bool collapse) {
     Geo g;
     std::memset(&g, 0, sizeof g);
     int64_t n = 1;
@@ -22,15 +21,8 @@ Geo make_geo(int n_ops, const ember_view_t* const* views, const int64_t* shape, 
     g.n = n;
     for (int k = 0; k < n_ops; ++k) g.off[k] = views[k]->offset;
     if (n == 0) return g;
-    int dims[EMBER_MAX_DIMS];
-    for (int d = 0; d < ndim; ++d) dims[d] = d;
-    if (walk == Walk::output_memory) {
-        const int64_t* os = views[0]->strides;
-        std::stable_sort(dims, dims + ndim, [os](int p, int q) { return std::abs(os[p]) > std::abs(os[q]); });
-    }
     int nd = 0;
-    for (int i = 0; i < ndim; ++i) {
-        const int d = dims[i];
+    for (int d = 0; d < ndim; ++d) {
         if (collapse && shape[d] == 1) continue;
         bool merge = collapse && nd > 0;
         for (int k = 0; k < n_ops && merge; ++k) merge = g.st[k][nd - 1] == views[k]->strides[d] * shape[d];
@@ -130,7 +122,7 @@ ember_status_t unary(State& s, Device& d, const Handler& h, const ember_kernel_c
     FastKernel* f;
     if (ember_status_t st = ew_kernel(s, d, h, x.dtype, true, &f)) return st;
     const ember_view_t* v[2] = {&o, &x};
-    Geo g = make_geo(2, v, o.shape, o.ndim, true, Walk::output_memory);
+    Geo g = make_geo(2, v, o.shape, o.ndim);
     if (g.n == 0) return EMBER_OK;
     return run_fast(d, *f, 2, v, g, h.name);
 }
@@ -140,7 +132,7 @@ ember_status_t binary(State& s, Device& d, const Handler& h, const ember_kernel_
     FastKernel* f;
     if (ember_status_t st = ew_kernel(s, d, h, x.dtype, false, &f)) return st;
     const ember_view_t* v[3] = {&o, &x, &y};
-    Geo g = make_geo(3, v, o.shape, o.ndim, true, Walk::output_memory);
+    Geo g = make_geo(3, v, o.shape, o.ndim);
     if (g.n == 0) return EMBER_OK;
     return run_fast(d, *f, 3, v, g, h.name);
 }
@@ -151,7 +143,7 @@ ember_status_t copy_view(State& s, Device& d, const ember_view_t& x, const ember
     std::string name = "copy_" + std::to_string(itemsize(x.dtype));
     if (ember_status_t st = get_kernel(s, d, PROG_MISC, name.c_str(), &k)) return st;
     const ember_view_t* v[2] = {&o, &x};
-    Geo g = make_geo(2, v, o.shape, o.ndim, true, Walk::output_memory);
+    Geo g = make_geo(2, v, o.shape, o.ndim);
     if (g.n == 0) return EMBER_OK;
     ArgSetter a(k);
     a.mem(o.data).mem(x.data);
@@ -178,7 +170,7 @@ ember_status_t astype(State& s, Device& d, const Handler& h, const ember_kernel_
     cl_kernel k;
     if (ember_status_t st = get_kernel(s, d, prog, name.c_str(), &k)) return st;
     const ember_view_t* v[2] = {&o, &x};
-    Geo g = make_geo(2, v, o.shape, o.ndim, true, Walk::output_memory);
+    Geo g = make_geo(2, v, o.shape, o.ndim);
     if (g.n == 0) return EMBER_OK;
     ArgSetter a(k);
     a.mem(o.data).mem(x.data);
@@ -191,7 +183,7 @@ ember_status_t where(State& s, Device& d, const Handler&, const ember_kernel_cal
     std::string name = "where_" + std::to_string(itemsize(o.dtype));
     if (ember_status_t st = get_kernel(s, d, PROG_MISC, name.c_str(), &k)) return st;
     const ember_view_t* v[4] = {&o, &cond, &x, &y};
-    Geo g = make_geo(4, v, o.shape, o.ndim, true, Walk::output_memory);
+    Geo g = make_geo(4, v, o.shape, o.ndim);
     if (g.n == 0) return EMBER_OK;
     ArgSetter a(k);
     a.mem(o.data).mem(cond.data).mem(x.data).mem(y.data);

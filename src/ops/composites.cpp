@@ -163,7 +163,8 @@ TRef custom_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, ember_dtype_t
 
 TRef elementwise_custom_kernel(ember_ctx* ctx, OpId op, const ember_tensor* x, ember_dtype_t dtype, const ember_attrs_t& attrs) {
     TRef out = alloc_elementwise_result(ctx, dtype, x->shape, x->ndim, {x});
-    if (out->size) run_kernel(ctx, op, {view_of(x)}, {view_of(out.get())}, attrs);
+    OutputOrder order(out.get());
+    if (out->size) run_kernel(ctx, op, {order(view_of(x))}, {order(view_of(out.get()))}, attrs);
     return out;
 }
 
@@ -339,7 +340,8 @@ ENTRY(ember_clip, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_tenso
         };
         TRef l = bound(lo, false), h = bound(hi, true);
         TRef r = alloc_elementwise_result(ctx, x->dtype, x->shape, x->ndim, {x});
-        if (r->size) run_kernel(ctx, OP_clip, {view_of(x), view_of(l.get()), view_of(h.get())}, {view_of(r.get())}, ember_attrs_t{});
+        OutputOrder order(r.get());
+        if (r->size) run_kernel(ctx, OP_clip, {order(view_of(x)), view_of(l.get()), view_of(h.get())}, {order(view_of(r.get()))}, ember_attrs_t{});
         *out = r.release();
         return;
     }

@@ -24,8 +24,10 @@ TRef op_where(ember_ctx* ctx, const ember_tensor* c, const ember_tensor* a, cons
     if (!out->size) return out;
     TRef cc = cast_if(ctx, c, EMBER_BOOL), ac = cast_if(ctx, a, dt), bc = cast_if(ctx, b, dt);
     int64_t s0[EMBER_MAX_DIMS], s1[EMBER_MAX_DIMS], s2[EMBER_MAX_DIMS];
-    run_kernel(ctx, OP_where, {broadcast_view(cc.get(), shape, s0), broadcast_view(ac.get(), shape, s1), broadcast_view(bc.get(), shape, s2)},
-               {view_of(out.get())});
+    OutputOrder order(out.get());
+    run_kernel(ctx, OP_where,
+               {order(broadcast_view(cc.get(), shape, s0)), order(broadcast_view(ac.get(), shape, s1)), order(broadcast_view(bc.get(), shape, s2))},
+               {order(view_of(out.get()))});
     return out;
 }
 

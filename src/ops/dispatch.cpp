@@ -173,6 +173,22 @@ ember_view_t broadcast_view(const ember_tensor* t, const int64_t* shape, int n, 
 }
 
 namespace {
+// The axes of extent > 1 of x from outermost to innermost in memory, where its elements
+// there are dense (one block, positive strides); false otherwise.
+bool dense_axis_order(const ember_tensor* x, int* axes, int& n) {
+    n = 0;
+    for (int i = 0; i < x->ndim; ++i)
+        if (x->shape[i] > 1) axes[n++] = i;
+    for (int i = 1; i < n; ++i)  // insertion sort by descending stride (std::stable_sort allocates)
+        for (int j = i; j > 0 && x->strides[axes[j - 1]] < x->strides[axes[j]]; --j) std::swap(axes[j - 1], axes[j]);
+    int64_t expect = 1;
+    for (int k = n - 1; k >= 0; --k) {
+        if (x->strides[axes[k]] != expect) return false;
+        expect *= x->shape[axes[k]];
+    }
+    return true;
+}
+
 // A result keeps the layout of its operands, as NumPy's (order='K') and PyTorch's do: exp(a.T)
 // is the transpose of a C-order tensor, written in one pass in memory order instead of through
 // a transpose. The rule: every operand of the result's full shape (and no stride 0 along an
@@ -186,21 +202,11 @@ bool shared_dense_order(std::initializer_list<const ember_tensor*> xs, const int
         for (int i = 0; i < ndim && full; ++i) full = x->shape[i] == shape[i];  // std::equal called memcmp
         if (!full) continue;
         if (is_contiguous(x)) return false;  // the common case, decided first
-        int axes[EMBER_MAX_DIMS], n = 0;
         bool broadcast = false;
-        for (int i = 0; i < ndim; ++i)
-            if (shape[i] > 1) {
-                axes[n++] = i;
-                broadcast = broadcast || x->strides[i] == 0;
-            }
+        for (int i = 0; i < ndim; ++i) broadcast = broadcast || (shape[i] > 1 && x->strides[i] == 0);
         if (broadcast) continue;
-        for (int i = 1; i < n; ++i)  // insertion sort by descending stride (std::stable_sort allocates)
-            for (int j = i; j > 0 && x->strides[axes[j - 1]] < x->strides[axes[j]]; --j) std::swap(axes[j - 1], axes[j]);
-        int64_t expect = 1;
-        for (int k = n - 1; k >= 0; --k) {
-            if (x->strides[axes[k]] != expect) return false;
-            expect *= shape[axes[k]];
-        }
+        int axes[EMBER_MAX_DIMS], n;
+        if (!dense_axis_order(x, axes, n)) return false;
         if (nfound < 0) {
             nfound = n;
             std::copy(axes, axes + n, found);
@@ -224,9 +230,33 @@ TRef alloc_elementwise_result(ember_ctx* ctx, ember_dtype_t dtype, const int64_t
     return alloc_tensor(ctx, dtype, shape, ndim, shared_dense_order(xs, shape, ndim, order) ? order : nullptr);
 }
 
+void OutputOrder::find_order(const ember_tensor* out) {
+    int axes[EMBER_MAX_DIMS], n;
+    if (is_contiguous(out) || !dense_axis_order(out, axes, n)) return;
+    int k = 0;
+    for (int i = 0; i < ndim_; ++i)
+        if (out->shape[i] <= 1) perm_[k++] = i;
+    std::copy(axes, axes + n, perm_ + k);
+    permuted_ = true;
+}
+
+ember_view_t OutputOrder::permuted(ember_view_t v) {
+    if (used_ == kViews) raise(EMBER_ERR_INTERNAL, "more than %d views of one elementwise call", kViews);
+    int64_t *shape = shapes_[used_], *strides = strides_[used_];
+    ++used_;
+    for (int i = 0; i < ndim_; ++i) {
+        shape[i] = v.shape[perm_[i]];
+        strides[i] = v.strides[perm_[i]];
+    }
+    v.shape = shape;
+    v.strides = strides;
+    return v;
+}
+
 TRef op_astype(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype, bool keep_layout) {
     TRef out = keep_layout ? alloc_elementwise_result(ctx, dtype, x->shape, x->ndim, {x}) : alloc_tensor(ctx, dtype, x->shape, x->ndim);
-    if (out->size) run_kernel(ctx, OP_astype, {view_of(x)}, {view_of(out.get())});
+    OutputOrder order(out.get());
+    if (out->size) run_kernel(ctx, OP_astype, {order(view_of(x))}, {order(view_of(out.get()))});
     return out;
 }
 
@@ -283,8 +313,8 @@ void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src) {
         src = copied.get();
     }
     int64_t strides[EMBER_MAX_DIMS];
-    ember_view_t in = broadcast_view(src, dst->shape, dst->ndim, strides);
-    run_kernel(ctx, OP_astype, {in}, {view_of(dst)});
+    OutputOrder order(dst);
+    run_kernel(ctx, OP_astype, {order(broadcast_view(src, dst->shape, dst->ndim, strides))}, {order(view_of(dst))});
 }
 
 namespace {
@@ -339,6 +369,11 @@ void run_elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_
         ++n;
     }
     ember_view_t ov = view_of(out);
+    OutputOrder order(out);
+    if (order.active()) {  // applied here, so that the common call copies no views
+        for (int k = 0; k < n; ++k) views[k] = order(views[k]);
+        ov = order(ov);
+    }
     if (n == 1)
         run_kernel(ctx, op, {views[0]}, {ov});
     else if (n == 2)

@@ -63,6 +63,29 @@ inline ember_view_t broadcast_view(const ember_tensor* t, const Shape& shape, in
 // else in C order.
 TRef alloc_elementwise_result(ember_ctx* ctx, ember_dtype_t dtype, const int64_t* shape, int ndim,
                               std::initializer_list<const ember_tensor*> xs);
+// The views of one elementwise call with their axes in the output's memory order: where out
+// is dense but not in C order (a result that keeps its operands' layout, a transposed out
+// view), every view of out's rank is permuted so that out's is in C order, other views pass
+// as they are. An elementwise kernel does not depend on the order of the axes; this way it
+// walks the output contiguously, and a kernel written when every new result came in C order
+// (the backend API's contract) still gets that.
+class OutputOrder {
+  public:
+    explicit OutputOrder(const ember_tensor* out) : ndim_(out->ndim) {
+        if (ndim_ >= 2) find_order(out);
+    }
+    bool active() const { return permuted_; }
+    ember_view_t operator()(const ember_view_t& v) { return permuted_ && v.ndim == ndim_ ? permuted(v) : v; }  // valid while this object lives
+
+  private:
+    void find_order(const ember_tensor* out);
+    ember_view_t permuted(ember_view_t v);
+    static constexpr int kViews = 4;
+    int ndim_, used_ = 0;
+    bool permuted_ = false;
+    int perm_[EMBER_MAX_DIMS];
+    int64_t shapes_[kViews][EMBER_MAX_DIMS], strides_[kViews][EMBER_MAX_DIMS];
+};
 // Always a new tensor, in C order, or laid out as x where keep_layout and x is dense (a
 // transpose of a C-order tensor gives its transpose, as NumPy's astype does).
 TRef op_astype(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype, bool keep_layout = false);

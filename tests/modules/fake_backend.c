@@ -2,7 +2,8 @@
    tell a native kernel from the reference fallback and see what the core hands a kernel:
    negative returns x unchanged; softmax and var (composites with a kernel convention)
    fill their float32/float64 output with the attributes they were given; sum, prod, all and
-   any are right (the reference's) and log the input dtype they were handed. */
+   any are right (the reference's) and log the input dtype they were handed; where is right
+   but fails on an output that is not in C order. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,19 @@ static ember_status_t logged_reduction(const ember_kernel_call_t* c) {
     free(buffer);
     return st;
 }
+/* where: the reference's kernel, once it has seen its output in C order, which the core
+   promises a new result's kernel even where the result keeps a transposed layout. */
+static ember_status_t c_order_where(const ember_kernel_call_t* c) {
+    const ember_view_t* o = &c->out[0];
+    int64_t expect = 1;
+    ember_kernel_t where;
+    for (int i = o->ndim - 1; i >= 0; --i) {
+        if (o->shape[i] != 1 && o->strides[i] != expect) return host->fail(EMBER_ERR_INTERNAL, "fake where: the output is not in C order");
+        expect *= o->shape[i];
+    }
+    if (!host->reference_kernel("where", &where)) return host->fail(EMBER_ERR_INTERNAL, "fake: no where");
+    return where.fn(c);
+}
 /* all and any (the op name in kernel_data): the reference's kernel, which tests any dtype. */
 static ember_status_t logged_truth(const ember_kernel_call_t* c) {
     const char* op = (const char*)c->kernel_data;
@@ -121,6 +135,7 @@ static int find_kernel(void* s, const char* op, ember_kernel_t* out) {
     if (strcmp(op, "negative") == 0) out->fn = identity_negative;
     else if (strcmp(op, "softmax") == 0) out->fn = fake_softmax;
     else if (strcmp(op, "var") == 0) out->fn = fake_var;
+    else if (strcmp(op, "where") == 0) out->fn = c_order_where;
     else return 0;
     return EMBER_KERNEL_NATIVE;
 }
