@@ -671,6 +671,12 @@ TEST(ElementwiseLayout, LargeTransposedResultsAndOutViews) {
     bad = 0;
     for (size_t k = 0; k < v.size(); ++k) bad += into[k] != -v[k];
     EXPECT_EQ(bad, 0u);
+    // The same into a float64 out: through a temporary laid out as out, then converted.
+    T buf64, out64;
+    EM_OK(ember_full(ctx, shape_nm, 2, 0, EMBER_FLOAT64, buf64.out()));
+    EM_OK(ember_transpose(ctx, buf64, out64.out()));
+    EM_OK(ember_elementwise_into(ctx, "negative", xs, 1, out64));
+    EXPECT_EQ(values(out64), into);
 }
 
 // ---------------------------------------------------------------- ember_elementwise_into

@@ -412,7 +412,7 @@ void elementwise_into(ember_ctx* ctx, OpId op, std::initializer_list<const ember
         run_elementwise(ctx, op, xs, p, out);
         return;
     }
-    TRef tmp = alloc_tensor(ctx, p.dtypes.result, p.shape, p.ndim);
+    TRef tmp = alloc_elementwise_result(ctx, p.dtypes.result, p.shape, p.ndim, {out});  // laid out as out: the copy into it is one pass
     run_elementwise(ctx, op, xs, p, tmp.get());
     op_assign(ctx, out, tmp.get());
 }
