@@ -279,9 +279,9 @@ EMBER_API ember_status_t ember_meshgrid(ember_ctx_t* ctx, const ember_tensor_t* 
 /* ---------------------------------------------------------------- ops with their own signatures */
 /* Layout of results (docs/c-api.md): new tensors are dense. Elementwise results (the unary
  * and binary ops, ember_where, ember_clip, ember_gelu, ember_leaky_relu), ember_astype and
- * the *_like creators keep the one layout that their full-shape, dense operands share (exp of a transpose is a
- * transpose, as NumPy's order='K'); every other result, and every result of operands that
- * disagree, is in C order. */
+ * the *_like creators keep the one layout that their full-shape, dense operands share (exp
+ * of a transpose is a transpose, as NumPy's order='K'); every other result, and every
+ * result of operands that disagree, is in C order. */
 EMBER_API ember_status_t ember_astype(ember_ctx_t* ctx, const ember_tensor_t* x, ember_dtype_t dtype, ember_tensor_t** out);
 /* A contiguous copy (on the same backend). */
 EMBER_API ember_status_t ember_copy(ember_ctx_t* ctx, const ember_tensor_t* x, ember_tensor_t** out);
