@@ -3789,6 +3789,105 @@ TEST(CpuLarge, ComplexProdMatchesReference) {
     std::printf("complex prod: largest error relative to the modulus %.3g (complex64), %.3g (complex128)\n", worst[0], worst[1]);
 }
 
+// Complex products that overflow (factors of modulus up to 101: a line's total is infinite
+// or NaN after a few hundred), beside columns that stay finite, with zeros, infinities and
+// NaNs among the factors. The cpu backend folds such totals, and every cumulative product
+// and sum, in the reference's sequence with C99 Annex G's recovery (complex_sequence.cpp):
+// each part carries the reference's bits, except that a NaN may carry another sign (which
+// of two NaN operands an operation returns is the compiler's choice). Finite totals of prod
+// come from the native kernel's order and are compared to a tolerance.
+TEST(CpuLarge, ComplexSequencesMatchReferenceBitForBit) {
+    NEED_CPU();
+    const int64_t rows = 1000, cols = 1001;
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+    std::mt19937 rng(93);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::uniform_int_distribution<int> pick(0, 40000);
+    std::vector<std::complex<double>> values((size_t)(rows * cols));
+    for (size_t i = 0; i < values.size(); ++i) {
+        const double modulus = i % cols < 100 ? 1 + u(rng) / 64 : 1 + 50 * (1 + u(rng));  // the first 100 columns stay finite
+        const std::complex<double> specials[5] = {{0, 0}, {inf, u(rng)}, {u(rng), -inf}, {nan, u(rng)}, {-0.0, nan}};
+        const int p = pick(rng);
+        values[i] = p < 5 ? specials[p] : std::polar(modulus, 3.14159 * u(rng));
+    }
+    for (int64_t i = 0; i < rows; ++i) values[(size_t)(i * cols + 500)] = {1 + (double)(i % 100), 0};  // real factors: (inf, 0) meets 0 i
+    auto same_bits = [](double g, double w) { return (g != g && w != w) || std::memcmp(&g, &w, sizeof g) == 0; };
+    auto agree = [&](std::complex<double> g, std::complex<double> w, double rtol) {
+        if (std::isfinite(w.real()) && std::isfinite(w.imag()) && rtol > 0) return std::abs(g - w) <= rtol * std::abs(w) || (w == 0.0 && g == 0.0);
+        return same_bits(g.real(), w.real()) && same_bits(g.imag(), w.imag());
+    };
+    const int64_t shape[2] = {rows, cols};
+    T x128;
+    EM_OK(ember_tensor_from_data(cpu(), values.data(), EMBER_COMPLEX128, shape, 2, x128.out()));
+    for (ember_dtype_t dt : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        const std::string name = ember_dtype_name(dt);
+        const double rtol = dt == EMBER_COMPLEX64 ? 2.4e-7 : 1e-12;
+        T x;
+        EM_OK(ember_astype(cpu(), x128, dt, x.out()));
+        auto check = [&](const T& got, const T& want, double tol, const std::string& what) {
+            EXPECT_EQ(backend_of(got), "cpu");
+            const auto g = complex_values(got), w = complex_values(want);
+            ASSERT_EQ(g.size(), w.size()) << what;
+            size_t bad = 0, nonfinite = 0;
+            for (size_t i = 0; i < g.size(); ++i) {
+                nonfinite += !(std::isfinite(w[i].real()) && std::isfinite(w[i].imag()));
+                if (!agree(g[i], w[i], tol) && bad++ < 3) ADD_FAILURE() << what << " " << name << " at " << i << ": " << g[i] << " vs " << w[i];
+            }
+            EXPECT_EQ(bad, 0u) << what << " " << name;
+            EXPECT_GT(nonfinite, 0u) << what << " " << name << ": no overflow reached";
+        };
+        for (const ProdLayout& k : prod_layouts(x)) {
+            T got, want;
+            EM_OK(ember_prod(cpu(), *k.x, k.axes_ptr(), (int)k.axes.size(), 0, got.out()));
+            EM_OK(ember_prod(ref(), as_ref(*k.x), k.axes_ptr(), (int)k.axes.size(), 0, want.out()));
+            check(got, want, rtol, "prod " + k.what);
+        }
+        // Every pair of special factors (parts from 0, -0, 1, -2.5, +-1e300, +-inf, NaN),
+        // down the columns of (z1, z2, z1): each branch of the recovery, on every lane.
+        const double parts[9] = {0.0, -0.0, 1.0, -2.5, 1e300, -1e300, inf, -inf, nan};
+        std::vector<std::complex<double>> pairs(3 * 81 * 81);
+        for (int i = 0; i < 81; ++i)
+            for (int j = 0; j < 81; ++j) {
+                const std::complex<double> z1(parts[i / 9], parts[i % 9]), z2(parts[j / 9], parts[j % 9]);
+                pairs[(size_t)(i * 81 + j)] = pairs[(size_t)(2 * 81 * 81 + i * 81 + j)] = z1;
+                pairs[(size_t)(81 * 81 + i * 81 + j)] = z2;
+            }
+        const int64_t pairs_shape[2] = {3, 81 * 81}, axis0 = 0;
+        T p128, p, got_scan, want_scan, got_prod, want_prod;
+        EM_OK(ember_tensor_from_data(cpu(), pairs.data(), EMBER_COMPLEX128, pairs_shape, 2, p128.out()));
+        EM_OK(ember_astype(cpu(), p128, dt, p.out()));
+        EM_OK(ember_cumprod(cpu(), p, 0, got_scan.out()));
+        EM_OK(ember_cumprod(ref(), as_ref(p), 0, want_scan.out()));
+        check(got_scan, want_scan, 0, "cumprod of special pairs");
+        EM_OK(ember_prod(cpu(), p, &axis0, 1, 0, got_prod.out()));
+        EM_OK(ember_prod(ref(), as_ref(p), &axis0, 1, 0, want_prod.out()));
+        check(got_prod, want_prod, rtol, "prod of special pairs");
+        const std::vector<ProdLayout> layouts = prod_layouts(x);
+        for (size_t li : {size_t(1), size_t(3), size_t(4)})  // the matrix, its transpose, every other column
+            for (int64_t axis : {0, 1})
+                for (bool sum : {false, true}) {
+                    const ember_tensor_t* v = *layouts[li].x;
+                    T got, want;
+                    EM_OK(sum ? ember_cumsum(cpu(), v, axis, got.out()) : ember_cumprod(cpu(), v, axis, got.out()));
+                    EM_OK(sum ? ember_cumsum(ref(), as_ref(v), axis, want.out()) : ember_cumprod(ref(), as_ref(v), axis, want.out()));
+                    check(got, want, 0, std::string(sum ? "cumsum " : "cumprod ") + layouts[li].what + ", axis " + std::to_string(axis));
+                }
+        // Short rows (7 factors): the reference's loop on slices of the rows, not lanes.
+        const int64_t short_shape[2] = {rows * cols / 7, 7}, axis1 = 1;
+        T short_rows, got_short, want_short;
+        EM_OK(ember_reshape(cpu(), x, short_shape, 2, short_rows.out()));
+        EM_OK(ember_prod(cpu(), short_rows, &axis1, 1, 0, got_short.out()));
+        EM_OK(ember_prod(ref(), as_ref(short_rows), &axis1, 1, 0, want_short.out()));
+        check(got_short, want_short, rtol, "prod of short rows");
+        for (bool sum : {false, true}) {
+            T got, want;
+            EM_OK(sum ? ember_cumsum(cpu(), short_rows, 1, got.out()) : ember_cumprod(cpu(), short_rows, 1, got.out()));
+            EM_OK(sum ? ember_cumsum(ref(), as_ref(short_rows), 1, want.out()) : ember_cumprod(ref(), as_ref(short_rows), 1, want.out()));
+            check(got, want, 0, std::string(sum ? "cumsum" : "cumprod") + " of short rows");
+        }
+    }
+}
+
 TEST(CpuLarge, ComplexSumsMatchReference) {
     NEED_CPU();
     const int64_t rows = 601, cols = 1001;

@@ -451,6 +451,11 @@ enum { kElementwise = 0, kAxisAttr = 1, kAxesMask = 2 };
 constexpr int kWholeShift = 4;
 constexpr int whole(int input) { return 1 << (kWholeShift + input); }
 ember_status_t reference_on_slices(const ember_kernel_call_t* c, int code);
+// prod of complex dtypes in the reference's sequence, in any layout: every output, or only
+// the ones that are not finite (after the native kernel); cumsum/cumprod of complex dtypes
+// (complex_sequence.cpp).
+ember_status_t complex_prod_in_sequence(const ember_kernel_call_t* c, bool only_nonfinite);
+ember_status_t complex_scan_in_sequence(const ember_kernel_call_t* c, bool sum);
 // argmax/argmin along a contiguous axis: the vector max/min, then the first position (argreduce.cpp).
 void add_arg_kernels(std::vector<NativeKernel>& k);
 // sort/argsort: a stable radix sort per line, lines in parallel (sort.cpp).

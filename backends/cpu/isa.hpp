@@ -159,6 +159,17 @@ typedef bool (*ComplexMulFn)(const void* a, const void* b, void* out, int64_t n,
 // its scalings). Same arguments and result as ComplexMulFn (C99's recovery where both
 // parts come out NaN).
 typedef ComplexMulFn ComplexDivFn;
+// Sequences of complex sums or products, one per lane, in float64, for the scans and
+// reductions that follow the reference's order (complex_sequence.cpp): for each step
+// s < steps in turn, acc[l] = acc[l] op x[s * x_step + l] for l < lanes, and where `each` is
+// not null, each[s * each_step + l] = acc[l] rounded to the element type. x and each hold
+// complex64 ([0]) or complex128 ([1]) elements (steps given in elements); acc holds `lanes`
+// real parts, then `lanes` imaginary parts. lanes is a multiple of vector_bytes / 8 and at
+// most kComplexStepVectors of them. Products are the reference's std::complex<double>
+// product bit for bit: the textbook product, each operation rounded, and C99 Annex G's
+// recovery of infinities where both parts come out NaN (simd_complex_steps.hpp).
+constexpr int kComplexStepVectors = 4;
+typedef void (*ComplexStepsFn)(const void* x, int64_t x_step, int64_t steps, int64_t lanes, double* acc, void* each, int64_t each_step);
 // dst[c * dst_step + r] = src[r * src_step + c] for r < rows, c < cols.
 typedef void (*TransposeFn)(const void* src, int64_t src_step, void* dst, int64_t dst_step, int64_t rows, int64_t cols, bool stream);
 // argmax/argmin over an axis that is not the innermost (argreduce.cpp): rows [r0, r1) of
@@ -217,6 +228,7 @@ struct IsaTable {
     FftTwiddleColumnsFn fft_twiddle_columns;
     ComplexMulFn complex_mul[2];
     ComplexDivFn complex_div[2];
+    ComplexStepsFn complex_steps[2][2];  // [complex64, complex128][sums, products]
     SmallGemmFn small_gemm[4];  // [0] float32, [1] float64, [2] complex64, [3] complex128
     RowDotsFn row_dots[4];      // by the matrix: [0] float32, [1] float64, [2] float16, [3] bfloat16
     RowCombinationFn row_combination[4];

@@ -959,7 +959,7 @@ bool reduced_natively(const ember_kernel_call_t* c, int code, ember_status_t& st
     if (!reduce_native(c, code)) return false;
     st = EMBER_OK;
     if (code == R_PROD && complex_dtype(c->in[0].dtype) && any_complex_nonfinite(c->out[0])) {
-        st = reference_on_slices(c, kAxesMask);  // infinities and NaNs where the reference's sequence puts them
+        st = complex_prod_in_sequence(c, true);  // infinities and NaNs where the reference's sequence puts them
     } else if ((code == R_MAX || code == R_MIN) && float_sum(c->in[0].dtype)) {
         if (order_may_matter(c)) st = reference_on_slices(c, kAxesMask);
         else if (c->in[0].dtype != EMBER_FLOAT64) quiet_nans(c->out[0]);
@@ -987,6 +987,7 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     if (copy_helps(c, code) &&
         run_on_c_order_copy(c, st, [code](const ember_kernel_call_t* call, ember_status_t& s) { return reduced_natively(call, code, s); }))
         return st;
+    if (code == R_PROD && complex_dtype(c->in[0].dtype)) return complex_prod_in_sequence(c, false);  // other layouts
     if (code == R_PROD) return reference_on_slices(c, kAxesMask);  // other dtypes and layouts
     if (code == R_SUM && narrow_integer(c->in[0].dtype)) return sum_widened(c);
     return code == kMean ? mean_fallback(c) : delegate(c);

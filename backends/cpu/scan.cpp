@@ -243,6 +243,7 @@ ember_status_t scan_kernel(const ember_kernel_call_t* c) {
     const int axis = (int)c->attrs->i[0];
     const bool sum = kdata(c)->code != 0;
     if (c->n_in != 1 || axis < 0 || axis >= in.ndim || in.dtype != out.dtype || numel(in) == 0) return reference_on_slices(c, kAxisAttr);
+    if (in.dtype == EMBER_COMPLEX64 || in.dtype == EMBER_COMPLEX128) return complex_scan_in_sequence(c, sum);
     // The dims after the axis must form one contiguous block in both views.
     int64_t inner = 1;
     for (int d = in.ndim - 1; d > axis; --d) {

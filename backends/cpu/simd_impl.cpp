@@ -270,6 +270,7 @@ void fill_sort_keys(IsaTable& t, int wide) {
 #include "simd_small_gemm.hpp"
 #include "simd_gemv.hpp"
 #include "simd_fft.hpp"
+#include "simd_complex_steps.hpp"
 #include "simd_argreduce.hpp"
 
 
@@ -522,6 +523,10 @@ IsaTable build_table() {
     t.complex_mul[1] = complex_mul<double>;
     t.complex_div[0] = complex_div_c64;
     t.complex_div[1] = complex_div_c128;
+    t.complex_steps[0][0] = complex_steps<float, false>;
+    t.complex_steps[0][1] = complex_steps<float, true>;
+    t.complex_steps[1][0] = complex_steps<double, false>;
+    t.complex_steps[1][1] = complex_steps<double, true>;
     t.un[U_ABS][D_C64] = abs_c64;
     t.un[U_SIGN][D_C64] = sign_c64;
     t.un[U_CONJ][D_C64] = conj_c64;
