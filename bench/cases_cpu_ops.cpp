@@ -1145,6 +1145,23 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("prod_axis0_c128", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_prod(c, m, &axis0, 1, 0, r); }));
         for (ember_tensor_t* t : {z128, z, m}) ember_tensor_release(t);
     }
+    if (np.count("prod_axis0_overflow_c128/1000x1000") || np.count("cumprod_axis0_c128/1000x1000")) {
+        // Real factors uniform(1, 101): every column's product overflows, and each later step
+        // needs C99 Annex G's recovery (complex_sequence.cpp). The cumulative product of
+        // factors near the unit circle, 2^(u/16) e^(i pi v), stays finite.
+        std::mt19937 rng(54);
+        std::uniform_real_distribution<double> u(-1, 1), big(1, 101);
+        std::vector<std::complex<double>> growing(1000000), unit(1000000);
+        for (auto& e : growing) e = big(rng);
+        for (auto& e : unit) e = std::polar(std::exp2(u(rng) / 16), 3.141592653589793 * u(rng));
+        const int64_t square[2] = {1000, 1000}, axis0 = 0;
+        ember_tensor_t *g = nullptr, *z = nullptr;
+        ember_tensor_from_data(c, growing.data(), EMBER_COMPLEX128, square, 2, &g);
+        ember_tensor_from_data(c, unit.data(), EMBER_COMPLEX128, square, 2, &z);
+        add("prod_axis0_overflow_c128", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_prod(c, g, &axis0, 1, 0, r); }));
+        add("cumprod_axis0_c128", "1000x1000", time_result(reps, [&](ember_tensor_t** r) { ember_cumprod(c, z, 0, r); }));
+        for (ember_tensor_t* t : {g, z}) ember_tensor_release(t);
+    }
     if (np.count("abs_c128/1e6") || np.count("norm_c128/1e6") || np.count("mean_c128/1e6")) {
         ember_tensor_t *z64 = complex_tensor({1000000}, 50), *z = nullptr;
         ember_astype(c, z64, EMBER_COMPLEX128, &z);

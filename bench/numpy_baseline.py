@@ -122,6 +122,11 @@ Index and random cases (INDEX_CASES, their own shapes):
   norm_f64           np.linalg.norm(x) of 1e6 float64 values (in the L3 here)
   prod_c64           z.prod() of 1e6 complex64 values 2^(u/16) e^(i pi v), u, v uniform(-1, 1)
   prod_axis0_c128    z.prod(axis=0) of a (1000, 1000) complex128 array of such values
+  prod_axis0_overflow_c128
+                     z.prod(axis=0) of a (1000, 1000) complex128 array of real values uniform(1, 101):
+                     every column overflows (NumPy's textbook products end in nan+nanj, Ember's
+                     follow C99 Annex G as the reference does: inf+nanj)
+  cumprod_axis0_c128 np.cumprod(z, axis=0) of the unit_complex (1000, 1000) complex128 array
   sort_c64, sort_c128, argsort_c128
                      np.sort(z), np.argsort(z) of 1e6 complex values (parts uniform(-1, 1);
                      by real part, then imaginary part)
@@ -281,6 +286,14 @@ def best_of(reps, fn):
 def unit_complex(r, shape):
     """Factors of modulus near 1, 2^(u/16) e^(i pi v), so that long products stay in range."""
     return np.exp2(r.uniform(-1, 1, shape) / 16) * np.exp(1j * np.pi * r.uniform(-1, 1, shape))
+
+
+def quietly(fn):
+    """fn without NumPy's overflow warnings (its products overflow on purpose)."""
+    def run(*args):
+        with np.errstate(all="ignore"):
+            return fn(*args)
+    return run
 
 
 def complex_uniform(r, shape):
@@ -482,6 +495,8 @@ INDEX_CASES = {
                     lambda a, b: a / b),
     "prod_c64": ("1e6", lambda r: (unit_complex(r, 10**6).astype(np.complex64),), lambda z: z.prod()),
     "prod_axis0_c128": ("1000x1000", lambda r: (unit_complex(r, (1000, 1000)),), lambda z: z.prod(axis=0)),
+    "prod_axis0_overflow_c128": ("1000x1000", lambda r: (r.uniform(1, 101, (1000, 1000)).astype(np.complex128),), quietly(lambda z: z.prod(axis=0))),
+    "cumprod_axis0_c128": ("1000x1000", lambda r: (unit_complex(r, (1000, 1000)),), lambda z: np.cumprod(z, axis=0)),
     "sort_c64": ("1e6", lambda r: (complex_uniform(r, 10**6),), np.sort),
     "sort_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), np.sort),
     "argsort_c128": ("1e6", lambda r: (complex_uniform(r, 10**6).astype(np.complex128),), np.argsort),

@@ -69,7 +69,7 @@ typedef void (*ColFn)(const void* const* x, int nrows, int64_t n, void* acc);
 // of complex dtypes: acc is two doubles per output). The reference's std::complex product
 // recovers infinities where this one comes out NaN in both parts (C99 Annex G), and the
 // order of the products decides where infinities and NaNs land: the reduction driver
-// recomputes any result that is not finite with the reference.
+// recomputes any result that is not finite in the reference's order (complex_steps).
 static inline void multiply_pair(double& re, double& im, double a, double b) {
     const double r = re * a - im * b;
     im = re * b + im * a;

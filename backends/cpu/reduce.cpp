@@ -17,9 +17,9 @@
 // float32's kernels) accumulate in double in both layouts (the partial products combine
 // like the partial sums: in a fixed order, which is not the reference's sequence, so
 // results differ from it in rounding);
-// complex products in complex<double>, the textbook product, with the reference's own
-// kernel run instead where a result is not finite (C99's recovery of infinities, and where
-// an overflow meets a zero part, depend on the reference's sequence of products).
+// complex products in complex<double>, the textbook product; a result that is not finite
+// is recomputed in the reference's sequence of products (C99's recovery of infinities, and
+// where an overflow meets a zero part, depend on that order; complex_sequence.cpp).
 // Integer products (the core's (u)int64) wrap as the reference's do: any grouping gives
 // its bits. Reversed dims are walked forwards. Other layouts reduce a copy in C order;
 // broadcast inputs and other dtypes go to the reference (prod: on slices across the pool).

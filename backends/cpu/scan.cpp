@@ -12,6 +12,8 @@
 // from the total of the parts before it gives the sequential results exactly. (One thread's
 // sequential scan already runs at about one element per cycle, near what the cache
 // delivers; interleaving several chains on one thread measured no faster.)
+// Complex scans go to complex_sequence.cpp: the reference's complex<double> sequence in
+// vector lanes (products with C99 Annex G's recovery of infinities).
 #include <algorithm>
 #include <type_traits>
 

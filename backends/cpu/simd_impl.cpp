@@ -6,7 +6,8 @@
 // This file holds the vector types and load/store helpers, the copy loops and the ISA
 // table; the kernels come from fragments included in order (each uses what the ones before
 // it define): simd_binary_ops, simd_math_f32, simd_unary_ops, simd_complex, simd_pow,
-// simd_reduce and simd_convert, then the sort, transpose, FFT and small-GEMM headers.
+// simd_reduce and simd_convert, then the sort, transpose, small-GEMM, GEMV, FFT and
+// complex-steps headers.
 //
 // Everything here has internal linkage (an anonymous namespace) and calls no inline
 // function of the C++ library, so no code compiled for a wide ISA can be picked by the
