@@ -3872,6 +3872,21 @@ TEST(CpuLarge, ComplexSequencesMatchReferenceBitForBit) {
                     EM_OK(sum ? ember_cumsum(ref(), as_ref(v), axis, want.out()) : ember_cumprod(ref(), as_ref(v), axis, want.out()));
                     check(got, want, 0, std::string(sum ? "cumsum " : "cumprod ") + layouts[li].what + ", axis " + std::to_string(axis));
                 }
+        // Views walked backwards (flipped rows: a negative step down the columns) and a
+        // broadcast row (every step reads the same factors).
+        const int64_t flip_axes[1] = {0}, row_stop[2] = {1, EMBER_SLICE_END}, starts[2] = {0, 0}, tall[2] = {1500, cols};
+        T flipped, first_row, broadcast;
+        EM_OK(ember_flip(cpu(), x, flip_axes, 1, flipped.out()));
+        EM_OK(ember_slice(cpu(), x, starts, row_stop, nullptr, 2, first_row.out()));
+        EM_OK(ember_broadcast_to(cpu(), first_row, tall, 2, broadcast.out()));
+        for (const T* v : {&flipped, &broadcast})
+            for (bool scan : {false, true}) {
+                T got, want;
+                const std::string what = std::string(scan ? "cumprod of " : "prod of ") + (v == &flipped ? "flipped rows" : "a broadcast row");
+                EM_OK(scan ? ember_cumprod(cpu(), *v, 0, got.out()) : ember_prod(cpu(), *v, &axis0, 1, 0, got.out()));
+                EM_OK(scan ? ember_cumprod(ref(), as_ref(*v), 0, want.out()) : ember_prod(ref(), as_ref(*v), &axis0, 1, 0, want.out()));
+                check(got, want, scan ? 0 : rtol, what);
+            }
         // Short rows (7 factors): the reference's loop on slices of the rows, not lanes.
         const int64_t short_shape[2] = {rows * cols / 7, 7}, axis1 = 1;
         T short_rows, got_short, want_short;
