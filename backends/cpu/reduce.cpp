@@ -22,7 +22,8 @@
 // where an overflow meets a zero part, depend on that order; complex_sequence.cpp).
 // Integer products (the core's (u)int64) wrap as the reference's do: any grouping gives
 // its bits. Reversed dims are walked forwards. Other layouts reduce a copy in C order;
-// broadcast inputs and other dtypes go to the reference (prod: on slices across the pool).
+// broadcast inputs and other dtypes go to the reference (prod: on slices across the pool;
+// complex prod: complex_sequence.cpp, which keeps the reference's sequence).
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
