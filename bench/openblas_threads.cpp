@@ -145,4 +145,26 @@ int main() {
         }
         std::printf("\n");
     }
+    // matmul.cpp's Gram products in pieces (gram_pieces) rest on the orders from which SYRK
+    // threads (0.3.21: float32 from 200, float64 from 100; k does not matter).
+    const int syrk_k = 1024, syrk_orders[] = {64, 96, 99, 100, 128, 192, 199, 200, 256};
+    std::vector<float> fx((size_t)256 * syrk_k, 0.5f), fc(256 * 256);
+    std::vector<double> dx((size_t)256 * syrk_k, 0.5), dc(256 * 256);
+    std::printf("\n%-14s", "SYRK \\ order");
+    for (int n : syrk_orders) std::printf("%6d", n);
+    std::printf("\n%-14s", "ssyrk k=1024");
+    for (int n : syrk_orders) {
+        std::printf("%6.2f", other_threads_share([&] {
+                        cblas_ssyrk(CblasRowMajor, CblasUpper, CblasNoTrans, n, syrk_k, 1.0f, fx.data(), syrk_k, 0.0f, fc.data(), n);
+                    }));
+        std::fflush(stdout);
+    }
+    std::printf("\n%-14s", "dsyrk k=1024");
+    for (int n : syrk_orders) {
+        std::printf("%6.2f", other_threads_share([&] {
+                        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, n, syrk_k, 1.0, dx.data(), syrk_k, 0.0, dc.data(), n);
+                    }));
+        std::fflush(stdout);
+    }
+    std::printf("\n");
 }

@@ -3148,6 +3148,35 @@ TEST(CpuLarge, MatmulSplitsLongInnerDimensions) {
         EM_OK(ember_matmul(ref(), as_ref(xb), as_ref(yb), want.out()));
         expect_close(got, want, tol, tol, std::string("split inner dimension, a batch ") + ember_dtype_name(dt));
     }
+    // A Gram product (x @ x.T, x.T @ x) whose SYRK OpenBLAS keeps on one thread (float32 below
+    // order 200, float64 below 100) runs as 8 SYRK calls over uneven pieces of k across the
+    // pool (gram_pieces in matmul.cpp): row-major, transposed and packed x, k = 3001; the
+    // result exactly symmetric.
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        const double tol = dt == EMBER_FLOAT32 ? 2e-5 * std::sqrt((double)k) : 1e-13 * std::sqrt((double)k);
+        const int64_t m = dt == EMBER_FLOAT32 ? 120 : 90;
+        T x = tensor(cpu(), randf((size_t)(m * k), -1, 1, 62), {m, k}, dt), xt, wide = tensor(cpu(), randf((size_t)(2 * m * k), -1, 1, 63), {m, 2 * k}, dt);
+        T xs, xst, tall, tall_t;
+        int64_t st[2] = {0, 0}, sp[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, colstep[2] = {1, 2};
+        EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
+        EM_OK(ember_copy(cpu(), xt, tall.out()));  // (k, m) row-major
+        EM_OK(ember_matrix_transpose(cpu(), tall, tall_t.out()));
+        EM_OK(ember_slice(cpu(), wide, st, sp, colstep, 2, xs.out()));  // (m, k), columns 2 apart: packed
+        EM_OK(ember_matrix_transpose(cpu(), xs, xst.out()));
+        struct {
+            const char* layout;
+            const ember_tensor_t *a, *b;
+        } cases[] = {{"x @ x.T", x, xt}, {"x.T @ x of a tall x", tall_t, tall}, {"packed x @ x.T", xs, xst}};
+        for (auto& c : cases) {
+            const std::string what = std::string("Gram in pieces, ") + c.layout + " " + ember_dtype_name(dt);
+            T got, want, got_t;
+            EM_OK(ember_matmul(cpu(), c.a, c.b, got.out()));
+            EM_OK(ember_matmul(ref(), as_ref(c.a), as_ref(c.b), want.out()));
+            expect_close(got, want, tol, tol, what);
+            EM_OK(ember_matrix_transpose(cpu(), got, got_t.out()));
+            expect_close(got, got_t, 0, 0, what + " is symmetric");
+        }
+    }
 }
 
 // Batches of dot products (vecdot along the last axis: (1, k) @ (k, 1) each) call DOT per

@@ -270,7 +270,8 @@ int64_t rows_per_call(int32_t dt, int64_t m, int64_t n, int64_t k) {
 constexpr int64_t kInnerParts = 8;
 
 // Inner-dimension length per GEMM call for a real product with few outputs (m * n <= 4096)
-// and a long inner dimension (at least 16 chunks), X^T X of a tall X being the common case:
+// and a long inner dimension (at least 16 chunks), X^T Y of tall X and Y (X^T X of a tall X
+// runs as SYRK in pieces, gram_pieces):
 // chunks of at least 64 that OpenBLAS keeps on the calling thread; 0 where the product is
 // not split. OpenBLAS threads such a product over m and n, which are short: float32 64 x
 // 100000 @ 100000 x 64 took 7.1 ms on its 2 threads, 8.9 on one; in chunks of 64 over 2
@@ -498,14 +499,55 @@ void batched_dots(const ember_view_t& a, const ember_view_t& b, const ember_view
     });
 }
 
+// OpenBLAS 0.3.21 (Haswell kernels) runs SYRK on the calling thread, whatever k, below these
+// orders: float32 from 200, float64 from 100 it threads the call itself
+// (ember-openblas-threads prints them). Below them a long product would run on one core:
+// float32 100 x 10000 took 1.16 ms on 2 threads and on 1, NumPy's newer OpenBLAS 0.66.
+int64_t syrk_threads_from(int32_t dt) {
+    return dt == EMBER_FLOAT32 ? 200 : 100;
+}
+
+// How many pieces of the inner dimension a Gram product runs in (1: one SYRK call): 2, 4 or
+// 8 of at least kGramPiece, where OpenBLAS keeps SYRK on the calling thread and the product
+// is long enough to pay for waking the pool and adding the pieces' triangles. It depends on
+// the shape alone, so that the order of the sums, and the result, do not depend on the
+// thread count.
+constexpr int64_t kGramPiece = 256;
+int64_t gram_pieces(int32_t dt, int64_t m, int64_t k) {
+    if (m >= syrk_threads_from(dt) || (double)m * (double)m * (double)k < (double)(1 << 23)) return 1;
+    int64_t pieces = 1;
+    while (pieces < kInnerParts && k / (pieces * 2) >= kGramPiece) pieces *= 2;
+    return pieces;
+}
+
 // C = A A^T (m x m) where b is a's own transpose (x @ x.T, x.T @ x: the same elements, the
 // strides swapped): SYRK computes the upper triangle, half GEMM's multiply-adds, and the
 // lower one is mirrored (so the result is exactly symmetric). NumPy takes SYRK for
-// `a @ a.T` too.
+// `a @ a.T` too. A long product whose SYRK OpenBLAS would not thread runs as gram_pieces
+// SYRK calls over pieces of k across the pool, their triangles added in order: float32
+// x @ x.T of (150, 3000) 753 -> 385 us, (100, 10000) 1150 -> 594, (64, 100000) 4667 -> 2557
+// (GEMM in chunks before; NumPy 396-414, 642, 3375-3490; Zen 5, 2 threads).
 template <class T>
 void gram(const Mat& A, T* C, int64_t ldc, int64_t m, int64_t k) {
-    if constexpr (std::is_same_v<T, float>) cblas_ssyrk(CblasRowMajor, CblasUpper, A.tr, (int)m, (int)k, 1.0f, (const float*)A.p, (int)A.ld, 0.0f, C, (int)ldc);
-    else cblas_dsyrk(CblasRowMajor, CblasUpper, A.tr, (int)m, (int)k, 1.0, (const double*)A.p, (int)A.ld, 0.0, C, (int)ldc);
+    const int32_t dt = std::is_same_v<T, float> ? EMBER_FLOAT32 : EMBER_FLOAT64;
+    const int64_t pieces = gram_pieces(dt, m, k), mm = m * m;
+    auto syrk = [&](int64_t k0, int64_t len, T* out, int64_t ld) {
+        const T* p = (const T*)(A.p + (A.tr == CblasNoTrans ? k0 : k0 * A.ld) * (int64_t)sizeof(T));
+        if constexpr (std::is_same_v<T, float>) cblas_ssyrk(CblasRowMajor, CblasUpper, A.tr, (int)m, (int)len, 1.0f, p, (int)A.ld, 0.0f, out, (int)ld);
+        else cblas_dsyrk(CblasRowMajor, CblasUpper, A.tr, (int)m, (int)len, 1.0, p, (int)A.ld, 0.0, out, (int)ld);
+    };
+    if (pieces == 1) {
+        syrk(0, k, C, ldc);
+    } else {
+        Scratch<T> partial(pieces * mm);
+        parallel_tasks(pieces, [&](int64_t p) { syrk(p * k / pieces, (p + 1) * k / pieces - p * k / pieces, partial.data + p * mm, m); });
+        for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = i; j < m; ++j) {
+                T sum = partial.data[i * m + j];
+                for (int64_t p = 1; p < pieces; ++p) sum += partial.data[p * mm + i * m + j];
+                C[i * ldc + j] = sum;
+            }
+    }
     parallel_range(m, 2048, 64, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i)
             for (int64_t j = 0; j < i; ++j) C[i * ldc + j] = C[j * ldc + i];
@@ -590,8 +632,8 @@ ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const e
     }
     const int64_t rows = rows_per_call(dt, m, n, k), blocks = (m + rows - 1) / rows, calls = batch * blocks;
     const int64_t chunk = blocks == 1 ? inner_chunk(dt, m, n, k) : 0;
-    if (batch == 1 && blocks == 1 && !chunk && m == n && m > 1 && pa == pb && ars == bcs && acs == brs && (dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64) &&
-        m * n * k > kBlasAloneWork) {  // b is a's transpose, and GEMM would take the product whole
+    if (batch == 1 && blocks == 1 && m == n && m > 1 && pa == pb && ars == bcs && acs == brs && (dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64) &&
+        m * n * k > kBlasAloneWork && (!chunk || gram_pieces(dt, m, k) > 1)) {  // b is a's transpose, and GEMM would take the product whole or SYRK runs in pieces
         GrowingScratch sa;
         const Mat A = operand(pa, m, k, ars, acs, sz, sa);
         if (dt == EMBER_FLOAT32) gram(A, (float*)po, ldc, m, k);
