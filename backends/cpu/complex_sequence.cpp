@@ -19,33 +19,12 @@ namespace {
 constexpr int64_t kChunk = 64;  // steps gathered at a time
 constexpr int kMaxLanes = kComplexStepVectors * 8;  // 8 doubles: the widest vector (AVX-512)
 
-// Offsets of the elements of a sequence, dims in C order.
-struct SequenceWalk {
-    int n = 0;
-    int64_t shape[EMBER_MAX_DIMS] = {}, stride[EMBER_MAX_DIMS] = {}, idx[EMBER_MAX_DIMS] = {};
-    int64_t offset = 0;
-    void add_dim(int64_t extent, int64_t step) {
-        shape[n] = extent;
-        stride[n++] = step;
-    }
-    int64_t next() {
-        const int64_t at = offset;
-        for (int d = n - 1; d >= 0; --d) {
-            offset += stride[d];
-            if (++idx[d] < shape[d]) break;
-            offset -= shape[d] * stride[d];
-            idx[d] = 0;
-        }
-        return at;
-    }
-};
-
 // What the lanes share: the element pointers, the sequence, and where results go: one total
 // per lane (prod), or every step's, out_step elements apart (scans).
 struct Sequences {
     const void* in;
     void* out;
-    SequenceWalk walk;
+    StridedWalk<1> walk;  // the steps of a sequence, from its start
     int64_t steps;
     bool multiply, each_step;
     int64_t out_step;
@@ -78,8 +57,8 @@ void run_group(const Sequences& q, const int64_t* in_at, const int64_t* out_at, 
     const T* x = (const T*)q.in;
     T* y = (T*)q.out;
     const int64_t in_gap = even_gap(in_at, used), out_gap = even_gap(out_at, used);
-    const int64_t seq_step = q.walk.n == 1 ? q.walk.stride[0] : 0;
-    const bool one_dim = q.walk.n == 1;
+    const int64_t seq_step = q.walk.nd == 1 ? q.walk.stride[0][0] : 0;
+    const bool one_dim = q.walk.nd == 1;
     const bool direct_in = used == lanes && in_gap == 1 && one_dim;
     const bool transposed_in = !direct_in && one_dim && seq_step == 1 && in_gap > 0;
     const bool direct_out = q.each_step && used == lanes && out_gap == 1;
@@ -91,7 +70,7 @@ void run_group(const Sequences& q, const int64_t* in_at, const int64_t* out_at, 
                 factors[2 * (s * lanes + l)] = identity;
                 factors[2 * (s * lanes + l) + 1] = T(0);
             }
-    SequenceWalk walk = q.walk;
+    StridedWalk<1>::Cursor walk = q.walk.cursor();
     const ComplexStepsFn fold = g_isa->complex_steps[sizeof(T) == 4 ? 0 : 1][q.multiply ? 1 : 0];
     for (int64_t s0 = 0; s0 < q.steps; s0 += kChunk) {
         const int64_t m = std::min(kChunk, q.steps - s0);
@@ -106,7 +85,8 @@ void run_group(const Sequences& q, const int64_t* in_at, const int64_t* out_at, 
             transpose(x + 2 * (in_at[0] + s0), in_gap, factors, lanes, used, m, false);
         } else {
             for (int64_t s = 0; s < m; ++s) {
-                const int64_t at = walk.next();
+                const int64_t at = walk.off[0];
+                walk.next();
                 for (int l = 0; l < used; ++l) std::memcpy(factors + 2 * (s * lanes + l), x + 2 * (in_at[l] + at), 2 * sizeof(T));
             }
         }
@@ -164,28 +144,14 @@ struct LineStarts {
     }
 };
 void fill_line_starts(const ember_view_t& in, const ember_view_t& out, uint64_t folded, LineStarts& lines) {
-    int n = 0;
-    int64_t shape[EMBER_MAX_DIMS], si[EMBER_MAX_DIMS], so[EMBER_MAX_DIMS], idx[EMBER_MAX_DIMS] = {};
+    StridedWalk<2> kept;
     for (int d = 0; d < in.ndim; ++d)
-        if (!((folded >> d) & 1)) {
-            shape[n] = in.shape[d];
-            si[n] = in.strides[d];
-            so[n++] = out.strides[d];
-        }
+        if (!((folded >> d) & 1)) kept.add_dim(in.shape[d], {in.strides[d], out.strides[d]});
     int64_t* in_at = lines.in_at();
     int64_t* out_at = lines.out_at();
-    int64_t io = in.offset, oo = out.offset;
-    for (int64_t i = 0; i < lines.count; ++i) {
-        in_at[i] = io;
-        out_at[i] = oo;
-        for (int d = n - 1; d >= 0; --d) {
-            io += si[d];
-            oo += so[d];
-            if (++idx[d] < shape[d]) break;
-            io -= shape[d] * si[d];
-            oo -= shape[d] * so[d];
-            idx[d] = 0;
-        }
+    for (auto line = kept.cursor(); line.at < lines.count; line.next()) {
+        in_at[line.at] = in.offset + line.off[0];
+        out_at[line.at] = out.offset + line.off[1];
     }
 }
 
@@ -222,7 +188,7 @@ ember_status_t complex_prod_in_sequence(const ember_kernel_call_t* c, bool only_
     Sequences q{in.data, out.data, {}, 1, true, false, 0};
     for (int d = 0; d < in.ndim; ++d)
         if ((folded >> d) & 1) {
-            q.walk.add_dim(in.shape[d], in.strides[d]);
+            q.walk.add_dim(in.shape[d], {in.strides[d]});
             q.steps *= in.shape[d];
         }
     if (!lanes_pay(in, folded, q.steps, true)) return reference_on_slices(c, kAxesMask);
@@ -259,7 +225,7 @@ ember_status_t complex_scan_in_sequence(const ember_kernel_call_t* c, bool sum) 
     if (c->n_in != 1 || axis < 0 || axis >= in.ndim || in.ndim != out.ndim || in.dtype != out.dtype || !lanes_pay(in, 1ull << axis, in.shape[axis], !sum))
         return reference_on_slices(c, kAxisAttr);
     Sequences q{in.data, out.data, {}, in.shape[axis], !sum, true, out.strides[axis]};
-    q.walk.add_dim(in.shape[axis], in.strides[axis]);
+    q.walk.add_dim(in.shape[axis], {in.strides[axis]});
     LineStarts lines(in, 1ull << axis);
     fill_line_starts(in, out, 1ull << axis, lines);
     run_sequences(in.dtype, q, lines.in_at(), lines.out_at(), lines.count);

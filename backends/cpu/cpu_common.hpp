@@ -150,6 +150,62 @@ inline void line_offsets(const ember_view_t& in, const ember_view_t& out, int ax
     }
 }
 
+// C-order positions over a list of dims, and each position's element offsets in N views
+// (a stride per view and dim): offsets_at seeks any position (a division per dim, tens of
+// cycles each), next steps from one position to the following by adding strides. Matmul
+// walks its batch this way (a, b, out), reductions their kept and reduced dims (in, out),
+// complex sequences their lines and steps.
+template <int N>
+struct StridedWalk {
+    int nd = 0;
+    int64_t count = 1;  // positions
+    int64_t shape[EMBER_MAX_DIMS] = {}, stride[N][EMBER_MAX_DIMS] = {};
+    void add_dim(int64_t extent, std::initializer_list<int64_t> strides) {
+        shape[nd] = extent;
+        int k = 0;
+        for (int64_t s : strides) stride[k++][nd] = s;
+        ++nd;
+        count *= extent;
+    }
+    void offsets_at(int64_t i, int64_t* off) const {
+        for (int k = 0; k < N; ++k) off[k] = 0;
+        for (int d = nd - 1; d >= 0; --d) {
+            const int64_t at = i % shape[d];
+            i /= shape[d];
+            for (int k = 0; k < N; ++k) off[k] += at * stride[k][d];
+        }
+    }
+    // A cursor: off holds the offsets of position `at`, moved forward one position by next.
+    struct Cursor {
+        const StridedWalk* walk;
+        int64_t at = 0, off[N] = {}, idx[EMBER_MAX_DIMS] = {};
+        void seek(int64_t i) {
+            at = i;
+            walk->offsets_at(i, off);
+            for (int d = walk->nd - 1; d >= 0; --d) {
+                idx[d] = i % walk->shape[d];
+                i /= walk->shape[d];
+            }
+        }
+        void next() {
+            ++at;
+            for (int d = walk->nd - 1; d >= 0; --d) {
+                for (int k = 0; k < N; ++k) off[k] += walk->stride[k][d];
+                if (++idx[d] < walk->shape[d]) return;
+                for (int k = 0; k < N; ++k) off[k] -= walk->shape[d] * walk->stride[k][d];
+                idx[d] = 0;
+            }
+        }
+        // The offsets of position i: a step from the one before, else a seek.
+        const int64_t* to(int64_t i) {
+            if (i == at + 1) next();
+            else if (i != at) seek(i);
+            return off;
+        }
+    };
+    Cursor cursor() const { return Cursor{this}; }
+};
+
 // ------------------------------------------------------------------ scratch memory
 // From the backend's caching allocator: 2 MiB-aligned huge pages for large blocks, reused
 // across calls (no fresh page faults), counted in memory_info. Throws std::bad_alloc,

@@ -205,45 +205,20 @@ Mat operand(const char* p, int64_t rows, int64_t cols, int64_t rs, int64_t cs, s
     return Mat{packed, CblasNoTrans, cols};
 }
 
-// Offsets of batch elements (C order over the batch dims) in a, b and out. Stepping to the
-// next element adds strides: the divisions of a fresh seek cost more than a 3 x 3 product.
+// Offsets of batch elements (C order over the batch dims) in a, b and out, stepped from one
+// element to the next: the divisions of a fresh seek cost more than a 3 x 3 product.
 class BatchWalk {
   public:
-    BatchWalk(int nb, const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) : nb_(nb), a_(a), b_(b), o_(o) {}
-    // The offsets of batch element i: off[0] in a, off[1] in b, off[2] in out.
-    const int64_t* at(int64_t i) {
-        if (cur_ >= 0 && i == cur_ + 1) step();
-        else if (i != cur_) seek(i);
-        cur_ = i;
-        return off_;
+    BatchWalk(int nb, const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) {
+        for (int d = 0; d < nb; ++d) dims_.add_dim(o.shape[d], {a.strides[d], b.strides[d], o.strides[d]});
     }
+    BatchWalk(const BatchWalk&) = delete;
+    // The offsets of batch element i: off[0] in a, off[1] in b, off[2] in out.
+    const int64_t* at(int64_t i) { return cursor_.to(i); }
 
   private:
-    void seek(int64_t i) {
-        off_[0] = off_[1] = off_[2] = 0;
-        for (int d = nb_ - 1; d >= 0; --d) {
-            idx_[d] = i % o_.shape[d];
-            i /= o_.shape[d];
-            off_[0] += idx_[d] * a_.strides[d];
-            off_[1] += idx_[d] * b_.strides[d];
-            off_[2] += idx_[d] * o_.strides[d];
-        }
-    }
-    void step() {
-        for (int d = nb_ - 1; d >= 0; --d) {
-            off_[0] += a_.strides[d];
-            off_[1] += b_.strides[d];
-            off_[2] += o_.strides[d];
-            if (++idx_[d] < o_.shape[d]) return;
-            off_[0] -= idx_[d] * a_.strides[d];
-            off_[1] -= idx_[d] * b_.strides[d];
-            off_[2] -= idx_[d] * o_.strides[d];
-            idx_[d] = 0;
-        }
-    }
-    const int nb_;
-    const ember_view_t &a_, &b_, &o_;
-    int64_t cur_ = -1, idx_[EMBER_MAX_DIMS] = {}, off_[3] = {};
+    StridedWalk<3> dims_;
+    StridedWalk<3>::Cursor cursor_ = dims_.cursor();
 };
 
 // OpenBLAS runs a GEMM of m*n*k <= 64^3 (its SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD)

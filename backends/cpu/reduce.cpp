@@ -45,27 +45,14 @@ struct Dim {
     bool red;
 };
 
-// A list of dims enumerated in C order, giving input (and output) offsets of index i.
-struct Index {
-    int nd = 0;
-    int64_t n[EMBER_MAX_DIMS], si[EMBER_MAX_DIMS], so[EMBER_MAX_DIMS];
-    int64_t count = 1;
-    void add(const Dim& d) {
-        n[nd] = d.n;
-        si[nd] = d.si;
-        so[nd] = d.so;
-        ++nd;
-        count *= d.n;
-    }
+// The kept or the reduced dims of a reduction: input and output offsets of position i.
+struct Index : StridedWalk<2> {
+    void add(const Dim& d) { add_dim(d.n, {d.si, d.so}); }
     void offsets(int64_t i, int64_t& in, int64_t& out) const {
-        in = 0;
-        out = 0;
-        for (int d = nd - 1; d >= 0; --d) {
-            int64_t k = i % n[d];
-            i /= n[d];
-            in += k * si[d];
-            out += k * so[d];
-        }
+        int64_t off[2];
+        offsets_at(i, off);
+        in = off[0];
+        out = off[1];
     }
 };
 
@@ -547,13 +534,13 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
         // their own.
         const bool plain_rows = kept.nd == 1 && rows.nd == 0;
         if (plain_rows && step == 1 && L <= kShortRow && nout > 1 &&
-            reduce_short_rows(code, dt, row, px, L, nout, kept.si[0], po, kept.so[0]))
+            reduce_short_rows(code, dt, row, px, L, nout, kept.stride[0][0], po, kept.stride[1][0]))
             return true;
         auto reduce_one = [&](int64_t o) {
             int64_t ib, ob;
             if (plain_rows) {
-                ib = o * kept.si[0];
-                ob = o * kept.so[0];
+                ib = o * kept.stride[0][0];
+                ob = o * kept.stride[1][0];
             } else {
                 kept.offsets(o, ib, ob);
             }
@@ -693,7 +680,7 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
         // unless one is a NaN (which of two NaNs the reference keeps depends on the order:
         // those go the general way); a zero result is the column's first zero, as the
         // reference's scan keeps (min of ReLU outputs).
-        const bool rows_packed = rows.nd == 1 && rows.si[0] == J;
+        const bool rows_packed = rows.nd == 1 && rows.stride[0][0] == J;
         const bool float_extreme = (op == R_MAX || op == R_MIN) && (dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64 || half_slot(dt) >= 0);
         const bool regroupable = adds(op) || float_extreme || (op == R_PROD && !complex_prod) ||
                                  ((op == R_MAX || op == R_MIN) && !float_sum(dt) && !complex_dtype(in.dtype));
