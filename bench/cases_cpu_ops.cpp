@@ -514,6 +514,12 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("matmul_stacked_c64", size.c_str(), time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, a, b, r); }));
         for (ember_tensor_t* t : {a, b}) ember_tensor_release(t);
     }
+    if (np.count("gram_c64/2000x300")) {  // complex SYRK, not conjugated (NumPy calls CSYRK)
+        ember_tensor_t *x = complex_tensor({2000, 300}, 35), *xt = nullptr;
+        ember_matrix_transpose(c, x, &xt);
+        add("gram_c64", "2000x300", time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, xt, x, r); }));
+        for (ember_tensor_t* t : {x, xt}) ember_tensor_release(t);
+    }
     // bt float64 n x n matrices of uniform(-1, 1) values plus n I (diagonally dominant: well
     // conditioned, and positive definite as the lower triangle of a symmetric matrix).
     auto dominant_matrices = [&](int64_t bt, int64_t n) {

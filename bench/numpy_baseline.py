@@ -90,6 +90,7 @@ Index and random cases (INDEX_CASES, their own shapes):
                      copied first, by NumPy too); sizes BxN: 1x1024, 64x32, 1000x8
   matmul_stacked_f32 a @ b of two (B, n, n) arrays (each product its own b); sizes BxN: 1024x16, 100000x3
   matmul_stacked_c64 the same for complex64 (real and imaginary parts uniform(-1, 1)); sizes BxN: 1024x16, 100000x3
+  gram_c64           x.T @ x of a (2000, 300) complex64 array, not conjugated (NumPy calls CSYRK)
   solve_batched_f64  np.linalg.solve(a, b) of B well-conditioned n x n matrices and B (n, k) right-hand sides;
                      sizes BxNxK: 100000x3x1, 4096x8x1, 4096x8x8, 512x32x32
   inv_batched_f64, det_batched_f64, cholesky_batched_f64
@@ -451,6 +452,7 @@ INDEX_CASES = {
     "matmul_stacked_f32@100000x3": ("100000x3", lambda r: (r.uniform(-1, 1, (100000, 3, 3)).astype(np.float32),
                                                            r.uniform(-1, 1, (100000, 3, 3)).astype(np.float32)), lambda a, b: a @ b),
     "matmul_stacked_c64": ("1024x16", lambda r: (complex_uniform(r, (1024, 16, 16)), complex_uniform(r, (1024, 16, 16))), lambda a, b: a @ b),
+    "gram_c64": ("2000x300", lambda r: (complex_uniform(r, (2000, 300)),), lambda x: x.T @ x),
     "matmul_stacked_c64@100000x3": ("100000x3", lambda r: (complex_uniform(r, (100000, 3, 3)), complex_uniform(r, (100000, 3, 3))),
                                     lambda a, b: a @ b),
     "solve_batched_f64@100000x3x1": ("100000x3x1", lambda r: (r.uniform(-1, 1, (100000, 3, 3)) + 3 * np.eye(3), r.uniform(-1, 1, (100000, 3, 1))),

@@ -166,5 +166,24 @@ int main() {
                     }));
         std::fflush(stdout);
     }
+    using cf = std::complex<float>;
+    std::vector<cf> cx((size_t)256 * syrk_k, cf(0.5f, 0.25f)), cc(256 * 256);
+    std::vector<cd> zx((size_t)256 * syrk_k, cd(0.5, 0.25)), zc(256 * 256);
+    const cf cone(1), czero(0);
+    const cd zero(0);
+    std::printf("\n%-14s", "csyrk k=1024");
+    for (int n : syrk_orders) {
+        std::printf("%6.2f", other_threads_share([&] {
+                        cblas_csyrk(CblasRowMajor, CblasUpper, CblasNoTrans, n, syrk_k, &cone, cx.data(), syrk_k, &czero, cc.data(), n);
+                    }));
+        std::fflush(stdout);
+    }
+    std::printf("\n%-14s", "zsyrk k=1024");
+    for (int n : syrk_orders) {
+        std::printf("%6.2f", other_threads_share([&] {
+                        cblas_zsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, n, syrk_k, &zone, zx.data(), syrk_k, &zero, zc.data(), n);
+                    }));
+        std::fflush(stdout);
+    }
     std::printf("\n");
 }

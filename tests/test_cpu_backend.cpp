@@ -3028,12 +3028,19 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
             expect_close(got, want, tol, tol, std::string(cs.layout) + " " + ember_dtype_name(dt));
         }
     }
-    // A product with its own transpose (x @ x.T, x.T @ x) runs as SYRK and a mirrored triangle
-    // (gram in matmul.cpp): row-major, transposed and packed x; the result exactly symmetric.
-    // A square x @ x (the same elements, not transposed) and complex x @ x.T stay GEMM.
-    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64}) {
-        const double tol = dt == EMBER_FLOAT64 ? 1e-12 : 2e-5 * std::sqrt(300.0);
+    // A product with its own transpose (x @ x.T, x.T @ x; complex ones not conjugated) runs as
+    // SYRK and a mirrored triangle (gram in matmul.cpp): row-major, transposed and packed x;
+    // the result exactly symmetric. A square x @ x (the same elements, not transposed) stays GEMM.
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        const double tol = dt == EMBER_FLOAT64 || dt == EMBER_COMPLEX128 ? 1e-12 : 2e-5 * std::sqrt(300.0);
         T x = tensor(cpu(), randf(300 * 400, -1, 1, 59), {300, 400}, dt), xt, xs, xst, sq, sq_t;
+        if (dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128) {  // random imaginary parts: a conjugated product differs
+            T im = tensor(cpu(), randf(300 * 400, -1, 1, 64), {300, 400}, dt), i, turned, both;
+            EM_OK(ember_scalar_c128(cpu(), 0, 1, i.out()));
+            EM_OK(ember_multiply(cpu(), im, i, turned.out()));
+            EM_OK(ember_add(cpu(), x, turned, both.out()));
+            x = std::move(both);
+        }
         int64_t st[2] = {0, 0}, sp[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, colstep[2] = {1, 2}, upto[2] = {EMBER_SLICE_END, 300};
         EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
         EM_OK(ember_slice(cpu(), x, st, sp, colstep, 2, xs.out()));  // (300, 200), no unit stride: packed
@@ -3050,7 +3057,7 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
             EM_OK(ember_matmul(ref(), as_ref(c.x), as_ref(c.y), want.out()));
             expect_close(got, want, tol, tol, what);
             EM_OK(ember_matrix_transpose(cpu(), got, got_t.out()));
-            if (c.x != c.y && dt != EMBER_COMPLEX64) expect_close(got, got_t, 0, 0, what + " is symmetric");
+            if (c.x != c.y) expect_close(got, got_t, 0, 0, what + " is symmetric");
         }
         // tensordot of a tensor with itself over the same axes: the core passes A and A's
         // transpose view; over the middle axis, A is a permuted copy first.

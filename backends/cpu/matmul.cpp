@@ -476,10 +476,15 @@ void batched_dots(const ember_view_t& a, const ember_view_t& b, const ember_view
 
 // OpenBLAS 0.3.21 (Haswell kernels) runs SYRK on the calling thread, whatever k, below these
 // orders: float32 from 200, float64 from 100 it threads the call itself
-// (ember-openblas-threads prints them). Below them a long product would run on one core:
+// (ember-openblas-threads prints them; complex SYRK threads from order 96 or less). Below
+// them a long product would run on one core:
 // float32 100 x 10000 took 1.16 ms on 2 threads and on 1, NumPy's newer OpenBLAS 0.66.
 int64_t syrk_threads_from(int32_t dt) {
-    return dt == EMBER_FLOAT32 ? 200 : 100;
+    switch (dt) {
+        case EMBER_FLOAT32: return 200;
+        case EMBER_FLOAT64: return 100;
+        default: return 0;  // complex: SYRK as one call
+    }
 }
 
 // How many pieces of the inner dimension a Gram product runs in (1: one SYRK call): 2, 4 or
@@ -496,26 +501,32 @@ int64_t gram_pieces(int32_t dt, int64_t m, int64_t k) {
 }
 
 // C = A A^T (m x m) where b is a's own transpose (x @ x.T, x.T @ x: the same elements, the
-// strides swapped): SYRK computes the upper triangle, half GEMM's multiply-adds, and the
-// lower one is mirrored (so the result is exactly symmetric). NumPy takes SYRK for
-// `a @ a.T` too. A long product whose SYRK OpenBLAS would not thread runs as gram_pieces
-// SYRK calls over pieces of k across the pool, their triangles added in order: float32
-// x @ x.T of (150, 3000) 753 -> 385 us, (100, 10000) 1150 -> 594, (64, 100000) 4667 -> 2557
-// (GEMM in chunks before; NumPy 396-414, 642, 3375-3490; Zen 5, 2 threads).
+// strides swapped; complex ones not conjugated): SYRK computes the upper triangle, half
+// GEMM's multiply-adds, and the lower one is mirrored (so the result is exactly symmetric).
+// NumPy takes SYRK for `a @ a.T` too. A long product whose SYRK OpenBLAS would not thread
+// runs as gram_pieces SYRK calls over pieces of k across the pool, their triangles added in
+// order: float32 x @ x.T of (150, 3000) 753 -> 385 us, (100, 10000) 1150 -> 594, (64,
+// 100000) 4667 -> 2557 (GEMM in chunks before; NumPy 396-414, 642, 3375-3490; Zen 5, 2
+// threads). Complex ones had run as GEMM: x.T @ x of (2000, 300) complex64 5.9 -> 3.7 ms
+// (NumPy, CSYRK too, 3.6-3.9); of (1000, 1000) 28.8 -> 18.5 ms.
 template <class T>
-void gram(const Mat& A, T* C, int64_t ldc, int64_t m, int64_t k) {
-    const int32_t dt = std::is_same_v<T, float> ? EMBER_FLOAT32 : EMBER_FLOAT64;
+void syrk(const Mat& A, int64_t m, int64_t k0, int64_t len, T* C, int64_t ldc) {
+    const T* p = (const T*)(A.p + (A.tr == CblasNoTrans ? k0 : k0 * A.ld) * (int64_t)sizeof(T));
+    const T one(1), zero(0);
+    if constexpr (std::is_same_v<T, float>) cblas_ssyrk(CblasRowMajor, CblasUpper, A.tr, (int)m, (int)len, one, p, (int)A.ld, zero, C, (int)ldc);
+    else if constexpr (std::is_same_v<T, double>) cblas_dsyrk(CblasRowMajor, CblasUpper, A.tr, (int)m, (int)len, one, p, (int)A.ld, zero, C, (int)ldc);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        cblas_csyrk(CblasRowMajor, CblasUpper, A.tr, (int)m, (int)len, &one, p, (int)A.ld, &zero, C, (int)ldc);
+    else cblas_zsyrk(CblasRowMajor, CblasUpper, A.tr, (int)m, (int)len, &one, p, (int)A.ld, &zero, C, (int)ldc);
+}
+template <class T>
+void gram(int32_t dt, const Mat& A, T* C, int64_t ldc, int64_t m, int64_t k) {
     const int64_t pieces = gram_pieces(dt, m, k), mm = m * m;
-    auto syrk = [&](int64_t k0, int64_t len, T* out, int64_t ld) {
-        const T* p = (const T*)(A.p + (A.tr == CblasNoTrans ? k0 : k0 * A.ld) * (int64_t)sizeof(T));
-        if constexpr (std::is_same_v<T, float>) cblas_ssyrk(CblasRowMajor, CblasUpper, A.tr, (int)m, (int)len, 1.0f, p, (int)A.ld, 0.0f, out, (int)ld);
-        else cblas_dsyrk(CblasRowMajor, CblasUpper, A.tr, (int)m, (int)len, 1.0, p, (int)A.ld, 0.0, out, (int)ld);
-    };
     if (pieces == 1) {
-        syrk(0, k, C, ldc);
+        syrk(A, m, 0, k, C, ldc);
     } else {
         Scratch<T> partial(pieces * mm);
-        parallel_tasks(pieces, [&](int64_t p) { syrk(p * k / pieces, (p + 1) * k / pieces - p * k / pieces, partial.data + p * mm, m); });
+        parallel_tasks(pieces, [&](int64_t p) { syrk(A, m, p * k / pieces, (p + 1) * k / pieces - p * k / pieces, partial.data + p * mm, m); });
         for (int64_t i = 0; i < m; ++i)
             for (int64_t j = i; j < m; ++j) {
                 T sum = partial.data[i * m + j];
@@ -607,12 +618,16 @@ ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const e
     }
     const int64_t rows = rows_per_call(dt, m, n, k), blocks = (m + rows - 1) / rows, calls = batch * blocks;
     const int64_t chunk = blocks == 1 ? inner_chunk(dt, m, n, k) : 0;
-    if (batch == 1 && blocks == 1 && m == n && m > 1 && pa == pb && ars == bcs && acs == brs && (dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64) &&
-        m * n * k > kBlasAloneWork && (!chunk || gram_pieces(dt, m, k) > 1)) {  // b is a's transpose, and GEMM would take the product whole or SYRK runs in pieces
+    if (batch == 1 && blocks == 1 && m == n && m > 1 && pa == pb && ars == bcs && acs == brs && m * n * k > kBlasAloneWork &&
+        (!chunk || gram_pieces(dt, m, k) > 1)) {  // b is a's transpose, and GEMM would take the product whole or SYRK runs in pieces
         GrowingScratch sa;
         const Mat A = operand(pa, m, k, ars, acs, sz, sa);
-        if (dt == EMBER_FLOAT32) gram(A, (float*)po, ldc, m, k);
-        else gram(A, (double*)po, ldc, m, k);
+        switch (dt) {
+            case EMBER_FLOAT32: gram(dt, A, (float*)po, ldc, m, k); break;
+            case EMBER_FLOAT64: gram(dt, A, (double*)po, ldc, m, k); break;
+            case EMBER_COMPLEX64: gram(dt, A, (std::complex<float>*)po, ldc, m, k); break;
+            default: gram(dt, A, (std::complex<double>*)po, ldc, m, k); break;
+        }
         return EMBER_OK;
     }
     if (chunk) {  // the products in order, each split across the pool
