@@ -3031,8 +3031,12 @@ TEST(CpuLarge, MatmulLayoutsAndDtypes) {
     // A product with its own transpose (x @ x.T, x.T @ x; complex ones not conjugated) runs as
     // SYRK and a mirrored triangle (gram in matmul.cpp): row-major, transposed and packed x;
     // the result exactly symmetric. A square x @ x (the same elements, not transposed) stays GEMM.
-    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
-        const double tol = dt == EMBER_FLOAT64 || dt == EMBER_COMPLEX128 ? 1e-12 : 2e-5 * std::sqrt(300.0);
+    // float16/bfloat16: x converted once, SYRK on the float32 values.
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64, EMBER_COMPLEX128, EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        const double tol = dt == EMBER_FLOAT64 || dt == EMBER_COMPLEX128 ? 1e-12
+                           : dt == EMBER_FLOAT16                         ? 4e-3
+                           : dt == EMBER_BFLOAT16                        ? 3e-2
+                                                                         : 2e-5 * std::sqrt(300.0);
         T x = tensor(cpu(), randf(300 * 400, -1, 1, 59), {300, 400}, dt), xt, xs, xst, sq, sq_t;
         if (dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128) {  // random imaginary parts: a conjugated product differs
             T im = tensor(cpu(), randf(300 * 400, -1, 1, 64), {300, 400}, dt), i, turned, both;

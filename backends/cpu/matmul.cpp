@@ -742,7 +742,9 @@ bool half_matvec(const ember_view_t& a, const ember_view_t& b, const ember_view_
 }
 
 // float16 / bfloat16: both operands to float32, one SGEMM (or our small-product kernel),
-// the result rounded back once.
+// the result rounded back once; a product with its own transpose converts x once and
+// runs as SYRK (gram): x @ x.T of (1000, 1000) float16 7.6 -> 4.3 ms, of (100, 10000)
+// 1.13-1.20 -> 0.59-0.61 (bfloat16 the same).
 // Scratch from the caching allocator: fresh vectors paid a page fault per 4 KiB on every
 // call (a 256 x 256 bfloat16 product took 3x its float32 one, 2.1x at 1024). Row blocks
 // (rows_per_call, as float32) convert their rows of A and of the result within the block,
@@ -763,6 +765,15 @@ ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const e
     const char *pa = base_ptr(a), *pb = base_ptr(b);
     char* po = base_ptr(o);
     const int64_t ars = a.strides[nd - 2], acs = a.strides[nd - 1], ors = o.strides[nd - 2];
+    if (batch == 1 && m == n && m > 1 && pa == pb && ars == b.strides[nd - 1] && acs == b.strides[nd - 2] && m * n * k > kBlasAloneWork) {
+        // x @ x.T: x converted once, SYRK (gram) on the float32 values, the result rounded once
+        Scratch<uint16_t> tmp(m * k);
+        Scratch<float> fa(m * k), fc(m * m);
+        const Mat A = half_operand(to32, pa, m, k, ars, acs, tmp.data, fa.data);
+        gram(EMBER_FLOAT32, A, fc.data, m, m, k);
+        each_line(m, m, [&](int64_t r) { from32(fc.data + r * m, po + r * ors * 2, m); });
+        return EMBER_OK;
+    }
     const int64_t rows = rows_per_call(EMBER_FLOAT32, m, n, k), blocks = (m + rows - 1) / rows, calls = batch * blocks;
     const bool small = small_products(EMBER_FLOAT32, rows, n, k, false);  // on the converted operands
     batch_pieces(calls, pool_pieces(calls, batch, m, n, k, rows), [&](int64_t begin, int64_t end) {
