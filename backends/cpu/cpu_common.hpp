@@ -155,11 +155,13 @@ inline void line_offsets(const ember_view_t& in, const ember_view_t& out, int ax
 // cycles each), next steps from one position to the following by adding strides. Matmul
 // walks its batch this way (a, b, out), reductions their kept and reduced dims (in, out),
 // complex sequences their lines and steps.
+// Only the first nd entries of the arrays are ever read, and they are left uninitialised:
+// zeroing them cost a 4 x 4 sum 30 ns and a 4 x 4 matmul 15-20 ns of their ~120.
 template <int N>
 struct StridedWalk {
     int nd = 0;
     int64_t count = 1;  // positions
-    int64_t shape[EMBER_MAX_DIMS] = {}, stride[N][EMBER_MAX_DIMS] = {};
+    int64_t shape[EMBER_MAX_DIMS], stride[N][EMBER_MAX_DIMS];
     void add_dim(int64_t extent, std::initializer_list<int64_t> strides) {
         shape[nd] = extent;
         int k = 0;
@@ -175,10 +177,11 @@ struct StridedWalk {
             for (int k = 0; k < N; ++k) off[k] += at * stride[k][d];
         }
     }
-    // A cursor: off holds the offsets of position `at`, moved forward one position by next.
+    // A cursor at position 0 (take it once every dim is added): off holds the offsets of
+    // position `at`, moved forward one position by next.
     struct Cursor {
-        const StridedWalk* walk;
-        int64_t at = 0, off[N] = {}, idx[EMBER_MAX_DIMS] = {};
+        const StridedWalk* walk = nullptr;
+        int64_t at = 0, off[N] = {}, idx[EMBER_MAX_DIMS];
         void seek(int64_t i) {
             at = i;
             walk->offsets_at(i, off);
@@ -203,7 +206,12 @@ struct StridedWalk {
             return off;
         }
     };
-    Cursor cursor() const { return Cursor{this}; }
+    Cursor cursor() const {
+        Cursor c;
+        c.walk = this;
+        for (int d = 0; d < nd; ++d) c.idx[d] = 0;
+        return c;
+    }
 };
 
 // ------------------------------------------------------------------ scratch memory

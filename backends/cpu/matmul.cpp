@@ -211,6 +211,7 @@ class BatchWalk {
   public:
     BatchWalk(int nb, const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) {
         for (int d = 0; d < nb; ++d) dims_.add_dim(o.shape[d], {a.strides[d], b.strides[d], o.strides[d]});
+        cursor_ = dims_.cursor();
     }
     BatchWalk(const BatchWalk&) = delete;
     // The offsets of batch element i: off[0] in a, off[1] in b, off[2] in out.
@@ -218,7 +219,7 @@ class BatchWalk {
 
   private:
     StridedWalk<3> dims_;
-    StridedWalk<3>::Cursor cursor_ = dims_.cursor();
+    StridedWalk<3>::Cursor cursor_;
 };
 
 // OpenBLAS runs a GEMM of m*n*k <= 64^3 (its SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD)
