@@ -528,12 +528,20 @@ void gram(int32_t dt, const Mat& A, T* C, int64_t ldc, int64_t m, int64_t k) {
     } else {
         Scratch<T> partial(pieces * mm);
         parallel_tasks(pieces, [&](int64_t p) { syrk(A, m, p * k / pieces, (p + 1) * k / pieces - p * k / pieces, partial.data + p * mm, m); });
-        for (int64_t i = 0; i < m; ++i)
-            for (int64_t j = i; j < m; ++j) {
-                T sum = partial.data[i * m + j];
-                for (int64_t p = 1; p < pieces; ++p) sum += partial.data[p * mm + i * m + j];
-                C[i * ldc + j] = sum;
+        // Row by row across the pool, each row's pieces added in order along the row (a
+        // loop the compiler vectorises; the piece index innermost left order 199 at 1.5x
+        // one SYRK call's speed on two threads).
+        parallel_range(m, 0, 16, [&](int64_t begin, int64_t end) {
+            for (int64_t i = begin; i < end; ++i) {
+                T* row = C + i * ldc;
+                const T* first = partial.data + i * m;
+                for (int64_t j = i; j < m; ++j) row[j] = first[j];
+                for (int64_t p = 1; p < pieces; ++p) {
+                    const T* part = partial.data + p * mm + i * m;
+                    for (int64_t j = i; j < m; ++j) row[j] += part[j];
+                }
             }
+        });
     }
     parallel_range(m, 2048, 64, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i)
