@@ -4589,12 +4589,12 @@ TEST(CpuMath, SpecialValues) {
         }
     }
     expect_logaddexp_pairs_match_reference(x, EMBER_FLOAT32);
-    // float64 exp, log and tanh (libmvec's double variants) against libm: overflow,
-    // underflow into subnormals, subnormal inputs, within 4 ulp of double elsewhere.
+    // float64 exp, log, tanh, sigmoid and silu (libmvec's double variants) against libm:
+    // overflow, underflow into subnormals, subnormal inputs, within 4 ulp of double elsewhere.
     const double dinf = std::numeric_limits<double>::infinity();
     std::vector<double> xd = {0.0, -0.0, dinf, -dinf, std::nan(""), 5e-324, -5e-324, 1e-310, 709.7, 710, -745, -746, 1, 100, -100, 1e308, 0.3, -19.5};
     T td = tensor(cpu(), xd, {(int64_t)xd.size()}, EMBER_FLOAT64);
-    for (Unary fn : {ember_exp, ember_log, ember_tanh, ember_softplus}) {
+    for (Unary fn : {ember_exp, ember_log, ember_tanh, ember_softplus, ember_sigmoid, ember_silu}) {
         T got, want;
         EM_OK(fn(cpu(), td, got.out()));
         EM_OK(fn(ref(), as_ref(td), want.out()));

@@ -168,6 +168,28 @@ inline MvD logaddexp_f64(MvD va, MvD vb) {
     return t;
 }
 
+// sigmoid of float64 lanes through libmvec's exp, by the float32 kernel's formula
+// (simd_math_f32.hpp), which is the reference's: e = exp(-|x|), (x >= 0 ? 1 : e) / (1 + e):
+// exp's error (<= 4 ulp) and two roundings. libm's exp per element took 3.9 ms for 1e6
+// (NumPy's 1 / (1 + np.exp(-x)): 1.1 ms).
+inline V<double> sigmoid_f64_lanes(V<double> x) {
+    const V<double> minus_abs = (V<double>)((V<uint64_t>)x | (uint64_t(1) << 63));
+    MvD t;
+    memcpy(&t, &minus_abs, sizeof t);
+    t = EMBER_MVEC_D(exp)(t);
+    V<double> e;
+    memcpy(&e, &t, sizeof e);
+    return (x >= 0.0 ? splat(1.0) : e) / (1.0 + e);
+}
+template <bool TimesX>  // silu: x * sigmoid(x)
+inline MvD sigmoid_f64(MvD v) {
+    V<double> x;
+    memcpy(&x, &v, sizeof x);
+    const V<double> r = TimesX ? x * sigmoid_f64_lanes(x) : sigmoid_f64_lanes(x);
+    memcpy(&v, &r, sizeof v);
+    return v;
+}
+
 void fill_mvec(IsaTable& t) {
 #define EMBER_MVEC_FILL(fn)                                                       \
     t.math[M_##fn][0] = mvec_unary<float, MvF, EMBER_MVEC_F(fn)>;                 \
@@ -183,6 +205,8 @@ void fill_mvec(IsaTable& t) {
     t.un[U_LOG][D_F64] = mvec_unary<double, MvD, EMBER_MVEC_D(log)>;
     t.un[U_TANH][D_F64] = mvec_unary<double, MvD, EMBER_MVEC_D(tanh)>;
     t.bin[B_LOGADDEXP][D_F64] = mvec_binary<double, MvD, logaddexp_f64>;
+    t.un[U_SIGMOID][D_F64] = mvec_unary<double, MvD, sigmoid_f64<false>>;
+    t.un[U_SILU][D_F64] = mvec_unary<double, MvD, sigmoid_f64<true>>;
     t.un[U_GELU_ERF][D_F32] = gelu_erf_vec<float>;
     t.un[U_GELU_ERF][D_F64] = gelu_erf_vec<double>;
 }
