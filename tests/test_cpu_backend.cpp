@@ -4137,19 +4137,22 @@ TEST(CpuLarge, BroadcastValuesOfAnotherDtypeExact) {
         EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "a float64 column assigned across " << ember_dtype_name(dt) << " rows";
     }
     // Short runs: repeat along the last axis (each value stored k times, k = 2, 3, 4 unrolled,
-    // others not), of a transposed 3-d input large enough for the pool, and a float64 value
-    // per row converted into short int8/float16 rows.
+    // others not), of a 3-d input large enough for the pool, packed (rows of x into packed
+    // blocks) and transposed, and a float64 value per row converted into short int8/float16
+    // rows.
     auto d = randf(2 * 301 * 435, -200, 200, 77);
     for (ember_dtype_t dt : {EMBER_UINT8, EMBER_FLOAT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX128}) {
         T x = tensor(cpu(), d, {2, 301, 435}, dt), xt;
         const int64_t perm[3] = {0, 2, 1};
         EM_OK(ember_permute_dims(cpu(), x, perm, 3, xt.out()));
-        for (int64_t k : {1, 2, 3, 4, 5, 15, 16}) {
-            T got, want;
-            EM_OK(ember_repeat(cpu(), xt, k, -1, got.out()));
-            EM_OK(ember_repeat(ref(), as_ref(xt), k, -1, want.out()));
-            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "repeat by " << k << " along the last axis of " << ember_dtype_name(dt);
-        }
+        for (const ember_tensor_t* in : {x.t, xt.t})
+            for (int64_t k : {1, 2, 3, 4, 5, 15, 16}) {
+                T got, want;
+                EM_OK(ember_repeat(cpu(), in, k, -1, got.out()));
+                EM_OK(ember_repeat(ref(), as_ref(in), k, -1, want.out()));
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want))
+                    << "repeat by " << k << " along the last axis of " << (in == x.t ? "packed " : "transposed ") << ember_dtype_name(dt);
+            }
     }
     T wide = tensor(cpu(), d, {2 * 301 * 435, 1}, EMBER_FLOAT64);
     for (ember_dtype_t dt : {EMBER_INT8, EMBER_FLOAT16})

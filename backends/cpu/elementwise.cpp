@@ -909,6 +909,15 @@ void fill_rows(const Geometry& rows, const char* px, size_t isz, char* po, int64
     const int last = rows.nd - 1;
     const int64_t so = rows.st[0][last], sx = rows.st[1][last];
     walk_runs<2>(rows, begin, end, [&](const int64_t* off, int64_t len) {
+        // x's packed run into one packed block: a loop the compiler vectorises (repeat(x, 2,
+        // axis=1) of (1000, 1000) float32: 577-1197 -> 115 us, NumPy 689; int8 982 -> 16).
+        if (K != 0 && !convert_one && sx == 1 && so == K) {
+            const E* __restrict s = (const E*)px + off[1];
+            E* __restrict d = (E*)po + off[0];
+            for (int64_t i = 0; i < len; ++i)
+                for (int j = 0; j < K; ++j) d[i * K + j] = s[i];
+            return;
+        }
         for (int64_t i = 0; i < len; ++i) {
             const char* src = px + (off[1] + i * sx) * (int64_t)isz;
             E v;
