@@ -4121,6 +4121,26 @@ TEST(CpuLarge, BroadcastValuesOfAnotherDtypeExact) {
             EM_OK(ember_full(ref(), shape, 2, v, dt, want.out()));
             EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "full(" << v << ") as " << ember_dtype_name(dt);
         }
+    // A 0-d value of every dtype assigned over a whole matrix of every dtype, conversions
+    // with an ISA loop or without (integer or bool -> float16, complex -> real or bool, where
+    // the reference converts the one value), and 16-byte complex128 values stored.
+    const ember_dtype_t sources[] = {EMBER_INT64, EMBER_INT32, EMBER_UINT8, EMBER_BOOL, EMBER_FLOAT16, EMBER_FLOAT32, EMBER_COMPLEX64, EMBER_COMPLEX128};
+    for (double v : {3.0, -3.7, 300.5, -1e300, (double)NAN, 0.0}) {
+        const double parts[2] = {v, v == 0.0 ? 2.5 : -1.25};  // an imaginary part, the only nonzero one for v = 0
+        T pair, scalar;
+        EM_OK(ember_tensor_from_data(cpu(), parts, EMBER_COMPLEX128, nullptr, 0, pair.out()));
+        for (ember_dtype_t from : sources) {
+            EM_OK(ember_astype(cpu(), pair, from, scalar.out()));
+            for (ember_dtype_t dt : {EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_FLOAT32, EMBER_INT16, EMBER_BOOL, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+                T got, want;
+                EM_OK(ember_zeros(cpu(), shape, 2, dt, got.out()));
+                EM_OK(ember_zeros(ref(), shape, 2, dt, want.out()));
+                EM_OK(ember_assign(cpu(), got, scalar));
+                EM_OK(ember_assign(ref(), want, as_ref(scalar)));
+                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << ember_dtype_name(from) << " " << v << " assigned over " << ember_dtype_name(dt);
+            }
+        }
+    }
     // A float64 column (one value per row, NaN and out-of-range ones among them) assigned
     // across the rows of int16, float16 and bool matrices: one conversion per run.
     std::vector<double> col(301);

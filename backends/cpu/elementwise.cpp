@@ -1081,7 +1081,23 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
         });
         return EMBER_OK;
     }
-    if (sx == 0 && (x.dtype == o.dtype || convert_one)) {
+    // One value over the whole output (full, a scalar assigned) whose conversion has no ISA
+    // loop (integer or bool -> float16, complex -> anything): converted once by the
+    // reference's kernel, then filled. Converting it per element in the reference made
+    // full((1000, 1000), 3, float16) take 0.7 ms, NumPy's 19 us.
+    bool one_value = sx == 0;
+    for (int d = 0; d < g.nd && one_value; ++d) one_value = g.st[1][d] == 0;
+    alignas(16) char value[16];
+    if (one_value && x.dtype != o.dtype && !convert_one) {
+        static const ember_kernel_t ref_astype = ref_kernel("astype");
+        ember_view_t in{(void*)px, 0, x.dtype, 0, nullptr, nullptr}, out{value, 0, o.dtype, 0, nullptr, nullptr};
+        ember_kernel_call_t call = *c;
+        call.n_in = call.n_out = 1;
+        call.in = &in;
+        call.out = &out;
+        if (const ember_status_t st = ref_astype.fn(&call); st != EMBER_OK) return st;
+    }
+    if (sx == 0 && (x.dtype == o.dtype || convert_one || one_value)) {
         parallel_range(g.size, kParallelCheap * 2, 1 << 15, [&](int64_t begin, int64_t end) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
                 char* dst = po + off[0] * (int64_t)osz;
@@ -1090,14 +1106,15 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
                 if (convert_one) {
                     convert_one(src, converted, 1);
                     src = converted;
+                } else if (x.dtype != o.dtype) {
+                    src = value;
                 }
                 switch (osz) {
                     case 1: fill_with<uint8_t>(dst, src, len); break;
                     case 2: fill_with<uint16_t>(dst, src, len); break;
                     case 4: fill_with<uint32_t>(dst, src, len); break;
                     case 8: fill_with<uint64_t>(dst, src, len); break;
-                    default:
-                        for (int64_t i = 0; i < len; ++i) std::memcpy(dst + i * (int64_t)osz, src, osz);
+                    default: fill_with<Bytes16>(dst, src, len);
                 }
             });
         });
