@@ -590,9 +590,33 @@ void fill_arange(const ember_view_t& out, double start, double step) {
                 }
             }
         }
+        if constexpr (std::is_integral_v<T> && sizeof(T) <= 4) {
+            // saturating_cast without its NaN test (start and step are finite): a clamp and a
+            // truncation to int32 (uint8 arange(1e6), mostly clamped to 255: 477 -> 370 us)
+            using Wide = std::conditional_t<std::is_same_v<T, uint32_t>, int64_t, int32_t>;  // SSE2 converts to int32
+            const double lo = (double)std::numeric_limits<T>::lowest(), hi = (double)std::numeric_limits<T>::max();
+            if (st == 1)
+                for (; k < end; ++k) dst[k] = (T)(Wide)std::min(std::max(start + (double)k * step, lo), hi);
+        }
         for (; k < end; ++k) dst[k * st] = ember_convert::saturating_cast<T>(start + (double)k * step);
     });
 }
+// float16/bfloat16: the float64 values in L1 pieces, then the ISA's conversion from float64
+// (astype's, the reference's single rounding). Through the reference, arange of 1e6 float16
+// took 2.1 ms (NumPy 54), linspace 3.8 (NumPy 2.0).
+void fill_arange_half(const ember_view_t& out, double start, double step, CvtFn from_f64) {
+    char* dst = (char*)out.data + out.offset * 2;
+    parallel_range(out.shape[0], kParallelCheap, 4096, [&](int64_t begin, int64_t end) {
+        constexpr int64_t kPiece = 512;
+        double values[kPiece];
+        for (int64_t k = begin; k < end; k += kPiece) {
+            const int64_t len = std::min(kPiece, end - k);
+            for (int64_t i = 0; i < len; ++i) values[i] = start + (double)(k + i) * step;
+            from_f64(values, dst + k * 2, len);
+        }
+    });
+}
+
 ember_status_t arange_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& out = c->out[0];
     const double start = c->attrs->f[0], step = c->attrs->f[1];
@@ -600,8 +624,21 @@ ember_status_t arange_kernel(const ember_kernel_call_t* c) {
     switch (out.dtype) {
         case EMBER_FLOAT32: fill_arange<float>(out, start, step); return EMBER_OK;
         case EMBER_FLOAT64: fill_arange<double>(out, start, step); return EMBER_OK;
+        case EMBER_INT8: fill_arange<int8_t>(out, start, step); return EMBER_OK;
+        case EMBER_INT16: fill_arange<int16_t>(out, start, step); return EMBER_OK;
         case EMBER_INT32: fill_arange<int32_t>(out, start, step); return EMBER_OK;
         case EMBER_INT64: fill_arange<int64_t>(out, start, step); return EMBER_OK;
+        case EMBER_UINT8: fill_arange<uint8_t>(out, start, step); return EMBER_OK;
+        case EMBER_UINT16: fill_arange<uint16_t>(out, start, step); return EMBER_OK;
+        case EMBER_UINT32: fill_arange<uint32_t>(out, start, step); return EMBER_OK;
+        case EMBER_UINT64: fill_arange<uint64_t>(out, start, step); return EMBER_OK;
+        case EMBER_FLOAT16:
+        case EMBER_BFLOAT16:
+            if (CvtFn from_f64 = g_isa->cvt[C_F64][out.dtype == EMBER_FLOAT16 ? C_F16 : C_BF16]; from_f64 && out.strides[0] == 1) {
+                fill_arange_half(out, start, step, from_f64);
+                return EMBER_OK;
+            }
+            return delegate(c);
         default: return delegate(c);
     }
 }
