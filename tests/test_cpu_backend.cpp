@@ -3332,18 +3332,43 @@ TEST(CpuLarge, MatmulSmallProducts) {
 TEST(CpuLarge, MatrixVectorProductsInEveryForm) {
     NEED_CPU();
     unsigned seed = 90;
-    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {  // half: on the float32 values
+    // Complex values get random imaginary parts (a conjugated product would differ); both
+    // parts are compared.
+    auto make = [&](std::vector<int64_t> shape, ember_dtype_t dt) {
+        int64_t n = 1;
+        for (int64_t e : shape) n *= e;
+        T t = tensor(cpu(), randf((size_t)n, -1, 1, seed++), shape, dt);
+        if (dt != EMBER_COMPLEX64 && dt != EMBER_COMPLEX128) return t;
+        T im = tensor(cpu(), randf((size_t)n, -1, 1, seed++), shape, dt), i, turned, both;
+        EXPECT_EQ(ember_scalar_c128(cpu(), 0, 1, i.out()), EMBER_OK);
+        EXPECT_EQ(ember_multiply(cpu(), im, i, turned.out()), EMBER_OK);
+        EXPECT_EQ(ember_add(cpu(), t, turned, both.out()), EMBER_OK);
+        return both;
+    };
+    auto expect_parts_close = [](const ember_tensor_t* got, const ember_tensor_t* want, double tol, const std::string& what) {
+        expect_close(got, want, tol, tol, what);
+        if (dtype_of(got) != EMBER_COMPLEX64 && dtype_of(got) != EMBER_COMPLEX128) return;
+        T got_im, want_im;
+        EM_OK(ember_imag(ref(), as_ref(got), got_im.out()));
+        EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
+        expect_close(got_im, want_im, tol, tol, what + " (imaginary parts)");
+    };
+    // half: on the float32 values; complex: through CGEMV/ZGEMV
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
         const std::string d = ember_dtype_name(dt);
         for (auto [m, k] : {std::array<int64_t, 2>{1, 5}, {3, 1}, {5, 7}, {7, 16}, {9, 31}, {13, 33}, {6, 64}, {37, 100}, {130, 17},
                             {523, 1037}, {1100, 301}, {70, 4100}}) {
-            const double tol = dt == EMBER_FLOAT16 ? 4e-3 : dt == EMBER_BFLOAT16 ? 3e-2 : dt == EMBER_FLOAT32 ? (k > 1000 ? 1e-4 : 2e-5) : 1e-12;
+            const double tol = dt == EMBER_FLOAT16                           ? 4e-3
+                               : dt == EMBER_BFLOAT16                        ? 3e-2
+                               : dt == EMBER_FLOAT32 || dt == EMBER_COMPLEX64 ? (k > 1000 ? 1e-4 : 2e-5)
+                                                                             : 1e-12;
             const std::string shape = " " + d + " " + std::to_string(m) + "x" + std::to_string(k);
-            T mat = tensor(cpu(), randf((size_t)(m * k), -1, 1, seed++), {m, k}, dt);
-            T mat_t_store = tensor(cpu(), randf((size_t)(m * k), -1, 1, seed++), {k, m}, dt), mat_t;
+            T mat = make({m, k}, dt);
+            T mat_t_store = make({k, m}, dt), mat_t;
             EM_OK(ember_matrix_transpose(cpu(), mat_t_store, mat_t.out()));  // (m, k) with contiguous columns
-            T x = tensor(cpu(), randf((size_t)k, -1, 1, seed++), {k}, dt);
-            T y = tensor(cpu(), randf((size_t)m, -1, 1, seed++), {m}, dt);
-            T x2 = tensor(cpu(), randf((size_t)(2 * k), -1, 1, seed++), {2 * k}, dt), x_step;
+            T x = make({k}, dt);
+            T y = make({m}, dt);
+            T x2 = make({2 * k}, dt), x_step;
             int64_t st[1] = {1}, sp[1] = {EMBER_SLICE_END}, step[1] = {2};
             EM_OK(ember_slice(cpu(), x2, st, sp, step, 1, x_step.out()));  // k elements 2 apart
             struct {
@@ -3355,7 +3380,7 @@ TEST(CpuLarge, MatrixVectorProductsInEveryForm) {
                 T got, want;
                 EM_OK(ember_matmul(cpu(), c.a, c.b, got.out()));
                 EM_OK(ember_matmul(ref(), as_ref(c.a), as_ref(c.b), want.out()));
-                expect_close(got, want, tol, tol, std::string(c.form) + shape);
+                expect_parts_close(got, want, tol, std::string(c.form) + shape);
             }
             // A matrix with one column on the right: an (m, 1) result
             T xcol, got, want;
@@ -3363,7 +3388,7 @@ TEST(CpuLarge, MatrixVectorProductsInEveryForm) {
             EM_OK(ember_reshape(cpu(), x, col_shape, 2, xcol.out()));
             EM_OK(ember_matmul(cpu(), mat, xcol, got.out()));
             EM_OK(ember_matmul(ref(), as_ref(mat), as_ref(xcol), want.out()));
-            expect_close(got, want, tol, tol, "M @ (k, 1)" + shape);
+            expect_parts_close(got, want, tol, "M @ (k, 1)" + shape);
         }
         {  // an empty inner dimension: zeros
             T mat = tensor(cpu(), std::vector<float>{}, {3, 0}, dt), v = tensor(cpu(), std::vector<float>{}, {0}, dt), got, want;
@@ -3371,6 +3396,7 @@ TEST(CpuLarge, MatrixVectorProductsInEveryForm) {
             EM_OK(ember_matmul(ref(), as_ref(mat), as_ref(v), want.out()));
             expect_close(got, want, 0, 0, "(3, 0) @ (0,) " + d);
         }
+        if (dt == EMBER_COMPLEX64 || dt == EMBER_COMPLEX128) continue;  // the rest: real and half kernels
         // Wide column ranges are summed in the output, narrow ones in registers, in the same
         // order: the first 700 columns of x @ M come out the same either way.
         T wide = tensor(cpu(), randf(300 * 4100, -1, 1, seed++), {300, 4100}, dt), narrow;

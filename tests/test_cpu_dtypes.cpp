@@ -732,7 +732,8 @@ TEST(CpuLarge, FloatToIntegerSaturatesAsReference) {
 // Integer matmul (matmul.cpp): wrap-around in the type's width, as the reference, for
 // batches, a broadcast b, a transposed b, a stepped b per batch entry (packed by
 // gather_strided), rows that do not fill the last block, and values whose products
-// overflow.
+// overflow; matrix-vector products (a dot product per row) with a packed, a stepped and a
+// column-of-a-matrix vector.
 TEST(CpuLarge, IntegerMatmulMatchesReferenceExactly) {
     NEED_CPU();
     auto values = [](size_t n, unsigned seed) { return randf(n, -3e4f, 3e4f, seed); };
@@ -754,6 +755,20 @@ TEST(CpuLarge, IntegerMatmulMatchesReferenceExactly) {
             EM_OK(ember_matmul(cpu(), a, rhs, got.out()));
             EM_OK(ember_matmul(ref(), as_ref(a), as_ref(rhs), want.out()));
             EXPECT_EQ(backend_of(got), "cpu");
+            expect_close(got, want, 0, 0, std::string("matmul ") + what + " " + ember_dtype_name(dt));
+        }
+        T v, vs, col;
+        const int64_t vfrom[3] = {1, 0, 0}, vto[3] = {2, 1, 140}, vstep[3] = {1, 1, 2}, vshape[1] = {70};
+        const int64_t cfrom[2] = {0, 5}, cto[2] = {70, 6};
+        T v2, v2flat;
+        EM_OK(ember_slice(cpu(), bw, vfrom, vto, vstep, 3, v2.out()));  // (1, 1, 70), every other element
+        EM_OK(ember_reshape(cpu(), v2, vshape, 1, vs.out()));
+        EM_OK(ember_copy(cpu(), vs, v.out()));  // packed
+        EM_OK(ember_slice(cpu(), b, cfrom, cto, nullptr, 2, col.out()));  // (70, 1), rows 91 apart
+        for (auto [what, rhs] : {std::pair<const char*, const ember_tensor_t*>{"@ vector", v}, {"@ stepped vector", vs}, {"@ column of b", col}}) {
+            T got, want;
+            EM_OK(ember_matmul(cpu(), a, rhs, got.out()));
+            EM_OK(ember_matmul(ref(), as_ref(a), as_ref(rhs), want.out()));
             expect_close(got, want, 0, 0, std::string("matmul ") + what + " " + ember_dtype_name(dt));
         }
     }
