@@ -522,6 +522,7 @@ TEST(CpuLarge, ShiftsAndConversionsMatchReferenceExactly) {
     auto values = randf((size_t)n, -200, 200, 81), counts = randf((size_t)n, -3, 70, 82);
     for (size_t i = 0; i < values.size(); i += 97) values[i] = i % 2 ? 0.0f : -0.0f;  // zeros for the bool conversions
     values[5] = std::numeric_limits<float>::quiet_NaN();
+    values[9] = 1e6f;  // infinite as float16
     T xv = tensor(cpu(), values, {n}, EMBER_FLOAT32), cv = tensor(cpu(), counts, {n}, EMBER_FLOAT32);
     for (ember_dtype_t dt : {EMBER_INT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_UINT16, EMBER_UINT32, EMBER_UINT64}) {
         T x, k, one;
@@ -541,7 +542,13 @@ TEST(CpuLarge, ShiftsAndConversionsMatchReferenceExactly) {
     }
     T flags;
     EM_OK(ember_astype(cpu(), xv, EMBER_BOOL, flags.out()));
-    for (ember_dtype_t from : {EMBER_BOOL, EMBER_INT8, EMBER_UINT16, EMBER_INT32, EMBER_UINT32, EMBER_INT64, EMBER_UINT64, EMBER_FLOAT32, EMBER_FLOAT64}) {
+    // float16/bfloat16 <-> integers and bool (through float32 or float64 in pieces): also
+    // from integers up to +-70000, which float16 rounds (ties to even) or overflows.
+    T wide_ints, scale;
+    EM_OK(ember_full(cpu(), nullptr, 0, 350, EMBER_FLOAT32, scale.out()));
+    EM_OK(ember_multiply(cpu(), xv, scale, wide_ints.out()));
+    for (ember_dtype_t from : {EMBER_BOOL, EMBER_INT8, EMBER_UINT16, EMBER_INT32, EMBER_UINT32, EMBER_INT64, EMBER_UINT64, EMBER_FLOAT32, EMBER_FLOAT64,
+                               EMBER_FLOAT16, EMBER_BFLOAT16}) {
         T x;
         EM_OK(ember_astype(cpu(), from == EMBER_BOOL ? flags : xv, from, x.out()));
         if (from == EMBER_UINT64) {  // values above 2^53, where the conversion rounds
@@ -550,11 +557,20 @@ TEST(CpuLarge, ShiftsAndConversionsMatchReferenceExactly) {
             EM_OK(ember_bitwise_left_shift(cpu(), x, sixty, big.out()));
             x = std::move(big);
         }
-        for (ember_dtype_t to : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT16, EMBER_UINT8, EMBER_BOOL}) {
+        for (ember_dtype_t to : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT16, EMBER_UINT8, EMBER_BOOL, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT64}) {
             T got, want;
             EM_OK(ember_astype(cpu(), x, to, got.out()));
             EM_OK(ember_astype(ref(), as_ref(x), to, want.out()));
             expect_close(got, want, 0, 0, std::string("astype ") + ember_dtype_name(from) + "->" + ember_dtype_name(to));
+        }
+        if (from == EMBER_BOOL || from == EMBER_FLOAT16 || from == EMBER_BFLOAT16) continue;
+        T w;
+        EM_OK(ember_astype(cpu(), wide_ints, from, w.out()));
+        for (ember_dtype_t to : {EMBER_FLOAT16, EMBER_BFLOAT16}) {
+            T got, want;
+            EM_OK(ember_astype(cpu(), w, to, got.out()));
+            EM_OK(ember_astype(ref(), as_ref(w), to, want.out()));
+            expect_close(got, want, 0, 0, std::string("astype of values to 70000 ") + ember_dtype_name(from) + "->" + ember_dtype_name(to));
         }
     }
 }

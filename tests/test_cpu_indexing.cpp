@@ -320,7 +320,7 @@ TEST(CpuLarge, NonzeroAndArangeMatchReferenceExactly) {
     // Every dtype with an own path, over a range that most narrow types clamp (saturating
     // like astype) and float16 rounds once from double.
     for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_UINT16, EMBER_UINT32,
-                             EMBER_UINT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
+                             EMBER_UINT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
         T got, want;
         EM_OK(ember_arange(cpu(), -1e5, 3.3e5, 0.37, dt, got.out()));
         EM_OK(ember_arange(ref(), -1e5, 3.3e5, 0.37, dt, want.out()));

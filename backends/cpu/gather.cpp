@@ -617,6 +617,19 @@ void fill_arange_half(const ember_view_t& out, double start, double step, CvtFn 
     });
 }
 
+// complex: (start + k * step, 0), the real part rounded to P as the reference converts.
+template <class P>
+void fill_arange_complex(const ember_view_t& out, double start, double step) {
+    P* dst = (P*)out.data + 2 * out.offset;
+    const int64_t st = 2 * out.strides[0];
+    parallel_range(out.shape[0], kParallelCheap, 4096, [&](int64_t begin, int64_t end) {
+        for (int64_t k = begin; k < end; ++k) {
+            dst[k * st] = (P)(start + (double)k * step);
+            dst[k * st + 1] = P(0);
+        }
+    });
+}
+
 ember_status_t arange_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& out = c->out[0];
     const double start = c->attrs->f[0], step = c->attrs->f[1];
@@ -639,6 +652,8 @@ ember_status_t arange_kernel(const ember_kernel_call_t* c) {
                 return EMBER_OK;
             }
             return delegate(c);
+        case EMBER_COMPLEX64: fill_arange_complex<float>(out, start, step); return EMBER_OK;
+        case EMBER_COMPLEX128: fill_arange_complex<double>(out, start, step); return EMBER_OK;
         default: return delegate(c);
     }
 }
