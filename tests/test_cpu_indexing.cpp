@@ -193,14 +193,19 @@ TEST(CpuLarge, SlicedIndexOpsMatchReferenceExactly) {
     auto sd = randf(1000, -3, 3, 56);
     std::sort(sd.begin(), sd.end());
     sd.back() = std::numeric_limits<float>::quiet_NaN();  // NaN sorts last
-    T seq = tensor(cpu(), sd, {1000}, EMBER_FLOAT32);
-    for (int right : {0, 1})
-        for (const ember_tensor_t* v : {(const ember_tensor_t*)x, (const ember_tensor_t*)xt}) {
-            T got, want;
-            EM_OK(ember_searchsorted(cpu(), seq, v, right, got.out()));
-            EM_OK(ember_searchsorted(ref(), as_ref(seq), as_ref(v), right, want.out()));
-            expect_identical(got, want, std::string("searchsorted ") + (right ? "right" : "left") + (v == (const ember_tensor_t*)x ? "" : " transposed"));
-        }
+    // float16/bfloat16 searched as float32 (their many equal values tell left from right)
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT16, EMBER_BFLOAT16}) {
+        T seq = tensor(cpu(), sd, {1000}, dt), xd, xtd;
+        EM_OK(ember_astype(cpu(), x, dt, xd.out()));
+        EM_OK(ember_matrix_transpose(cpu(), xd, xtd.out()));
+        for (int right : {0, 1})
+            for (const ember_tensor_t* v : {(const ember_tensor_t*)xd, (const ember_tensor_t*)xtd}) {
+                T got, want;
+                EM_OK(ember_searchsorted(cpu(), seq, v, right, got.out()));
+                EM_OK(ember_searchsorted(ref(), as_ref(seq), as_ref(v), right, want.out()));
+                expect_identical(got, want, std::string("searchsorted ") + (right ? "right" : "left") + (v == (const ember_tensor_t*)xd ? " " : " transposed ") + ember_dtype_name(dt));
+            }
+    }
 }
 
 // gather.cpp's scatter: add and replace over contiguous src and out in one pass, in the

@@ -536,6 +536,27 @@ ember_status_t searchsorted_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& seq = c->in[0];
     if (c->n_in != 2 || seq.ndim != 1 || seq.shape[0] < 1 || c->in[1].dtype != seq.dtype || c->out[0].dtype != EMBER_INT64) return delegate(c);
     const bool right = c->attrs->i[0] != 0;
+    if (seq.dtype == EMBER_FLOAT16 || seq.dtype == EMBER_BFLOAT16) {
+        // Searched as float32 (widening is exact and keeps the order, NaN last): the
+        // reference widened at every compare (1e6 float16 values into 1000: 67 ms, NumPy 50).
+        const ember_view_t& val = c->in[1];
+        try {
+            Scratch<char> seq32(numel(seq) * 4), val32(numel(val) * 4);
+            int64_t seq_step[1] = {1}, val_steps[EMBER_MAX_DIMS];
+            for (int64_t d = val.ndim - 1, step = 1; d >= 0; step *= val.shape[d], --d) val_steps[d] = step;
+            const ember_view_t wide[2] = {{seq32.data, 0, EMBER_FLOAT32, 1, seq.shape, seq_step},
+                                          {val32.data, 0, EMBER_FLOAT32, val.ndim, val.shape, val_steps}};
+            ember_status_t st = copy_in_c_order(c, seq, wide[0]);
+            if (st == EMBER_OK) st = copy_in_c_order(c, val, wide[1]);
+            if (st != EMBER_OK) return st;
+            ember_kernel_call_t call = *c;
+            call.in = wide;
+            right ? searchsorted_t<float, true>(&call) : searchsorted_t<float, false>(&call);
+            return EMBER_OK;
+        } catch (const std::bad_alloc&) {
+            return delegate(c);
+        }
+    }
     const bool done = visit_real(seq.dtype, [&](auto z) {
         using S = decltype(z);
         right ? searchsorted_t<S, true>(c) : searchsorted_t<S, false>(c);
