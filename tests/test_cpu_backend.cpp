@@ -3587,6 +3587,17 @@ TEST(CpuLarge, ComplexKernelsMatchReferenceExactly) {
             expect_close(acc_im, want_im, 0, 0, std::string(name) + " " + d + " into its first operand (imaginary parts)");
         }
     }
+    // conj of a real dtype: a copy, in every layout
+    for (ember_dtype_t dt : {EMBER_FLOAT16, EMBER_INT16, EMBER_FLOAT64}) {
+        T r = tensor(cpu(), randf(301 * 437, -3, 3, 3590), {301, 437}, dt), rt;
+        EM_OK(ember_matrix_transpose(cpu(), r, rt.out()));
+        for (const ember_tensor_t* x : {r.t, rt.t}) {
+            T got, want;
+            EM_OK(ember_conj(cpu(), x, got.out()));
+            EM_OK(ember_conj(ref(), as_ref(x), want.out()));
+            EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << "conj of real " << ember_dtype_name(dt) << (x == r.t ? "" : " transposed");
+        }
+    }
 }
 
 // complex128 quotients (simd_impl.cpp's complex_div_c128, libgcc's __divdc3 lane by lane)

@@ -714,6 +714,9 @@ ember_status_t unary_kernel(const ember_kernel_call_t* c) {
     const int last = g.nd - 1;
     const int64_t inner = g.shape[last];
     const bool complex_in = x.dtype == EMBER_COMPLEX64 || x.dtype == EMBER_COMPLEX128;
+    // conj of a real dtype is a copy, in the native copy's layouts (the reference copied it
+    // element by element: 1e6 float16 1.6 ms, NumPy 0.25)
+    if (code == U_CONJ && !complex_in && o.dtype == x.dtype) return copy_in_c_order(c, x, o);
     const bool complex_abs = code == U_ABS && complex_in;
     UnFn fn = o.dtype == x.dtype || complex_abs ? g_isa->un[code][x.dtype] : nullptr;
     if (code == U_SQUARE && complex_in && o.dtype == x.dtype) fn = x.dtype == EMBER_COMPLEX64 ? complex_square<float> : complex_square<double>;
