@@ -4142,6 +4142,59 @@ TEST(CpuLarge, TransposedRowPassesExact) {
     expect_transposed_layouts_exact({{{1024, 67}, {1, 0}}, {{640, 45}, {1, 0}}, {{2, 512, 33}, {0, 2, 1}}, {{300, 1024}, {1, 0}}});
 }
 
+// Complex x ** n for one integral exponent (repeated products in the product's vector kernel,
+// elementwise.cpp) and other exponents (cpow, the reference on slices): bit for bit the
+// reference, for every n in the loop's reach and its edges, infinities, NaN and zeros among
+// the values, packed, transposed, stepped and broadcast x, and x ** n into x itself.
+TEST(CpuLarge, ComplexPowersMatchReferenceExactly) {
+    NEED_CPU();
+    const int64_t rows = 301, cols = 437;
+    std::vector<float> parts = randf(2 * rows * cols, -1.6f, 1.6f, 3601);
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    const float specials[][2] = {{inf, 0}, {-inf, 1}, {nan, 0}, {0, 0}, {-0.0f, 0}, {1e30f, 1e30f}, {0, inf}};  // (re, im)
+    for (size_t k = 0; k < sizeof specials / sizeof *specials; ++k) {  // at elements 0, 37, 74, ...
+        parts[2 * 37 * k] = specials[k][0];
+        parts[2 * 37 * k + 1] = specials[k][1];
+    }
+    const std::vector<double> wide(parts.begin(), parts.end());
+    for (ember_dtype_t dt : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        const std::string d = ember_dtype_name(dt);
+        const int64_t shape[2] = {rows, cols};
+        T z, zt, zs, one;
+        EM_OK(ember_tensor_from_data(cpu(), dt == EMBER_COMPLEX64 ? (const void*)parts.data() : (const void*)wide.data(), dt, shape, 2, z.out()));
+        EM_OK(ember_matrix_transpose(cpu(), z, zt.out()));
+        const int64_t from[2] = {0, 0}, to[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, every_other[2] = {1, 2}, first[2] = {1, 1};
+        EM_OK(ember_slice(cpu(), z, from, to, every_other, 2, zs.out()));
+        EM_OK(ember_slice(cpu(), z, from, first, nullptr, 2, one.out()));  // (1, 1): broadcast against the exponent's shape below
+        for (double n : {0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 7.0, 64.0, 99.0, -1.0, -2.0, -3.0, -7.0, -99.0, 100.0, 2.5, -0.0}) {
+            T e;
+            EM_OK(ember_scalar_c128(cpu(), n, 0, e.out()));
+            for (auto [layout, x] : {std::pair<const char*, const ember_tensor_t*>{"packed", z}, {"transposed", zt}, {"stepped", zs}, {"one value", one}}) {
+                T got, want, got_im, want_im;
+                EM_OK(ember_pow(cpu(), x, e, got.out()));
+                EM_OK(ember_pow(ref(), as_ref(x), as_ref(e), want.out()));
+                const std::string what = "x ** " + std::to_string(n) + " " + d + " " + layout;
+                EXPECT_EQ(backend_of(got), "cpu");
+                expect_close(got, want, 0, 0, what);
+                EM_OK(ember_imag(ref(), as_ref(got), got_im.out()));
+                EM_OK(ember_imag(ref(), as_ref(want), want_im.out()));
+                expect_close(got_im, want_im, 0, 0, what + " (imaginary parts)");
+            }
+        }
+        T e, other, in_place, want;  // a complex exponent: cpow; and x ** 5 into x itself
+        EM_OK(ember_scalar_c128(cpu(), 2, 0.5, e.out()));
+        EM_OK(ember_pow(cpu(), z, e, other.out()));
+        EM_OK(ember_pow(ref(), as_ref(z), as_ref(e), want.out()));
+        expect_close(other, want, 0, 0, "x ** (2 + 0.5j) " + d);
+        EM_OK(ember_copy(cpu(), z, in_place.out()));
+        EM_OK(ember_scalar_c128(cpu(), 5, 0, e.out()));
+        const ember_tensor_t* ops[2] = {in_place, e};
+        EM_OK(ember_elementwise_into(cpu(), "pow", ops, 2, in_place));
+        EM_OK(ember_pow(ref(), as_ref(z), as_ref(e), want.out()));
+        expect_close(in_place, want, 0, 0, "x ** 5 into x " + d);
+    }
+}
+
 // A broadcast value of another dtype (full, zeros, a column assigned across rows) is
 // converted once per run and stored: exactly the reference's bytes, for values the
 // conversions treat specially (NaN, infinities, -0.0, out of an integer type's range).

@@ -753,6 +753,41 @@ TEST(ElementwiseRegression, ComplexToBoolUsesBothParts) {
     EXPECT_EQ(values(y), (std::vector<double>{1, 0, 1}));
 }
 
+// Complex x ** n with an integral real exponent |n| < 100 is repeated products (as NumPy):
+// exact for Gaussian integers, where cpow's exp(n log x) was not ((1+1j) ** 2 gave
+// 1.2e-16 + 2j); x ** 0 is 1 even for NaN; negative n is 1 / x ** |n|; other exponents cpow.
+TEST(ElementwiseRegression, ComplexIntegerPowersAreProducts) {
+    for (ember_dtype_t d : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        T x = make_any({C(1, 1), C(1, 2), C(-3, 0.5), C(NAN, 1)}, {4}, d), y;
+        struct {
+            double n;
+            std::vector<C> want;  // NaN entries: NaN in both parts
+        } cases[] = {{2, {C(0, 2), C(-3, 4), C(8.75, -3), C(NAN, NAN)}},
+                     {5, {C(-4, -4), C(41, -38), C(-176.4375, 191.28125), C(NAN, NAN)}},
+                     {0, {C(1, 0), C(1, 0), C(1, 0), C(1, 0)}}};
+        for (auto& cs : cases) {
+            T e;
+            EM_OK(ember_scalar_c128(test_ctx(), cs.n, 0, e.out()));
+            EM_OK(ember_pow(test_ctx(), x, e, y.out()));
+            auto got = values_c(y);
+            ASSERT_EQ(got.size(), 4u);
+            for (size_t i = 0; i < 4; ++i) {
+                if (std::isnan(cs.want[i].real())) {
+                    EXPECT_TRUE(std::isnan(got[i].real()) || std::isnan(got[i].imag())) << "x ** " << cs.n << " at " << i;
+                    continue;
+                }
+                EXPECT_EQ(got[i], cs.want[i]) << ember_dtype_name(d) << " x ** " << cs.n << " at " << i;
+            }
+        }
+        T e, inv;
+        EM_OK(ember_scalar_c128(test_ctx(), -2, 0, e.out()));
+        EM_OK(ember_pow(test_ctx(), x, e, y.out()));
+        auto got = values_c(y);
+        EXPECT_NEAR(got[1].real(), -0.12, 1e-6);  // 1 / (-3 + 4j) = (-3 - 4j) / 25
+        EXPECT_NEAR(got[1].imag(), -0.16, 1e-6);
+    }
+}
+
 // float64 and wide integers to float16/bfloat16 round once, to nearest even (as NumPy's
 // astype does): through the nearest float32 they rounded twice, and a value just above a
 // half-way point of the half type, or a float32 tie made of a value below it, went the

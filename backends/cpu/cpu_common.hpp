@@ -398,6 +398,10 @@ void add_elementwise_kernels(std::vector<NativeKernel>& k);
 // A binary op through the ISA table's kernel bin[code] (broadcasts, strides, the half types
 // staged through float32), else the reference's code on slices (elementwise.cpp).
 ember_status_t binary_isa_kernel(const ember_kernel_call_t* c, int code);
+// Complex x ** n for one exponent n + 0i, n an integer with |n| < 100: repeated products
+// (the reference's order) in the product's vector kernel; other exponents the reference's
+// cpow on slices (elementwise.cpp).
+ember_status_t complex_power_kernel(const ember_kernel_call_t* c);
 // The same over a given kernel: fn takes the operands' dtype, or float32 for float16/bfloat16
 // operands (staged through it); null fn: the reference on slices. threshold: the elements
 // worth a second thread (kParallelCostly for costly kernels).

@@ -256,6 +256,7 @@ ember_status_t binary(const ember_kernel_call_t* c, int mvec, F f) {
     const ember_view_t& o = c->out[0];
     const bool float_in = a.dtype == EMBER_FLOAT32 || a.dtype == EMBER_FLOAT64;
     if (mvec == M_pow && a.dtype >= EMBER_INT8 && a.dtype <= EMBER_UINT64) return binary_isa_kernel(c, B_POW);  // integer powers
+    if (mvec == M_pow && (a.dtype == EMBER_COMPLEX64 || a.dtype == EMBER_COMPLEX128)) return complex_power_kernel(c);
     if (half_slot(a.dtype) >= 0 && mvec >= 0 && b.dtype == a.dtype && o.dtype == a.dtype && g_isa->math2[mvec][0])
         return binary_vector_kernel(c, g_isa->math2[mvec][0]);
     if (!float_in || b.dtype != a.dtype || o.dtype != a.dtype) return reference_for(c);

@@ -446,7 +446,24 @@ inline @CT @Patan(@CT z) {
     const @CT w = @Patanh((@CT)(-z.y, z.x));
     return (@CT)(w.y, -w.x);
 }
-inline @CT @Ppow(@CT x, @CT y) { return @Pexp(@Pmul(y, @Plog(x))); }
+inline @CT @Ppow(@CT x, @CT y) {
+    /* an integral real exponent with |n| < 100: repeated products in the reference's order */
+    if (y.y == 0.0@L && y.x == trunc(y.x) && fabs(y.x) < 100.0@L) {
+        const int n = (int)y.x, e = n < 0 ? -n : n;
+        if (n == 0) return (@CT)(1.0@L, 0.0@L);
+        if (n == 1) return x;
+        if (n == 2) return @Pmul(x, x);
+        if (n == 3) return @Pmul(x, @Pmul(x, x));
+        @CT r = (@CT)(1.0@L, 0.0@L), p = x;
+        for (int bit = 1;; bit <<= 1) {
+            if (e & bit) r = @Pmul(r, p);
+            if (e < (bit << 1)) break;
+            p = @Pmul(p, p);
+        }
+        return n < 0 ? @Pdiv((@CT)(1.0@L, 0.0@L), r) : r;
+    }
+    return @Pexp(@Pmul(y, @Plog(x)));
+}
 inline int @Pless(@CT a, @CT b) {
     const int na = isnan(a.x) || isnan(a.y), nb = isnan(b.x) || isnan(b.y);
     if (na || nb) return !na && nb;

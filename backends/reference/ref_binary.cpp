@@ -46,8 +46,33 @@ template <class C> C rem(C a, C b) {
         return m;
     }
 }
+// Complex x ** n for an integral real exponent n with |n| < 100: repeated products, as
+// NumPy computes them. n = 0 gives 1, n = 1 x, n = 2 x x, n = 3 x (x x); other n multiply
+// in x^(2^k) for each set bit of |n| from the lowest, and take 1 / r for n < 0. This is
+// faster than cpow's exp(n log x) and exact wherever the products are: (1 + 1j) ** 2 is
+// 2j, not 1.2e-16 + 2j. Other exponents: cpow.
+template <class C> C complex_power(C a, C b) {
+    using R = typename C::value_type;
+    const R br = b.real();
+    if (b.imag() != R(0) || br != std::trunc(br) || !(std::fabs(br) < R(100))) return std::pow(a, b);
+    const int n = (int)br;
+    if (n == 0) return C(1, 0);
+    if (n == 1) return a;
+    if (n == 2) return wmul(a, a);
+    if (n == 3) return wmul(a, wmul(a, a));
+    const int e = n < 0 ? -n : n;
+    C r(1, 0), p = a;
+    for (int bit = 1;; bit <<= 1) {
+        if (e & bit) r = wmul(r, p);
+        if (e < (bit << 1)) break;
+        p = wmul(p, p);
+    }
+    return n < 0 ? C(C(1, 0) / r) : r;
+}
 template <class C> C ipow(C a, C b) {
-    if constexpr (is_int_v<C>) {
+    if constexpr (is_cplx_v<C>) {
+        return complex_power(a, b);
+    } else if constexpr (is_int_v<C>) {
         if constexpr (std::is_signed_v<C>)
             if (b < 0) return a == 1 ? C(1) : a == -1 ? (b % 2 ? C(-1) : C(1)) : C(0);
         C r = 1;
