@@ -304,6 +304,20 @@ TEST(CpuLarge, NonzeroAndArangeMatchReferenceExactly) {
             expect_identical(got, want, std::string("nonzero ") + ember_dtype_name(dt) + " " + std::to_string(shape_of(y).size()) + "-d");
         }
     }
+    // Small inputs take the same kernel from 1024 elements (one chunk, and on one thread):
+    // 1-d and 2-d, at the threshold and either side of a 64-element word.
+    for (int64_t len : {1023, 1024, 1087, 5000, 70001}) {
+        T part, got, want;
+        const int64_t zero = 0;
+        EM_OK(ember_slice(cpu(), x1, &zero, &len, nullptr, 1, part.out()));
+        for (auto [what, shape] : {std::pair<const char*, std::vector<int64_t>>{"1-d", {len}}, {"2-d", {1, len}}}) {
+            T y;
+            EM_OK(ember_reshape(cpu(), part, shape.data(), (int)shape.size(), y.out()));
+            EM_OK(ember_nonzero(cpu(), y, got.out()));
+            EM_OK(ember_nonzero(ref(), as_ref(y), want.out()));
+            expect_identical(got, want, "nonzero of " + std::to_string(len) + " " + what);
+        }
+    }
     // all/any over every axis: counted in chunks; the answer hangs on one element each time.
     const int64_t n = 300001;
     for (int variant = 0; variant < 4; ++variant) {
