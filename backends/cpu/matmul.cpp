@@ -620,6 +620,15 @@ void tiny_b_product(const char* pa, int64_t ars, int64_t acs, const char* pb, in
     });
 }
 
+// Whether a @ b is one Gram product, b being a's own transpose (the same elements with the
+// last two strides swapped: x @ x.T, x.T @ x), and large enough for OpenBLAS's threads:
+// SYRK computes it in half GEMM's multiply-adds (gram).
+bool is_gram_product(const ember_view_t& a, const ember_view_t& b, int64_t batch, int64_t m, int64_t n, int64_t k) {
+    const int nd = a.ndim;
+    return batch == 1 && m == n && m > 1 && base_ptr(a) == base_ptr(b) && a.strides[nd - 2] == b.strides[nd - 1] &&
+           a.strides[nd - 1] == b.strides[nd - 2] && m * n * k > kBlasAloneWork;
+}
+
 ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) {
     const int nd = o.ndim, nb = nd - 2;
     const int64_t n = o.shape[nd - 1], k = a.shape[nd - 1];
@@ -655,8 +664,7 @@ ember_status_t blas_matmul(const ember_view_t& a, const ember_view_t& b, const e
     }
     const int64_t rows = rows_per_call(dt, m, n, k), blocks = (m + rows - 1) / rows, calls = batch * blocks;
     const int64_t chunk = blocks == 1 ? inner_chunk(dt, m, n, k) : 0;
-    if (batch == 1 && blocks == 1 && m == n && m > 1 && pa == pb && ars == bcs && acs == brs && m * n * k > kBlasAloneWork &&
-        (!chunk || gram_pieces(dt, m, k) > 1)) {  // b is a's transpose, and GEMM would take the product whole or SYRK runs in pieces
+    if (blocks == 1 && is_gram_product(a, b, batch, m, n, k) && (!chunk || gram_pieces(dt, m, k) > 1)) {  // GEMM would take it whole, or SYRK runs in pieces
         GrowingScratch sa;
         const Mat A = operand(pa, m, k, ars, acs, sz, sa);
         switch (dt) {
@@ -802,7 +810,7 @@ ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const e
     const char *pa = base_ptr(a), *pb = base_ptr(b);
     char* po = base_ptr(o);
     const int64_t ars = a.strides[nd - 2], acs = a.strides[nd - 1], ors = o.strides[nd - 2];
-    if (batch == 1 && m == n && m > 1 && pa == pb && ars == b.strides[nd - 1] && acs == b.strides[nd - 2] && m * n * k > kBlasAloneWork) {
+    if (is_gram_product(a, b, batch, m, n, k)) {
         // x @ x.T: x converted once, SYRK (gram) on the float32 values, the result rounded once
         Scratch<uint16_t> tmp(m * k);
         Scratch<float> fa(m * k), fc(m * m);
