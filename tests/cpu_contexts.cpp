@@ -51,6 +51,25 @@ void expect_close(const ember_tensor_t* got, const ember_tensor_t* want, double 
             ++bad;
         }
     EXPECT_EQ(bad, 0u) << what << ": first mismatch at " << first << ": got " << g[first] << ", want " << w[first];
+    // host_values holds the real parts of complex values: the imaginary parts are compared
+    // on their own (before 2026-12-05 they were not compared at all).
+    if (dtype_of(got) == EMBER_COMPLEX64 || dtype_of(got) == EMBER_COMPLEX128) {
+        auto imag_of = [](const ember_tensor_t* t) {
+            T r, im;
+            if (ember_tensor_to(ref(), t, r.out()) != EMBER_OK || ember_imag(ref(), r, im.out()) != EMBER_OK) return std::vector<double>{};
+            return host_values(im);
+        };
+        auto gi = imag_of(got), wi = imag_of(want);
+        ASSERT_EQ(gi.size(), g.size()) << what << ": imaginary parts";
+        ASSERT_EQ(wi.size(), w.size()) << what << ": imaginary parts";
+        bad = 0;
+        for (size_t i = 0; i < gi.size(); ++i)
+            if (!close(gi[i], wi[i], rtol, atol)) {
+                if (!bad) first = i;
+                ++bad;
+            }
+        EXPECT_EQ(bad, 0u) << what << ": first mismatch of imaginary parts at " << first << ": got " << gi[first] << ", want " << wi[first];
+    }
     // 64-bit integers above 2^53 lose their low bits in float64: compared as integers too.
     if (rtol == 0 && atol == 0 && (dtype_of(got) == EMBER_INT64 || dtype_of(got) == EMBER_UINT64)) {
         T eq, all;

@@ -3238,6 +3238,64 @@ TEST(CpuLarge, BatchedDotProducts) {
         }
 }
 
+// Complex vecdot, sum(conj(a) * b), is the cpu backend's one-pass kernel (vecdot.cpp): short
+// lines summed in the kernel, longer ones by CBLAS's conjugating dot in pieces, lines of
+// kLongLine or more in parts (across the pool for one line, and for four); against the reference's conj, product and sum, with broadcast
+// batch axes, reversed lines, lines down the columns (axis 0), a line of stride 0 and a
+// real operand promoted to complex.
+TEST(CpuLarge, ComplexVecdot) {
+    NEED_CPU();
+    expect_native_on_cpu("vecdot");
+    struct Case {
+        std::vector<int64_t> a, b;
+    };
+    const Case cases[] = {{{1000, 3}, {1000, 3}}, {{300, 65}, {300, 65}}, {{7, 5000}, {7, 5000}}, {{5, 1, 17}, {1, 4, 17}},
+                          {{40000, 2}, {2}}, {{2, 9000}, {2, 9000}}, {{33}, {33}}, {{70000}, {70000}}, {{4, 66000}, {4, 66000}}};
+    auto count = [](const std::vector<int64_t>& sh) {
+        int64_t n = 1;
+        for (int64_t e : sh) n *= e;
+        return n;
+    };
+    unsigned seed = 950;
+    // re + i im, both parts random in [-1, 1)
+    auto complex_tensor = [&](const std::vector<int64_t>& shape, ember_dtype_t dt) {
+        T re = tensor(cpu(), randf((size_t)count(shape), -1, 1, ++seed), shape, dt), im = tensor(cpu(), randf((size_t)count(shape), -1, 1, ++seed), shape, dt);
+        T i, turned, z;
+        EXPECT_EQ(ember_scalar_c128(cpu(), 0, 1, i.out()), EMBER_OK);
+        EXPECT_EQ(ember_multiply(cpu(), im, i, turned.out()), EMBER_OK);
+        EXPECT_EQ(ember_add(cpu(), re, turned, z.out()), EMBER_OK) << ember_last_error();
+        return z;
+    };
+    for (ember_dtype_t dt : {EMBER_COMPLEX64, EMBER_COMPLEX128}) {
+        const double tol = dt == EMBER_COMPLEX64 ? 2e-4 : 1e-12;
+        const std::string name = ember_dtype_name(dt);
+        auto compare = [&](const ember_tensor_t* a, const ember_tensor_t* b, int64_t axis, const std::string& what) {
+            T got, want;
+            EM_OK(ember_vecdot(cpu(), a, b, axis, got.out()));
+            EM_OK(ember_vecdot(ref(), as_ref(a), as_ref(b), axis, want.out()));
+            EXPECT_EQ(dtype_of(got), dt) << what;
+            expect_close(got, want, tol, tol, what + " " + name);
+        };
+        for (const Case& cs : cases) {
+            T a = complex_tensor(cs.a, dt), b = complex_tensor(cs.b, dt);
+            const std::string rows = " rows of " + std::to_string(cs.a.back());
+            compare(a, b, -1, "vecdot" + rows);
+            const int64_t last = (int64_t)cs.a.size() - 1;
+            T ar;
+            EM_OK(ember_flip(cpu(), a, &last, 1, ar.out()));
+            compare(ar, b, -1, "vecdot of reversed" + rows);
+            if (cs.a.size() == 2 && cs.a == cs.b) compare(a, b, 0, "vecdot down the columns of" + rows);
+        }
+        T a = complex_tensor({300, 65}, dt), one = complex_tensor({1}, dt), flat;
+        const int64_t shape[] = {300, 65};
+        EM_OK(ember_broadcast_to(cpu(), one, shape, 2, flat.out()));
+        compare(flat, a, -1, "vecdot of a line of stride 0");
+        T real = tensor(cpu(), randf(300 * 65, -1, 1, ++seed), {300, 65}, dt == EMBER_COMPLEX64 ? EMBER_FLOAT32 : EMBER_FLOAT64);
+        compare(real, a, -1, "vecdot of a real and a complex operand");
+        compare(a, real, -1, "vecdot of a complex and a real operand");
+    }
+}
+
 // Real products of at most 32^3 multiply-adds (64^3 where OpenBLAS's core has no
 // small-matrix kernels) run in the ISA's own kernel (small_batch in matmul.cpp,
 // simd_small_gemm.hpp; float16 and bfloat16 after their conversion to float32): every row remainder (m % 4), every column path (two

@@ -155,6 +155,7 @@ ember_status_t init(const ember_host_api_t* host, void** state) {
         add_cross_kernels(s->natives);
         add_triangle_kernels(s->natives);
         add_isclose_kernel(s->natives);
+        add_vecdot_kernel(s->natives);
         add_lapack_kernels(s->natives);
         add_libm_kernels(s->natives);
         add_gelu_kernel(s->natives);

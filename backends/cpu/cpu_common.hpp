@@ -489,6 +489,8 @@ void add_cross_kernels(std::vector<NativeKernel>& k);
 void add_triangle_kernels(std::vector<NativeKernel>& k);
 // isclose in one pass (isclose.cpp).
 void add_isclose_kernel(std::vector<NativeKernel>& k);
+// vecdot of complex lines in one pass (vecdot.cpp).
+void add_vecdot_kernel(std::vector<NativeKernel>& k);
 // The number of trailing axes axes_mask reduces, or -1 where it is not a trailing block
 // (the reductions that take only rows or whole tensors: var, std, nansum, ...).
 inline int trailing_axes(uint64_t mask, int ndim) {

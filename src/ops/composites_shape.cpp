@@ -520,6 +520,26 @@ ENTRY(ember_vecdot, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_ten
         *out = op_reshape(ctx, r.get(), shape, false).release();
         return;
     }
+    if (is_complex(dt) && shape[ax] > 0 && has_backend_kernel(ctx, OP_vecdot)) {
+        // Complex: conj, product and sum were three passes and two temporaries (0.3-0.4x
+        // NumPy's one-pass conjugating dot); a backend kernel does them in one.
+        std::vector<int64_t> order;
+        for (int64_t d = 0; d < (int64_t)shape.size(); ++d)
+            if (d != ax) order.push_back(d);
+        order.push_back(ax);
+        auto lined = [&](const ember_tensor* t) {
+            TRef v = op_broadcast_to(cast_if(ctx, t, dt).get(), shape);
+            return op_permute(v.get(), order.data(), (int)order.size());
+        };
+        TRef pa = lined(a), pb = lined(b);
+        Shape kept = shape;
+        kept.erase(kept.begin() + ax);
+        TRef r = alloc_tensor(ctx, dt, kept);
+        if (r->size == 0 || declinable_kernel(ctx, OP_vecdot, {view_of(pa.get()), view_of(pb.get())}, r.get(), {})) {
+            *out = r.release();
+            return;
+        }
+    }
     TRef conj_a = is_complex(a->dtype) ? un(ctx, OP_conj, TRef::borrow(a)) : TRef::borrow(a);
     TRef prod = bin(ctx, OP_multiply, conj_a, TRef::borrow(b));
     *out = ember::reduce(ctx, OP_sum, prod.get(), &ax, 1, false).release();
