@@ -895,6 +895,17 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("argmax_rows_i32", "10000x100", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, x32, 1, 0, r); }));
         for (ember_tensor_t* t : {x, x64, wide, x32}) ember_tensor_release(t);
     }
+    if (np.count("argmax_rows_bool/10000x100") || np.count("max_bool/1e6")) {
+        ember_tensor_t *u = random_tensor(c, {10000, 100}, 0, 1, 57), *v = random_tensor(c, {1000000}, 0, 1, 58), *rare = nullptr, *half = nullptr, *flags = nullptr,
+                       *coin = nullptr;
+        ember_scalar_f64(c, 0.02, &rare);
+        ember_scalar_f64(c, 0.5, &half);
+        ember_less(c, u, rare, &flags);
+        ember_less(c, v, half, &coin);
+        add("argmax_rows_bool", "10000x100", time_result(reps, [&](ember_tensor_t** r) { ember_argmax(c, flags, 1, 0, r); }));
+        add("max_bool", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_max(c, coin, nullptr, 0, 0, r); }));
+        for (ember_tensor_t* t : {u, v, rare, half, flags, coin}) ember_tensor_release(t);
+    }
     if (np.count("max_rows_short_f32/1e6x3") || np.count("argmax_rows_short_f32/1e6x3") || np.count("vecdot_short_f32/100000x16")) {
         ember_tensor_t *x = random_tensor(c, {1000000, 3}, -1, 1, 24), *v = random_tensor(c, {100000, 16}, -1, 1, 25);
         const int64_t last = -1;

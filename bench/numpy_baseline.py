@@ -198,6 +198,8 @@ Index and random cases (INDEX_CASES, their own shapes):
                      np.argmax(x, axis=0) of a (100000, 3) float32 / int64 array (three long columns)
   argmax_rows_f64, argmax_rows_i32
                      np.argmax(x, axis=1) of a (10000, 100) float64 / int32 array (classes of a batch)
+  argmax_rows_bool   np.argmax(x, axis=1) of a (10000, 100) bool array, 2% true (the first event of each row)
+  max_bool           x.max() of 1e6 random bools (half true: decided at the first true)
   prod_axis0_i64     x.prod(axis=0) of a (1000, 1000) int64 array of values in [-3, 3] (wrapping)
   sum_axis0_i16      x.sum(axis=0) of a (1000, 1000) int16 array (in [-100, 100)): int64 sums
   sum_u8             x.sum() of 1e6 uint8 values (a uint64 sum)
@@ -575,6 +577,8 @@ INDEX_CASES = {
     "argmax_axis0_tall_i64": ("100000x3", lambda r: (r.integers(-10**6, 10**6, (100000, 3)),), lambda x: np.argmax(x, axis=0)),
     "argmax_rows_f64": ("10000x100", lambda r: (r.uniform(-1, 1, (10000, 100)),), lambda x: np.argmax(x, axis=1)),
     "argmax_rows_i32": ("10000x100", lambda r: (r.integers(-10**6, 10**6, (10000, 100), dtype=np.int32),), lambda x: np.argmax(x, axis=1)),
+    "argmax_rows_bool": ("10000x100", lambda r: (r.uniform(0, 1, (10000, 100)) < 0.02,), lambda x: np.argmax(x, axis=1)),
+    "max_bool": ("1e6", lambda r: (r.uniform(0, 1, 10**6) < 0.5,), lambda x: x.max()),
     "prod_axis0_i64": ("1000x1000", lambda r: (r.integers(-3, 4, (1000, 1000)),), lambda x: x.prod(axis=0)),
     "sum_axis0_i16": ("1000x1000", lambda r: (r.uniform(-100, 100, (1000, 1000)).astype(np.int16),), lambda x: x.sum(axis=0)),
     "sum_u8": ("1e6", lambda r: (r.integers(0, 256, 10**6, dtype=np.uint8),), lambda x: x.sum()),

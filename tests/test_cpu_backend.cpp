@@ -1795,7 +1795,8 @@ TEST(CpuLarge, AllAnyAllLayoutsAndDtypes) {
 // the end (all scans nearly everything), one non-zero two thirds in (any decides in another
 // task's share), none that decides; every dtype, complex ones with a single non-zero part
 // (either part counts), -0.0 a zero, NaN not; contiguous, transposed, strided and 1-d. Along
-// either axis too, with count_nonzero.
+// either axis too, with count_nonzero. The min and max of bools over everything take the
+// same kernel.
 TEST(CpuLarge, AllAnyOverEverythingStopAtTheDecidingElement) {
     NEED_CPU();
     const int64_t rows = 600, cols = 700, n = rows * cols;
@@ -1834,6 +1835,13 @@ TEST(CpuLarge, AllAnyOverEverythingStopAtTheDecidingElement) {
                     EM_OK(fn(cpu(), x, nullptr, 0, 0, got.out()));
                     EM_OK(fn(ref(), as_ref(x), nullptr, 0, 0, want.out()));
                     expect_close(got, want, 0, 0, what);
+                    if (dt == EMBER_BOOL) {  // the min (max) of bools over everything is all (any)
+                        auto extreme = all ? ember_min : ember_max;
+                        T got_e, want_e;
+                        EM_OK(extreme(cpu(), x, nullptr, 0, 0, got_e.out()));
+                        EM_OK(extreme(ref(), as_ref(x), nullptr, 0, 0, want_e.out()));
+                        expect_close(got_e, want_e, 0, 0, std::string(all ? "min" : "max") + " of bools" + layout + ", " + name);
+                    }
                     if (!all) continue;
                     T count_all, want_all;  // count_nonzero over everything (the either-part test for complex)
                     EM_OK(ember_count_nonzero(cpu(), x, nullptr, 0, 0, count_all.out()));

@@ -891,6 +891,35 @@ TEST(CpuLarge, ArgExtremesAlongOuterAxesMatchReference) {
     }
 }
 
+// argreduce.cpp's bool lines: the first 1 (argmax) or 0 (argmin) byte, found by two words of
+// 8 bytes and then memchr. Rows of n: one of zeros, one of ones, then n rows with a single 1,
+// at every position in turn (both words, their boundary, the memchr part; the last row's
+// at the end of the buffer, where a word would read past it); their complements (logical_not)
+// for argmin's 0; every other row (an outer step). Lines of 1e6 take the pool.
+TEST(CpuLarge, ArgExtremesOfBoolRows) {
+    NEED_CPU();
+    using Arg = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, int64_t, int, ember_tensor_t**);
+    for (int64_t n : {1, 2, 7, 8, 9, 15, 16, 17, 24, 31, 33, 100, 1000}) {
+        const int64_t rows = n + 2;
+        std::vector<float> d((size_t)(rows * n), 0.0f);
+        std::fill(d.begin() + n, d.begin() + 2 * n, 1.0f);
+        for (int64_t r = 0; r < n; ++r) d[(size_t)((r + 2) * n + r)] = 1.0f;
+        T x = tensor(cpu(), d, {rows, n}, EMBER_BOOL), flipped, every_other, flipped_every_other;
+        EM_OK(ember_logical_not(cpu(), x, flipped.out()));
+        const int64_t from[2] = {0, 0}, to[2] = {rows, n}, steps[2] = {2, 1};
+        EM_OK(ember_slice(cpu(), x, from, to, steps, 2, every_other.out()));
+        EM_OK(ember_slice(cpu(), flipped, from, to, steps, 2, flipped_every_other.out()));
+        for (auto [name, fn] : {std::pair<const char*, Arg>{"argmax", ember_argmax}, {"argmin", ember_argmin}})
+            for (auto [what, v] : {std::pair<const char*, const ember_tensor_t*>{"rows", x}, {"complemented rows", flipped}, {"every other row", every_other},
+                                   {"every other complemented row", flipped_every_other}}) {
+                T got, want;
+                EM_OK(fn(cpu(), v, 1, 0, got.out()));
+                EM_OK(fn(ref(), as_ref(v), 1, 0, want.out()));
+                expect_identical(got, want, std::string(name) + " bool " + what + " of " + std::to_string(n));
+            }
+    }
+}
+
 // argreduce.cpp along rows: float32/float64 rows go through the ISA's one-pass arg_row (each
 // lane's extreme and its first index in four sets of lanes, the tail as an overlapping last
 // vector, a running sum to notice NaNs), integer rows through max/min and the ISA's

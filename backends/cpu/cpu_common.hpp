@@ -456,6 +456,9 @@ void add_reduce_kernels(std::vector<NativeKernel>& k);
 // other dtypes through count_nonzero's native layouts (reduce.cpp); false, nothing written,
 // where none applies.
 bool all_any_native(const ember_kernel_call_t* c, bool all);
+// all (any) of every element of x (ndim >= 1, any dtype) into out's one bool, counted in
+// blocks that stop at the first element that decides it (gather.cpp).
+void all_any_of_every_element(const ember_view_t& x, const ember_view_t& out, bool all);
 void add_matmul_kernels(std::vector<NativeKernel>& k);
 // softmax, log_softmax: one cache-resident pass per row (softmax.cpp).
 void add_softmax_kernels(std::vector<NativeKernel>& k);

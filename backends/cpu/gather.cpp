@@ -448,14 +448,22 @@ ember_status_t nonzero_kernel(const ember_kernel_call_t* c) {
 // all/any over every axis: the first zero (all) or non-zero (any) element decides, so the
 // elements are counted in blocks that stop there: the first block alone (random data decides
 // in it), then the rest across the pool, each task checking whether another has decided.
+// The max and min of bools over every axis are any and all, and come here too.
 // Reductions that keep a dim take the byte min/max of bools, or count_nonzero's layouts (all_any_native).
 ember_status_t all_any_kernel(const ember_kernel_call_t* c) {
     const bool all = kdata(c)->code != 0;
     const ember_view_t& x = c->in[0];
     const ember_view_t& out = c->out[0];
-    const int64_t total = numel(x);
     if (numel(out) != 1 || x.ndim == 0 || out.dtype != EMBER_BOOL)
         return all_any_native(c, all) ? EMBER_OK : reference_on_slices(c, kAxesMask);
+    all_any_of_every_element(x, out, all);
+    return EMBER_OK;
+}
+
+}  // namespace
+
+void all_any_of_every_element(const ember_view_t& x, const ember_view_t& out, bool all) {
+    const int64_t total = numel(x);
     constexpr int64_t kBlock = 1 << 14;
     std::atomic<bool> decided{false};
     visit_zero_test(x.dtype, [&](auto z) {
@@ -474,8 +482,9 @@ ember_status_t all_any_kernel(const ember_kernel_call_t* c) {
         parallel_tasks(chunks, [&](int64_t t) { scan(head + t * per_chunk, std::min(total, head + (t + 1) * per_chunk)); });
     });
     *((uint8_t*)out.data + out.offset) = all != decided.load();
-    return EMBER_OK;
 }
+
+namespace {
 
 // ---------------------------------------------------------------- searchsorted
 // The reference's order puts NaN after every number; in a sorted sequence the NaNs are the
