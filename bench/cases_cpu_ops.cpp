@@ -300,6 +300,13 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("argsort_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_argsort(c, x, 0, 0, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("sort_rows_bool/100000x10")) {
+        ember_tensor_t *u = random_tensor(c, {100000, 10}, 0, 1, 59), *half = nullptr, *flags = nullptr;
+        ember_scalar_f64(c, 0.5, &half);
+        ember_less(c, u, half, &flags);
+        add("sort_rows_bool", "100000x10", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, flags, 1, 0, r); }));
+        for (ember_tensor_t* t : {u, half, flags}) ember_tensor_release(t);
+    }
     if (np.count("sort_rows_f32/20000x100") || np.count("argsort_rows_f32/20000x100")) {
         ember_tensor_t* x = random_tensor(c, {20000, 100}, -1, 1, 12);
         add("sort_rows_f32", "20000x100", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 1, 0, r); }));

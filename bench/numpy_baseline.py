@@ -58,6 +58,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   sort_rows_f32      np.sort(x) along the last axis of a (20000, 100) array: many short lines
                      (also (2000, 1000))
   argsort_rows_f32   np.argsort(x) along the last axis of a (20000, 100) array
+  sort_rows_bool     np.sort(x) along the last axis of a (100000, 10) bool array, half true
                      (also (200, 10000): lines longer than the short ones)
   argsort_rows_f64   the same of float64 values
   cumsum_axis0_f32   np.cumsum(x, axis=0) of a (1000, 10000) array (NumPy sums in float32, Ember in double)
@@ -403,6 +404,7 @@ INDEX_CASES = {
     "argsort_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), lambda x: np.argsort(x)),
     "argsort_f32@1e4": ("1e4", lambda r: (r.uniform(-1, 1, 10**4).astype(np.float32),), lambda x: np.argsort(x)),
     "sort_rows_f32": ("20000x100", lambda r: (r.uniform(-1, 1, (20000, 100)).astype(np.float32),), lambda x: np.sort(x, axis=-1)),
+    "sort_rows_bool": ("100000x10", lambda r: (r.uniform(0, 1, (100000, 10)) < 0.5,), lambda x: np.sort(x, axis=-1)),
     "sort_rows_f32@2000x1000": ("2000x1000", lambda r: (r.uniform(-1, 1, (2000, 1000)).astype(np.float32),), lambda x: np.sort(x, axis=-1)),
     "argsort_rows_f32": ("20000x100", lambda r: (r.uniform(-1, 1, (20000, 100)).astype(np.float32),), lambda x: np.argsort(x, axis=-1)),
     "argsort_rows_f32@200x10000": ("200x10000", lambda r: (r.uniform(-1, 1, (200, 10000)).astype(np.float32),), lambda x: np.argsort(x, axis=-1)),

@@ -881,6 +881,42 @@ bool sort_staged(const ember_kernel_call_t* c, ember_status_t* status) {
     return true;
 }
 
+// Bools are bytes 0 and 1: a sorted line is its zeros, then its ones (descending: the ones
+// first), and the stable argsort their positions in those two groups, each in line order.
+// One pass counts the ones, a second writes. Through the short-line networks, rows of 10
+// took 19 ns each to sort and 25 to argsort (NumPy 9 and 16). Lines that run on every
+// thread (few and long) keep the general paths.
+template <bool Indices>
+void bool_sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending) {
+    const int64_t n = x.shape[axis], lines = numel(x) / n, sx = x.strides[axis], so = out.strides[axis];
+    const uint8_t* xb = (const uint8_t*)x.data + x.offset;
+    const uint8_t lead = descending ? 1 : 0;  // the value of the group that comes first
+    const bool rows = axis == x.ndim - 1 && is_contiguous(x) && is_contiguous(out);  // line i at i n in both
+    parallel_range(lines, numel(x) < kParallelCheap ? lines + 1 : 2, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+            int64_t xo = i * n, oo = i * n;
+            if (!rows) line_offsets(x, out, axis, i, xo, oo);
+            const uint8_t* src = xb + xo;
+            int64_t ones = 0;
+            for (int64_t k = 0; k < n; ++k) ones += src[k * sx];
+            const int64_t leading = descending ? ones : n - ones;
+            if constexpr (Indices) {
+                int64_t* dst = (int64_t*)out.data + out.offset + oo;
+                int64_t first = 0, second = leading;  // the next position in each group
+                for (int64_t k = 0; k < n; ++k) {
+                    const int64_t in_first = src[k * sx] == lead, mask = -in_first;
+                    dst[((first & mask) | (second & ~mask)) * so] = k;  // a select GCC made a branch: 2.3 ns an element on random bools
+                    first += in_first;
+                    second += 1 - in_first;
+                }
+            } else {
+                uint8_t* dst = (uint8_t*)out.data + out.offset + oo;
+                for (int64_t k = 0; k < n; ++k) dst[k * so] = uint8_t(lead ^ (k >= leading));  // no branch on the data
+            }
+        }
+    });
+}
+
 template <bool Indices>
 ember_status_t sort_kernel(const ember_kernel_call_t* c) {
     const ember_view_t& x = c->in[0];
@@ -891,7 +927,10 @@ ember_status_t sort_kernel(const ember_kernel_call_t* c) {
         return reference_on_slices(c, kAxisAttr);
     if (ember_status_t status; sort_staged<Indices>(c, &status)) return status;
     switch (x.dtype) {
-        case EMBER_BOOL: sort_lines<kUnsigned, uint8_t, Indices>(x, out, axis, descending, 0); return EMBER_OK;
+        case EMBER_BOOL:
+            if (x.shape[axis] < kSplitLineMin || numel(x) / x.shape[axis] >= num_threads()) bool_sort_lines<Indices>(x, out, axis, descending);
+            else sort_lines<kUnsigned, uint8_t, Indices>(x, out, axis, descending, 0);
+            return EMBER_OK;
         case EMBER_FLOAT16: sort_lines<kFloat, uint16_t, Indices>(x, out, axis, descending, 0x7c00); return EMBER_OK;
         case EMBER_BFLOAT16: sort_lines<kFloat, uint16_t, Indices>(x, out, axis, descending, 0x7f80); return EMBER_OK;
         default: break;
