@@ -258,6 +258,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   count_nonzero_bool np.count_nonzero(b) of the same
   clip_f32           np.clip(x, -0.5, 0.5) of 1e7 values
   pow_f32            x ** 1.5 of 1e7 positive values (a non-integer exponent: the pow function itself)
+  pow_half_f32       x ** 0.5 of 1e6 values in [-1, 1) (NumPy and Ember both take the square root)
   leaky_relu_f32     np.where(x > 0, x, np.float32(0.01) * x) of 1e7 values (slope 0.01)
   logsumexp_rows_f32 the max-shifted logsumexp a user writes (m + log(sum(exp(x - m)))) along
                      the last axis of a (4096, 4096) array; logsumexp_cols_f32 along axis 0;
@@ -640,6 +641,7 @@ INDEX_CASES = {
     "count_nonzero_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7) > 0,), np.count_nonzero),
     "clip_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.clip(x, -0.5, 0.5)),
     "pow_f32": ("1e7", lambda r: (r.uniform(0.1, 2, 10**7).astype(np.float32),), lambda x: x ** 1.5),
+    "pow_half_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), quietly(lambda x: x ** 0.5)),
     "leaky_relu_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.where(x > 0, x, np.float32(0.01) * x)),
     "logsumexp_rows_f32": ("4096x4096", lambda r: (r.uniform(-5, 5, (4096, 4096)).astype(np.float32),), lambda x: logsumexp(x, 1)),
     "logsumexp_cols_f32": ("4096x4096", lambda r: (r.uniform(-5, 5, (4096, 4096)).astype(np.float32),), lambda x: logsumexp(x, 0)),

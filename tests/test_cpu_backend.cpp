@@ -697,6 +697,43 @@ TEST(CpuLarge, LibmBinaryWithScalarOperand) {
     }
 }
 
+// x ** 0.5 (a broadcast exponent) is the square root with pow's values at -0 (+0) and -inf
+// (+inf) (libm_loops.cpp, U_POW_HALF): against the reference's pow (within an ulp) on special values,
+// negative values (NaN), subnormals and the largest values, the sign bits included, in
+// contiguous, transposed and stepped layouts; the positive values' roots exactly sqrt's.
+TEST(CpuLarge, PowOfOneHalfIsTheSquareRoot) {
+    NEED_CPU();
+    const int64_t rows = 700, cols = 1001, n = rows * cols;
+    auto d = randf((size_t)n, -1, 1, 23);
+    const float specials[] = {-0.0f, 0.0f, -INFINITY, INFINITY, NAN, -NAN, -1.0f, 4.0f, 2.0f, 1e-45f, -1e-45f, 1.1754942e-38f, 3.4028235e38f, -3.4028235e38f};
+    for (size_t i = 0; i < d.size(); i += 97) d[i] = specials[(i / 97) % (sizeof specials / sizeof specials[0])];
+    for (size_t i = 1; i < d.size(); i += 3) d[i] = std::fabs(d[i]) * 1e30f;
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        T x = tensor(cpu(), d, {rows, cols}, dt), half, xt, xs;
+        EM_OK(ember_tensor_from_f64(cpu(), 0.5, dt, half.out()));
+        EM_OK(ember_matrix_transpose(cpu(), x, xt.out()));
+        const int64_t from[2] = {0, 0}, to[2] = {rows, cols}, steps[2] = {1, 3};
+        EM_OK(ember_slice(cpu(), x, from, to, steps, 2, xs.out()));
+        for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"contiguous", x}, {"transposed", xt}, {"stepped", xs}}) {
+            const std::string what = std::string("x ** 0.5, ") + ember_dtype_name(dt) + " " + layout;
+            T got, want, got_sign, want_sign, root, positive;
+            EM_OK(ember_pow(cpu(), v, half, got.out()));
+            EM_OK(ember_pow(ref(), as_ref(v), as_ref(half), want.out()));
+            // The root is correctly rounded; glibc's powf and pow are within 0.82 and 0.52 ulp,
+            // so the reference's value may be the neighbour: one ulp apart at most.
+            expect_close(got, want, dt == EMBER_FLOAT32 ? 0x1p-23 : 0x1p-52, 0, what);
+            EM_OK(ember_signbit(cpu(), got, got_sign.out()));
+            EM_OK(ember_signbit(ref(), as_ref(want), want_sign.out()));
+            expect_close(got_sign, want_sign, 0, 0, what + ", sign bits");
+            EM_OK(ember_abs(cpu(), v, positive.out()));
+            EM_OK(ember_sqrt(cpu(), positive, root.out()));
+            T got_positive;
+            EM_OK(ember_pow(cpu(), positive, half, got_positive.out()));
+            expect_close(got_positive, root, 0, 0, what + ", |x| ** 0.5 against sqrt(|x|)");
+        }
+    }
+}
+
 TEST(CpuLarge, UnaryOpsAcrossThreadingThreshold) {
     NEED_CPU();
     struct {

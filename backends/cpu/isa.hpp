@@ -25,8 +25,10 @@ enum BinOp { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_EQ, B_NE, B_LT, B_LE, B
              B_LOGADDEXP, B_LEAKY_RELU, B_COUNT };
 // Unary ops with a vector kernel (contiguous in and out).
 // U_ABS of complex64 writes float32; U_CONJ has kernels for the complex dtypes only.
+// U_POW_HALF: float32/float64 x ** 0.5 (pow's values: the square root, but +0 for -0 and
+// +inf for -inf), for pow with a broadcast exponent of 0.5.
 enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIGMOID, U_RELU, U_SILU, U_GELU_TANH, U_GELU_ERF, U_NOT, U_SIGN,
-            U_CONJ, U_COUNT };
+            U_CONJ, U_POW_HALF, U_COUNT };
 // float32/float64 functions vectorised by glibc's libmvec (the ISA's variant; <= 4 ulp),
 // contiguous input and output: math[fn][0] float32, [1] float64; math2 takes two contiguous
 // operands (mode as for bin: a scalar a or b). math2[M_pow][0] of the AVX-512 variant is

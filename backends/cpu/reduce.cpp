@@ -968,7 +968,8 @@ bool copy_helps(const ember_kernel_call_t* c, int code) {
 ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     const int code = kdata(c)->code;
     // The max (min) of bools over every axis is any (all), which stops at the first true
-    // (false): the byte max of 1e6 random bools took 7.6 us, NumPy's 0.8.
+    // (false): the byte max of 1e6 random bools took 4.3-4.5 us, now 0.5 (NumPy's 1.5;
+    // Intel host of series 40).
     if ((code == R_MAX || code == R_MIN) && c->in[0].dtype == EMBER_BOOL && c->in[0].ndim > 0 && numel(c->out[0]) == 1 &&
         c->out[0].dtype == EMBER_BOOL) {
         all_any_of_every_element(c->in[0], c->out[0], code == R_MIN);

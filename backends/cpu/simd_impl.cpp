@@ -543,6 +543,8 @@ IsaTable build_table() {
     t.un[U_RECIP][D_F64] = un_fn<double, URecip>;
     t.un[U_SQRT][D_F32] = sqrt_f32;
     t.un[U_SQRT][D_F64] = sqrt_f64;
+    t.un[U_POW_HALF][D_F32] = pow_half<float>;
+    t.un[U_POW_HALF][D_F64] = pow_half<double>;
     t.un[U_EXP][D_F32] = un_fn<float, UExp>;
     t.un[U_LOG][D_F32] = un_fn<float, ULog>;
     t.un[U_TANH][D_F32] = un_fn<float, UTanh>;

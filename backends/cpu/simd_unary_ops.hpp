@@ -148,6 +148,19 @@ void sqrt_f64(const void* in, void* out, int64_t n, int) {
     double* __restrict o = (double*)out;
     for (int64_t i = 0; i < n; ++i) o[i] = __builtin_sqrt(x[i]);
 }
+// x ** 0.5 as pow gives it (C's Annex F): the square root, which is correctly rounded as
+// pow's value is, but for pow(-0, 0.5) = +0 and pow(-inf, 0.5) = +inf, where sqrt gives -0
+// and NaN. Negative x gives the default NaN either way (0/0 in glibc's pow).
+template <class T>
+void pow_half(const void* in, void* out, int64_t n, int) {
+    const T* __restrict x = (const T*)in;
+    T* __restrict o = (T*)out;
+    constexpr T inf = __builtin_inf();
+    for (int64_t i = 0; i < n; ++i) {  // the root of every lane, then selects: a sqrt under a condition was not vectorised
+        const T v = x[i], r = __builtin_sqrt(v);
+        o[i] = v == T(0) ? T(0) : v == -inf ? inf : r;
+    }
+}
 
 // Rounding and classification: plain loops the compiler vectorises (vrndscaleps/roundps,
 // or SSE2 bit arithmetic, which -fno-trapping-math allows), exact like the reference's libm

