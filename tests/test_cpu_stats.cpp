@@ -1,6 +1,7 @@
 // The cpu backend's statistics kernels against the reference backend's composites.
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -468,4 +469,85 @@ TEST(CpuLarge, QuantileMatchesReference) {
     EM_OK(ember_median(ref(), as_ref(mt), EMBER_AXIS_NONE, 0, want.out()));
     expect_close(got, want, 0, 0, "median of a transposed view, all axes");
     expect_native_on_cpu("quantile");
+}
+
+// The mean of int64 and uint64 (reduce.cpp with EMBER_KERNEL_WIDENS_INPUT): the kernel
+// converts the elements as it sums them, in every layout of the float64 sum (one long
+// line across the pool, rows long and short, narrow columns side by side, columns with and
+// without partial rows, reversed and stepped views), and on a float64 copy where none
+// applies (a broadcast input); an empty axis gives NaN. Values up to 2^62 in magnitude (and
+// uint64 ones above 2^63, which a signed reading would make negative) round in conversion
+// as the reference's cast rounds them; the sums then differ from the reference's in order
+// only. Results in float64 (the contexts' default float is set for the test), so a kernel
+// that lost precision would not hide behind a float32 result.
+TEST(CpuLarge, MeansOfInt64MatchReference) {
+    NEED_CPU();
+    struct Float64Results {  // restored however the test ends
+        ember_dtype_t cpu_float = EMBER_FLOAT32, ref_float = EMBER_FLOAT32;
+        Float64Results() {
+            ember_ctx_get_default_float(cpu(), &cpu_float);
+            ember_ctx_get_default_float(ref(), &ref_float);
+            ember_ctx_set_default_float(cpu(), EMBER_FLOAT64);
+            ember_ctx_set_default_float(ref(), EMBER_FLOAT64);
+        }
+        ~Float64Results() {
+            ember_ctx_set_default_float(cpu(), cpu_float);
+            ember_ctx_set_default_float(ref(), ref_float);
+        }
+    } float64_results;
+    std::mt19937_64 gen(71);
+    const size_t n = 2100000;
+    std::vector<int64_t> signed_values(n);
+    std::vector<uint64_t> unsigned_values(n);
+    for (size_t i = 0; i < n; ++i) {
+        const uint64_t r = gen();
+        signed_values[i] = i % 3 == 0 ? (int64_t)(r >> 1) - (int64_t(1) << 62) : (int64_t)(r % 2000001) - 1000000;
+        unsigned_values[i] = i % 5 == 0 ? r | (uint64_t(1) << 63) : r % 1000;
+    }
+    struct Case {
+        std::vector<int64_t> shape, axes;  // axes empty: all
+        const char* what;
+    };
+    const Case cases[] = {{{2100000}, {}, "one line across the pool"},
+                          {{}, {}, "0-d"},
+                          {{1000, 1000}, {1}, "rows of 1000"},
+                          {{700000, 3}, {-1}, "rows of 3"},
+                          {{210000, 10}, {-1}, "rows of 10"},
+                          {{7, 300000}, {1}, "few long rows"},
+                          {{700000, 3}, {0}, "narrow columns"},
+                          {{1000, 1000}, {0}, "columns, partial rows"},
+                          {{5, 1000}, {0}, "columns of 5 rows"},
+                          {{50, 60, 70}, {0, 2}, "outer and inner axes"},
+                          {{0, 5}, {0}, "an empty axis"}};
+    const int64_t ax0 = 0;
+    for (ember_dtype_t dt : {EMBER_INT64, EMBER_UINT64}) {
+        const void* data = dt == EMBER_INT64 ? (const void*)signed_values.data() : (const void*)unsigned_values.data();
+        const std::string name = ember_dtype_name(dt);
+        auto check = [&](const ember_tensor_t* x, const std::vector<int64_t>& axes, int keepdims, const std::string& what) {
+            T got, want;
+            const int64_t* ax = axes.empty() ? nullptr : axes.data();
+            ASSERT_EQ(ember_mean(cpu(), x, ax, (int)axes.size(), keepdims, got.out()), EMBER_OK) << what << ": " << ember_last_error();
+            ASSERT_EQ(ember_mean(ref(), as_ref(x), ax, (int)axes.size(), keepdims, want.out()), EMBER_OK) << what << ": " << ember_last_error();
+            EXPECT_EQ(dtype_of(got), EMBER_FLOAT64) << what;
+            expect_close(got, want, 1e-13, 1e-13 * std::ldexp(1.0, 63), name + " " + what);
+        };
+        for (const Case& c : cases) {
+            T x;
+            EM_OK(ember_tensor_from_data(cpu(), data, dt, c.shape.data(), (int)c.shape.size(), x.out()));
+            check(x, c.axes, 0, c.what);
+        }
+        T m, flipped, stepped, row, spread;
+        const int64_t shape[2] = {1000, 1000}, from[2] = {0, 1}, to[2] = {1000, 1000}, steps[2] = {1, 2};
+        EM_OK(ember_tensor_from_data(cpu(), data, dt, shape, 2, m.out()));
+        EM_OK(ember_flip(cpu(), m, &ax0, 1, flipped.out()));
+        check(flipped, {0}, 1, "reversed rows, over columns, keepdims");
+        check(flipped, {1}, 0, "reversed rows, over rows");
+        EM_OK(ember_slice(cpu(), m, from, to, steps, 2, stepped.out()));
+        check(stepped, {0}, 0, "stepped columns, over columns");
+        const int64_t row_shape[2] = {1, 1000}, wide[2] = {500, 1000};
+        EM_OK(ember_tensor_from_data(cpu(), data, dt, row_shape, 2, row.out()));
+        EM_OK(ember_broadcast_to(cpu(), row, wide, 2, spread.out()));
+        check(spread, {0}, 0, "a broadcast input, over columns");
+        check(spread, {}, 0, "a broadcast input, all");
+    }
 }

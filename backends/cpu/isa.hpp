@@ -193,6 +193,10 @@ struct IsaTable {
     UnFn un[U_COUNT][kDtypes];
     RowFn row[R_COUNT][kDtypes];
     ColFn col[R_COUNT][kDtypes];
+    // Sums of (u)int64 elements in double accumulators, as row/col[R_SUM] of float64 on the
+    // elements converted (a mean's sum): [0] int64, [1] uint64.
+    RowFn row_sum_as_f64[2];
+    ColFn col_sum_as_f64[2];
     SquaredDeviationsFn squared_deviations[2];  // [0] float32, [1] float64
     NanSumFn nan_sum[2];                        // [0] float32, [1] float64
     NanExtremeFn nan_extreme[2][2];             // [float32, float64][min, max]

@@ -79,6 +79,12 @@ int32_t result_dtype(int op, int32_t dt) {
     return dt;
 }
 
+// A mean of (u)int64 into float64 (the kernel claims EMBER_KERNEL_WIDENS_INPUT): the float64
+// mean of the elements converted, as the composite's cast and sum, with no float64 copy.
+bool integer_mean(const ember_kernel_call_t* c, int code) {
+    return code == kMean && int64_dtype(c->in[0].dtype) && c->out[0].dtype == EMBER_FLOAT64;
+}
+
 // Whether a complex tensor holds a value with a part that is not finite.
 bool any_complex_nonfinite(const ember_view_t& v) {
     const ember_view_t* views[1] = {&v};
@@ -318,10 +324,12 @@ void short_rows_extreme(RowFn row, const char* px, int64_t L, int64_t si, char* 
     }
 }
 
-template <class T>  // float sums and means: a double accumulator from 0, rounded as write_result does
+// Float sums and means: a double accumulator from 0, rounded as write_result does. In: the
+// elements' type, T's or (u)int64 (a mean into float64).
+template <class T, class In = T>
 void short_rows_sum(RowFn row, bool mean, int64_t count, const char* px, int64_t L, int64_t si, char* po, int64_t so, int64_t b,
                     int64_t e) {
-    const T* x = (const T*)px;
+    const In* x = (const In*)px;
     T* o = (T*)po;
     const T divisor = (T)count;
     auto put = [&](int64_t r, double a) {
@@ -338,7 +346,7 @@ void short_rows_sum(RowFn row, bool mean, int64_t count, const char* px, int64_t
         return;
     }
     for (int64_t r = b; r < e; ++r) {
-        const T* p = x + r * si;
+        const In* p = x + r * si;
         double a = 0;
         for (int64_t k = 0; k < L; ++k) a += (double)p[k];
         put(r, a);
@@ -421,6 +429,10 @@ bool reduce_short_rows(int code, int32_t dt, RowFn row, const char* px, int64_t 
             return run([&](int64_t b, int64_t e) { short_rows_sum<float>(row, code == kMean, L, px, L, si, po, so, b, e); });
         if (dt == EMBER_FLOAT64)
             return run([&](int64_t b, int64_t e) { short_rows_sum<double>(row, code == kMean, L, px, L, si, po, so, b, e); });
+        if (code == kMean && dt == EMBER_INT64)
+            return run([&](int64_t b, int64_t e) { short_rows_sum<double, int64_t>(row, true, L, px, L, si, po, so, b, e); });
+        if (code == kMean && dt == EMBER_UINT64)
+            return run([&](int64_t b, int64_t e) { short_rows_sum<double, uint64_t>(row, true, L, px, L, si, po, so, b, e); });
         return false;
     }
     const size_t sz = itemsize_of(dt);
@@ -457,12 +469,19 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
     const uint64_t mask = c->attrs->axes_mask;
     const int op = code == kMean ? R_SUM : code;
     int32_t dt = in.dtype;
-    if (out.dtype != result_dtype(op, dt)) return false;
-    if (code == kMean && !float_sum(dt)) return false;
+    const bool int_mean = integer_mean(c, code);
+    if (out.dtype != result_dtype(op, dt) && !int_mean) return false;
+    if (code == kMean && !float_sum(dt) && !int_mean) return false;
     const bool complex_prod = op == R_PROD && complex_dtype(dt);
-    RowFn row = g_isa->row[op][dt];
-    ColFn col = complex_dtype(dt) && op == R_SUM ? g_isa->col[op][dt == EMBER_COMPLEX64 ? EMBER_FLOAT32 : EMBER_FLOAT64] : g_isa->col[op][dt];
+    RowFn row = int_mean ? g_isa->row_sum_as_f64[dt == EMBER_UINT64] : g_isa->row[op][dt];
+    ColFn col = int_mean                            ? g_isa->col_sum_as_f64[dt == EMBER_UINT64]
+                : complex_dtype(dt) && op == R_SUM ? g_isa->col[op][dt == EMBER_COMPLEX64 ? EMBER_FLOAT32 : EMBER_FLOAT64]
+                                                    : g_isa->col[op][dt];
     if (!row || !col) return false;
+    // The row and column kernels convert an integer mean's elements; its accumulators and
+    // results are float64's from here on (the short-row loops still read the elements).
+    const int32_t element_dt = dt;
+    if (int_mean) dt = EMBER_FLOAT64;
 
     size_t sz = itemsize_of(dt), osz = itemsize_of(out.dtype);
     const char* px = base_ptr(in);
@@ -534,7 +553,7 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
         // their own.
         const bool plain_rows = kept.nd == 1 && rows.nd == 0;
         if (plain_rows && step == 1 && L <= kShortRow && nout > 1 &&
-            reduce_short_rows(code, dt, row, px, L, nout, kept.stride[0][0], po, kept.stride[1][0]))
+            reduce_short_rows(code, element_dt, row, px, L, nout, kept.stride[0][0], po, kept.stride[1][0]))
             return true;
         auto reduce_one = [&](int64_t o) {
             int64_t ib, ob;
@@ -961,7 +980,7 @@ bool reduced_natively(const ember_kernel_call_t* c, int code, ember_status_t& st
 bool copy_helps(const ember_kernel_call_t* c, int code) {
     const ember_view_t& in = c->in[0];
     if (numel(in) == 0 || is_contiguous(in) || !g_isa->row[code == kMean ? R_SUM : code][in.dtype]) return false;
-    if (code == kMean && !float_sum(in.dtype) && !complex_dtype(in.dtype)) return false;
+    if (code == kMean && !float_sum(in.dtype) && !complex_dtype(in.dtype) && !integer_mean(c, code)) return false;
     return !broadcast_input(in);
 }
 
@@ -986,6 +1005,13 @@ ember_status_t reduce_kernel(const ember_kernel_call_t* c) {
     if (code == R_PROD && complex_dtype(c->in[0].dtype)) return complex_prod_in_sequence(c, false);  // other layouts
     if (code == R_PROD) return reference_on_slices(c, kAxesMask);  // other dtypes and layouts
     if (code == R_SUM && narrow_integer(c->in[0].dtype)) return sum_widened(c);
+    // An integer mean no native layout takes (a broadcast input): on a float64 copy.
+    if (integer_mean(c, code) &&
+        run_on_c_order_copy(c, st, [](const ember_kernel_call_t* call, ember_status_t& s) {
+            if (!reduced_natively(call, kMean, s)) s = mean_fallback(call);  // an empty axis: NaN
+            return true;
+        }, EMBER_FLOAT64))
+        return st;
     return code == kMean ? mean_fallback(c) : delegate(c);
 }
 
@@ -997,7 +1023,7 @@ void add_reduce_kernels(std::vector<NativeKernel>& k) {
     k.push_back({"min", reduce_kernel, R_MIN, false});
     k.push_back({"count_nonzero", reduce_kernel, R_NONZERO, false});
     k.push_back({"prod", reduce_kernel, R_PROD, false});
-    k.push_back({"mean", reduce_kernel, kMean, true});
+    k.push_back({"mean", reduce_kernel, kMean, true, EMBER_KERNEL_WIDENS_INPUT});
 }
 
 }  // namespace ember_cpu

@@ -580,6 +580,10 @@ IsaTable build_table() {
     t.col[R_PROD][D_F16] = col_each_row<col_half_row<cvt_f16_f32, col_prod_flt<float>>>;
     t.col[R_PROD][D_BF16] = col_each_row<col_half_row<cvt_bf16_f32, col_prod_flt<float>>>;
     t.col[R_SUM][D_F64] = col_sum_flt<double>;
+    t.row_sum_as_f64[0] = row_sum_flt<int64_t>;
+    t.row_sum_as_f64[1] = row_sum_flt<uint64_t>;
+    t.col_sum_as_f64[0] = col_sum_flt<int64_t>;
+    t.col_sum_as_f64[1] = col_sum_flt<uint64_t>;
     t.row[R_PROD][D_F32] = row_prod_flt<float>;
     t.row[R_PROD][D_F64] = row_prod_flt<double>;
     t.col[R_PROD][D_F32] = col_prod_flt<float>;

@@ -28,6 +28,12 @@ inline VD load_f32_as_f64(const float* p) {
     return __builtin_convertvector(h, VD);
 #endif
 }
+inline VD load_as_f64(const float* p) { return load_f32_as_f64(p); }
+inline VD load_as_f64(const double* p) { return load(p); }
+// (u)int64 as doubles (a mean's sum), rounded as the scalar conversion rounds: one
+// vcvtqq2pd (vcvtuqq2pd) with AVX-512DQ, lane by lane before it.
+inline VD load_as_f64(const int64_t* p) { return __builtin_convertvector(load(p), VD); }
+inline VD load_as_f64(const uint64_t* p) { return __builtin_convertvector(load(p), VD); }
 
 // Each step of a streaming reduction first asks for the lines 2 KiB ahead of it: the
 // hardware prefetchers alone kept one core of the Emerald Rapids host at 18 GB/s from L3
@@ -38,16 +44,13 @@ template <class T, int64_t Elems>
 inline void prefetch_step(const T* p) {
     for (int64_t line = 0; line < Elems * (int64_t)sizeof(T); line += 64) __builtin_prefetch((const char*)p + kStreamPrefetchBytes + line);
 }
-// The vector part of a sum of float32 or float64 values in double lanes: four
+// The vector part of a sum of float32, float64 or (u)int64 values in double lanes: four
 // accumulators over x[0..i), combined; i is left at the first element not summed (fewer
 // than a vector's worth remain).
 template <class T>
 VD sum_lanes(const T* x, int64_t n, int64_t& i) {
     constexpr int wd = W<double>;
-    auto ld = [](const T* p) {
-        if constexpr (std::is_same_v<T, float>) return load_f32_as_f64(p);
-        else return load(p);
-    };
+    auto ld = [](const T* p) { return load_as_f64(p); };
     VD a0 = {}, a1 = {}, a2 = {}, a3 = {};
     for (i = 0; i + 4 * wd <= n; i += 4 * wd) {
         prefetch_step<T, 4 * wd>(x + i);
@@ -507,9 +510,7 @@ void row_minmax(const void* in, int64_t n, void* acc) {
 // (doubles: twice the input's bytes) and load and store it once per group, not once per
 // row: a 2000 x 5000 float32 column sum took 2.4 ms on one thread one row at a time, 1.2
 // ms eight rows at a time.
-inline VD load_as_f64(const float* p) { return load_f32_as_f64(p); }
-inline VD load_as_f64(const double* p) { return load(p); }
-template <class T>  // float or double
+template <class T>  // float, double, or (u)int64 (a mean's sum)
 void col_sum_flt(const void* const* xs, int nrows, int64_t n, void* accv) {
     const T* x[kColRows];
     for (int r = 0; r < nrows; ++r) x[r] = (const T*)xs[r];

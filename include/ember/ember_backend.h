@@ -66,9 +66,11 @@ typedef struct ember_host_api {
 
 #define EMBER_KERNEL_NATIVE 1     /* find_kernel: the backend computes the op itself */
 #define EMBER_KERNEL_HOST_COPY 2  /* find_kernel: device -> host copy, host kernel, copy back */
-/* find_kernel, or'ed with one of the above, for "sum" only: the kernel also takes bool and
-   integer inputs narrower than the (u)int64 result as they are and widens them itself.
-   Without it the core hands the kernel (u)int64 input it has widened first. */
+/* find_kernel, or'ed with one of the above, for "sum" and "mean" only. sum: the kernel also
+   takes bool and integer inputs narrower than the (u)int64 result as they are and widens
+   them itself; without it the core hands the kernel (u)int64 input it has widened first.
+   mean: the kernel also takes int64 and uint64 inputs as they are, with a float64 result
+   (the mean computed in double); without it the core sums a float64 cast of them. */
 #define EMBER_KERNEL_WIDENS_INPUT 4
 /* find_kernel, or'ed with one of the above, for "all" and "any" only: the kernel takes x of
    any dtype as it is and tests each element against zero itself (NaN is true, -0.0 false;

@@ -70,7 +70,7 @@ enum OpId : int {
 struct Slot {
     enum Binding { UNSUPPORTED = 0, NATIVE, COMPOSITE, REFERENCE, HOST } binding = UNSUPPORTED;
     ember_kernel_t kernel{nullptr, nullptr};
-    bool widens_input = false;  // EMBER_KERNEL_WIDENS_INPUT: sum takes narrow integers as they are
+    bool widens_input = false;  // EMBER_KERNEL_WIDENS_INPUT: sum takes narrow integers, mean (u)int64, as they are
     bool tests_input = false;   // EMBER_KERNEL_TESTS_INPUT: all/any take x of any dtype as it is
 };
 

@@ -208,7 +208,7 @@ void bind(Backend* b) {
         if (found == EMBER_KERNEL_HOST_COPY && info.composite) found = 0;
         if (found) {
             s.binding = found == EMBER_KERNEL_HOST_COPY ? Slot::HOST : Slot::NATIVE;
-            s.widens_input = (flags & EMBER_KERNEL_WIDENS_INPUT) && op == OP_sum;
+            s.widens_input = (flags & EMBER_KERNEL_WIDENS_INPUT) && (op == OP_sum || op == OP_mean);
             s.tests_input = (flags & EMBER_KERNEL_TESTS_INPUT) && (op == OP_all || op == OP_any);
         } else if (info.composite) {
             s.binding = Slot::COMPOSITE;

@@ -504,9 +504,7 @@ TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes,
     if (op == OP_sum && x->dtype == EMBER_BOOL && has_backend_kernel(ctx, OP_count_nonzero)) op = OP_count_nonzero;
     uint64_t mask = axes_mask(axes, naxes, x->ndim);
     DtypePlan plan = plan_dtypes(op, x->dtype, ctx->default_float);
-    // Shapes in arrays, and the result allocated in its final shape (the kernel sees it with
-    // the reduced axes kept at length 1): vectors and a reshape were a fifth of a small sum.
-    int64_t keep[EMBER_MAX_DIMS], dropped[EMBER_MAX_DIMS], keep_strides[EMBER_MAX_DIMS];
+    int64_t keep[EMBER_MAX_DIMS], dropped[EMBER_MAX_DIMS];
     int ndropped = 0;
     for (int i = 0; i < x->ndim; ++i) {
         keep[i] = x->shape[i];
@@ -531,7 +529,19 @@ TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes,
         xc = op_astype(ctx, x, plan.compute);
         x = xc.get();
     }
-    TRef out = keepdims ? alloc_tensor(ctx, plan.result, keep, x->ndim) : alloc_tensor(ctx, plan.result, dropped, ndropped);
+    return reduce_into_new(ctx, op, x, mask, keepdims, plan.result);
+}
+
+TRef reduce_into_new(ember_ctx* ctx, OpId op, const ember_tensor* x, uint64_t mask, bool keepdims, ember_dtype_t result) {
+    // Shapes in arrays, and the result allocated in its final shape (the kernel sees it with
+    // the reduced axes kept at length 1): vectors and a reshape were a fifth of a small sum.
+    int64_t keep[EMBER_MAX_DIMS], dropped[EMBER_MAX_DIMS], keep_strides[EMBER_MAX_DIMS];
+    int ndropped = 0;
+    for (int i = 0; i < x->ndim; ++i) {
+        keep[i] = mask & (1ull << i) ? 1 : x->shape[i];
+        if (!(mask & (1ull << i))) dropped[ndropped++] = x->shape[i];
+    }
+    TRef out = keepdims ? alloc_tensor(ctx, result, keep, x->ndim) : alloc_tensor(ctx, result, dropped, ndropped);
     if (out->size) {
         ember_attrs_t attrs{};
         attrs.axes_mask = mask;

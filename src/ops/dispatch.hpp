@@ -103,6 +103,8 @@ TRef elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tens
 // cast to it; any strides; out may be one of the inputs).
 void elementwise_into(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs, ember_tensor* out);
 TRef reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims);
+// op's kernel on x as it is (no cast) over the axes in mask, into a new tensor of dtype result.
+TRef reduce_into_new(ember_ctx* ctx, OpId op, const ember_tensor* x, uint64_t mask, bool keepdims, ember_dtype_t result);
 // The sum of x in the accumulator dtype, x cast one slice of rows at a time where it is large
 // (no full-size widened copy).
 TRef sum_in_slices(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims, ember_dtype_t accumulator);
