@@ -33,8 +33,11 @@ def cases(rng, dtypes):
     """Yields (name, numpy callable, ember callable)."""
     for dt in dtypes:
         is_float = dt.startswith("float") or dt.startswith("complex")
-        a = (rng.random(10**6) * 100 + 1).astype(dt)
-        b = (rng.random(10**6) * 100 + 1).astype(dt)
+        if dt == "bool":  # random bits: any positive float would make every element true
+            a, b = rng.random(10**6) < 0.5, rng.random(10**6) < 0.5
+        else:
+            a = (rng.random(10**6) * 100 + 1).astype(dt)
+            b = (rng.random(10**6) * 100 + 1).astype(dt)
         A, B = em.asarray(a), em.asarray(b)
         for op in ["negative", "abs", "square", "sign"] + (UNARY_FLOAT if is_float else ["bitwise_invert"]):
             f = getattr(np, NUMPY_NAME.get(op, op))

@@ -2928,33 +2928,34 @@ TEST(CpuLarge, SumIsPairwiseAccurate) {
     EXPECT_NEAR(host_values(s64)[0], (double)exact64, (double)exact64 * 4e-16);
 }
 
-// matmul.cpp: a long dot product is cut into 8 parts for the pool (contiguous and strided
-// operands); vecdot and the 2-norm go through it.
+// matmul.cpp: a long dot product is cut into parts for the pool, 8 from 2^18 elements and
+// 2 from 2^15 (contiguous and strided operands); vecdot and the 2-norm go through it.
 TEST(CpuLarge, LongDotProductsInParts) {
     NEED_CPU();
-    const int64_t n = 1000003;
-    auto da = randf((size_t)n, -1, 1, 31), db = randf((size_t)n, -1, 1, 32);
-    double dot = 0, half_dot = 0, sq = 0;
-    for (int64_t i = 0; i < n; ++i) {
-        dot += (double)da[(size_t)i] * db[(size_t)i];
-        sq += (double)da[(size_t)i] * da[(size_t)i];
-        if (i % 2 == 0) half_dot += (double)da[(size_t)i] * db[(size_t)i];
-    }
-    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
-        T a = tensor(cpu(), da, {n}, dt), b = tensor(cpu(), db, {n}, dt), a2, b2, r;
-        const int64_t start = 0, stop = n, step = 2;
-        EM_OK(ember_slice(cpu(), a, &start, &stop, &step, 1, a2.out()));
-        EM_OK(ember_slice(cpu(), b, &start, &stop, &step, 1, b2.out()));
-        const double tol = dt == EMBER_FLOAT32 ? 1e-4 : 1e-12;  // float32: BLAS accumulates in float32
-        const std::string d = ember_dtype_name(dt);
-        EM_OK(ember_matmul(cpu(), a, b, r.out()));
-        EXPECT_NEAR(host_values(r)[0], dot, tol * std::sqrt((double)n)) << "dot " << d;
-        EM_OK(ember_matmul(cpu(), a2, b2, r.out()));
-        EXPECT_NEAR(host_values(r)[0], half_dot, tol * std::sqrt((double)n)) << "strided dot " << d;
-        EM_OK(ember_vecdot(cpu(), a, b, -1, r.out()));
-        EXPECT_NEAR(host_values(r)[0], dot, tol * std::sqrt((double)n)) << "vecdot " << d;
-        EM_OK(ember_vector_norm(cpu(), a, 2, nullptr, 0, 0, r.out()));
-        EXPECT_NEAR(host_values(r)[0], std::sqrt(sq), tol * std::sqrt(sq)) << "2-norm " << d;
+    for (const int64_t n : {int64_t(1000003), int64_t(100001)}) {
+        auto da = randf((size_t)n, -1, 1, 31), db = randf((size_t)n, -1, 1, 32);
+        double dot = 0, half_dot = 0, sq = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            dot += (double)da[(size_t)i] * db[(size_t)i];
+            sq += (double)da[(size_t)i] * da[(size_t)i];
+            if (i % 2 == 0) half_dot += (double)da[(size_t)i] * db[(size_t)i];
+        }
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+            T a = tensor(cpu(), da, {n}, dt), b = tensor(cpu(), db, {n}, dt), a2, b2, r;
+            const int64_t start = 0, stop = n, step = 2;
+            EM_OK(ember_slice(cpu(), a, &start, &stop, &step, 1, a2.out()));
+            EM_OK(ember_slice(cpu(), b, &start, &stop, &step, 1, b2.out()));
+            const double tol = dt == EMBER_FLOAT32 ? 1e-4 : 1e-12;  // float32: BLAS accumulates in float32
+            const std::string d = ember_dtype_name(dt);
+            EM_OK(ember_matmul(cpu(), a, b, r.out()));
+            EXPECT_NEAR(host_values(r)[0], dot, tol * std::sqrt((double)n)) << "dot " << d << " of " << n;
+            EM_OK(ember_matmul(cpu(), a2, b2, r.out()));
+            EXPECT_NEAR(host_values(r)[0], half_dot, tol * std::sqrt((double)n)) << "strided dot " << d;
+            EM_OK(ember_vecdot(cpu(), a, b, -1, r.out()));
+            EXPECT_NEAR(host_values(r)[0], dot, tol * std::sqrt((double)n)) << "vecdot " << d;
+            EM_OK(ember_vector_norm(cpu(), a, 2, nullptr, 0, 0, r.out()));
+            EXPECT_NEAR(host_values(r)[0], std::sqrt(sq), tol * std::sqrt(sq)) << "2-norm " << d;
+        }
     }
 }
 

@@ -3,10 +3,12 @@
 // idle process costs nothing.
 #include "threadpool.hpp"
 
+#include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 
 #include "cpu_common.hpp"
@@ -73,7 +75,11 @@ void ThreadPool::work(uint32_t gen) {
     }
 }
 
-void ThreadPool::worker_loop(int) {
+void ThreadPool::worker_loop(int id) {
+    // Named, so that top -H, perf and /proc/<pid>/task tell the pool's threads from others'.
+    char name[16];
+    std::snprintf(name, sizeof name, "ember-cpu-%d", id);
+    pthread_setname_np(pthread_self(), name);
     uint64_t seen = 0;
     for (;;) {
         uint64_t g = generation_.load(std::memory_order_acquire);
@@ -105,12 +111,18 @@ bool ThreadPool::try_run(int64_t ntasks, void (*fn)(void*, int64_t), void* ctx) 
     ctx_.store(ctx, std::memory_order_relaxed);
     ntasks_.store(ntasks, std::memory_order_relaxed);
     done_.store(0, std::memory_order_relaxed);
-    ticket_.store((uint64_t)gen << 32, std::memory_order_release);
+    // Task 0 is the caller's, claimed before the job is published: a worker spinning on
+    // the generation took it first as often as not, so which core read which part of a
+    // job's data (and kept it in its L2 for the next call on the same data) changed from
+    // call to call.
+    ticket_.store((uint64_t)gen << 32 | 1, std::memory_order_release);
     {
         std::lock_guard<std::mutex> lock(m_);
         generation_.fetch_add(1, std::memory_order_acq_rel);
     }
     cv_.notify_all();
+    fn(ctx, 0);
+    done_.fetch_add(1, std::memory_order_release);
     work(gen);
     // Wait for tasks a worker claimed. If it was preempted (a loaded machine), yield the
     // CPU to it instead of spinning through our time slice.

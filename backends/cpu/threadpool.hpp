@@ -15,7 +15,8 @@ public:
     explicit ThreadPool(int nthreads);
     ~ThreadPool();
     int size() const { return nthreads_; }
-    // Returns false (and runs nothing) if another caller is using the pool.
+    // Returns false (and runs nothing) if another caller is using the pool. ntasks >= 1;
+    // the caller runs task 0 itself.
     bool try_run(int64_t ntasks, void (*fn)(void*, int64_t), void* ctx);
 
 private:
