@@ -6,6 +6,7 @@
 // Settings read once per process (EMBER_CPU_CACHE_LIMIT, EMBER_NUM_THREADS, EMBER_CPU_ISA)
 // are tested in a child process: the test re-runs this binary with the variable set and a
 // filter selecting a CpuChild.* test, which only runs there.
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,10 +17,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -282,6 +286,62 @@ TEST(CpuBackend, ThreadCountFollowsEnvironment) {
     NEED_CHILD_PROCESSES();
     EXPECT_EQ(run_child("CpuChild.ThreeThreads", {{"EMBER_NUM_THREADS", "3"}}), 0);
     EXPECT_EQ(run_child("CpuChild.OpenBlasCoreBelowTheCpu", {{"OPENBLAS_CORETYPE", "Prescott"}}), 0);
+}
+
+// threadpool.cpp: the workers are named ember-cpu-N, and one that shares the caller's CPU is
+// moved off it (move_off_callers_cpu) with its own affinity given back at once. The test
+// thread is pinned to a worker's CPU for a run of pool jobs, which makes that move likely;
+// afterwards every worker may still run on every CPU the test thread could.
+TEST(CpuBackend, PoolWorkersKeepTheirAffinity) {
+    NEED_CPU();
+    ember_device_info_t info{};
+    EM_OK(ember_ctx_device_info(cpu(), 0, &info));
+    cpu_set_t allowed;
+    ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+    auto d = randf(1 << 20, -1, 1, 5);
+    T x = tensor(cpu(), d, {1 << 20}, EMBER_FLOAT32);
+    auto run_jobs = [&] {
+        for (int i = 0; i < 200; ++i) {
+            T s;
+            EM_OK(ember_sum(cpu(), x, nullptr, 0, 0, s.out()));
+        }
+    };
+    run_jobs();  // the pool is started and its workers have run
+    struct Worker {
+        int tid, cpu;
+    };
+    auto workers = [] {
+        std::vector<Worker> found;
+        for (const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) {
+            std::ifstream comm(entry.path() / "comm"), stat(entry.path() / "stat");
+            std::string name, line;
+            std::getline(comm, name);
+            std::getline(stat, line);
+            if (name.rfind("ember-cpu-", 0) != 0) continue;
+            std::istringstream fields(line.substr(line.rfind(')') + 2));
+            std::string field;
+            int cpu = -1;
+            for (int i = 0; fields >> field; ++i)
+                if (i == 36) cpu = std::atoi(field.c_str());  // stat's field 39, "processor"
+            found.push_back({std::atoi(entry.path().filename().c_str()), cpu});
+        }
+        return found;
+    };
+    std::vector<Worker> before = workers();
+    EXPECT_EQ((int)before.size(), std::max(0, info.compute_units - 1)) << "one named worker per thread but the caller's";
+    if (before.empty() || CPU_COUNT(&allowed) < 2) GTEST_SKIP() << "no pool or one CPU: nothing to move";
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(before[0].cpu >= 0 ? before[0].cpu : 0, &one);
+    if (sched_setaffinity(0, sizeof one, &one) == 0) {
+        run_jobs();
+        sched_setaffinity(0, sizeof allowed, &allowed);
+    }
+    for (const Worker& w : workers()) {
+        cpu_set_t mask;
+        ASSERT_EQ(sched_getaffinity(w.tid, sizeof mask, &mask), 0);
+        EXPECT_TRUE(CPU_EQUAL(&mask, &allowed)) << "worker " << w.tid << " may run on " << CPU_COUNT(&mask) << " CPUs, not " << CPU_COUNT(&allowed);
+    }
 }
 
 // With OpenBLAS's SSE3 kernels on a processor with AVX2 (an OpenBLAS too old for the

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -22,6 +24,7 @@ public:
 private:
     void worker_loop(int id);
     void work(uint32_t gen);
+    void move_off_callers_cpu();
 
     int nthreads_;
     std::vector<std::thread> workers_;
@@ -38,6 +41,11 @@ private:
     std::atomic<int64_t> ntasks_{0};
     std::atomic<uint64_t> ticket_{0};
     std::atomic<int64_t> done_{0};
+    // Each worker's thread id and the CPU it last woke on for a job (-1: not yet), and the
+    // jobs in a row in which one shared the caller's CPU (move_off_callers_cpu).
+    std::unique_ptr<std::atomic<int>[]> tid_, cpu_;
+    int shared_jobs_ = 0;
+    std::chrono::steady_clock::time_point last_move_{};
 };
 
 // Thread count: EMBER_NUM_THREADS if set to a positive integer, else the CPUs this process
