@@ -25,6 +25,7 @@ inline void cpu_relax() {
     __builtin_ia32_pause();
 #endif
 }
+constexpr uint32_t kClosedTicket = 0xffffffffu;  // a task index no job reaches (try_run)
 constexpr int kSpinIters = 4000;  // ~20-90 us of pause: the caller's wait for its workers
 // An idle worker pauses briefly, then yields the CPU between looks at the job counter
 // until kIdleSpin has passed since its last task, then sleeps. Yielding, another thread
@@ -71,7 +72,7 @@ void ThreadPool::work(uint32_t gen) {
         uint64_t t = ticket_.load(std::memory_order_acquire);
         if ((uint32_t)(t >> 32) != gen) return;
         int64_t idx = (int64_t)(uint32_t)t;
-        if (idx >= ntasks_.load(std::memory_order_relaxed)) return;
+        if (idx >= ntasks_.load(std::memory_order_acquire)) return;
         if (!ticket_.compare_exchange_weak(t, t + 1, std::memory_order_acq_rel, std::memory_order_relaxed)) continue;
         fn_.load(std::memory_order_relaxed)(ctx_.load(std::memory_order_relaxed), idx);
         done_.fetch_add(1, std::memory_order_release);
@@ -112,10 +113,19 @@ bool ThreadPool::try_run(int64_t ntasks, void (*fn)(void*, int64_t), void* ctx) 
     std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
     if (!busy.owns_lock()) return false;
     uint32_t gen = (uint32_t)(generation_.load(std::memory_order_relaxed) + 1);
+    // The ticket is closed (the new generation, no task to claim) before the job's fields
+    // change. A worker late for the last job could otherwise read its final ticket, then
+    // this job's larger task count, and claim and run a task of this job with a
+    // compare-and-swap on the old ticket before the new one was stored: that task ran
+    // twice, its extra count let this job return early, and it ran with fields of two jobs
+    // (sorts on 3 threads on the 2-CPU host went wrong or crashed; tests/pool_check.cpp).
+    // Now a worker that reads the new task count (acquire, in work()) sees the closed
+    // ticket, and its compare-and-swap on the old one fails.
+    ticket_.store((uint64_t)gen << 32 | kClosedTicket, std::memory_order_relaxed);
     fn_.store(fn, std::memory_order_relaxed);
     ctx_.store(ctx, std::memory_order_relaxed);
-    ntasks_.store(ntasks, std::memory_order_relaxed);
     done_.store(0, std::memory_order_relaxed);
+    ntasks_.store(ntasks, std::memory_order_release);
     // Task 0 is the caller's, claimed before the job is published: a worker spinning on
     // the generation took it first as often as not, so which core read which part of a
     // job's data (and kept it in its L2 for the next call on the same data) changed from
