@@ -10,8 +10,8 @@
 // x86-simd-sort): the first and last vectors are held in registers, which leaves as many
 // free slots; each step loads the next vectors from the side with fewer free slots, so
 // both sides always have room for the keys it writes: those below the pivot packed at the
-// left write position, the others at the right one. Pieces of up to 1 KB are sorted by
-// network_sort (kQuickLeafVectors).
+// left write position, the others at the right one. Pieces of up to 1 KB (2 KB on
+// AVX-512) are sorted by network_sort (kQuickLeafVectors).
 #if defined(__AVX512F__) || defined(__AVX2__)
 
 // For each comparison mask of W keys, the lanes of 8 that put the keys whose bit is set
@@ -252,15 +252,16 @@ int64_t quick_split(T* a, int64_t n) {
     return partition_keys(a, n, T(pivot + 1));
 }
 
-// Pieces of up to 16 vectors go to the network, the largest that runs unrolled in registers:
-// on AVX-512 measured faster than the in-memory networks with fewer partition steps. On
+// Pieces go to the network at the largest size that runs unrolled in registers
+// (kUnrolledMax): 32 vectors on AVX-512 (Intel host, one thread, float64 1e3 / 3e3 keys 3.6
+// / 11.4 -> 3.1 / 10.5 us against 16; 8 was slower: 4.6 / 14.2), 16 below it. On
 // AVX2 32 vectors (in memory) had been faster (one thread, 1e6 32-bit keys: 7.4-7.6 ms
 // against 8.0-9.2 with 16) until the unrolled networks there took their transposed form
 // (simd_sortnet.hpp): Zen 3 host, one thread, 1e4 / 1e6 keys of 64 bits 97 us / 14.0-14.8
 // ms -> 73 us / 12.0-12.6 ms, of 32 bits 43-44 us / 6.3-7.6 ms -> 40 us / 6.1-6.5 ms (32
 // vectors in the transposed form: 84 us / 12.8-13.1 ms, 49 us / 7.0-7.8 ms). Fewer than
-// 16 cannot be: a partition needs 2 * kQuickUnroll vectors.
-constexpr int kQuickLeafVectors = 16;
+// 16 cannot be on AVX2: a partition needs 2 * kQuickUnroll vectors.
+constexpr int kQuickLeafVectors = VB == 64 ? 32 : 16;
 static_assert(kQuickLeafVectors >= 2 * kQuickUnroll, "a leaf holds what a partition needs");
 template <class T>
 void quicksort_depth(T* a, int64_t n, int depth) {
