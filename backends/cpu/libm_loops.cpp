@@ -209,7 +209,9 @@ ember_status_t unary(const ember_kernel_call_t* c, int mvec, F f) {
     if (!make_geometry(views, 2, g)) return EMBER_OK;
     const int is64 = x.dtype == EMBER_FLOAT64;
     UnFn vec = mvec >= 0 ? g_isa->math[mvec][is64] : nullptr;
-    if (vec && unary_vector_runs(g, base_ptr(x), itemsize_of(x.dtype), base_ptr(o), itemsize_of(o.dtype), vec, kParallelCostly, 0)) return EMBER_OK;
+    if (vec && unary_vector_runs(g, base_ptr(x), itemsize_of(x.dtype), base_ptr(o), itemsize_of(o.dtype), vec, kParallelCostly,
+                                 Bool ? 0 : stream_flag(g.size * (int64_t)itemsize_of(o.dtype), o, {&x})))
+        return EMBER_OK;
     if (is64) unary_loop<double, Bool>(g, base_ptr(x), base_ptr(o), vec, f);
     else unary_loop<float, Bool>(g, base_ptr(x), base_ptr(o), vec, f);
     return EMBER_OK;

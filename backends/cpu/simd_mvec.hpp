@@ -54,27 +54,44 @@ namespace {
 typedef EMBER_MVEC_TF MvF;
 typedef EMBER_MVEC_TD MvD;
 
+// With kStream the full vectors go out by streaming stores from the first vector-aligned
+// output (the head before it through the padded path, as the tail): without them a large
+// output was read for ownership and written back through the caches, and sin of 1e7
+// float32 on one thread took 0.48-0.51 ns an element against 0.27-0.29 up to 6e6.
 template <class T, class NV, NV (*F)(NV)>
-void mvec_unary(const void* in, void* out, int64_t n, int) {
+void mvec_unary(const void* in, void* out, int64_t n, int flags) {
     constexpr int w = sizeof(NV) / sizeof(T);
     const T* x = (const T*)in;
     T* o = (T*)out;
-    int64_t i = 0;
-    for (; i + w <= n; i += w) {
-        NV v;
-        memcpy(&v, x + i, sizeof v);
-        v = F(v);
-        memcpy(o + i, &v, sizeof v);
-    }
-    if (i < n) {
+    auto padded = [&](int64_t i, int64_t m) {  // o[i, i + m) for m < w
         T t[w];
-        for (int k = 0; k < w; ++k) t[k] = x[i + (k < n - i ? k : 0)];  // pad with a real input
+        for (int k = 0; k < w; ++k) t[k] = x[i + (k < m ? k : 0)];  // pad with a real input
         NV v;
         memcpy(&v, t, sizeof v);
         v = F(v);
         memcpy(t, &v, sizeof v);
-        for (int64_t k = 0; k < n - i; ++k) o[i + k] = t[k];
+        for (int64_t k = 0; k < m; ++k) o[i + k] = t[k];
+    };
+    int64_t i = 0;
+    const bool stream = (flags & kStream) && (uintptr_t)o % sizeof(T) == 0;
+    if (stream) {
+        i = std::min<int64_t>(n, (int64_t)((sizeof(NV) - (uintptr_t)o % sizeof(NV)) % sizeof(NV) / sizeof(T)));
+        if (i > 0) padded(0, i);
+        for (; i + w <= n; i += w) {
+            NV v;
+            memcpy(&v, x + i, sizeof v);
+            stream_vec(o + i, F(v));
+        }
+        if (!(flags & kCallerFences)) stream_fence();
+    } else {
+        for (; i + w <= n; i += w) {
+            NV v;
+            memcpy(&v, x + i, sizeof v);
+            v = F(v);
+            memcpy(o + i, &v, sizeof v);
+        }
     }
+    if (i < n) padded(i, n - i);
 }
 template <class T, class NV, NV (*F)(NV, NV)>
 void mvec_binary(const void* a, const void* b, void* out, int64_t n, int mode) {
