@@ -158,6 +158,19 @@ inline void stream_fence() {
     _mm_sfence();
 #endif
 }
+
+// Each step of a long pass over an input first asks for the lines 2 KiB ahead of it.
+// Reductions: the hardware prefetchers alone kept one core of the Emerald Rapids host at
+// 18 GB/s from L3 and 29 GB/s from L2 in a float32 sum; with this, 23 and 37 (sum of 1e7
+// float32 on two threads 0.88-0.91 -> 0.79-0.85 ms, 1e6 66-80 -> 47-59 us). Unary kernels
+// whose result is a long chain of dependent steps (gelu): the loads of the next vectors
+// wait behind it, and the Intel host of series 41 ran gelu_tanh of 1e7 float32 at
+// 0.47-0.50 ns an element on one thread against 0.34 at 1e6; with this, 0.31-0.32.
+constexpr int64_t kStreamPrefetchBytes = 2048;
+template <class T, int64_t Elems>
+inline __attribute__((always_inline)) void prefetch_step(const T* p) {
+    for (int64_t line = 0; line < Elems * (int64_t)sizeof(T); line += 64) __builtin_prefetch((const char*)p + kStreamPrefetchBytes + line);
+}
 // Through the unsigned lanes: a float zero vector plus x would turn -0.0 into +0.0 (x * -0.0
 // on a vector of positive numbers came out +0.0).
 template <class T> inline __attribute__((always_inline)) V<T> splat(T x) {

@@ -35,15 +35,6 @@ inline VD load_as_f64(const double* p) { return load(p); }
 inline VD load_as_f64(const int64_t* p) { return __builtin_convertvector(load(p), VD); }
 inline VD load_as_f64(const uint64_t* p) { return __builtin_convertvector(load(p), VD); }
 
-// Each step of a streaming reduction first asks for the lines 2 KiB ahead of it: the
-// hardware prefetchers alone kept one core of the Emerald Rapids host at 18 GB/s from L3
-// and 29 GB/s from L2 in a float32 sum; with this, 23 and 37 (sum of 1e7 float32 on two
-// threads 0.88-0.91 -> 0.79-0.85 ms, 1e6 66-80 -> 47-59 us).
-constexpr int64_t kStreamPrefetchBytes = 2048;
-template <class T, int64_t Elems>
-inline void prefetch_step(const T* p) {
-    for (int64_t line = 0; line < Elems * (int64_t)sizeof(T); line += 64) __builtin_prefetch((const char*)p + kStreamPrefetchBytes + line);
-}
 // The vector part of a sum of float32, float64 or (u)int64 values in double lanes: four
 // accumulators over x[0..i), combined; i is left at the first element not summed (fewer
 // than a vector's worth remain).
