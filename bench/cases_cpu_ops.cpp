@@ -693,6 +693,11 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("cumsum_axis0_narrow_f64", "100000x10", time_result(reps, [&](ember_tensor_t** r) { ember_cumsum(c, x, 0, r); }));
         for (ember_tensor_t* t : {x32, x}) ember_tensor_release(t);
     }
+    if (np.count("cumsum_f32/1e7")) {  // one long line: sequential, asked for ahead (scan.cpp)
+        ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 39);
+        add("cumsum_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_cumsum(c, x, 0, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("count_nonzero_f32/1e7")) {
         ember_tensor_t* x = random_tensor(c, {10000000}, -1, 1, 19), *zero = nullptr, *y = nullptr;
         ember_full(c, nullptr, 0, 0, EMBER_FLOAT32, &zero);

@@ -156,6 +156,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   pow_i32            a ** b of the int32 values of floor_divide_i32 (b in [1, 7))
   cumsum_i64         np.cumsum(a) of the int64 values of remainder_i64
   cumsum_axis0_narrow_f64  np.cumsum(x, axis=0) of a (100000, 10) float64 uniform(-1, 1) array
+  cumsum_f32         np.cumsum(x) of 1e7 float32 uniform(-1, 1) (one line; NumPy sums in float32, Ember in
+                     float64 as the reference, each total rounded to float32)
   cumsum_axis0_narrow_f16, max_rows_narrow_f16, argmax_axis0_narrow_f16
                      np.cumsum(h, axis=0), h.max(axis=1), h.argmax(axis=0) of that array as float16
   floor_divide_i8    a // b of the values of floor_divide_i32 as int8
@@ -546,6 +548,7 @@ INDEX_CASES = {
     "floor_divide_scalar_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6),), lambda a: a // np.int64(7)),
     "cumsum_i64": ("1e6", lambda r: (r.integers(-100, 100, 10**6),), lambda a: np.cumsum(a)),
     "cumsum_axis0_narrow_f64": ("100000x10", lambda r: (r.uniform(-1, 1, (100000, 10)),), lambda x: np.cumsum(x, axis=0)),
+    "cumsum_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.cumsum(x)),
     "cumsum_axis0_narrow_f16": ("100000x10", lambda r: (r.uniform(-1, 1, (100000, 10)).astype(np.float16),), lambda x: np.cumsum(x, axis=0)),
     "max_rows_narrow_f16": ("100000x10", lambda r: (r.uniform(-1, 1, (100000, 10)).astype(np.float16),), lambda x: x.max(axis=1)),
     "argmax_axis0_narrow_f16": ("100000x10", lambda r: (r.uniform(-1, 1, (100000, 10)).astype(np.float16),), lambda x: x.argmax(axis=0)),

@@ -402,6 +402,50 @@ TEST(CpuLarge, ColumnScansMatchReferenceExactly) {
     }
 }
 
+// scan.cpp: float32/float64 cumsum/cumprod along the innermost axis, a line at a time in
+// pieces of 4096 with the reference's double accumulator, so the results are identical: one
+// long line (pieces and a tail), many short ones (across the pool), a 3-d tensor, rows of a
+// slice (an offset), a stepped view (the reference's lines), NaNs of both signs in one piece
+// (a NaN total stays the first NaN met: the piece is redone with the select) and
+// infinities of both signs that meet in another.
+TEST(CpuLarge, RowScansMatchReferenceExactly) {
+    NEED_CPU();
+    struct Case {
+        std::vector<int64_t> shape;
+        int64_t axis;
+    } cases[] = {{{100003}, 0}, {{3000, 37}, 1}, {{7, 3, 5003}, -1}, {{1}, 0}};
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    for (auto& c : cases) {
+        int64_t n = 1;
+        for (int64_t d : c.shape) n *= d;
+        for (bool sum : {true, false}) {
+            auto d = randf((size_t)n, sum ? -3.0f : 0.999f, sum ? 3.0f : 1.001f, 92);
+            if (&c == &cases[0]) d[5000] = -nan, d[6000] = nan, d[9000] = inf, d[9500] = -inf;
+            if (&c == &cases[1]) d[37 * 100 + 5] = nan, d[37 * 100 + 9] = -nan;
+            for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+                T x0 = tensor(cpu(), d, c.shape, EMBER_FLOAT32), x;
+                EM_OK(ember_astype(cpu(), x0, dt, x.out()));
+                auto fn = sum ? ember_cumsum : ember_cumprod;
+                auto check = [&](const ember_tensor_t* v, int64_t axis, const std::string& what) {
+                    T got, want;
+                    EM_OK(fn(cpu(), v, axis, got.out()));
+                    EM_OK(fn(ref(), as_ref(v), axis, want.out()));
+                    EXPECT_EQ(backend_of(got), "cpu");
+                    EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << (sum ? "cumsum " : "cumprod ") << ember_dtype_name(dt) << " " << what;
+                };
+                check(x, c.axis, std::to_string(c.shape.size()) + "-d, " + std::to_string(n) + " elements");
+                if (c.shape.size() != 2) continue;
+                const int64_t from[2] = {5, 0}, to[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, step[2] = {1, 2};
+                T rows, stepped;
+                EM_OK(ember_slice(cpu(), x, from, to, nullptr, 2, rows.out()));
+                EM_OK(ember_slice(cpu(), x, from, to, step, 2, stepped.out()));
+                check(rows, 1, "rows of a slice");
+                check(stepped, 1, "a stepped view");
+            }
+        }
+    }
+}
+
 // astype of contiguous, transposed and stepped views (the latter gathered into tiles, then
 // the contiguous conversions; complex -> real through the real parts) against the reference bit for bit,
 // from every kind of dtype to floats, half types, integers and bool, with NaN, infinities,

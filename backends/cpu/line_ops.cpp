@@ -4,7 +4,7 @@
 // their axes on its own (for gather.cpp: scatter's mean, max, min and other layouts; for
 // reduce.cpp, gather.cpp's take_along_axis, argreduce.cpp, scan.cpp, sort.cpp and fft.cpp:
 // prod of other dtypes, complex all/any over given axes, strided argmax/argmin,
-// cumsum/cumprod along the innermost dim, FFTs on wide vectors).
+// integer and strided cumsum/cumprod along the innermost dim, FFTs on wide vectors).
 // The reference backend's code runs on slices of such a dim across the thread pool. Each
 // slice is an ordinary view of the same tensors (an input marked whole, such as scatter's
 // index, goes to every slice uncut), so the results are the reference's, bit for bit,

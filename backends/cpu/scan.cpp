@@ -5,9 +5,9 @@
 // own width) and each line is still summed in order, so the results are the reference's
 // bit for bit. A NaN total stays the first NaN met, in both backends: which of two NaN
 // operands an add returns is the compiler's choice.
-// Scans along the innermost dim are sequential within a line: line_ops.cpp threads
-// float32/float64 ones across lines; float16/bfloat16 ones run here, widened and narrowed
-// by the vector conversions. A long line of integers is shared by the threads instead:
+// Scans along the innermost dim are sequential within a line: float32/float64 ones run
+// here, threaded across lines, as do float16/bfloat16 ones, widened and narrowed by the
+// vector conversions. A long line of integers is shared by the threads instead:
 // wrapping addition and multiplication are associative, so each part of the line scanned
 // from the total of the parts before it gives the sequential results exactly. (One thread's
 // sequential scan already runs at about one element per cycle, near what the cache
@@ -216,6 +216,55 @@ void scan_half_columns(const ember_view_t& in, const ember_view_t& out, int axis
     });
 }
 
+// float32/float64 lines along the innermost dim, contiguous in both views: the reference's
+// sequence (a double accumulator, each running total rounded back to T) a piece at a time,
+// first without the NaN-keeping select and again with it where a piece ended NaN (as
+// for_column_blocks does), the input's and the output's lines asked for kAheadBytes ahead
+// (the output's for writing): the reference's loop waited on its loads and stores once a
+// line left the L2. One thread, 1e7 float32 1.51 -> 0.59-0.62 ns an element (1e6: 0.60 ->
+// 0.53), float64 1.16 -> 0.74-0.95 (0.54 both); without the output's, 0.68 and 1.06-1.08.
+// Lines are independent: several go to the pool, one runs alone.
+constexpr int64_t kScanPiece = 4096, kAheadBytes = 2048;
+template <class T, bool IsSum, bool Careful>
+double scan_float_run(double acc, const T* x, T* y, int64_t m) {
+    constexpr int64_t kPerLine = 64 / sizeof(T);
+    for (int64_t i = 0; i < m; i += kPerLine) {
+        __builtin_prefetch((const char*)(x + i) + kAheadBytes);
+        __builtin_prefetch((const char*)(y + i) + kAheadBytes, 1);
+        for (int64_t k = i, e = std::min(m, i + kPerLine); k < e; ++k) {
+            double v = (double)x[k];
+            if constexpr (Careful) v = acc != acc ? acc : v;
+            acc = IsSum ? acc + v : acc * v;
+            y[k] = (T)acc;
+        }
+    }
+    return acc;
+}
+template <class T, bool IsSum>
+void scan_float_line(const T* x, T* y, int64_t n) {
+    double acc = IsSum ? 0.0 : 1.0;
+    for (int64_t k = 0; k < n; k += kScanPiece) {
+        const int64_t m = std::min(kScanPiece, n - k);
+        const double end = scan_float_run<T, IsSum, false>(acc, x + k, y + k, m);
+        acc = end == end ? end : scan_float_run<T, IsSum, true>(acc, x + k, y + k, m);
+    }
+}
+template <class T, bool IsSum>
+void scan_float_rows(const ember_view_t& in, const ember_view_t& out, int axis) {
+    const T* src = (const T*)in.data + in.offset;
+    T* dst = (T*)out.data + out.offset;
+    const int64_t n = in.shape[axis], lines = numel(in) / n;
+    auto run = [&](int64_t begin, int64_t end) {
+        for (int64_t line = begin; line < end; ++line) {
+            int64_t io, oo;
+            line_offsets(in, out, axis, line, io, oo);
+            scan_float_line<T, IsSum>(src + io, dst + oo, n);
+        }
+    };
+    if (lines > 1 && n * lines >= kParallelCostly) parallel_range(lines, 2, 1, run);
+    else run(0, lines);
+}
+
 // Integer lines along the innermost dim, long enough for the threads; false if not such.
 bool scan_long_lines(const ember_kernel_call_t* c, int axis, bool sum) {
     const ember_view_t& in = c->in[0];
@@ -253,6 +302,11 @@ ember_status_t scan_kernel(const ember_kernel_call_t* c) {
         inner *= in.shape[d];
     }
     if (inner == 1 && scan_long_lines(c, axis, sum)) return EMBER_OK;
+    if (inner == 1 && in.strides[axis] == 1 && out.strides[axis] == 1 && (in.dtype == EMBER_FLOAT32 || in.dtype == EMBER_FLOAT64)) {
+        if (in.dtype == EMBER_FLOAT32) sum ? scan_float_rows<float, true>(in, out, axis) : scan_float_rows<float, false>(in, out, axis);
+        else sum ? scan_float_rows<double, true>(in, out, axis) : scan_float_rows<double, false>(in, out, axis);
+        return EMBER_OK;
+    }
     if (inner == 1 && half_slot(in.dtype) >= 0 && in.strides[axis] == 1 && out.strides[axis] == 1) {
         scan_half_rows(in, out, axis, sum, half_slot(in.dtype));
         return EMBER_OK;
