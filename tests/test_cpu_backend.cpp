@@ -4489,6 +4489,23 @@ TEST(CpuLarge, StreamingStoresForHugeOutputs) {
     EM_OK(ember_elementwise_into(cpu(), "sin", xs, 1, into));
     EM_OK(ember_sin(ref(), as_ref(y_rest), want.out()));
     expect_close(into, want, 1e-6, 0, "sin into a view");
+    // 8-byte results of conversions and of floor: L1 pieces, then the streaming copy; from
+    // the misaligned x, and into views one element past a line (the head in place).
+    T x64, x64_want, fl, fl_want, big64, into64, fl_into;
+    EM_OK(ember_astype(cpu(), x, EMBER_FLOAT64, x64.out()));
+    EM_OK(ember_astype(ref(), as_ref(x), EMBER_FLOAT64, x64_want.out()));
+    expect_close(x64, x64_want, 0, 0, "astype float32 -> float64");
+    EM_OK(ember_floor(cpu(), x64, fl.out()));
+    EM_OK(ember_floor(ref(), as_ref(x64), fl_want.out()));
+    expect_close(fl, fl_want, 0, 0, "floor float64");
+    const int64_t wide[1] = {n + 1};
+    EM_OK(ember_zeros(cpu(), wide, 1, EMBER_FLOAT64, big64.out()));
+    EM_OK(ember_slice(cpu(), big64, one, end, nullptr, 1, into64.out()));
+    EM_OK(ember_assign(cpu(), into64, x));
+    expect_close(into64, x64_want, 0, 0, "float32 assigned into a float64 view");
+    const ember_tensor_t* x64s[1] = {x64};
+    EM_OK(ember_elementwise_into(cpu(), "floor", x64s, 1, into64));
+    expect_close(into64, fl_want, 0, 0, "floor float64 into a view");
 }
 
 // ------------------------------------------------------------------ transcendental accuracy

@@ -158,6 +158,7 @@ inline void stream_fence() {
     _mm_sfence();
 #endif
 }
+void copy_bytes(const void* in, void* out, int64_t nbytes, int flags);  // below, with kStream
 
 // Each step of a long pass over an input first asks for the lines 2 KiB ahead of it.
 // Reductions: the hardware prefetchers alone kept one core of the Emerald Rapids host at
