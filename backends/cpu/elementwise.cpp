@@ -27,6 +27,7 @@
 
 namespace ember_cpu {
 namespace {
+#include "streamed_pieces.hpp"
 
 // ------------------------------------------------------------------ half types
 // float16/bfloat16 operands go through the float32 kernels in L1-sized chunks: converted
@@ -1250,25 +1251,8 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
             if (cvt) cvt(buf, dst + k * (int64_t)osz, m);
         }
     };
-    // An output of 8-byte elements and g_stream_bytes or more (stream_flag): each run
-    // converted in L1 pieces that go out by the streaming copy, the pieces lined up with the
-    // output's 64-byte lines (the head before the first line converted in place). Through
-    // the caches each output line was read for ownership first: 1e7 float32 -> float64 took
-    // 0.70 ns an element on one thread, now 0.47 (two threads 0.26 -> 0.23). Narrower
-    // outputs timed the same or 3-7% slower so (float32 -> int32, int32 -> float32).
-    const int stream = osz == 8 && (uintptr_t)po % osz == 0 ? stream_flag(g.size * (int64_t)osz, o, {&x}) : 0;
-    auto convert_streamed = [&](const char* src, char* dst, int64_t len) {
-        constexpr int64_t kPieceBytes = 4096;
-        alignas(64) char piece[kPieceBytes];
-        const int64_t per_piece = kPieceBytes / (int64_t)osz;
-        int64_t k = std::min<int64_t>(len, (int64_t)((64 - (uintptr_t)dst % 64) % 64) / (int64_t)osz);
-        if (k > 0) convert_run(src, dst, k);
-        for (; k < len; k += per_piece) {
-            const int64_t m = std::min(per_piece, len - k);
-            convert_run(src + k * (int64_t)isz, piece, m);
-            g_isa->copy(piece, dst + k * (int64_t)osz, m * (int64_t)osz, kStream | kCallerFences);
-        }
-    };
+    // An output of 8-byte elements and g_stream_bytes or more: streamed (streamed_pieces.hpp).
+    const int stream = osz == 8 ? stream_flag(g.size * (int64_t)osz, o, {&x}) : 0;
     if (inner == 1 || sx == 1) {
         const char* const input[1] = {px};
         if (inner > 1 && short_run_blocks<1>(g, input, isz, po, osz, kParallelCheap,
@@ -1278,7 +1262,7 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
                 const char* src = px + off[1] * (int64_t)isz;
                 char* dst = po + off[0] * (int64_t)osz;
-                if (stream) convert_streamed(src, dst, len);
+                if (stream) run_streamed_in_pieces(convert_run, src, (int64_t)isz, dst, (int64_t)osz, len, g_isa->copy);
                 else convert_run(src, dst, len);
             });
             if (stream) store_fence();

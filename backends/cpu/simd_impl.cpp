@@ -159,6 +159,7 @@ inline void stream_fence() {
 #endif
 }
 void copy_bytes(const void* in, void* out, int64_t nbytes, int flags);  // below, with kStream
+#include "streamed_pieces.hpp"
 
 // Each step of a long pass over an input first asks for the lines 2 KiB ahead of it.
 // Reductions: the hardware prefetchers alone kept one core of the Emerald Rapids host at

@@ -175,25 +175,6 @@ template <class T> inline uint8_t sign_bit_of(T v) {
     memcpy(&bits, &v, sizeof bits);
     return (uint8_t)(bits >> (8 * sizeof(T) - 1));
 }
-// With kStream: run(x, o, n) into L1 pieces that go out by the streaming copy, lined up
-// with the output's 64-byte lines (the head before the first line written in place), for
-// loops the compiler vectorises from scalar code and so cannot stream themselves. Only
-// 8-byte results: floor of 1e7 float64 took 0.92 ns an element on one thread through the
-// caches (each output line read for ownership first), 0.68 so (two threads 0.41 -> 0.32);
-// round of float32 timed 3-7% slower so (0.29 -> 0.31).
-template <class T, class R, class Run>
-void streamed_in_pieces(Run run, const T* x, R* o, int64_t n, int flags) {
-    constexpr int64_t kPer = 4096 / sizeof(R);
-    alignas(64) R piece[kPer];
-    int64_t i = (uintptr_t)o % sizeof(R) ? n : std::min<int64_t>(n, (int64_t)((64 - (uintptr_t)o % 64) % 64 / sizeof(R)));
-    run(x, o, i);
-    for (; i < n; i += kPer) {
-        const int64_t m = std::min(kPer, n - i);
-        run(x + i, piece, m);
-        copy_bytes(piece, o + i, m * (int64_t)sizeof(R), kStream | kCallerFences);
-    }
-    if (!(flags & kCallerFences)) stream_fence();
-}
 #define EMBER_EXACT_LOOP(fn, T, R, expr)                               \
     void fn##_run(const T* __restrict x, R* __restrict o, int64_t n) { \
         for (int64_t i = 0; i < n; ++i) {                              \
@@ -202,8 +183,10 @@ void streamed_in_pieces(Run run, const T* x, R* o, int64_t n, int flags) {
         }                                                              \
     }                                                                  \
     void fn(const void* in, void* out, int64_t n, int flags) {         \
-        if ((flags & kStream) && sizeof(R) == 8) return streamed_in_pieces(fn##_run, (const T*)in, (R*)out, n, flags); \
-        fn##_run((const T*)in, (R*)out, n);                            \
+        if (!(flags & kStream) || sizeof(R) != 8) return fn##_run((const T*)in, (R*)out, n); \
+        auto run = [](const char* x, char* o, int64_t m) { fn##_run((const T*)x, (R*)o, m); }; \
+        run_streamed_in_pieces(run, (const char*)in, sizeof(T), (char*)out, sizeof(R), n, copy_bytes); \
+        if (!(flags & kCallerFences)) stream_fence();                  \
     }
 #define EMBER_EXACT_PAIR(name, R32, R64, e32, e64) \
     EMBER_EXACT_LOOP(name##_f32, float, R32, e32)  \
