@@ -2788,6 +2788,40 @@ TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
     expect_close(got, want, 2e-6, 1e-6, "logsumexp");
 }
 
+// softmax.cpp's long rows: worked in parts of 65536 elements, spread over the pool when
+// there are fewer rows than threads. A row must come out the same bits alone (split) as
+// among other rows (one thread each), and match the reference; a NaN or +inf in one part
+// must reach every part's result, and a row of -inf only gives NaN as the composite does.
+TEST(CpuLarge, LongSoftmaxRowsSplitAcrossThePool) {
+    NEED_CPU();
+    const int64_t n = 3 * 65536 + 123;
+    for (int kind = 0; kind < 4; ++kind) {
+        auto d = randf((size_t)(3 * n), -40, 40, 71 + (unsigned)kind);
+        float* mid = d.data() + n;
+        if (kind == 1) mid[2 * 65536 + 7] = std::numeric_limits<float>::quiet_NaN();
+        if (kind == 2) mid[65536 + 3] = std::numeric_limits<float>::infinity();
+        if (kind == 3) std::fill(mid, mid + n, -std::numeric_limits<float>::infinity());
+        const std::vector<float> row(mid, mid + n);
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+            T three = tensor(cpu(), d, {3, n}, dt), one = tensor(cpu(), row, {1, n}, dt);
+            for (int lg = 0; lg < 2; ++lg) {
+                auto fn = lg ? ember_log_softmax : ember_softmax;
+                const std::string what = std::string(lg ? "log_" : "") + "softmax " + ember_dtype_name(dt) + " kind " + std::to_string(kind);
+                T alone, among, want;
+                EM_OK(fn(cpu(), one, -1, alone.out()));
+                EM_OK(fn(cpu(), three, -1, among.out()));
+                EM_OK(fn(ref(), as_ref(one), -1, want.out()));
+                const double rtol = dt == EMBER_FLOAT64 ? 1e-13 : 2e-6;
+                expect_close(alone, want, rtol, lg ? rtol * 40 : 1e-30, what);
+                const auto a = raw_bytes(alone), b = raw_bytes(among);
+                const size_t row_bytes = a.size();
+                ASSERT_EQ(b.size(), 3 * row_bytes);
+                EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin() + (std::ptrdiff_t)row_bytes)) << what << ": the row alone differs from the same row among three";
+            }
+        }
+    }
+}
+
 // sort.cpp's staged blocks: lines along a strided axis whose neighbours sit side by side
 // (axis 0 and a middle axis of contiguous tensors, the last axis of a transpose) moved into
 // rows, sorted and moved back; values and indices, both directions, with ties, NaN and
