@@ -4540,6 +4540,15 @@ TEST(CpuLarge, StreamingStoresForHugeOutputs) {
     const ember_tensor_t* x64s[1] = {x64};
     EM_OK(ember_elementwise_into(cpu(), "floor", x64s, 1, into64));
     expect_close(into64, fl_want, 0, 0, "floor float64 into a view");
+    // where: L1 pieces, then the streaming copy; from the misaligned x.
+    T cond, w, w_want, w64, w64_want;
+    EM_OK(ember_greater(cpu(), x, s, cond.out()));
+    EM_OK(ember_where(cpu(), cond, x, y, w.out()));
+    EM_OK(ember_where(ref(), as_ref(cond), as_ref(x), as_ref(y), w_want.out()));
+    expect_close(w, w_want, 0, 0, "where float32");
+    EM_OK(ember_where(cpu(), cond, x64, fl, w64.out()));
+    EM_OK(ember_where(ref(), as_ref(cond), as_ref(x64), as_ref(fl), w64_want.out()));
+    expect_close(w64, w64_want, 0, 0, "where float64");
 }
 
 // ------------------------------------------------------------------ transcendental accuracy

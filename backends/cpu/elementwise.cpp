@@ -821,7 +821,7 @@ void where_contiguous(const uint8_t* c, const E* a, const E* b, E* o, int64_t n)
     }
 }
 template <class E>
-void where_runs(const Geometry& g, const char* pc, const char* pa, const char* pb, char* po) {
+void where_runs(const Geometry& g, const char* pc, const char* pa, const char* pb, char* po, int stream) {
     // Short rows (a value read across memory: a transposed view) in blocks of rows; a walk
     // step per run of 3 took 15 ns.
     const char* const inputs[3] = {pc, pa, pb};
@@ -842,7 +842,10 @@ void where_runs(const Geometry& g, const char* pc, const char* pa, const char* p
             // before the choice, so the compiler blends vectors instead of branching on c (a
             // branch per element on random conditions cost 2.3 ns each).
             if (so == 1 && sc == 1 && sa == 1 && sb == 1) {
-                where_contiguous(c, a, b, o, len);
+                if (stream)
+                    run_streamed_in_pieces([&](int64_t k, char* d, int64_t m) { where_contiguous(c + k, a + k, b + k, (E*)d, m); }, (char*)o,
+                                           (int64_t)sizeof(E), len, g_isa->copy);
+                else where_contiguous(c, a, b, o, len);
             } else if (so == 1 && sc == 1 && sa == 0 && sb == 1) {
                 const E av = *a;
                 for (int64_t i = 0; i < len; ++i) {
@@ -859,6 +862,7 @@ void where_runs(const Geometry& g, const char* pc, const char* pa, const char* p
                 for (int64_t i = 0; i < len; ++i) o[i * so] = c[i * sc] ? a[i * sa] : b[i * sb];
             }
         });
+        if (stream) store_fence();
     });
 }
 ember_status_t where_kernel(const ember_kernel_call_t* c) {
@@ -872,12 +876,13 @@ ember_status_t where_kernel(const ember_kernel_call_t* c) {
     if (!make_geometry(views, 4, g)) return EMBER_OK;
     const char *pc = base_ptr(cond), *pa = base_ptr(a), *pb = base_ptr(b);
     char* po = base_ptr(o);
+    const int stream = stream_flag(g.size * (int64_t)itemsize_of(o.dtype), o, {&cond, &a, &b});
     switch (itemsize_of(o.dtype)) {
-        case 1: where_runs<uint8_t>(g, pc, pa, pb, po); break;
-        case 2: where_runs<uint16_t>(g, pc, pa, pb, po); break;
-        case 4: where_runs<uint32_t>(g, pc, pa, pb, po); break;
-        case 8: where_runs<uint64_t>(g, pc, pa, pb, po); break;
-        default: where_runs<Bytes16>(g, pc, pa, pb, po); break;
+        case 1: where_runs<uint8_t>(g, pc, pa, pb, po, stream); break;
+        case 2: where_runs<uint16_t>(g, pc, pa, pb, po, stream); break;
+        case 4: where_runs<uint32_t>(g, pc, pa, pb, po, stream); break;
+        case 8: where_runs<uint64_t>(g, pc, pa, pb, po, stream); break;
+        default: where_runs<Bytes16>(g, pc, pa, pb, po, stream); break;
     }
     return EMBER_OK;
 }
@@ -1262,7 +1267,7 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
             walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
                 const char* src = px + off[1] * (int64_t)isz;
                 char* dst = po + off[0] * (int64_t)osz;
-                if (stream) run_streamed_in_pieces(convert_run, src, (int64_t)isz, dst, (int64_t)osz, len, g_isa->copy);
+                if (stream) run_streamed_in_pieces([&](int64_t k, char* d, int64_t m) { convert_run(src + k * (int64_t)isz, d, m); }, dst, (int64_t)osz, len, g_isa->copy);
                 else convert_run(src, dst, len);
             });
             if (stream) store_fence();

@@ -184,8 +184,8 @@ template <class T> inline uint8_t sign_bit_of(T v) {
     }                                                                  \
     void fn(const void* in, void* out, int64_t n, int flags) {         \
         if (!(flags & kStream) || sizeof(R) != 8) return fn##_run((const T*)in, (R*)out, n); \
-        auto run = [](const char* x, char* o, int64_t m) { fn##_run((const T*)x, (R*)o, m); }; \
-        run_streamed_in_pieces(run, (const char*)in, sizeof(T), (char*)out, sizeof(R), n, copy_bytes); \
+        auto run = [in](int64_t k, char* o, int64_t m) { fn##_run((const T*)in + k, (R*)o, m); }; \
+        run_streamed_in_pieces(run, (char*)out, sizeof(R), n, copy_bytes);  \
         if (!(flags & kCallerFences)) stream_fence();                  \
     }
 #define EMBER_EXACT_PAIR(name, R32, R64, e32, e64) \
