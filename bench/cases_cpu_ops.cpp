@@ -999,6 +999,11 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("softmax_axis0_f32", "3x1e6", time_result(reps, [&](ember_tensor_t** r) { ember_softmax(c, x, 0, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("softmax_logits_f32/1x262144")) {  // one token's logits over a 256k vocabulary
+        ember_tensor_t* x = random_tensor(c, {1, 262144}, -10, 10, 54);
+        add("softmax_logits_f32", "1x262144", time_result(reps, [&](ember_tensor_t** r) { ember_softmax(c, x, -1, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("add_bcast_rows_f32/65536x128")) {  // a bias added to every row of a batch
         ember_tensor_t *x = random_tensor(c, {65536, 128}, -1, 1, 51), *bias = random_tensor(c, {128}, -1, 1, 52);
         add("add_bcast_rows_f32", "65536x128", time_result(reps, [&](ember_tensor_t** r) { ember_add(c, x, bias, r); }));
