@@ -174,6 +174,11 @@ def test_manipulation(backend):
         check(got, want)
     check(em.diff(x, axis=1), np.diff(A, axis=1))
     check(em.diff(x, n=2), np.diff(A, n=2))
+    for bad in ({"axis": 3}, {"axis": -4}, {"n": -1}):
+        with pytest.raises(ValueError):
+            em.diff(x, **bad)
+    with pytest.raises(ValueError):
+        em.diff(em.asarray(1.0))
 
 
 def test_take(backend):

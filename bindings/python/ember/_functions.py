@@ -581,6 +581,13 @@ def pad(x, pad_width, mode="constant", constant_values=0):
 
 @_export
 def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    x = _arr(x)
+    if x.ndim == 0:
+        raise ValueError("diff needs at least one dimension, got a 0-d array")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"diff: axis {axis} is out of range for an array of {x.ndim} dimensions")
+    if n < 0:
+        raise ValueError(f"diff: order n must be non-negative, got {n}")
     if prepend is not None or append is not None:
         parts = []
         shape = list(x.shape)
