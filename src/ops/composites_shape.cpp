@@ -114,7 +114,10 @@ void pad_from_middle(ember_ctx* ctx, ember_tensor* t, int d, int64_t before, int
     const int64_t total = t->shape[d];
     auto part = [&](int64_t lo, int64_t hi) { return op_slice_axis(t, d, lo, hi, 1); };
     auto reversed = [&](int64_t lo, int64_t hi) { return op_slice_axis(part(lo, hi).get(), d, EMBER_SLICE_END, EMBER_SLICE_END, -1); };
-    auto copy = [&](int64_t lo, int64_t hi, const TRef& src) { op_assign(ctx, part(lo, hi).get(), src.get()); };
+    // [lo, hi) never meets src's positions along d: no defensive copy of src (their byte
+    // ranges interleave along the other axes, which op_assign's overlap test cannot tell
+    // apart from a real overlap).
+    auto copy = [&](int64_t lo, int64_t hi, const TRef& src) { op_assign_disjoint(ctx, part(lo, hi).get(), src.get()); };
     if (mode == EMBER_PAD_EDGE || n == 1) {  // reflecting one element repeats it too
         copy(0, before, part(before, before + 1));
         copy(before + n, total, part(before + n - 1, before + n));

@@ -312,6 +312,11 @@ void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src) {
         copied = op_copy(ctx, src);
         src = copied.get();
     }
+    op_assign_disjoint(ctx, dst, src);
+}
+
+void op_assign_disjoint(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src) {
+    if (dst->size == 0) return;
     int64_t strides[EMBER_MAX_DIMS];
     OutputOrder order(dst);
     run_kernel(ctx, OP_astype, {order(broadcast_view(src, dst->shape, dst->ndim, strides))}, {order(view_of(dst))});

@@ -93,6 +93,9 @@ TRef cast_if(ember_ctx* ctx, const ember_tensor* x, ember_dtype_t dtype);  // x 
 TRef op_copy(ember_ctx* ctx, const ember_tensor* x);
 TRef contiguous(ember_ctx* ctx, const ember_tensor* x);
 void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src);  // src may overlap dst
+// op_assign for a src that the caller knows shares no element with dst though their bytes'
+// ranges may overlap (the pads of a tensor copied from its middle): no defensive copy.
+void op_assign_disjoint(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src);
 // True when views a and b may share bytes of one storage.
 bool may_overlap(const ember_tensor* a, const ember_tensor* b);
 // True when x is exactly out's elements (same storage, dtype, offset, shape and strides): a
