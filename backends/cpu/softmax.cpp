@@ -82,13 +82,21 @@ void row_kernel(const T* x, T* out, int64_t n, int32_t dt, int op) {
 }
 
 // row_kernel with each step's parts spread over the pool: for fewer long rows than threads.
-template <class T>
-void split_row_kernel(const T* x, T* out, int64_t n, int32_t dt, int op) {
+// load(k, m) runs before a part's first step reads x[k, k + m), store(k, m) after its last
+// step wrote out[k, k + m): the half types' conversions, each while its part is in cache.
+struct NoStep {
+    void operator()(int64_t, int64_t) const {}
+};
+template <class T, class Load = NoStep, class Store = NoStep>
+void split_row_kernel(const T* x, T* out, int64_t n, int32_t dt, int op, Load load = {}, Store store = {}) {
     const int64_t parts = (n + kPart - 1) / kPart;
     auto part_size = [&](int64_t p) { return std::min(kPart, n - p * kPart); };
     std::vector<T> maxima((size_t)parts, -std::numeric_limits<T>::infinity());
     std::vector<double> sums((size_t)parts);
-    parallel_tasks(parts, [&](int64_t p) { g_isa->row[R_MAX][dt](x + p * kPart, part_size(p), &maxima[p]); });
+    parallel_tasks(parts, [&](int64_t p) {
+        load(p * kPart, part_size(p));
+        g_isa->row[R_MAX][dt](x + p * kPart, part_size(p), &maxima[p]);
+    });
     T m = -std::numeric_limits<T>::infinity();
     g_isa->row[R_MAX][dt](maxima.data(), parts, &m);  // NaN wins here as within a part
     const T shift = shift_of(m);
@@ -96,18 +104,20 @@ void split_row_kernel(const T* x, T* out, int64_t n, int32_t dt, int op) {
     double sum = 0;
     for (double s : sums) sum += s;
     const T scale = scale_of(sum, shift, op);
-    parallel_tasks(parts, [&](int64_t p) { part_finish(x + p * kPart, out + p * kPart, part_size(p), scale, dt, op); });
+    parallel_tasks(parts, [&](int64_t p) {
+        part_finish(x + p * kPart, out + p * kPart, part_size(p), scale, dt, op);
+        store(p * kPart, part_size(p));
+    });
 }
 
-// One long float16/bfloat16 row across the pool: widened to float32 a part at a time,
-// split_row_kernel on the copy, rounded back (cvt: the stored type's conversion slot).
+// One long float16/bfloat16 row across the pool: split_row_kernel on a float32 copy, each
+// part widened before its maximum and rounded back after its last step (cvt: the stored
+// type's conversion slot).
 void split_half_row(const char* src, char* dst, int64_t n, int cvt, int op) {
     Scratch<float> wide(n), result(n);
-    const int64_t parts = (n + kPart - 1) / kPart;
-    auto part_size = [&](int64_t p) { return std::min(kPart, n - p * kPart); };
-    parallel_tasks(parts, [&](int64_t p) { g_isa->cvt[cvt][C_F32](src + p * kPart * 2, wide.data + p * kPart, part_size(p)); });
-    split_row_kernel(wide.data, result.data, n, EMBER_FLOAT32, op);
-    parallel_tasks(parts, [&](int64_t p) { g_isa->cvt[C_F32][cvt](result.data + p * kPart, dst + p * kPart * 2, part_size(p)); });
+    split_row_kernel(
+        wide.data, result.data, n, EMBER_FLOAT32, op, [&](int64_t k, int64_t m) { g_isa->cvt[cvt][C_F32](src + k * 2, wide.data + k, m); },
+        [&](int64_t k, int64_t m) { g_isa->cvt[C_F32][cvt](result.data + k, dst + k * 2, m); });
 }
 
 // Rows of at most kShortRow elements, back to back in x and out: blocks of rows at a time,
