@@ -974,8 +974,9 @@ static PyObject* ember_py_fast_install_operators(PyObject* self, PyObject* const
     Py_RETURN_NONE;
 }
 /* x[key] in C for the common basic index: an int, a slice, or a tuple of ints, slices, one
-   Ellipsis and Nones, giving the view Python's __getitem__ gives (one ember_select, or one
-   ember_slice, one squeeze of the int axes and one expand_dims per None). Every other key,
+   Ellipsis and Nones, giving the view Python's __getitem__ gives (one ember_select for one
+   int with every other axis whole, x[i] or x[..., i]; else one ember_slice, one squeeze of
+   the int axes and one expand_dims per None). Every other key,
    and every key that would fail (out of range, a zero step, too many indices), goes to the
    Python method, which raises its own messages. */
 #define EMBER_PY_FAST_INDEX_DIMS 16
@@ -1050,8 +1051,11 @@ static PyObject* ember_py_getitem_fast(PyObject* self, PyObject* key) {
         stop[dim] = shape[dim];
         step[dim] = 1;
     }
-    if (nk == 1 && nsqueeze == 1) {
-        st = ember_select(ctx, x, 0, start[0], &out);
+    int whole = nsqueeze == 1 && nnew == 0; /* one int, every other axis taken whole: one select */
+    for (int d = 0; whole && d < ndim; ++d)
+        if (d != squeeze[0] && (start[d] != 0 || stop[d] != shape[d] || step[d] != 1)) whole = 0;
+    if (whole) {
+        st = ember_select(ctx, x, squeeze[0], start[squeeze[0]], &out);
     } else {
         st = ember_slice(ctx, x, start, stop, step, ndim, &out);
         if (st == EMBER_OK && nsqueeze) {

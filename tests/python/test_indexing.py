@@ -12,6 +12,10 @@ KEYS = [
     (slice(None), None, 1), (Ellipsis, None), (1, slice(None), None, slice(1, 4)), (slice(5, 10),),
     (slice(-100, 100, 3),), (slice(None), slice(None), slice(None, None, -2)), (),
     (slice(None), -1), (2, slice(None, None, -1)), (-1, slice(1, 3), -2), (slice(4, None, -1), 1), (slice(1, 1), 0),
+    # one int with every other axis whole (one ember_select in the C fast path), beside keys
+    # that differ from it by one slice
+    (Ellipsis, -2), (slice(None), slice(None), 4), (slice(None), 0, slice(None)), (slice(None), 0, slice(1, None)),
+    (slice(None, None, -1), 2), (Ellipsis, 0, None),
 ]
 
 
