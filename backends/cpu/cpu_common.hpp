@@ -460,7 +460,7 @@ bool all_any_native(const ember_kernel_call_t* c, bool all);
 // blocks that stop at the first element that decides it (gather.cpp).
 void all_any_of_every_element(const ember_view_t& x, const ember_view_t& out, bool all);
 void add_matmul_kernels(std::vector<NativeKernel>& k);
-// softmax, log_softmax: one cache-resident pass per row (softmax.cpp).
+// softmax, log_softmax: rows a piece in L1 at a time, one long row across the pool (softmax.cpp).
 void add_softmax_kernels(std::vector<NativeKernel>& k);
 // var, std over trailing axes of contiguous float32/float64 x, two passes per group in
 // double; other calls declined through info (variance.cpp).
