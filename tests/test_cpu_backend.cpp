@@ -2754,9 +2754,9 @@ TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
             }
         }
     }
-    // Short rows (at most 16: blocks of rows at a time), split across the pool, beside the
-    // first length that takes the row-by-row path.
-    for (int64_t len : {1, 3, 16, 17}) {
+    // Short rows (at most 16: blocks of rows at a time; 17 to 31: blocks of rows turned into
+    // columns), split across the pool, beside the first length that takes the row-by-row path.
+    for (int64_t len : {1, 3, 16, 17, 31, 32}) {
         auto f = randf((size_t)(30011 * len), -30, 30, 33 + (unsigned)len);
         f[(size_t)len * 7] = std::numeric_limits<float>::quiet_NaN();
         f[(size_t)len * 9] = std::numeric_limits<float>::infinity();
