@@ -166,55 +166,6 @@ void short_rows(const T* x, T* out, int64_t rows, int64_t n, int32_t dt, int op)
     }
 }
 
-// Rows of kShortRow + 1 to kMediumRow elements, back to back in x and out: blocks of
-// kRowBlock rows turned into columns of an L1 scratch, so that each step (the maximum, the
-// shift, the sum) is a pass across the rows that the compiler vectorises, as in
-// column_block; the exponentials of a block in one vector call. Row by row, five vector
-// calls with a partial vector each: rows of 17 to 28 float32 took 1.34-1.65 ns an element,
-// 0.88-0.96 so. From 32 on the row calls win or tie (rows of 48: 0.61-0.64 against 0.85-0.90
-// so): the scalar moves into and out of the scratch cost ~0.9 ns an element whatever the
-// length. The same steps as short_rows (NaN wins the maximum; the sum in double, in order).
-constexpr int64_t kMediumRow = 31, kRowBlock = 64;
-template <class T>
-void transposed_rows(const T* x, T* out, int64_t rows, int64_t n, int32_t dt, int op) {
-    constexpr int64_t w = kRowBlock;
-    alignas(64) T buf[kMediumRow * w];
-    T shift[w], scale[w];
-    double sum[w];
-    const UnFn vexp = g_isa->un[U_EXP][dt];
-    for (int64_t r0 = 0; r0 < rows; r0 += w) {
-        const int64_t nr = std::min(w, rows - r0);
-        const T* xb = x + r0 * n;
-        T* ob = out + r0 * n;
-        for (int64_t c = 0; c < nr; ++c)
-            for (int64_t k = 0; k < n; ++k) buf[k * w + c] = xb[c * n + k];
-        for (int64_t k = 0; k < n && nr < w; ++k)  // a last block's missing rows: zeros
-            for (int64_t c = nr; c < w; ++c) buf[k * w + c] = T(0);
-        for (int64_t c = 0; c < w; ++c) shift[c] = -std::numeric_limits<T>::infinity();
-        for (int64_t k = 0; k < n; ++k)
-            for (int64_t c = 0; c < w; ++c) {
-                const T v = buf[k * w + c];
-                shift[c] = v > shift[c] || v != v ? v : shift[c];
-            }
-        for (int64_t c = 0; c < w; ++c) shift[c] = std::isfinite(shift[c]) ? shift[c] : T(0);
-        for (int64_t k = 0; k < n; ++k)
-            for (int64_t c = 0; c < w; ++c) buf[k * w + c] -= shift[c];
-        if (vexp) vexp(buf, buf, n * w, 0);
-        else
-            for (int64_t i = 0; i < n * w; ++i) buf[i] = std::exp(buf[i]);
-        for (int64_t c = 0; c < w; ++c) sum[c] = 0;
-        for (int64_t k = 0; k < n; ++k)
-            for (int64_t c = 0; c < w; ++c) sum[c] += buf[k * w + c];
-        for (int64_t c = 0; c < w; ++c) scale[c] = op == kSoftmax ? (T)sum[c] : shift[c] + std::log((T)sum[c]);
-        for (int64_t c = 0; c < nr; ++c) {
-            if (op == kSoftmax)
-                for (int64_t k = 0; k < n; ++k) ob[c * n + k] = buf[k * w + c] / scale[c];
-            else
-                for (int64_t k = 0; k < n; ++k) ob[c * n + k] = xb[c * n + k] - scale[c];
-        }
-    }
-}
-
 // Lines along a strided axis whose neighbours sit side by side (softmax over the channels
 // of NCHW, over axis 0, or along the last axis of a transpose): a block of w lines at a
 // time, each step a pass over n rows of w elements that the compiler vectorises, in a
@@ -264,6 +215,27 @@ void column_block(const T* x, int64_t xs, int64_t n, int64_t w, T* out, int64_t 
     } else {
         for (int64_t c = 0; c < w; ++c)
             for (int64_t k = 0; k < n; ++k) out[k * ok + c * oc] = result(k, c);
+    }
+}
+
+// Rows of kShortRow + 1 to kMediumRow elements, back to back in x and out: blocks of
+// kRowBlock rows turned into the columns of an L1 scratch, then column_block, whose steps
+// (the maximum, the shift, the sum) are passes across the rows that the compiler
+// vectorises, with the exponentials of a block in one call. Row by row, five vector calls
+// with a partial vector each: rows of 17 to 28 float32 took 1.34-1.71 ns an element,
+// 0.88-1.00 so. From 32 on the row calls win or tie (rows of 48: 0.61-0.64 against
+// 0.85-0.90 so): the scalar moves into and out of the scratch cost ~0.9 ns an element
+// whatever the length.
+constexpr int64_t kMediumRow = 31, kRowBlock = 64;
+template <class T>
+void transposed_rows(const T* x, T* out, int64_t rows, int64_t n, int32_t dt, int op) {
+    alignas(64) T cols[kMediumRow * kRowBlock], buf[kMediumRow * kRowBlock];
+    for (int64_t r0 = 0; r0 < rows; r0 += kRowBlock) {
+        const int64_t w = std::min(kRowBlock, rows - r0);
+        const T* xb = x + r0 * n;
+        for (int64_t c = 0; c < w; ++c)
+            for (int64_t k = 0; k < n; ++k) cols[k * w + c] = xb[c * n + k];
+        column_block<T>(cols, w, n, w, out + r0 * n, 1, n, dt, op, buf);
     }
 }
 
