@@ -222,10 +222,10 @@ void column_block(const T* x, int64_t xs, int64_t n, int64_t w, T* out, int64_t 
 // kRowBlock rows turned into the columns of an L1 scratch, then column_block, whose steps
 // (the maximum, the shift, the sum) are passes across the rows that the compiler
 // vectorises, with the exponentials of a block in one call. Row by row, five vector calls
-// with a partial vector each: rows of 17 to 28 float32 took 1.34-1.71 ns an element,
-// 0.88-1.00 so. From 32 on the row calls win or tie (rows of 48: 0.61-0.64 against
-// 0.85-0.90 so): the scalar moves into and out of the scratch cost ~0.9 ns an element
-// whatever the length.
+// with a partial vector each: rows of 17 to 31 float32 took 1.28-1.71 ns an element,
+// 0.65-0.81 so. Rows of 32 took 0.86 row by row; where the scratch stops paying (its moves
+// in and out are scalar) was measured only for a first version that repeated
+// column_block's steps (0.85-0.90 at 48, against the row calls' 0.61-0.64).
 constexpr int64_t kMediumRow = 31, kRowBlock = 64;
 template <class T>
 void transposed_rows(const T* x, T* out, int64_t rows, int64_t n, int32_t dt, int op) {
