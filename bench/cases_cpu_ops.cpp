@@ -1004,6 +1004,17 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("softmax_logits_f32", "1x262144", time_result(reps, [&](ember_tensor_t** r) { ember_softmax(c, x, -1, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("softmax_keys64_f32/65536x64")) {  // attention weights over 64 keys
+        ember_tensor_t* x = random_tensor(c, {65536, 64}, -10, 10, 57);
+        add("softmax_keys64_f32", "65536x64", time_result(reps, [&](ember_tensor_t** r) { ember_softmax(c, x, -1, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("softmax_classes24_f64/131072x24")) {  // a mixture's responsibilities over 24 components
+        ember_tensor_t *x32 = random_tensor(c, {131072, 24}, -10, 10, 58), *x = nullptr;
+        ember_astype(c, x32, EMBER_FLOAT64, &x);
+        add("softmax_classes24_f64", "131072x24", time_result(reps, [&](ember_tensor_t** r) { ember_softmax(c, x, -1, r); }));
+        for (ember_tensor_t* t : {x32, x}) ember_tensor_release(t);
+    }
     if (np.count("add_bcast_rows_f32/65536x128")) {  // a bias added to every row of a batch
         ember_tensor_t *x = random_tensor(c, {65536, 128}, -1, 1, 51), *bias = random_tensor(c, {128}, -1, 1, 52);
         add("add_bcast_rows_f32", "65536x128", time_result(reps, [&](ember_tensor_t** r) { ember_add(c, x, bias, r); }));

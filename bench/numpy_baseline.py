@@ -230,6 +230,10 @@ Index and random cases (INDEX_CASES, their own shapes):
   softmax_axis0_f32  the same over axis 0 of a (3, 10**6) array
   softmax_logits_f32 the same along the last axis of a (1, 262144) array (one token's logits
                      over a 256k vocabulary: one long row)
+  softmax_keys64_f32 the same along the last axis of a (65536, 64) array (attention weights
+                     over 64 keys)
+  softmax_classes24_f64  the same along the last axis of a (131072, 24) float64 array (a
+                     mixture's responsibilities over 24 components)
   add_bcast_rows_f32 x + b of a (65536, 128) array and a (128,) bias (a row broadcast)
   pad_nchw_f32       np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1))) of an (8, 64, 128, 128) array
   sort_axis0_f32     np.sort(x, axis=0) of a (20000, 64) array (NumPy's default kind)
@@ -611,6 +615,8 @@ INDEX_CASES = {
     "softmax_channels_f32": ("8x21x256x256", lambda r: (r.uniform(-10, 10, (8, 21, 256, 256)).astype(np.float32),), lambda x: softmax(x, 1)),
     "softmax_axis0_f32": ("3x1e6", lambda r: (r.uniform(-10, 10, (3, 10**6)).astype(np.float32),), lambda x: softmax(x, 0)),
     "softmax_logits_f32": ("1x262144", lambda r: (r.uniform(-10, 10, (1, 262144)).astype(np.float32),), lambda x: softmax(x, -1)),
+    "softmax_keys64_f32": ("65536x64", lambda r: (r.uniform(-10, 10, (65536, 64)).astype(np.float32),), lambda x: softmax(x, -1)),
+    "softmax_classes24_f64": ("131072x24", lambda r: (r.uniform(-10, 10, (131072, 24)),), lambda x: softmax(x, -1)),
     "add_bcast_rows_f32": ("65536x128", lambda r: (r.uniform(-1, 1, (65536, 128)).astype(np.float32), r.uniform(-1, 1, 128).astype(np.float32)),
                            lambda x, b: x + b),
     "pad_nchw_f32": ("8x64x128x128", lambda r: (r.uniform(-1, 1, (8, 64, 128, 128)).astype(np.float32),),

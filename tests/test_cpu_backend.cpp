@@ -2754,19 +2754,24 @@ TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
             }
         }
     }
-    // Short rows (at most 16: blocks of rows at a time; 17 to 31: blocks of rows turned into
-    // columns), split across the pool, beside the first length that takes the row-by-row path.
-    for (int64_t len : {1, 3, 16, 17, 31, 32}) {
-        auto f = randf((size_t)(30011 * len), -30, 30, 33 + (unsigned)len);
+    // Short and medium rows (softmax.cpp's run_rows: float32 up to 16 and float64 up to 7
+    // in blocks of rows; float32 17 to 31 as the columns of a scratch; float32 32 and
+    // float64 8 up to 128 the fused passes, simd_softmax.hpp, with and without a partial
+    // vector), split across the pool, beside the first length that takes the row-by-row
+    // path. Row 7 holds a NaN, row 9 a +inf, row 11 is all -inf.
+    for (int64_t len : {1, 3, 7, 8, 16, 17, 31, 32, 33, 64, 100, 128, 129}) {
+        const int64_t rows = len <= 32 ? 30011 : 4001;
+        auto f = randf((size_t)(rows * len), -30, 30, 33 + (unsigned)len);
         f[(size_t)len * 7] = std::numeric_limits<float>::quiet_NaN();
-        f[(size_t)len * 9] = std::numeric_limits<float>::infinity();
+        f[(size_t)len * 9 + (size_t)len / 2] = std::numeric_limits<float>::infinity();
+        for (int64_t k = 0; k < len; ++k) f[(size_t)(len * 11 + k)] = -std::numeric_limits<float>::infinity();
         for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
             // Also as views (gathered a block of rows at a time): the transpose of a
-            // (len, 30011) tensor and every other column of a (30011, 2 len) one.
-            T s = tensor(cpu(), f, {30011, len}, dt), flat = tensor(cpu(), f, {len, 30011}, dt), st, wide, ws;
+            // (len, rows) tensor and every other column of a (rows, 2 len) one.
+            T s = tensor(cpu(), f, {rows, len}, dt), flat = tensor(cpu(), f, {len, rows}, dt), st, wide, ws;
             EM_OK(ember_transpose(cpu(), flat, st.out()));
             EM_OK(ember_concat(cpu(), std::vector<const ember_tensor_t*>{s, s}.data(), 2, 1, wide.out()));
-            const int64_t from[2] = {0, 0}, to[2] = {30011, 2 * len}, step[2] = {1, 2};
+            const int64_t from[2] = {0, 0}, to[2] = {rows, 2 * len}, step[2] = {1, 2};
             EM_OK(ember_slice(cpu(), wide, from, to, step, 2, ws.out()));
             for (const T* in : {&s, &st, &ws}) {
                 for (int lg = 0; lg < 2; ++lg) {

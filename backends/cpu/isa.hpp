@@ -185,6 +185,9 @@ typedef int64_t (*FirstPositionFn)(const void* x, int64_t n, const void* value);
 // The first position of the largest (argmax) or smallest (argmin) of x[0..n), 1 <= n, and
 // n < 2^30 for float32; -1 where x may hold a NaN (the caller then searches).
 typedef int64_t (*ArgRowFn)(const void* x, int64_t n);
+// softmax (log: log_softmax) of `rows` rows of n elements back to back in x and out
+// (simd_softmax.hpp).
+typedef void (*SoftmaxRowsFn)(const void* x, void* out, int64_t rows, int64_t n, bool log);
 
 struct IsaTable {
     const char* name;
@@ -242,6 +245,7 @@ struct IsaTable {
     ArgColumnsFn arg_columns[2][kDtypes];  // [0] argmin, [1] argmax
     FirstPositionFn first_position[kDtypes];
     ArgRowFn arg_row[2][kDtypes];  // float32 and float64; [0] argmin, [1] argmax
+    SoftmaxRowsFn softmax_rows[2];  // [0] float32, [1] float64
 };
 
 const IsaTable* isa_table_generic();

@@ -258,6 +258,7 @@ enum Dt { D_BOOL, D_I8, D_I16, D_I32, D_I64, D_U8, D_U16, D_U32, D_U64, D_F16, D
 #include "simd_random.hpp"
 #include "simd_sortnet.hpp"
 #include "simd_quicksort.hpp"
+#include "simd_softmax.hpp"
 #include "sort_keys.hpp"
 
 // The ISA table's sort keys of a line; a unit stride as a constant, so that the loops
@@ -657,6 +658,7 @@ IsaTable build_table() {
     t.cvt[C_F16][C_BF16] = cvt_via_f32<uint16_t, cvt_f16_f32, cvt_f32_bf16, uint16_t>;
     t.cvt[C_BF16][C_F16] = cvt_via_f32<uint16_t, cvt_bf16_f32, cvt_f32_f16, uint16_t>;
     fill_mvec(t);
+    fill_softmax(t);
     t.math[M_erf][0] = erf_f32;
 #if defined(__FMA__)
     t.un[U_GELU_ERF][D_F32] = un_fn<float, UGeluErf>;

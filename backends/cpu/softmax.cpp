@@ -218,7 +218,7 @@ void column_block(const T* x, int64_t xs, int64_t n, int64_t w, T* out, int64_t 
     }
 }
 
-// Rows of kShortRow + 1 to kMediumRow elements, back to back in x and out: blocks of
+// float32 rows of kShortRow + 1 to kMediumRow elements, back to back in x and out: blocks of
 // kRowBlock rows turned into the columns of an L1 scratch, then column_block, whose steps
 // (the maximum, the shift, the sum) are passes across the rows that the compiler
 // vectorises, with the exponentials of a block in one call. Row by row, five vector calls
@@ -227,6 +227,19 @@ void column_block(const T* x, int64_t xs, int64_t n, int64_t w, T* out, int64_t 
 // in and out are scalar) was measured only for a first version that repeated
 // column_block's steps (0.85-0.90 at 48, against the row calls' 0.61-0.64).
 constexpr int64_t kMediumRow = 31, kRowBlock = 64;
+
+// Contiguous float32 rows of kMediumRow + 1 to kFusedRow elements, and float64 ones of
+// kShortRowF64 + 1 to kFusedRow, go to the ISA's softmax_rows (simd_softmax.hpp): the
+// three passes of two rows at a time, inline. ns an element, (2^22 / n, n) on two threads,
+// against the paths they replaced: float64 8 1.25-1.28 (short_rows 1.41-1.54), 16 0.84
+// (1.16-1.21), 17-31 0.67-1.13 (as columns 1.83-2.23), 32-63 0.60-0.81 (row by row
+// 0.82-1.01), 64-112 0.58-0.62 (0.66-0.80), 128 0.62-0.66 (0.64-0.68), 192 0.65-0.71
+// (0.62-0.64: the rows take over); float32 32-40 0.72-0.82 (0.80-0.91), 48-63 0.51-0.58
+// (0.61-0.72), 64-128 0.34-0.49 (0.32-0.50), 192 0.32 (0.28). float32 rows of 8 to 31
+// stay with short_rows and the columns (0.57-0.85 there, the fused passes 0.85-3.1): a
+// row's steps form one chain of dependent latencies (the maximum's fold across the lanes,
+// exp, the sum's fold, the division), and a row of one or two vectors is mostly chain.
+constexpr int64_t kShortRowF64 = 7, kFusedRow = 128;
 template <class T>
 void transposed_rows(const T* x, T* out, int64_t rows, int64_t n, int32_t dt, int op) {
     alignas(64) T cols[kMediumRow * kRowBlock], buf[kMediumRow * kRowBlock];
@@ -273,13 +286,13 @@ void run_rows(const Job& j, int64_t begin, int64_t end) {
     int64_t os = 1;
     for (int d = j.axis + 1; d < x.ndim; ++d) os *= x.shape[d];
     const bool native = x.dtype == j.work;
-    if (native && j.axis == x.ndim - 1 && n <= kShortRow && is_contiguous(x)) {
+    if (native && j.axis == x.ndim - 1 && is_contiguous(x)) {
         const T* first = (const T*)base_ptr(x) + begin * n;
-        return short_rows<T>(first, (T*)base_ptr(*j.out) + begin * n, end - begin, n, j.work, j.op);
-    }
-    if (native && j.axis == x.ndim - 1 && n <= kMediumRow && is_contiguous(x)) {
-        const T* first = (const T*)base_ptr(x) + begin * n;
-        return transposed_rows<T>(first, (T*)base_ptr(*j.out) + begin * n, end - begin, n, j.work, j.op);
+        T* out = (T*)base_ptr(*j.out) + begin * n;
+        const bool f32 = sizeof(T) == 4;
+        if (n <= (f32 ? kShortRow : kShortRowF64)) return short_rows<T>(first, out, end - begin, n, j.work, j.op);
+        if (f32 && n <= kMediumRow) return transposed_rows<T>(first, out, end - begin, n, j.work, j.op);
+        if (n <= kFusedRow) return g_isa->softmax_rows[f32 ? 0 : 1](first, out, end - begin, n, j.op == kLogSoftmax);
     }
     if (native && j.axis == 1 && x.ndim == 2 && n <= kShortRow) {
         // Short rows of a view (a transpose, x[:, :3]): gathered a block at a time for the
