@@ -224,14 +224,17 @@ void combine_in_place(const A* a, int64_t lda, const T* x, int64_t incx, T* y, i
     }
 }
 
-// Columns [j0, j1) of x A: from kInPlaceColumns columns summed in y (combine_in_place),
+// Columns [j0, j1) of x A: from kInPlaceBytes of them summed in y (combine_in_place),
 // else in panels of 16 (AVX-512) or 8 vectors (enough sums in flight to hide the
 // multiply-add's latency), then of 4, 2 and 1, then the last columns together in scalars.
 // Two threads, float32 and float64, Ember's call alternating between the two forms: a
 // (4096, 4096) matrix 1245 -> 1191 us and 3381 -> 3065, (2000, 2000) 299 -> 272 and 626
 // -> 540, (100, 10000) 43 -> 40 and 133 -> 114 in place; (1000, 1000) 42 against 46 and
-// (4096, 512) 125 against 160 (float32) in panels.
-constexpr int64_t kInPlaceColumns = 768;
+// (4096, 512) 125 against 160 (float32) in panels. The bound is in bytes (768 float32
+// columns): at 768 float64 columns, a (1000, 1000) float64 matrix's 512 columns a thread
+// went in panels, 1000 rows 8000 bytes apart per panel, and took 161-182 us against
+// 124-126 in place (NumPy 124-134); (4096, 4096) 3046-3158 -> 2470-2572.
+constexpr int64_t kInPlaceBytes = 3072;
 template <class S>
 void row_combination(const void* av, int64_t lda, const void* xv, int64_t incx, void* yv, int64_t j0, int64_t j1, int64_t k) {
     using T = ComputeOf<S>;
@@ -241,7 +244,7 @@ void row_combination(const void* av, int64_t lda, const void* xv, int64_t incx, 
     const A* a = (const A*)av;
     const T* x = (const T*)xv;
     T* y = (T*)yv;
-    if (j1 - j0 >= kInPlaceColumns) return combine_in_place<S>(a, lda, x, incx, y, j0, j1, k);
+    if ((j1 - j0) * (int64_t)sizeof(T) >= kInPlaceBytes) return combine_in_place<S>(a, lda, x, incx, y, j0, j1, k);
     int64_t j = j0;
     if constexpr (VB == 64)
         for (; j + 16 * w <= j1; j += 16 * w) combine_panel<S, 16>(a, lda, x, incx, y, j, k);
