@@ -2758,14 +2758,15 @@ TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
     // in blocks of rows; float32 17 to 31 as the columns of a scratch; float32 32 and
     // float64 8 up to 128 the fused passes, simd_softmax.hpp, with and without a partial
     // vector), split across the pool, beside the first length that takes the row-by-row
-    // path. Row 7 holds a NaN, row 9 a +inf, row 11 is all -inf.
+    // path; float16/bfloat16 rows up to 128 widened a block of rows at a time into the
+    // float32 paths. Row 7 holds a NaN, row 9 a +inf, row 11 is all -inf.
     for (int64_t len : {1, 3, 7, 8, 16, 17, 31, 32, 33, 64, 100, 128, 129}) {
         const int64_t rows = len <= 32 ? 30011 : 4001;
         auto f = randf((size_t)(rows * len), -30, 30, 33 + (unsigned)len);
         f[(size_t)len * 7] = std::numeric_limits<float>::quiet_NaN();
         f[(size_t)len * 9 + (size_t)len / 2] = std::numeric_limits<float>::infinity();
         for (int64_t k = 0; k < len; ++k) f[(size_t)(len * 11 + k)] = -std::numeric_limits<float>::infinity();
-        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16}) {
             // Also as views (gathered a block of rows at a time): the transpose of a
             // (len, rows) tensor and every other column of a (rows, 2 len) one.
             T s = tensor(cpu(), f, {rows, len}, dt), flat = tensor(cpu(), f, {len, rows}, dt), st, wide, ws;
@@ -2779,8 +2780,10 @@ TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
                     auto fn = lg ? ember_log_softmax : ember_softmax;
                     EM_OK(fn(cpu(), *in, -1, got.out()));
                     EM_OK(fn(ref(), as_ref(*in), -1, want.out()));
-                    const double rtol = dt == EMBER_FLOAT64 ? 1e-13 : 2e-6;
-                    expect_close(got, want, rtol, lg ? rtol * 30 : 1e-30,
+                    const double rtol = dt == EMBER_FLOAT64 ? 1e-13 : dt == EMBER_FLOAT32 ? 2e-6 : dt == EMBER_FLOAT16 ? 4e-3 : 3e-2;
+                    // float16 results below 2^-14 are subnormal, 2^-24 apart
+                    const double atol = lg ? rtol * 30 : dt == EMBER_FLOAT16 ? 0x1p-24 : 1e-30;
+                    expect_close(got, want, rtol, atol,
                                  std::string(lg ? "log_" : "") + "softmax of rows of " + std::to_string(len) + " " + ember_dtype_name(dt) + (in == &s ? "" : in == &st ? " transposed" : " stepped"));
                 }
             }

@@ -227,6 +227,17 @@ void column_block(const T* x, int64_t xs, int64_t n, int64_t w, T* out, int64_t 
 // in and out are scalar) was measured only for a first version that repeated
 // column_block's steps (0.85-0.90 at 48, against the row calls' 0.61-0.64).
 constexpr int64_t kMediumRow = 31, kRowBlock = 64;
+template <class T>
+void transposed_rows(const T* x, T* out, int64_t rows, int64_t n, int32_t dt, int op) {
+    alignas(64) T cols[kMediumRow * kRowBlock], buf[kMediumRow * kRowBlock];
+    for (int64_t r0 = 0; r0 < rows; r0 += kRowBlock) {
+        const int64_t w = std::min(kRowBlock, rows - r0);
+        const T* xb = x + r0 * n;
+        for (int64_t c = 0; c < w; ++c)
+            for (int64_t k = 0; k < n; ++k) cols[k * w + c] = xb[c * n + k];
+        column_block<T>(cols, w, n, w, out + r0 * n, 1, n, dt, op, buf);
+    }
+}
 
 // Contiguous float32 rows of kMediumRow + 1 to kFusedRow elements, and float64 ones of
 // kShortRowF64 + 1 to kFusedRow, go to the ISA's softmax_rows (simd_softmax.hpp): the
@@ -240,16 +251,15 @@ constexpr int64_t kMediumRow = 31, kRowBlock = 64;
 // row's steps form one chain of dependent latencies (the maximum's fold across the lanes,
 // exp, the sum's fold, the division), and a row of one or two vectors is mostly chain.
 constexpr int64_t kShortRowF64 = 7, kFusedRow = 128;
+
+// Rows of at most kFusedRow elements back to back in x and out, by the path for their
+// length and type.
 template <class T>
-void transposed_rows(const T* x, T* out, int64_t rows, int64_t n, int32_t dt, int op) {
-    alignas(64) T cols[kMediumRow * kRowBlock], buf[kMediumRow * kRowBlock];
-    for (int64_t r0 = 0; r0 < rows; r0 += kRowBlock) {
-        const int64_t w = std::min(kRowBlock, rows - r0);
-        const T* xb = x + r0 * n;
-        for (int64_t c = 0; c < w; ++c)
-            for (int64_t k = 0; k < n; ++k) cols[k * w + c] = xb[c * n + k];
-        column_block<T>(cols, w, n, w, out + r0 * n, 1, n, dt, op, buf);
-    }
+void packed_rows(const T* x, T* out, int64_t rows, int64_t n, int32_t dt, int op) {
+    const bool f32 = sizeof(T) == 4;
+    if (n <= (f32 ? kShortRow : kShortRowF64)) short_rows<T>(x, out, rows, n, dt, op);
+    else if (f32 && n <= kMediumRow) transposed_rows<T>(x, out, rows, n, dt, op);
+    else g_isa->softmax_rows[f32 ? 0 : 1](x, out, rows, n, op == kLogSoftmax);
 }
 
 struct Job {
@@ -286,13 +296,21 @@ void run_rows(const Job& j, int64_t begin, int64_t end) {
     int64_t os = 1;
     for (int d = j.axis + 1; d < x.ndim; ++d) os *= x.shape[d];
     const bool native = x.dtype == j.work;
-    if (native && j.axis == x.ndim - 1 && is_contiguous(x)) {
-        const T* first = (const T*)base_ptr(x) + begin * n;
-        T* out = (T*)base_ptr(*j.out) + begin * n;
-        const bool f32 = sizeof(T) == 4;
-        if (n <= (f32 ? kShortRow : kShortRowF64)) return short_rows<T>(first, out, end - begin, n, j.work, j.op);
-        if (f32 && n <= kMediumRow) return transposed_rows<T>(first, out, end - begin, n, j.work, j.op);
-        if (n <= kFusedRow) return g_isa->softmax_rows[f32 ? 0 : 1](first, out, end - begin, n, j.op == kLogSoftmax);
+    if (j.axis == x.ndim - 1 && is_contiguous(x) && n <= kFusedRow) {
+        if (native) return packed_rows<T>((const T*)base_ptr(x) + begin * n, (T*)base_ptr(*j.out) + begin * n, end - begin, n, j.work, j.op);
+        // float16/bfloat16: blocks of rows widened into float32 in one call, and rounded
+        // back in one, rather than two calls a row around row_kernel's five.
+        constexpr int64_t kHalfBlock = 4096;
+        alignas(64) float wide[kHalfBlock], result[kHalfBlock];
+        const char* src = base_ptr(x) + begin * n * 2;
+        char* dst = base_ptr(*j.out) + begin * n * 2;
+        for (int64_t r0 = 0; r0 < end - begin; r0 += kHalfBlock / n) {
+            const int64_t m = std::min(kHalfBlock / n, end - begin - r0) * n;
+            g_isa->cvt[j.cvt][C_F32](src + r0 * n * 2, wide, m);
+            packed_rows<float>(wide, result, m / n, n, EMBER_FLOAT32, j.op);
+            g_isa->cvt[C_F32][j.cvt](result, dst + r0 * n * 2, m);
+        }
+        return;
     }
     if (native && j.axis == 1 && x.ndim == 2 && n <= kShortRow) {
         // Short rows of a view (a transpose, x[:, :3]): gathered a block at a time for the
