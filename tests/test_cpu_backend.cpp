@@ -2758,10 +2758,11 @@ TEST(CpuLarge, SoftmaxAndLogsumexpMatchReference) {
     // in blocks of rows; float32 17 to 31 as the columns of a scratch; float32 32 and
     // float64 8 up to 128 the fused passes, simd_softmax.hpp, with and without a partial
     // vector), split across the pool, beside the first length that takes the row-by-row
-    // path; float16/bfloat16 rows up to 128 widened a block of rows at a time into the
-    // float32 paths. Row 7 holds a NaN, row 9 a +inf, row 11 is all -inf.
-    for (int64_t len : {1, 3, 7, 8, 16, 17, 31, 32, 33, 64, 100, 128, 129}) {
-        const int64_t rows = len <= 32 ? 30011 : 4001;
+    // path; float16/bfloat16 rows up to 4096 widened a block of rows at a time into the
+    // float32 paths (3000: one row a block). Row 7 holds a NaN, row 9 a +inf, row 11 is
+    // all -inf.
+    for (int64_t len : {1, 3, 7, 8, 16, 17, 31, 32, 33, 64, 100, 128, 129, 3000}) {
+        const int64_t rows = len <= 32 ? 30011 : len <= 129 ? 4001 : 301;
         auto f = randf((size_t)(rows * len), -30, 30, 33 + (unsigned)len);
         f[(size_t)len * 7] = std::numeric_limits<float>::quiet_NaN();
         f[(size_t)len * 9 + (size_t)len / 2] = std::numeric_limits<float>::infinity();
