@@ -46,8 +46,8 @@ inline __attribute__((always_inline)) void add_as_f64(VD& lo, VD& hi, const T* o
 // chain (its maximum's fold, then the exponentials, then the sum's fold, then the
 // division), and two chains side by side keep the core busier. One float32 thread, rows
 // in L2, ns an element: one row at a time 1.71 (n = 32), 1.14 (64); two 1.50, 0.93. Four
-// or eight at a time were slower (2.14 and 1.70 at 32: arrays of vectors the compiler
-// no longer kept in registers).
+// or eight at a time were slower (2.14 and 1.70 at 32; the code generated for them was
+// not read, spills are the likely cause).
 template <class T, int R>
 inline __attribute__((always_inline)) void softmax_row_group(const T* x, T* o, int64_t n, bool log) {
     using I = std::make_signed_t<uint_of<T>>;
