@@ -105,21 +105,6 @@ template <class S>
 using ComputeOf = std::conditional_t<std::is_same_v<S, F16Matrix> || std::is_same_v<S, BF16Matrix>, float, S>;
 
 
-// The lanes of v summed by halving the vector: log2(lanes) dependent adds, where a lane
-// at a time took 16 (a (10000, 100) float32 matrix's products waited on them).
-template <class T, int B>
-inline __attribute__((always_inline)) T halving_lane_sum(typename VT<T, B>::type v) {
-    if constexpr (B > (int)sizeof(T)) {
-        typedef typename VT<T, B / 2>::type Half;
-        Half lo, hi;
-        memcpy(&lo, &v, sizeof lo);
-        memcpy(&hi, (const char*)&v + sizeof lo, sizeof hi);
-        return halving_lane_sum<T, B / 2>(lo + hi);
-    } else {
-        return v[0];
-    }
-}
-
 // Rows [0, R) of a: R dot products with x over k elements, two vectors a step per row (2R
 // independent sums), the k % lanes elements left in scalars (AVX-512: in masked vectors).
 template <class S, int R, class T = ComputeOf<S>, class A = typename Stored<S>::type>

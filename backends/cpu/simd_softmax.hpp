@@ -1,9 +1,9 @@
 // Softmax and log_softmax of rows of a few vectors (softmax.cpp picks the lengths), float32
 // and float64, back to back in x and out. Included by simd_impl.cpp inside its anonymous
-// namespace, after simd_reduce.hpp (double lanes) and simd_mvec.hpp (float64's exp). Each
-// row takes three passes while it sits in L1 (its maximum; exp(x - shift) into out, summed;
-// the division, or x minus the log-sum), inline, where row_kernel pays five calls of the
-// table per row.
+// namespace, after simd_reduce.hpp (double lanes, the folds across lanes) and simd_mvec.hpp
+// (float64's exp). Each row takes three passes while it sits in L1 (its maximum;
+// exp(x - shift) into out, summed; the division, or x minus the log-sum), inline, where
+// row_kernel pays five calls of the table per row.
 //
 // The same steps and results as softmax.cpp's row_kernel: the maximum with NaN winning, no
 // shift where it is not finite, the same exp, the divisor (T)sum or shift + log((T)sum),
@@ -20,19 +20,6 @@ inline __attribute__((always_inline)) V<T> exp_lanes(V<T> v) {
         memcpy(&v, &t, sizeof v);
         return v;
     }
-}
-
-// Folds the lanes of v pairwise by f into lane 0: log2(lanes) dependent steps where a loop
-// over the lanes takes lanes - 1; they sit on each row's chain (below).
-template <class T, class F>
-inline __attribute__((always_inline)) T fold_lanes(V<T> v, F f) {
-    using I = std::make_signed_t<uint_of<T>>;
-    for (int step = W<T> / 2; step >= 1; step /= 2) {
-        V<I> rotate;
-        for (int l = 0; l < W<T>; ++l) rotate[l] = (I)((l + step) % W<T>);
-        v = f(v, __builtin_shuffle(v, rotate));
-    }
-    return v[0];
 }
 
 // acc += o[0, lanes) in double lanes, o just written: float32 as two halves.
@@ -58,19 +45,18 @@ inline __attribute__((always_inline)) void softmax_row_group(const T* x, T* o, i
     for (int l = 0; l < w; ++l) lane[l] = (I)l;
     const auto in_tail = lane < (I)(n - full);
     const V<T> minus_inf = splat(-std::numeric_limits<T>::infinity()), zero = splat(T(0));
-    auto larger = [](V<T> a, V<T> b) { return (b > a) | (b != b) ? b : a; };  // a NaN wins
     V<T> m[R], s[R];
     T shift[R];
     for (int j = 0; j < R; ++j) m[j] = minus_inf;
     for (int64_t k = 0; k < full; k += w)
         for (int j = 0; j < R; ++j) {
             prefetch_step<T, w>(x + j * n + k);
-            m[j] = larger(m[j], load(x + j * n + k));
+            m[j] = vmax<T>(m[j], load(x + j * n + k));  // a NaN wins
         }
     if (tail)
-        for (int j = 0; j < R; ++j) m[j] = larger(m[j], in_tail ? load_partial(x + j * n + full, tail) : minus_inf);
+        for (int j = 0; j < R; ++j) m[j] = vmax<T>(m[j], in_tail ? load_partial(x + j * n + full, tail) : minus_inf);
     for (int j = 0; j < R; ++j) {
-        const T top = fold_lanes<T>(m[j], larger);
+        const T top = fold_lanes<T, true>(m[j]);
         shift[j] = std::isfinite(top) ? top : T(0);
         s[j] = splat(shift[j]);
     }
@@ -92,7 +78,7 @@ inline __attribute__((always_inline)) void softmax_row_group(const T* x, T* o, i
         }
     V<T> c[R];  // the divisor, or what log_softmax subtracts
     for (int j = 0; j < R; ++j) {
-        const T sum = (T)fold_lanes<double>(lo[j] + hi[j], [](VD a, VD b) { return a + b; });
+        const T sum = (T)halving_lane_sum<double, VB>(lo[j] + hi[j]);
         c[j] = splat(log ? shift[j] + std::log(sum) : sum);
     }
     const T* src = log ? x : o;
