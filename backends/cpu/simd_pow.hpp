@@ -3,18 +3,20 @@
 // namespace, after the vector types and helpers it defines).
 
 #if defined(__AVX512F__)
-// pow(x, y) = 2^(y log2 x) in float64 lanes, rounded to float32 once: 1.9 ns per element on
-// a Zen 4 core, as libmvec's powf (NumPy's SVML: 0.7; a first version without the zero lanes
-// and the same-answer rule below took 1.5, for a reason not found). It buys accuracy
+// pow(x, y) = 2^(y log2 x) in float64 lanes, rounded to float32 once. It buys accuracy
 // (libmvec's powf rounds 5% of results the other way) and zero lanes in the vector (a zero
-// sent libmvec's whole vector to its scalar path: 3.9x slower on ReLU outputs). With AVX2 it
-// took 2.8 against libmvec's 2.6, so that variant keeps libmvec. x = 2^k m with m in
-// [sqrt(1/2), sqrt(2)), log2 m = t L(t^2) where t = (m - 1) / (m + 1); 2^w = 2^n E(r) where
-// n = round(w), |r| <= 1/2. L (degree 4) and E (degree 7) are the minimax polynomials of
-// scripts/fit_pow_f32.py, relative errors 2^-37.8 and 2^-34.5. |y log2 m| <= |w|, and a
-// normal float32 result needs |w| <= 128: w is off by at most 2^-30.8, the float64 power by
-// 2^-31.1 relative, 2^-7.1 float32 ulp: a normal result is within 0.5 + 2^-7 ulp once rounded
-// (subnormal ones within half of their coarser ulp and that).
+// sent libmvec's whole vector to its scalar path: 3.9x slower on ReLU outputs). log2 x from
+// a 16-entry table and a polynomial Q (degree 6, below), 2^w = 2^n E(r) with n = round(w),
+// |r| <= 1/2, E of degree 7; both minimax fits of scripts/fit_pow_f32.py, relative errors
+// 2^-44.4 and 2^-34.5. A normal float32 result needs |w| <= 128, and w = y log2 x is then
+// off by at most about 2^-36 (Q's error on |log2(1 + r)| <= 0.043, at most twice |log2 x|
+// where the table's log2 c has the other sign); the float64 power is off by 2^-34 relative,
+// 2^-10 float32 ulp: a normal result is within 0.5 + 2^-10 ulp once rounded (subnormal
+// ones within half of their coarser ulp and that). One Intel AVX-512 core (the host of
+// series 40-44): 0.91 ns an element in the L2, NumPy's SVML powf 0.82; the version before
+// (log2 through t = (m - 1) / (m + 1), range checks of every lane first, the scaling by 2^n
+// through the integer lanes, GCC's piecewise widening) took 1.55-1.6. With AVX2 that version
+// took 2.8 ns on a Zen 4 core against libmvec's 2.6, so that variant keeps libmvec.
 // Lanes of x = +-0 (y not NaN) are set from the sign and parity of y; lanes with x or y inf
 // or NaN, or x < 0 with a fraction, are libm's powf, the reference's function. Every lane
 // gets the same answer wherever it sits: in a tail, beside a special lane, on any thread.
@@ -49,48 +51,102 @@ inline PowLanes pow_f32_lanes(VFp x, VFp y) {
     return p;
 }
 
-// U vectors of ordinary lanes side by side, step by step: one vector's chain of dependent
-// operations (a division, two polynomials) is too long for the out-of-order window to
-// overlap with the next one's (one at a time, this kernel ran slower than libmvec's powf).
-template <int U>
+// log2 x = k + log2 c + log2(1 + r): x = 2^k z with z in [kPowLogLow, 2 kPowLogLow), a range
+// of 2^23 float bit patterns cut into 16 runs of 2^19 (the top four bits of z's bits minus
+// kPowLogLow's), c the centre of z's run by value, r = z / c - 1 = z (1/c) - 1 (one fused
+// rounding), |r| <= 0.0298. The range starts where 1.0 is the centre of its run, so that
+// c = 1 there and x near 1 keeps its relative accuracy. 1/c and -log2(1/c) are float64
+// (scripts/fit_pow_f32.py prints them), so that z (1/c) is the product log2 c belongs to.
+constexpr uint32_t kPowLogLow = 0x3f32aaab;  // 0.6979..., 1.0 - 9.5 sixteenths in float bits
+alignas(64) constexpr double kPowInvC[16] = {
+    0x1.66c612080c1cfp+0, 0x1.57b863a69d5d4p+0, 0x1.49e1125888fd4p+0, 0x1.3d1c134ed1b94p+0,
+    0x1.314abb273ced4p+0, 0x1.2652c6d740da2p+0, 0x1.1c1d98016fdf7p+0, 0x1.129798a4f8fe5p+0,
+    0x1.09afbd3826d61p+0, 0x1.0000000000000p+0, 0x1.e6a7484ce492dp-1, 0x1.cb5d4de146feep-1,
+    0x1.b2f93324d446bp-1, 0x1.9d0ac0bee6db0p-1, 0x1.89374afd54548p-1, 0x1.7734c2b42c933p-1};
+alignas(64) constexpr double kPowLog2C[16] = {
+    -0x1.f29de07cb40dap-2, -0x1.b34b1686a20b2p-2, -0x1.7692affe973d0p-2, -0x1.3c400b5cd2ddbp-2,
+    -0x1.042486d7e401ep-2, -0x1.9c2d3f07774f4p-3, -0x1.33e2704de0f4fp-3, -0x1.9e4bfe94b44abp-4,
+    -0x1.b6ef85f31ce17p-5, 0x0.0p+0,               0x1.2c072e851568ep-4,  0x1.40857364a4d20p-3,
+    0x1.e1b9319d13e44p-3,  0x1.3d4ab5c7bd674p-2,  0x1.85f62842e90f4p-2,  0x1.cb393d93f5834p-2};
+
+// t[idx] for a 16-entry table, idx in 0..15 in each float64 lane.
+inline __attribute__((always_inline)) VDp table16(const double* t, VLp idx) {
+    __m512d lo, hi;
+    __m512i i;
+    memcpy(&lo, t, 64);
+    memcpy(&hi, t + 8, 64);
+    memcpy(&i, &idx, 64);
+    return (VDp)_mm512_permutex2var_pd(lo, i, hi);
+}
+
+// Widening through the intrinsics: GCC 12 converts a 256-bit vector into a 512-bit one
+// (__builtin_convertvector) half by half, with extracts and inserts.
+inline __attribute__((always_inline)) VDp widen(VFp v) {
+    __m256 a;
+    memcpy(&a, &v, 32);
+    return (VDp)_mm512_cvtps_pd(a);
+}
+inline __attribute__((always_inline)) VDp widen(VIp v) {
+    __m256i a;
+    memcpy(&a, &v, 32);
+    return (VDp)_mm512_cvtepi32_pd(a);
+}
+inline __attribute__((always_inline)) VLp widen_index(VIp v) {
+    __m256i a;
+    memcpy(&a, &v, 32);
+    return (VLp)_mm512_cvtepu32_epi64(a);
+}
+
+// U vectors of ordinary lanes side by side, step by step, so that one vector's chain of
+// dependent operations overlaps with the others'.
+template <int U, bool Subnormal>
 inline __attribute__((always_inline)) void pow_f32_block(const VFp* x, const VFp* y, const VIp* sign, VFp* result) {
-    VDp t[U], s[U], w[U];
+    VDp r[U], w[U];
     for (int u = 0; u < U; ++u) {
-        const VIp ax_bits = (VIp)x[u] & 0x7fffffff;
-        const VIp subnormal = ax_bits < 0x00800000;
-        const VFp ax = subnormal ? (VFp)ax_bits * 8388608.0f : (VFp)ax_bits;
-        const VUp ib = (VUp)ax;
-        const VIp k0 = (VIp)(ib - 0x3f3504f3u) >> 23;
-        const VDp m = __builtin_convertvector((VFp)(ib - ((VUp)k0 << 23)), VDp);
-        w[u] = __builtin_convertvector(k0 - (subnormal & 23), VDp);  // k, for now
-        t[u] = (m - 1.0) / (m + 1.0);
-        s[u] = t[u] * t[u];
+        VUp ib = (VUp)x[u] & 0x7fffffffu;
+        VIp k_offset = VIp{};
+        if (Subnormal) {
+            const VIp subnormal = (VIp)(ib < 0x00800000u);
+            ib = subnormal ? (VUp)((VFp)ib * 8388608.0f) : ib;
+            k_offset = subnormal & 23;
+        }
+        const VIp from_low = (VIp)(ib - kPowLogLow);
+        const VLp idx = widen_index((from_low >> 19) & 15);
+        const VDp z = widen((VFp)(ib - ((VUp)from_low & 0xff800000u)));
+        r[u] = z * table16(kPowInvC, idx) - 1.0;
+        w[u] = widen((from_low >> 23) - k_offset) + table16(kPowLog2C, idx);
     }
     for (int u = 0; u < U; ++u) {
-        VDp l = splat(0.34072802575649797);
-        l = l * s[u] + 0.41167283365452556;
-        l = l * s[u] + 0.57708358294517081;
-        l = l * s[u] + 0.96179667335415886;
-        l = l * s[u] + 2.8853900817900686;
-        VDp v = __builtin_convertvector(y[u], VDp) * (t[u] * l + w[u]);
-        v = v < -160.0 ? splat(-160.0) : v;
-        w[u] = v > 130.0 ? splat(130.0) : v;
+        VDp q = splat(0.20634385129210661);
+        q = q * r[u] - 0.24072738645567476;
+        q = q * r[u] + 0.28853889766174606;
+        q = q * r[u] - 0.36067363769024119;
+        q = q * r[u] + 0.48089834697758049;
+        q = q * r[u] - 0.72134752045797135;
+        q = q * r[u] + 1.4426950408889625;
+        // finite: vmaxpd/vminpd, which the comparisons would not become (NaN rules)
+        __m512d v;
+        const VDp product = widen(y[u]) * (r[u] * q + w[u]);
+        memcpy(&v, &product, 64);
+        w[u] = (VDp)_mm512_min_pd(_mm512_max_pd(v, _mm512_set1_pd(-160.0)), _mm512_set1_pd(130.0));
     }
-    const double shifter = 6755399441055744.0;  // 1.5 * 2^52: adding it rounds to an integer
-    uint64_t shifter_bits;
-    memcpy(&shifter_bits, &shifter, 8);
     for (int u = 0; u < U; ++u) {
-        const VDp big = w[u] + shifter, r = w[u] - (big - shifter);
-        VDp e = splat(1.5201926030293316e-05);
-        e = e * r + 0.00015469293758605917;
-        e = e * r + 0.0013333922568294391;
-        e = e * r + 0.009618027245601464;
-        e = e * r + 0.055504103534122343;
-        e = e * r + 0.24022651198216904;
-        e = e * r + 0.69314718072846659;
-        e = e * r + 0.99999999996167654;
-        const VLp scaled = (VLp)e + (((VLp)big - shifter_bits) << 52);
-        result[u] = (VFp)((VIp)__builtin_convertvector((VDp)scaled, VFp) | sign[u]);
+        __m512d wv;
+        memcpy(&wv, &w[u], 64);
+        const __m512d n = _mm512_roundscale_pd(wv, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        const VDp r = w[u] - (VDp)n;
+        VDp e = splat(1.520192597287669e-05);
+        e = e * r + 0.0001546929375074493;
+        e = e * r + 0.0013333922568443384;
+        e = e * r + 0.009618027245615958;
+        e = e * r + 0.05550410353412984;
+        e = e * r + 0.24022651198216993;
+        e = e * r + 0.6931471807284669;
+        e = e * r + 0.9999999999616764;
+        __m512d ev;
+        memcpy(&ev, &e, 64);
+        const VDp scaled = (VDp)_mm512_scalef_pd(ev, n);
+        result[u] = (VFp)((VIp)__builtin_convertvector(scaled, VFp) | sign[u]);
     }
 }
 
@@ -100,14 +156,25 @@ template <int U>
 inline __attribute__((always_inline)) void pow_f32_vectors(const VFp* x, const VFp* y, VFp* r) {
     const VFp one = VFp{} + 1.0f;
     VIp sign[U];
+    // The common case first: every x positive, normal and finite, every y finite; no sign,
+    // no subnormal scaling, no blends.
+    VIp ordinary = (VIp){} - 1;
+    for (int u = 0; u < U; ++u) {
+        sign[u] = VIp{};
+        ordinary &= (((VUp)x[u] - 0x00800000u) < 0x7f000000u) & (((VIp)y[u] & 0x7fffffff) < 0x7f800000);
+    }
+    if (__builtin_expect(every_lane(ordinary), 1)) {
+        pow_f32_block<U, false>(x, y, sign, r);
+        return;
+    }
     bool all_kernel = true;
     for (int u = 0; u < U; ++u) {
         const PowLanes p = pow_f32_lanes(x[u], y[u]);
         sign[u] = p.sign;
         all_kernel &= every_lane(p.kernel);
     }
-    if (__builtin_expect(all_kernel, 1)) {  // the common case, without the blends below
-        pow_f32_block<U>(x, y, sign, r);
+    if (all_kernel) {  // negative x with integer y, or subnormal x, among them
+        pow_f32_block<U, true>(x, y, sign, r);
         return;
     }
     PowLanes p[U];
@@ -117,7 +184,7 @@ inline __attribute__((always_inline)) void pow_f32_vectors(const VFp* x, const V
         xk[u] = p[u].kernel ? x[u] : one;
         yk[u] = p[u].kernel ? y[u] : one;
     }
-    pow_f32_block<U>(xk, yk, sign, r);
+    pow_f32_block<U, true>(xk, yk, sign, r);
     for (int u = 0; u < U; ++u) {
         // +-0 ** y: +inf for y < 0, 0 for y > 0, 1 for y = 0; negative for -0 and an odd y
         const VIp zero_bits = (y[u] < 0.0f ? VIp{} + 0x7f800000 : y[u] > 0.0f ? VIp{} : VIp{} + 0x3f800000) | p[u].sign;
