@@ -1113,10 +1113,13 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     char *px = base_ptr(x), *po = base_ptr(o);
     if (x.dtype == o.dtype && copy_short_rows(g, px, po, isz)) return EMBER_OK;
     if (inner > 1 && so != 1) return reference_on_slices(c, kElementwise);
-    // Copies of wide elements go to the pool at the bytes of 2^19 float32s, not at that many
-    // elements: a roll of a (1000, 1000) float64 by 500 copied its two halves (500000
-    // elements each) on one thread, 2.3x the time of a roll by 3.
-    const int64_t copy_threshold = kParallelCheap * 2 * 4 / (int64_t)std::max<size_t>(4, isz);
+    // Copies of wide elements go to the pool at the bytes of kParallelCheap float32s, not
+    // at that many elements: a roll of a (1000, 1000) float64 by 500 copied its two halves
+    // (500000 elements each) on one thread, 2.3x the time of a roll by 3. (The bound was
+    // twice kParallelCheap until the Intel host of series 40-44, where one core copied
+    // 400000 float32s in 95-101 us and two in 20: fftshift of (1000, 1000), four copies of
+    // 250000, 353 -> 154 us.)
+    const int64_t copy_threshold = kParallelCheap * 4 / (int64_t)std::max<size_t>(4, isz);
     if (x.dtype == o.dtype && (inner == 1 || sx == 1)) {  // copy runs
         const char* const input[1] = {px};
         if (inner > 1 && short_run_blocks<1>(g, input, isz, po, osz, copy_threshold,
