@@ -302,7 +302,7 @@ void parallel_range(int64_t n, int64_t threshold, int64_t grain, F&& f) {
 // ~10 us on the 2-vCPU VM this was tuned on, so a job must be worth several times that.
 // kParallelCheap was 2^18 there; on the Intel host of series 40-44 (2 MiB of L2 a core, a
 // slow L3) one core's float32 add of 2^17-2^18 elements (1.5-3 MB of operands) ran at a
-// third of its L2 rate: 200000 elements took 47-70 us on one core, 15 on two; 2^17 is at
+// third of its L2 rate: 200000 elements took 46-70 us on one core, 15 on two; 2^17 is at
 // break-even where a wake costs 10 us.
 constexpr int64_t kParallelCheap = 1 << 17;     // add, compare, copy, sum: ~1.5 MB of traffic
 constexpr int64_t kParallelCostly = 1 << 16;    // exp, log, tanh, sigmoid, libm loops

@@ -1116,9 +1116,9 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
     // Copies of wide elements go to the pool at the bytes of kParallelCheap float32s, not
     // at that many elements: a roll of a (1000, 1000) float64 by 500 copied its two halves
     // (500000 elements each) on one thread, 2.3x the time of a roll by 3. (The bound was
-    // twice kParallelCheap until the Intel host of series 40-44, where one core copied
-    // 400000 float32s in 95-101 us and two in 20: fftshift of (1000, 1000), four copies of
-    // 250000, 353 -> 154 us.)
+    // 2^19 float32s, twice the kParallelCheap of then, until the Intel host of series
+    // 40-44, where one core copied 400000 float32s in 95-101 us and two in 20: fftshift of
+    // (1000, 1000), four copies of 250000, 353 -> 154 us.)
     const int64_t copy_threshold = kParallelCheap * 4 / (int64_t)std::max<size_t>(4, isz);
     if (x.dtype == o.dtype && (inner == 1 || sx == 1)) {  // copy runs
         const char* const input[1] = {px};
