@@ -1039,7 +1039,8 @@ TEST(CpuLarge, ReductionsOfReversedAndSteppedViews) {
 // Short columns (at most 8 rows reduced: pieces of columns reduced on the stack and written
 // at once), the partial-row path just above (9 rows) and with blocks of partial rows to
 // combine (300 rows, in pieces of columns), with kept outer dims, lengths that are not whole
-// pieces, and inputs large enough for the pool; NaN among the values.
+// pieces, and inputs large enough for the pool, also where one block of rows is all there
+// is and stripes of columns share it; NaN among the values.
 TEST(CpuLarge, ShortColumnReductions) {
     NEED_CPU();
     struct {
@@ -1049,7 +1050,8 @@ TEST(CpuLarge, ShortColumnReductions) {
     struct Case {
         std::vector<int64_t> shape, axes;
     };
-    const Case cases[] = {{{3, 5001}, {0}}, {{2, 7, 4099}, {1}}, {{8, 3000}, {0}}, {{9, 3000}, {0}}, {{4, 70001}, {0}}, {{2, 3, 2, 2100}, {0, 2}}, {{300, 4100}, {0}}};
+    const Case cases[] = {{{3, 5001}, {0}}, {{2, 7, 4099}, {1}}, {{8, 3000}, {0}}, {{9, 3000}, {0}}, {{4, 70001}, {0}}, {{2, 3, 2, 2100}, {0, 2}}, {{300, 4100}, {0}},
+                          {{200, 1000}, {0}}, {{250, 530}, {0}}};  // one block of rows in two stripes of columns
     unsigned seed = 1300;
     for (const Case& cs : cases) {
         int64_t n = 1;
