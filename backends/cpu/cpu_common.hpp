@@ -304,8 +304,14 @@ void parallel_range(int64_t n, int64_t threshold, int64_t grain, F&& f) {
 // slow L3) one core's float32 add of 2^17-2^18 elements (1.5-3 MB of operands) ran at a
 // third of its L2 rate: 200000 elements took 46-70 us on one core, 15 on two; 2^17 is at
 // break-even where a wake costs 10 us.
+// The same rule, 15-20 us of work on one thread, gives the other tiers: float64's libm
+// functions cost about twice float32's an element (kParallelCostly / 2), and kernels of a
+// nanosecond an element or more (pow, atan2, float64 logaddexp, integer floor_divide and
+// remainder) share from kParallelHeavy: float32 pow of 32768 elements took 41 us on one
+// thread, 22 on two.
 constexpr int64_t kParallelCheap = 1 << 17;     // add, compare, copy, sum: ~1.5 MB of traffic
 constexpr int64_t kParallelCostly = 1 << 16;    // exp, log, tanh, sigmoid, libm loops
+constexpr int64_t kParallelHeavy = 1 << 14;     // ~1 ns an element or more
 
 // ------------------------------------------------------------------ geometry
 // Up to 4 operands of one shape: dims of extent 1 dropped, dims contiguous in every

@@ -209,7 +209,7 @@ ember_status_t unary(const ember_kernel_call_t* c, int mvec, F f) {
     if (!make_geometry(views, 2, g)) return EMBER_OK;
     const int is64 = x.dtype == EMBER_FLOAT64;
     UnFn vec = mvec >= 0 ? g_isa->math[mvec][is64] : nullptr;
-    if (vec && unary_vector_runs(g, base_ptr(x), itemsize_of(x.dtype), base_ptr(o), itemsize_of(o.dtype), vec, kParallelCostly,
+    if (vec && unary_vector_runs(g, base_ptr(x), itemsize_of(x.dtype), base_ptr(o), itemsize_of(o.dtype), vec, is64 ? kParallelCostly / 2 : kParallelCostly,
                                  Bool ? 0 : stream_flag(g.size * (int64_t)itemsize_of(o.dtype), o, {&x})))
         return EMBER_OK;
     if (is64) unary_loop<double, Bool>(g, base_ptr(x), base_ptr(o), vec, f);
@@ -284,7 +284,7 @@ ember_status_t binary(const ember_kernel_call_t* c, int mvec, F f) {
     if (mvec == M_pow && g_isa->bin[B_MUL][a.dtype] && (is64 ? exponent_is(g, base_ptr(b), 2.0) : exponent_is(g, base_ptr(b), 2.0f))) return square(c);
     if (mvec == M_pow && (is64 ? exponent_is(g, base_ptr(b), 0.5) : exponent_is(g, base_ptr(b), 0.5f)) && square_root(c)) return EMBER_OK;
     BinFn vec = mvec >= 0 ? g_isa->math2[mvec][is64] : nullptr;
-    if (vec && g.st[0][g.nd - 1] == 1) return binary_vector_kernel(c, vec, kParallelCostly);
+    if (vec && g.st[0][g.nd - 1] == 1) return binary_vector_kernel(c, vec, mvec == M_hypot ? kParallelCostly : kParallelHeavy);
     if (is64) binary_loop<double>(g, base_ptr(a), base_ptr(b), base_ptr(o), vec, f);
     else binary_loop<float>(g, base_ptr(a), base_ptr(b), base_ptr(o), vec, f);
     return EMBER_OK;
