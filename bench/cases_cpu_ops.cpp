@@ -831,6 +831,39 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("pow_f32", "1e7", time_result(reps, [&](ember_tensor_t** r) { ember_pow(c, x, e, r); }));
         for (ember_tensor_t* t : {x, e}) ember_tensor_release(t);
     }
+    if (np.count("pow_f32/32768")) {
+        ember_tensor_t *x = random_tensor(c, {32768}, 0.1, 2, 33), *e = nullptr;
+        ember_scalar_f64(c, 1.5, &e);
+        add("pow_f32", "32768", time_result(reps, [&](ember_tensor_t** r) { ember_pow(c, x, e, r); }));
+        for (ember_tensor_t* t : {x, e}) ember_tensor_release(t);
+    }
+    if (np.count("logaddexp_logspace_f64/1e6")) {
+        ember_tensor_t *a32 = random_tensor(c, {1000000}, -800, 0, 34), *b32 = random_tensor(c, {1000000}, -800, 0, 35), *a = nullptr, *b = nullptr;
+        ember_astype(c, a32, EMBER_FLOAT64, &a);
+        ember_astype(c, b32, EMBER_FLOAT64, &b);
+        add("logaddexp_logspace_f64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_logaddexp(c, a, b, r); }));
+        for (ember_tensor_t* t : {a32, b32, a, b}) ember_tensor_release(t);
+    }
+    if (np.count("softplus_wide_f32/1e6")) {
+        ember_tensor_t* x = random_tensor(c, {1000000}, -100, 100, 36);
+        add("softplus_wide_f32", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_softplus(c, x, r); }));
+        ember_tensor_release(x);
+    }
+    if (np.count("take_small_table_f32/131072")) {
+        ember_tensor_t* x = random_tensor(c, {1000}, -1, 1, 37);
+        std::vector<int64_t> idx(131072);
+        for (auto& i : idx) i = (int64_t)(rng() % 1000);
+        ember_tensor_t* ix = from_host(c, idx.data(), EMBER_INT64, {(int64_t)idx.size()});
+        add("take_small_table_f32", "131072", time_result(reps, [&](ember_tensor_t** r) { ember_take(c, x, ix, 0, r); }));
+        ember_tensor_release(ix);
+        ember_tensor_release(x);
+    }
+    if (np.count("sum_axis0_mid_f32/256x1024")) {
+        ember_tensor_t* x = random_tensor(c, {256, 1024}, -1, 1, 38);
+        const int64_t axis0 = 0;
+        add("sum_axis0_mid_f32", "256x1024", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, x, &axis0, 1, 0, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("argmax_rows_f32/2000x5000") || np.count("sum_axis0_f32/2000x5000")) {
         ember_tensor_t* x = random_tensor(c, {2000, 5000}, -1, 1, 22);
         const int64_t axis0 = 0;

@@ -267,6 +267,12 @@ Index and random cases (INDEX_CASES, their own shapes):
   clip_f32           np.clip(x, -0.5, 0.5) of 1e7 values
   pow_f32            x ** 1.5 of 1e7 positive values (a non-integer exponent: the pow function itself)
   pow_half_f32       x ** 0.5 of 1e6 values in [-1, 1) (NumPy and Ember both take the square root)
+  pow_f32@32768      x ** 1.5 of 32768 values (a size where the pool starts to pay)
+  logaddexp_logspace_f64  np.logaddexp(a, b) of 1e6 float64 values in [-800, 0) (log-space:
+                     differences past exp's range); softplus_wide_f32 np.logaddexp(x, 0) of
+                     1e6 values in [-100, 100)
+  take_small_table_f32  np.take(x, idx): 131072 random elements of a 1000-vector
+  sum_axis0_mid_f32  x.sum(axis=0) of a (256, 1024) array (one block of rows)
   leaky_relu_f32     np.where(x > 0, x, np.float32(0.01) * x) of 1e7 values (slope 0.01)
   logsumexp_rows_f32 the max-shifted logsumexp a user writes (m + log(sum(exp(x - m)))) along
                      the last axis of a (4096, 4096) array; logsumexp_cols_f32 along axis 0;
@@ -653,6 +659,12 @@ INDEX_CASES = {
     "count_nonzero_bool": ("1e7", lambda r: (r.uniform(-1, 1, 10**7) > 0,), np.count_nonzero),
     "clip_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.clip(x, -0.5, 0.5)),
     "pow_f32": ("1e7", lambda r: (r.uniform(0.1, 2, 10**7).astype(np.float32),), lambda x: x ** 1.5),
+    "pow_f32@32768": ("32768", lambda r: (r.uniform(0.1, 2, 32768).astype(np.float32),), lambda x: x ** 1.5),
+    "logaddexp_logspace_f64": ("1e6", lambda r: (r.uniform(-800, 0, 10**6), r.uniform(-800, 0, 10**6)), lambda a, b: np.logaddexp(a, b)),
+    "softplus_wide_f32": ("1e6", lambda r: (r.uniform(-100, 100, 10**6).astype(np.float32),), lambda x: np.logaddexp(x, np.float32(0))),
+    "take_small_table_f32": ("131072", lambda r: (r.uniform(-1, 1, 1000).astype(np.float32), r.integers(0, 1000, 131072)),
+                             lambda x, i: np.take(x, i)),
+    "sum_axis0_mid_f32": ("256x1024", lambda r: (r.uniform(-1, 1, (256, 1024)).astype(np.float32),), lambda x: x.sum(axis=0)),
     "pow_half_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), quietly(lambda x: x ** 0.5)),
     "leaky_relu_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.where(x > 0, x, np.float32(0.01) * x)),
     "logsumexp_rows_f32": ("4096x4096", lambda r: (r.uniform(-5, 5, (4096, 4096)).astype(np.float32),), lambda x: logsumexp(x, 1)),
