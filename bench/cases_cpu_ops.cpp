@@ -858,6 +858,12 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         ember_tensor_release(ix);
         ember_tensor_release(x);
     }
+    if (np.count("sort_rows10_f32/1e5x10") || np.count("argsort_rows10_f32/1e5x10")) {
+        ember_tensor_t* x = random_tensor(c, {100000, 10}, -1, 1, 39);
+        add("sort_rows10_f32", "1e5x10", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 1, 0, r); }));
+        add("argsort_rows10_f32", "1e5x10", time_result(reps, [&](ember_tensor_t** r) { ember_argsort(c, x, 1, 0, r); }));
+        ember_tensor_release(x);
+    }
     if (np.count("sum_axis0_mid_f32/256x1024")) {
         ember_tensor_t* x = random_tensor(c, {256, 1024}, -1, 1, 38);
         const int64_t axis0 = 0;

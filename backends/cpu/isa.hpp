@@ -104,6 +104,11 @@ typedef void (*NetworkSortFn)(void* keys, int64_t n);
 // indices, decode_line) in the ISA's vectors; step is the element stride of src or dst.
 typedef bool (*EncodeSortKeysFn)(const void* src, int64_t step, int64_t n, void* keys, uint64_t inf_bits, uint64_t flip);
 typedef void (*DecodeSortKeysFn)(const void* keys, int64_t n, void* dst, int64_t step, uint64_t flip);
+// sort (indices false) or argsort (true: int64 indices) of `rows` packed rows of n
+// elements (kPackedRowsMin <= n <= kPackedRowsMax), a row in each vector lane, exactly as
+// the reference's stable sort orders them (sort_keys.hpp: sort_packed_rows).
+constexpr int kPackedRowsMin = 5, kPackedRowsMax = 16;
+typedef void (*PackedRowsSortFn)(const void* src, void* dst, int64_t rows, int n, uint64_t inf_bits, uint64_t flip, bool indices);
 // A vectorised quicksort of unsigned keys (not stable), and one partition step of it
 // (simd_quicksort.hpp); null on the ISAs that have none.
 typedef void (*QuicksortFn)(void* keys, int64_t n);
@@ -225,6 +230,7 @@ struct IsaTable {
     int64_t network_sort_max[2];
     EncodeSortKeysFn encode_sort_keys[3][2];  // [unsigned, signed, float][32-bit, 64-bit]
     DecodeSortKeysFn decode_sort_keys[3][2];
+    PackedRowsSortFn sort_packed_rows[3][2];  // [unsigned, signed, float][32-bit, 64-bit]
     QuicksortFn quicksort[2];  // [0] uint32 keys, [1] uint64
     QuickSplitFn quick_split[2];
     FftLinesFn fft_lines;

@@ -273,8 +273,71 @@ void decode_sort_keys(const void* keys, int64_t n, void* dst, int64_t step, uint
     if (step == 1) decode_line<K>((const U*)keys, n, (U*)dst, std::integral_constant<int64_t, 1>{}, U(flip));
     else decode_line<K>((const U*)keys, n, (U*)dst, step, U(flip));
 }
+// Packed rows of 5 to 16 elements ((1e5, 10) in rows), a row in each lane of the vectors:
+// vector j holds element j of W<U> rows. Their keys are encoded together (the rows are
+// one block), moved into the lanes, and ordered with each element's position (its index in
+// the row) by odd-even transposition: adjacent compare-exchanges that swap only on a
+// strictly greater key, so equal keys keep their input order, as the stable sorts do.
+// sort then writes each row's elements from its positions, with their own bits (the keys
+// of -0.0 and +0.0, and of NaNs, are merged); argsort the positions. One sort per row
+// through sort_short_lines took 44 ns a row of 10 int32 on one thread (the Intel host
+// of series 40-45).
+template <KeyKind K, class U>
+void sort_packed_rows(const void* src_, void* dst, int64_t rows, int n, uint64_t inf_bits, uint64_t flip, bool indices) {
+    using VU = V<U>;
+    constexpr int L = W<U>;
+    const U* src = (const U*)src_;
+    alignas(64) U keys[kPackedRowsMax * L];
+    alignas(64) U lane[L];
+    int64_t r0 = 0;
+    for (; r0 + L <= rows; r0 += L) {
+        const U* block = src + r0 * n;
+        encode_line<K, false>(block, std::integral_constant<int64_t, 1>{}, (int64_t)L * n, keys, U(inf_bits), U(flip));
+        VU key[kPackedRowsMax], at[kPackedRowsMax];
+        for (int j = 0; j < n; ++j) {
+            for (int r = 0; r < L; ++r) lane[r] = keys[r * n + j];
+            key[j] = load(lane);
+            at[j] = splat<U>((U)j);
+        }
+        for (int round = 0; round < n; ++round)
+            for (int i = round & 1; i + 1 < n; i += 2) {
+                const auto swap = key[i] > key[i + 1];
+                const VU ka = key[i], kb = key[i + 1], pa = at[i], pb = at[i + 1];
+                key[i] = swap ? kb : ka;
+                key[i + 1] = swap ? ka : kb;
+                at[i] = swap ? pb : pa;
+                at[i + 1] = swap ? pa : pb;
+            }
+        for (int j = 0; j < n; ++j) {
+            store_vec(lane, at[j]);
+            if (indices) {
+                int64_t* out = (int64_t*)dst + r0 * n + j;
+                for (int r = 0; r < L; ++r) out[r * n] = (int64_t)lane[r];
+            } else {
+                U* out = (U*)dst + r0 * n + j;
+                for (int r = 0; r < L; ++r) out[r * n] = block[r * n + (int64_t)lane[r]];
+            }
+        }
+    }
+    for (; r0 < rows; ++r0) {  // the last rows, one at a time by the same steps
+        const U* row = src + r0 * n;
+        U key[kPackedRowsMax], at[kPackedRowsMax];
+        for (int j = 0; j < n; ++j) key[j] = encode_key<K>(row[j], U(inf_bits), U(flip)), at[j] = (U)j;
+        for (int round = 0; round < n; ++round)
+            for (int i = round & 1; i + 1 < n; i += 2)
+                if (key[i] > key[i + 1]) std::swap(key[i], key[i + 1]), std::swap(at[i], at[i + 1]);
+        for (int j = 0; j < n; ++j) {
+            if (indices) ((int64_t*)dst)[r0 * n + j] = (int64_t)at[j];
+            else ((U*)dst)[r0 * n + j] = row[at[j]];
+        }
+    }
+}
+
 template <class U>
 void fill_sort_keys(IsaTable& t, int wide) {
+    t.sort_packed_rows[kUnsigned][wide] = sort_packed_rows<kUnsigned, U>;
+    t.sort_packed_rows[kSigned][wide] = sort_packed_rows<kSigned, U>;
+    t.sort_packed_rows[kFloat][wide] = sort_packed_rows<kFloat, U>;
     t.encode_sort_keys[kUnsigned][wide] = encode_sort_keys<kUnsigned, U>;
     t.encode_sort_keys[kSigned][wide] = encode_sort_keys<kSigned, U>;
     t.encode_sort_keys[kFloat][wide] = encode_sort_keys<kFloat, U>;
