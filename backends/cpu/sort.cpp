@@ -724,15 +724,19 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
             default: return tiny_rows<K, U, Indices, 4>(xb, dst, lines, flip, inf_bits);
         }
     }
-    // Packed rows of 5-16 a vector of rows at a time (sort_packed_rows), except the values of
-    // rows of 16 32-bit keys, which fill one AVX-512 network exactly: (1e5, 16) int32 on two
-    // threads took 927 us through sort_short_lines, 1515 packed. Elsewhere, us for (1e5, n)
-    // on two threads, sort_short_lines -> packed: int32 n = 5 2496 -> 427, 10 2521 -> 823,
-    // 15 2370 -> 1354; float64 8 1135 -> 757, 16 4437 -> 2375; argsort of int32 10 3830 ->
-    // 982, 16 3106 -> 1761 (the Intel host of series 40-45, AVX-512 only).
+    // Packed rows of 5-16 a vector of rows at a time (sort_packed_rows), whose cost grows as
+    // n^2 over the lanes: up to n^2 = 16 lanes. Except the values of rows of 16 32-bit keys,
+    // which fill one AVX-512 network exactly: (1e5, 16) int32 on two threads took 927 us
+    // through sort_short_lines, 1515 packed. Elsewhere, us for (1e5, n) on two threads,
+    // sort_short_lines -> packed (the Intel host of series 40-45): AVX-512 int32 n = 5 2496
+    // -> 427, 10 2521 -> 823, 15 2370 -> 1354; float64 8 1135 -> 757; argsort of int32 10
+    // 3830 -> 982, 16 3106 -> 1761. AVX2 int32 10 3120 -> 1690, 16 2841 -> 3717; float64 10
+    // 3964 -> 2294, 16 3210 -> 5173. SSE2 (generic) int32 5 1796 -> 876, float64 8 2176 ->
+    // 3265, 16 4135 -> 13784.
+    const int64_t lanes = g_isa->vector_bytes / (int64_t)sizeof(U);
     if constexpr (sizeof(U) >= 4)
-        if (n >= kPackedRowsMin && n <= kPackedRowsMax && !(!Indices && sizeof(U) == 4 && n == 16) && axis == x.ndim - 1 && is_contiguous(x) &&
-            is_contiguous(out)) {
+        if (n >= kPackedRowsMin && n <= kPackedRowsMax && n * n <= 16 * lanes && !(!Indices && sizeof(U) == 4 && n == 16) && axis == x.ndim - 1 &&
+            is_contiguous(x) && is_contiguous(out)) {
             char* dst = (char*)out.data + out.offset * (int64_t)itemsize_of(out.dtype);
             const size_t osz = Indices ? sizeof(int64_t) : sizeof(U);
             const PackedRowsSortFn sort_rows = g_isa->sort_packed_rows[K][sizeof(U) == 8];
