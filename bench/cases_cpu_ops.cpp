@@ -864,6 +864,14 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("argsort_rows10_f32", "1e5x10", time_result(reps, [&](ember_tensor_t** r) { ember_argsort(c, x, 1, 0, r); }));
         ember_tensor_release(x);
     }
+    if (np.count("sort_rows12_f64/1e5x12") || np.count("argsort_rows12_f64/1e5x12")) {
+        ember_tensor_t *x32 = random_tensor(c, {100000, 12}, -1, 1, 40), *x = nullptr;
+        ember_astype(c, x32, EMBER_FLOAT64, &x);
+        add("sort_rows12_f64", "1e5x12", time_result(reps, [&](ember_tensor_t** r) { ember_sort(c, x, 1, 0, r); }));
+        add("argsort_rows12_f64", "1e5x12", time_result(reps, [&](ember_tensor_t** r) { ember_argsort(c, x, 1, 0, r); }));
+        ember_tensor_release(x);
+        ember_tensor_release(x32);
+    }
     if (np.count("sum_axis0_mid_f32/256x1024")) {
         ember_tensor_t* x = random_tensor(c, {256, 1024}, -1, 1, 38);
         const int64_t axis0 = 0;

@@ -275,6 +275,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   sum_axis0_mid_f32  x.sum(axis=0) of a (256, 1024) array (one block of rows)
   sort_rows10_f32    np.sort(x, axis=1) of a (1e5, 10) array; argsort_rows10_f32
                      np.argsort(x, axis=1, kind="stable") (Ember's argsort is stable)
+  sort_rows12_f64    the same of a (1e5, 12) float64 array; argsort_rows12_f64
   leaky_relu_f32     np.where(x > 0, x, np.float32(0.01) * x) of 1e7 values (slope 0.01)
   logsumexp_rows_f32 the max-shifted logsumexp a user writes (m + log(sum(exp(x - m)))) along
                      the last axis of a (4096, 4096) array; logsumexp_cols_f32 along axis 0;
@@ -669,6 +670,8 @@ INDEX_CASES = {
     "sort_rows10_f32": ("1e5x10", lambda r: (r.uniform(-1, 1, (10**5, 10)).astype(np.float32),), lambda x: np.sort(x, axis=1)),
     "argsort_rows10_f32": ("1e5x10", lambda r: (r.uniform(-1, 1, (10**5, 10)).astype(np.float32),),
                            lambda x: np.argsort(x, axis=1, kind="stable")),
+    "sort_rows12_f64": ("1e5x12", lambda r: (r.uniform(-1, 1, (10**5, 12)),), lambda x: np.sort(x, axis=1)),
+    "argsort_rows12_f64": ("1e5x12", lambda r: (r.uniform(-1, 1, (10**5, 12)),), lambda x: np.argsort(x, axis=1, kind="stable")),
     "sum_axis0_mid_f32": ("256x1024", lambda r: (r.uniform(-1, 1, (256, 1024)).astype(np.float32),), lambda x: x.sum(axis=0)),
     "pow_half_f32": ("1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32),), quietly(lambda x: x ** 0.5)),
     "leaky_relu_f32": ("1e7", lambda r: (r.uniform(-1, 1, 10**7).astype(np.float32),), lambda x: np.where(x > 0, x, np.float32(0.01) * x)),

@@ -556,7 +556,7 @@ TEST(CpuLarge, ShortLineSortsMatchReference) {
     NEED_CPU();
     const float nan1 = std::numeric_limits<float>::quiet_NaN(), nan2 = -std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();
-    for (int64_t len : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257, 511, 512, 513,
+    for (int64_t len : {1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257, 511, 512, 513,
                         700, 1023, 1024, 1025, 1500, 2047, 2048, 2049, 5000, 12000}) {
         const int lines = len <= 16 ? 37 : 6;  // packed rows of 5-16 sort a vector of rows at a time: whole vectors and a rest
         const int64_t n = lines * len;

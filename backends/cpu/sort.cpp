@@ -725,17 +725,21 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
         }
     }
     // Packed rows of 5-16 a vector of rows at a time (sort_packed_rows), whose cost grows as
-    // n^2 over the lanes: up to n^2 = 16 lanes. Except the values of rows of 16 32-bit keys,
-    // which fill one AVX-512 network exactly: (1e5, 16) int32 on two threads took 927 us
-    // through sort_short_lines, 1515 packed. Elsewhere, us for (1e5, n) on two threads,
-    // sort_short_lines -> packed (the Intel host of series 40-45): AVX-512 int32 n = 5 2496
-    // -> 427, 10 2521 -> 823, 15 2370 -> 1354; float64 8 1135 -> 757; argsort of int32 10
-    // 3830 -> 982, 16 3106 -> 1761. AVX2 int32 10 3120 -> 1690, 16 2841 -> 3717; float64 10
-    // 3964 -> 2294, 16 3210 -> 5173. SSE2 (generic) int32 5 1796 -> 876, float64 8 2176 ->
-    // 3265, 16 4135 -> 13784.
+    // n^2 over the lanes: up to n^2 = 32 lanes, except the values on SSE2, up to 16 lanes.
+    // And except the values of rows of 16 32-bit keys, which fill one AVX-512 network
+    // exactly: (1e5, 16) int32 on two threads took 927 us through sort_short_lines, 1515
+    // packed. Elsewhere, us for (1e5, n) on two threads, sort_short_lines -> packed (the
+    // Intel host of series 40-46): AVX-512 int32 n = 5 2496 -> 427, 10 2521 -> 823, 15 2370
+    // -> 1354; float64 8 1135 -> 757, 12 3408 -> 1470, 14 3656 -> 1870, 16 2461 -> 2413;
+    // argsort of int32 10 3830 -> 982, 16 3106 -> 1761, of float64 12 5369 -> 1408, 16 6241
+    // -> 2287. AVX2 int32 10 3120 -> 1690, 16 2841 -> 3717; float32 12 3521 -> 1523, 15 3602
+    // -> 2150; float64 9 3660 -> 2118, 11 3847 -> 2359, 16 3210 -> 5173; argsort of float32
+    // 12 3173 -> 1468, 16 3232 -> 2310, of float64 9 5095 -> 1660, 11 5555 -> 2299. SSE2
+    // (generic) int32 5 1796 -> 876, float64 8 2161 -> 3171, 16 4135 -> 13784; argsort of
+    // float64 6 3105 -> 1782, 8 3406 -> 3129.
     const int64_t lanes = g_isa->vector_bytes / (int64_t)sizeof(U);
     if constexpr (sizeof(U) >= 4)
-        if (n >= kPackedRowsMin && n <= kPackedRowsMax && n * n <= 16 * lanes && !(!Indices && sizeof(U) == 4 && n == 16) && axis == x.ndim - 1 &&
+        if (n >= kPackedRowsMin && n <= kPackedRowsMax && n * n <= (Indices || g_isa->vector_bytes > 16 ? 32 : 16) * lanes && !(!Indices && sizeof(U) == 4 && n == 16) && axis == x.ndim - 1 &&
             is_contiguous(x) && is_contiguous(out)) {
             char* dst = (char*)out.data + out.offset * (int64_t)itemsize_of(out.dtype);
             const size_t osz = Indices ? sizeof(int64_t) : sizeof(U);
