@@ -479,6 +479,12 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("matmul_i32", "512x512", time_result(std::min(reps, 5), [&](ember_tensor_t** r) { ember_matmul(c, a, a, r); }));
         for (ember_tensor_t* t : {a32, a}) ember_tensor_release(t);
     }
+    if (np.count("matmul_i8/512x512")) {
+        ember_tensor_t* a32 = random_tensor(c, {512, 512}, -100, 100, 18), *a = nullptr;
+        ember_astype(c, a32, EMBER_INT8, &a);
+        add("matmul_i8", "512x512", time_result(std::min(reps, 5), [&](ember_tensor_t** r) { ember_matmul(c, a, a, r); }));
+        for (ember_tensor_t* t : {a32, a}) ember_tensor_release(t);
+    }
     for (auto [bt, m, k] : std::vector<std::array<int64_t, 3>>{{1024, 16, 16}, {256, 16, 128}, {64, 256, 64}}) {
         const std::string size = std::to_string(bt) + "x" + std::to_string(m) + "x" + std::to_string(k);
         if (!np.count("matmul_batched_f32/" + size)) continue;

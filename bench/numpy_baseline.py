@@ -76,6 +76,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   pad_reflect_f32    np.pad(x, 64, mode="reflect") of a (2048, 2048) array
   tril_f32           np.tril(x) of a (2048, 2048) array
   matmul_i32         a @ a of a (512, 512) int32 array (NumPy has no BLAS for integers either)
+  matmul_i8          the same of int8 values in [-100, 100) (products wrap, as NumPy's)
   matvec_f32         m @ x of a (1000, 1000) array and a 1000-vector
   matvec_f64         the same in float64; matvec_f32 also of a (4096, 4096) array (64 MB)
   vecmat_f32         x @ m, the vector on the left (m's columns combined), float32 and float64,
@@ -447,6 +448,7 @@ INDEX_CASES = {
     "add_transposed_f16": ("1000x1000", lambda r: (r.uniform(-1, 1, (1000, 1000)).astype(np.float16), r.uniform(-1, 1, (1000, 1000)).astype(np.float16)),
                            lambda x, y: x.T + y),
     "matmul_i32": ("512x512", lambda r: (r.integers(-100, 100, (512, 512)).astype(np.int32),), lambda a: a @ a),
+    "matmul_i8": ("512x512", lambda r: (r.integers(-100, 100, (512, 512)).astype(np.int8),), lambda a: a @ a),
     "matvec_f32": matrix_vector_case(1000, np.float32, left=False),
     "matvec_f64": matrix_vector_case(1000, np.float64, left=False),
     "matvec_f32@4096": matrix_vector_case(4096, np.float32, left=False),
@@ -735,7 +737,7 @@ def main():
         if wanted(name):
             data = setup(np.random.default_rng(2))
             # NumPy's searchsorted and stable sort take ~1 s a call here: fewer repetitions
-            slow = name in ("searchsorted_f32", "sort_f32", "sort_f32_default", "matmul_i32")
+            slow = name in ("searchsorted_f32", "sort_f32", "sort_f32_default", "matmul_i32", "matmul_i8")
             times[f"{name.split('@')[0]}/{size}"] = best_of(min(reps, 5) if slow else reps, lambda: fn(*data))
     for name, (setup, fn) in LINALG_CASES.items():
         if wanted(name):
