@@ -245,6 +245,7 @@ struct IsaTable {
     ComplexDivFn complex_div[2];
     ComplexStepsFn complex_steps[2][2];  // [complex64, complex128][sums, products]
     SmallGemmFn small_gemm[4];  // [0] float32, [1] float64, [2] complex64, [3] complex128
+    SmallGemmFn int_gemm[3];    // wrapping unsigned products: [0] uint16, [1] uint32, [2] uint64
     RowDotsFn row_dots[4];      // by the matrix: [0] float32, [1] float64, [2] float16, [3] bfloat16
     RowCombinationFn row_combination[4];
     // integers, bool (as bytes), float32 and float64:

@@ -853,20 +853,22 @@ ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const e
 }
 
 // Integers: wrap-around products and sums in the type's width (unsigned arithmetic, so no
-// overflow is undefined); modular sums do not depend on their order, so the blocked loop
-// gives the reference's result exactly. Each task owns a block of kRows output rows kept
-// in L1 and streams b's rows once for all of them (b is first made row-contiguous).
-// Products of 8- and 16-bit values in uint32 (two uint16_t promote to int, whose overflow is
-// undefined); the low bits stored are the same. 8-bit blocks accumulate in uint16 (A), b
-// widened once per batch entry, whose low 8 bits are the same: x86 has no 8-bit vector
-// multiply, and the compiled loop widened and narrowed every product ((256, 256) @ (256,
-// 256) int8 took 4.7 ms on two threads, int16 0.49).
+// overflow is undefined); modular sums do not depend on their order, so any grouping gives
+// the reference's result exactly. Each task owns a block of kRows output rows, computed by
+// the ISA's register-blocked kernel (int_gemm: simd_small_gemm.hpp) from b made
+// row-contiguous once per batch entry. 8-bit products run in uint16 (A), a's block and b
+// widened, whose low 8 bits are the same: x86 has no 8-bit vector multiply. Two threads,
+// (512, 512) @ (512, 512): int8 35.7 ms (its loop widened and narrowed every product) and
+// int32 16.2 ms (matmul.cpp is compiled for SSE2, which has no 32-bit vector multiply) in
+// the loop this replaced. Products of 8- and 16-bit values in the matrix-vector loop in
+// uint32 (two uint16_t promote to int, whose overflow is undefined); the low bits stored
+// are the same.
 template <class T>
 void int_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) {
     using U = std::make_unsigned_t<T>;
     using W = std::conditional_t<(sizeof(T) < 4), uint32_t, U>;
     using A = std::conditional_t<sizeof(T) == 1, uint16_t, U>;
-    constexpr int64_t kRows = 4;
+    constexpr int64_t kRows = 16;
     const int nd = o.ndim, nb = nd - 2;
     const int64_t m = o.shape[nd - 2], n = o.shape[nd - 1], k = a.shape[nd - 1];
     const int64_t ars = a.strides[nd - 2], acs = a.strides[nd - 1], brs = b.strides[nd - 2], bcs = b.strides[nd - 1], ldc = o.strides[nd - 2];
@@ -906,9 +908,10 @@ void int_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t
         return;
     }
     const int64_t blocks = (m + kRows - 1) / kRows;
+    const SmallGemmFn kernel = g_isa->int_gemm[sizeof(A) == 2 ? 0 : sizeof(A) == 4 ? 1 : 2];
     parallel_range(batch * blocks, work_threshold, 1, [&](int64_t begin, int64_t end) {
-        GrowingScratch brow_copy;
-        std::vector<A> acc((size_t)(kRows * n));
+        GrowingScratch brow_copy, arow_copy;
+        std::vector<A> acc(sizeof(A) != sizeof(T) ? (size_t)(kRows * n) : 0);
         BatchWalk walk(nb, a, b, o);
         int64_t last_batch = -1;
         const A* bm = nullptr;  // b of the current batch entry, row-contiguous
@@ -931,19 +934,18 @@ void int_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t
                 }
                 last_batch = bi;
             }
-            const T* pa = (const T*)a.data + a.offset + off[0];
-            std::fill(acc.begin(), acc.end(), A(0));
-            for (int64_t p = 0; p < k; ++p) {
-                const A* brow = bm + p * n;
-                for (int64_t r = 0; r < rows; ++r) {
-                    const A x = (A)(U)pa[(i0 + r) * ars + p * acs];
-                    A* ar = acc.data() + r * n;
-                    for (int64_t j = 0; j < n; ++j) ar[j] = A(ar[j] + A(W(x) * W(brow[j])));
-                }
+            const T* pa = (const T*)a.data + a.offset + off[0] + i0 * ars;
+            T* po = (T*)o.data + o.offset + off[2] + i0 * ldc;
+            if constexpr (sizeof(A) != sizeof(T)) {
+                A* wide = (A*)arow_copy.reserve((size_t)(rows * k) * sizeof(A));
+                for (int64_t r = 0; r < rows; ++r)
+                    for (int64_t p = 0; p < k; ++p) wide[r * k + p] = (A)(U)pa[r * ars + p * acs];
+                kernel(wide, k, 1, bm, n, acc.data(), n, rows, n, k);
+                for (int64_t r = 0; r < rows; ++r)
+                    for (int64_t j = 0; j < n; ++j) po[r * ldc + j] = (T)(U)acc[(size_t)(r * n + j)];
+            } else {
+                kernel(pa, ars, acs, bm, n, po, ldc, rows, n, k);
             }
-            T* po = (T*)o.data + o.offset + off[2];
-            for (int64_t r = 0; r < rows; ++r)
-                for (int64_t j = 0; j < n; ++j) po[(i0 + r) * ldc + j] = (T)(U)acc[(size_t)(r * n + j)];
         }
     });
 }

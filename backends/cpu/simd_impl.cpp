@@ -523,6 +523,9 @@ IsaTable build_table() {
     t.small_gemm[1] = small_gemm<double, false>;
     t.small_gemm[2] = small_gemm<float, true>;
     t.small_gemm[3] = small_gemm<double, true>;
+    t.int_gemm[0] = small_gemm<uint16_t, false>;
+    t.int_gemm[1] = small_gemm<uint32_t, false>;
+    t.int_gemm[2] = small_gemm<uint64_t, false>;
     t.row_dots[0] = row_dots<float>;
     t.row_dots[1] = row_dots<double>;
     t.row_dots[2] = row_dots<F16Matrix>;

@@ -6,12 +6,21 @@
 // Haswell included) each call also takes a process-wide lock to allocate its buffers, so pool
 // threads calling it at once queue: 1024 float32 16 x 16 products took 0.23 ms on one
 // thread and 0.38 on two with OPENBLAS_CORETYPE=Haswell, 0.58 on one and 1.24 on sixteen
-// on a machine where it chose Prescott (measured, bench/RESULTS.md).
+// on a machine where it chose Prescott (measured, bench/RESULTS.md). The same kernels
+// serve integer matmul (matmul.cpp's int_matmul) as wrapping unsigned products of any size.
 //
 // A: m x k with element strides ars, acs (any layout); B: k x n row-major, row stride ldb;
 // C: row stride ldc. Rows of C in blocks of up to 4, columns in vectors, then one at a
 // time; every element is the sum of its k products in order p = 0..k-1
 // (fused where the ISA has FMA), so a result does not depend on the block it falls in.
+// x * y; for uint16_t in unsigned int, as two uint16_t promote to int, whose overflow is
+// undefined (vector lanes do not promote).
+template <class T>
+inline T wrapping_product(T x, T y) {
+    if constexpr (std::is_integral_v<T> && sizeof(T) < sizeof(unsigned)) return T(unsigned(x) * unsigned(y));
+    else return x * y;
+}
+
 // Columns [j, j + w * count(B)) of R rows in vectors of B bytes (w lanes), two at a time
 // where they fit; returns the first column left.
 template <class T, int R, int B>
@@ -64,7 +73,7 @@ inline __attribute__((always_inline)) void small_gemm_rows(const T* a, int64_t a
         T acc[R] = {};
         for (int64_t p = 0; p < k; ++p) {
             const T bs = b[p * ldb + j];
-            for (int r = 0; r < R; ++r) acc[r] += a[r * ars + p * acs] * bs;
+            for (int r = 0; r < R; ++r) acc[r] += wrapping_product(a[r * ars + p * acs], bs);
         }
         for (int r = 0; r < R; ++r) c[r * ldc + j] = acc[r];
     }
