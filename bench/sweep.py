@@ -83,6 +83,9 @@ def cases(rng, dtypes):
         yield f"unique_{dt}", lambda: np.unique(a), lambda: em.unique_values(A)
         yield f"unique_counts_{dt}", lambda: np.unique(a, return_counts=True), lambda: em.unique_counts(A)
         yield f"one_hot_{dt}", lambda: np.eye(1000, dtype=dt)[idx], lambda: em.one_hot(IDX, 1000, dtype=getattr(em, dt))
+        if not is_float and dt != "bool":  # NumPy's integer matmul is a plain loop; Ember's the ISA's kernels
+            sq, SQ = square[:256, :256], em.asarray(square[:256, :256])
+            yield f"matmul_{dt}_256", lambda: sq @ sq, lambda: SQ @ SQ
         if dt in ("float32", "float64"):  # ops of the statistics and layout families
             yield f"topk10_rows_{dt}", lambda: np.partition(square, -10, axis=1)[:, -10:], lambda: em.stats.topk(S, 10)
             yield f"topk10_{dt}", lambda: np.partition(a, -10)[-10:], lambda: em.stats.topk(A, 10)
