@@ -13,6 +13,7 @@
 // C: row stride ldc. Rows of C in blocks of up to 4, columns in vectors, then one at a
 // time; every element is the sum of its k products in order p = 0..k-1
 // (fused where the ISA has FMA), so a result does not depend on the block it falls in.
+
 // x * y; for uint16_t in unsigned int, as two uint16_t promote to int, whose overflow is
 // undefined (vector lanes do not promote).
 template <class T>
