@@ -738,9 +738,11 @@ void sort_lines(const ember_view_t& x, const ember_view_t& out, int axis, bool d
     // (generic) int32 5 1796 -> 876, float64 8 2161 -> 3171, 16 4135 -> 13784; argsort of
     // float64 6 3105 -> 1782, 8 3406 -> 3129.
     const int64_t lanes = g_isa->vector_bytes / (int64_t)sizeof(U);
+    const int64_t max_n_squared = (Indices || g_isa->vector_bytes > 16 ? 32 : 16) * lanes;
+    const bool values_fill_a_network = !Indices && sizeof(U) == 4 && n == 16;
     if constexpr (sizeof(U) >= 4)
-        if (n >= kPackedRowsMin && n <= kPackedRowsMax && n * n <= (Indices || g_isa->vector_bytes > 16 ? 32 : 16) * lanes && !(!Indices && sizeof(U) == 4 && n == 16) && axis == x.ndim - 1 &&
-            is_contiguous(x) && is_contiguous(out)) {
+        if (n >= kPackedRowsMin && n <= kPackedRowsMax && n * n <= max_n_squared && !values_fill_a_network && axis == x.ndim - 1 && is_contiguous(x) &&
+            is_contiguous(out)) {
             char* dst = (char*)out.data + out.offset * (int64_t)itemsize_of(out.dtype);
             const size_t osz = Indices ? sizeof(int64_t) : sizeof(U);
             const PackedRowsSortFn sort_rows = g_isa->sort_packed_rows[K][sizeof(U) == 8];
