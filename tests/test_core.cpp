@@ -5,8 +5,11 @@
 #include <fstream>
 #include <thread>
 
+#include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <set>
 
 #include "test_util.hpp"
 
@@ -339,6 +342,100 @@ TEST(Registry, BrokenModulesAreReportedNotFatal) {
     EM_FAILS(ember_ctx_create_on("wrongversion", 0, &ctx), EMBER_ERR_BACKEND_UNAVAILABLE, "ember_ctx_create_on");
     EM_FAILS(ember_ctx_create_on("nosuch", 0, &ctx), EMBER_ERR_BACKEND_UNAVAILABLE, "ember_ctx_create_on");
     EXPECT_EQ(ctx, nullptr);
+}
+
+// A module's init runs on the backend's first use (a context on it, a lookup by name, a
+// listing), not when the registry loads the module: the opencl module's init loads the
+// OpenCL driver (PoCL and its LLVM here, 28-35 ms and 75 MB resident), which a process that
+// only computes on the host never needs. Checked in fresh processes, whose registries
+// nothing has used yet.
+bool in_registry_child() { return std::getenv("EMBER_REGISTRY_TEST_CHILD") != nullptr; }
+
+TEST(Registry, ModulesInitialiseOnFirstUse) {
+    if (!std::getenv("EMBER_TEST_MODULE_DIR")) GTEST_SKIP() << "run through ctest (sets EMBER_BACKEND_PATH)";
+    NEED_CHILD_PROCESSES();
+    // EMBER_TEST_CROSS_BACKENDS names the cross-backend suite's backends, which it otherwise
+    // lists (test_backends.cpp) before any test runs.
+    const std::vector<std::string> child{"EMBER_REGISTRY_TEST_CHILD=1", "EMBER_TEST_CROSS_BACKENDS=none"};
+    auto with = [&](const char* setting) {
+        std::vector<std::string> env = child;
+        env.push_back(setting);
+        return env;
+    };
+    EXPECT_EQ(wait_test_child(spawn_test_child("RegistryChild.FirstUse", with("EMBER_BACKEND=reference"))), 0);
+    EXPECT_EQ(wait_test_child(spawn_test_child("RegistryChild.FailedInit", with("EMBER_FAKE_INIT_FAILS=1"))), 0);
+}
+
+// The fake module's count of init calls (tests/modules/fake_backend.c); -1 if not loaded.
+int fake_init_count() {
+    const std::string path = std::string(std::getenv("EMBER_TEST_MODULE_DIR")) + "/ember-backend-fakebackend.so";
+    void* dl = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+    if (!dl) return -1;
+    const int* count = static_cast<const int*>(dlsym(dl, "ember_fake_init_count"));
+    const int value = count ? *count : -2;
+    dlclose(dl);
+    return value;
+}
+
+// The shared objects mapped into this process.
+std::set<std::string> mapped_libraries() {
+    std::ifstream maps("/proc/self/maps");
+    std::set<std::string> libs;
+    for (std::string line; std::getline(maps, line);) {
+        const size_t slash = line.find('/');
+        if (slash != std::string::npos && line.find(".so", slash) != std::string::npos) libs.insert(line.substr(slash));
+    }
+    return libs;
+}
+
+TEST(RegistryChild, FirstUse) {
+    if (!in_registry_child()) GTEST_SKIP() << "runs in a child process started by Registry.ModulesInitialiseOnFirstUse";
+    ember_ctx_t* ctx = nullptr;
+    EM_OK(ember_ctx_create(&ctx));  // EMBER_BACKEND=reference: no other backend is asked anything
+    {
+        const int64_t three[1] = {3};
+        T x, y;
+        EM_OK(ember_ones(ctx, three, 1, EMBER_FLOAT32, x.out()));
+        EM_OK(ember_add(ctx, x, x, y.out()));
+    }
+    ember_ctx_release(ctx);
+    EXPECT_EQ(fake_init_count(), 0) << "the fake module was not loaded, or initialised before its first use";
+    const std::set<std::string> before = mapped_libraries();
+    for (const std::string& lib : before) EXPECT_EQ(lib.find("pocl"), std::string::npos) << lib << " is mapped before any OpenCL use";
+    EM_OK(ember_ctx_create_on("fake", 1, &ctx));
+    EXPECT_EQ(fake_init_count(), 1);
+    ember_ctx_release(ctx);
+    int opencl_available = 0;
+    for (int i = 0; i < ember_backend_count(); ++i) {  // a listing initialises every backend
+        const char* name;
+        int available = 0;
+        EM_OK(ember_backend_get(i, &name, &available, nullptr, nullptr));
+        if (std::string(name) == "opencl") opencl_available = available;
+    }
+    EXPECT_EQ(fake_init_count(), 1) << "init ran twice";
+    // The probe above can see a driver load: an available opencl backend has loaded its
+    // platform's library by now.
+    if (opencl_available) {
+        EXPECT_GT(mapped_libraries().size(), before.size());
+    }
+}
+
+// A module whose init fails is listed as unavailable with the reason, its name cannot be
+// used, and the caller's last error is the failed call's own.
+TEST(RegistryChild, FailedInit) {
+    if (!in_registry_child()) GTEST_SKIP() << "runs in a child process started by Registry.ModulesInitialiseOnFirstUse";
+    ember_ctx_t* ctx = nullptr;
+    EM_FAILS(ember_ctx_create_on("fake", 0, &ctx), EMBER_ERR_BACKEND_UNAVAILABLE, "ember_ctx_create_on");
+    EXPECT_EQ(ctx, nullptr);
+    EXPECT_EQ(std::string(ember_last_error()).find("told to fail"), std::string::npos) << ember_last_error();
+    const int i = backend_index("fake");
+    ASSERT_GE(i, 0);
+    const char *name, *reason;
+    int available = 1;
+    EM_OK(ember_backend_get(i, &name, &available, nullptr, &reason));
+    EXPECT_EQ(available, 0);
+    EXPECT_NE(std::string(reason).find("initialisation failed: fake: told to fail"), std::string::npos) << reason;
+    EXPECT_EQ(fake_init_count(), 1);
 }
 
 TEST(Registry, OpTableAndBindings) {

@@ -38,14 +38,6 @@ bool in_child() { return std::getenv("EMBER_CPU_TEST_CHILD") != nullptr; }
 #define CHILD_ONLY() \
     if (!in_child()) GTEST_SKIP() << "runs in a child process started by another test"
 
-// Under valgrind /proc/self/exe is valgrind itself: the child-process tests are skipped.
-bool under_valgrind() {
-    const char* p = std::getenv("LD_PRELOAD");
-    return p && std::strstr(p, "valgrind");
-}
-#define NEED_CHILD_PROCESSES() \
-    if (under_valgrind()) GTEST_SKIP() << "child processes cannot be started under valgrind"
-
 // The kernel variant this process runs ("avx512", "avx2" or "generic"): the driver string
 // starts with it.
 std::string running_isa() {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <complex>
 #include <cstring>
 #include <string>
@@ -149,6 +150,14 @@ inline bool close(double a, double b, double rtol, double atol = 0) {
 // Returns the child's pid, or -1; wait_test_child returns its exit status (128 + signal).
 int spawn_test_child(const std::string& filter, const std::vector<std::string>& extra_env);
 int wait_test_child(int pid);
+
+// Under valgrind /proc/self/exe is valgrind itself: the child-process tests are skipped.
+inline bool under_valgrind() {
+    const char* p = std::getenv("LD_PRELOAD");
+    return p && std::strstr(p, "valgrind");
+}
+#define NEED_CHILD_PROCESSES() \
+    if (under_valgrind()) GTEST_SKIP() << "child processes cannot be started under valgrind"
 
 ::testing::AssertionResult all_close(const std::vector<double>& got, const std::vector<double>& want, double rtol, double atol = 0);
 

@@ -79,6 +79,7 @@ struct Backend {
     std::string path;    // module path, "(built in)" for the reference backend
     std::string reason;  // why unavailable
     bool available = false;
+    bool initialised = false;  // init has run (registry.cpp: initialise), under the registry's mutex
     const ember_backend_iface_t* iface = nullptr;
     void* state = nullptr;
     void* dl_handle = nullptr;

@@ -46,8 +46,8 @@ Registry& raw_registry() {
     return r;
 }
 
-// Modules may ask for reference kernels from their init, i.e. inside the registry's
-// call_once: read the reference entry directly (it is installed before any module).
+// Modules may ask for reference kernels from their init, i.e. while the registry's mutex is
+// held: read the reference entry directly (it is installed and initialised before any module).
 int host_reference_kernel(const char* op, ember_kernel_t* out) {
     Registry& r = raw_registry();
     if (r.backends.empty() || !r.backends.front()->iface) return 0;
@@ -81,7 +81,8 @@ Backend* find_locked(Registry& r, const std::string& name) {
     return nullptr;
 }
 
-// Initialises iface into a registry entry; the caller holds the mutex.
+// Records a loaded module in the registry without initialising it (see initialise); the
+// caller holds the mutex. The first module found for a name owns it.
 Backend* install(Registry& r, const ember_backend_iface_t* iface, const std::string& path, void* dl) {
     auto b = std::make_unique<Backend>();
     b->name = iface->name ? iface->name : name_from_path(path);
@@ -93,25 +94,34 @@ Backend* install(Registry& r, const ember_backend_iface_t* iface, const std::str
         log_message(EMBER_LOG_INFO, "backend '" + b->name + "' from " + path + " ignored: already registered from " + existing->path);
         return existing;
     }
-    ember_clear_error();
-    ember_status_t st = iface->init(&host_api, &b->state);
-    if (st != EMBER_OK) {
-        b->iface = nullptr;
-        b->reason = std::string("initialisation failed: ") + ember_last_error();
-        ember_clear_error();
-        Backend* raw = b.get();
-        r.backends.push_back(std::move(b));
-        return raw;
-    }
-    int score = iface->score(b->state);
-    b->available = score > 0 && iface->device_count(b->state) > 0;
-    if (!b->available) {
-        const char* why = iface->unavailable_reason ? iface->unavailable_reason(b->state) : nullptr;
-        b->reason = why && *why ? why : "no usable device";
-    }
     Backend* raw = b.get();
     r.backends.push_back(std::move(b));
     return raw;
+}
+
+// Runs a backend's init on its first use (a context on it, a lookup by name, a listing),
+// not when its module loads: the opencl module's init enumerates OpenCL platforms, which
+// made every process load PoCL and its LLVM, cpu-only ones too (28-35 ms and 75 MB more
+// resident memory before the first op). The caller holds the mutex; the thread's last
+// error survives.
+void initialise(Backend& b) {
+    if (b.initialised || !b.iface) return;
+    b.initialised = true;
+    const ember_status_t saved_status = ember_last_status();
+    const std::string saved_message = ember_last_error();
+    ember_clear_error();
+    ember_status_t st = b.iface->init(&host_api, &b.state);
+    if (st != EMBER_OK) {
+        b.iface = nullptr;
+        b.reason = std::string("initialisation failed: ") + ember_last_error();
+    } else {
+        b.available = b.iface->score(b.state) > 0 && b.iface->device_count(b.state) > 0;
+        if (!b.available) {
+            const char* why = b.iface->unavailable_reason ? b.iface->unavailable_reason(b.state) : nullptr;
+            b.reason = why && *why ? why : "no usable device";
+        }
+    }
+    set_last_error(saved_status, saved_message);
 }
 
 Backend* load_module(Registry& r, const std::string& path) {
@@ -163,7 +173,7 @@ Registry& registry() {
     Registry& r = raw_registry();
     std::call_once(once, [&] {
         std::lock_guard<std::mutex> lock(r.mutex);
-        install(r, ember_reference_iface(), "(built in)", nullptr);
+        initialise(*install(r, ember_reference_iface(), "(built in)", nullptr));
         if (const char* env = std::getenv("EMBER_BACKEND_PATH")) {
             std::string s = env;
             size_t start = 0;
@@ -234,14 +244,19 @@ Backend* reference_backend() { return registry().backends.front().get(); }
 Backend* find_backend(const char* name) {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
-    return find_locked(r, name);
+    Backend* b = find_locked(r, name);
+    if (b) initialise(*b);
+    return b && b->iface ? b : nullptr;
 }
 
 std::vector<Backend*> all_backends() {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     std::vector<Backend*> v;
-    for (auto& b : r.backends) v.push_back(b.get());
+    for (auto& b : r.backends) {
+        initialise(*b);
+        v.push_back(b.get());
+    }
     return v;
 }
 
@@ -315,6 +330,7 @@ EMBER_API ember_status_t ember_backend_load(const char* path) {
         Registry& r = registry();
         std::lock_guard<std::mutex> lock(r.mutex);
         Backend* b = load_module(r, path);
+        initialise(*b);
         if (!b->iface) raise(EMBER_ERR_PLUGIN, "%s: %s", path, b->reason.c_str());
     });
 }
