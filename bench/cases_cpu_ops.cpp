@@ -460,10 +460,12 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
     // Both forms of the matrix-vector product (the vector on the right and on the left), as
     // numpy_baseline.py lists them.
     for (auto [name, n, dt] : {std::tuple<const char*, int64_t, ember_dtype_t>{"matvec_f64", 1000, EMBER_FLOAT64}, {"matvec_f32", 4096, EMBER_FLOAT32},
-                               {"vecmat_f32", 1000, EMBER_FLOAT32}, {"vecmat_f64", 1000, EMBER_FLOAT64}, {"vecmat_f32", 4096, EMBER_FLOAT32}}) {
+                               {"vecmat_f32", 1000, EMBER_FLOAT32}, {"vecmat_f64", 1000, EMBER_FLOAT64}, {"vecmat_f32", 4096, EMBER_FLOAT32},
+                               {"matvec_i32", 1000, EMBER_INT32}, {"vecmat_i8", 1000, EMBER_INT8}}) {
         const std::string size = std::to_string(n) + "x" + std::to_string(n);
         if (!np.count(std::string(name) + "/" + size)) continue;
-        ember_tensor_t *m32 = random_tensor(c, {n, n}, -1, 1, 64), *x32 = random_tensor(c, {n}, -1, 1, 65), *m = nullptr, *x = nullptr;
+        const double range = dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64 ? 1 : 100;  // integers in [-100, 100)
+        ember_tensor_t *m32 = random_tensor(c, {n, n}, -range, range, 64), *x32 = random_tensor(c, {n}, -range, range, 65), *m = nullptr, *x = nullptr;
         ember_astype(c, m32, dt, &m);
         ember_astype(c, x32, dt, &x);
         const bool left = name[0] == 'v';

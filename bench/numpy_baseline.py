@@ -81,6 +81,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   matvec_f64         the same in float64; matvec_f32 also of a (4096, 4096) array (64 MB)
   vecmat_f32         x @ m, the vector on the left (m's columns combined), float32 and float64,
                      (1000, 1000) and (4096, 4096)
+  matvec_i32         m @ x of a (1000, 1000) int32 array and a 1000-vector, values in [-100, 100)
+  vecmat_i8          x @ m of the same in int8 (products wrap, as NumPy's)
   add_matvec_f32     20 times: a + b of 1e6-vectors, then m @ x as above (an elementwise op
                      and a matrix-vector product in turn, both on the thread pool; NumPy's
                      GEMV on OpenBLAS's threads)
@@ -378,6 +380,8 @@ CASES = {
 def matrix_vector_case(n, dtype, left):
     """An INDEX_CASES entry: an (n, n) matrix times an n-vector, the vector on the left (x @ m) or right."""
     def setup(r):
+        if np.issubdtype(dtype, np.integer):
+            return r.integers(-100, 100, (n, n)).astype(dtype), r.integers(-100, 100, n).astype(dtype)
         return r.uniform(-1, 1, (n, n)).astype(dtype), r.uniform(-1, 1, n).astype(dtype)
     return f"{n}x{n}", setup, (lambda m, x: x @ m) if left else (lambda m, x: m @ x)
 
@@ -455,6 +459,8 @@ INDEX_CASES = {
     "vecmat_f32": matrix_vector_case(1000, np.float32, left=True),
     "vecmat_f64": matrix_vector_case(1000, np.float64, left=True),
     "vecmat_f32@4096": matrix_vector_case(4096, np.float32, left=True),
+    "matvec_i32": matrix_vector_case(1000, np.int32, left=False),
+    "vecmat_i8": matrix_vector_case(1000, np.int8, left=True),
     "add_matvec_f32": ("20x1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32), r.uniform(-1, 1, (1000, 1000)).astype(np.float32),
                                             r.uniform(-1, 1, 1000).astype(np.float32)),
                        lambda a, m, x: [(a + a, m @ x) for _ in range(20)]),

@@ -834,6 +834,52 @@ TEST(CpuLarge, IntegerMatmulMatchesReferenceExactly) {
     }
 }
 
+// Integer matrix-vector products without a batch (matmul.cpp: int_matvec, the ISA's
+// simd_gemv.hpp kernels on the matrix as it lies): M @ v and v @ M with M as it is and
+// transposed (both kernel forms each), packed, stepped and reversed vectors, a matrix on
+// the pool (400 x 333) and small ones whose columns leave vector tails (70 x 91, 5 x 3),
+// values whose products overflow.
+TEST(CpuLarge, IntegerMatrixVectorMatchesReferenceExactly) {
+    NEED_CPU();
+    auto values = [](size_t n, unsigned seed) { return randf(n, -3e4f, 3e4f, seed); };
+    for (auto [rows, cols] : {std::pair<int64_t, int64_t>{400, 333}, {70, 91}, {5, 3}}) {
+        T m0 = tensor(cpu(), values((size_t)(rows * cols), 151), {rows, cols}, EMBER_FLOAT32);
+        T r0 = tensor(cpu(), values((size_t)(2 * rows), 152), {2 * rows}, EMBER_FLOAT32);
+        T c0 = tensor(cpu(), values((size_t)(2 * cols), 153), {2 * cols}, EMBER_FLOAT32);
+        for (ember_dtype_t dt : {EMBER_INT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_UINT8, EMBER_UINT16, EMBER_UINT32, EMBER_UINT64}) {
+            T m, mt, r2, c2;
+            EM_OK(ember_astype(cpu(), m0, dt, m.out()));
+            EM_OK(ember_matrix_transpose(cpu(), m, mt.out()));  // (cols, rows), column-major
+            EM_OK(ember_astype(cpu(), r0, dt, r2.out()));
+            EM_OK(ember_astype(cpu(), c0, dt, c2.out()));
+            // A vector of n elements: packed, every other one of 2n, and reversed.
+            auto vectors = [&](const T& twice, int64_t n, T (&out)[3]) {
+                const int64_t zero[1] = {0}, half[1] = {n}, all[1] = {2 * n}, two[1] = {2}, axis[1] = {0};
+                T packed, stepped;
+                ASSERT_EQ(ember_slice(cpu(), twice, zero, half, nullptr, 1, packed.out()), EMBER_OK);
+                ASSERT_EQ(ember_slice(cpu(), twice, zero, all, two, 1, stepped.out()), EMBER_OK);
+                ASSERT_EQ(ember_flip(cpu(), packed, axis, 1, out[2].out()), EMBER_OK);
+                out[0] = std::move(packed);
+                out[1] = std::move(stepped);
+            };
+            T rv[3], cv[3];
+            vectors(r2, rows, rv);
+            vectors(c2, cols, cv);
+            const char* kinds[3] = {"packed", "stepped", "reversed"};
+            for (int i = 0; i < 3; ++i) {
+                const std::string dn = std::string(ember_dtype_name(dt)) + " " + std::to_string(rows) + "x" + std::to_string(cols) + " " + kinds[i];
+                for (auto [what, lhs, rhs] : {std::tuple<const char*, const ember_tensor_t*, const ember_tensor_t*>{"M @ v", m, cv[i]},
+                                              {"M.T @ v", mt, rv[i]}, {"v @ M", rv[i], m}, {"v @ M.T", cv[i], mt}}) {
+                    T got, want;
+                    EM_OK(ember_matmul(cpu(), lhs, rhs, got.out()));
+                    EM_OK(ember_matmul(ref(), as_ref(lhs), as_ref(rhs), want.out()));
+                    expect_close(got, want, 0, 0, std::string(what) + " " + dn);
+                }
+            }
+        }
+    }
+}
+
 // Elementwise ops with a transposed (strided) operand: the operand is gathered run by run
 // into a buffer for the vector kernels (elementwise.cpp). Exact ops must match the
 // reference exactly, transcendental ones within the kernels' stated error.

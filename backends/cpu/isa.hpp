@@ -246,8 +246,10 @@ struct IsaTable {
     ComplexStepsFn complex_steps[2][2];  // [complex64, complex128][sums, products]
     SmallGemmFn small_gemm[4];  // [0] float32, [1] float64, [2] complex64, [3] complex128
     SmallGemmFn int_gemm[3];    // wrapping unsigned products: [0] uint16, [1] uint32, [2] uint64
-    RowDotsFn row_dots[4];      // by the matrix: [0] float32, [1] float64, [2] float16, [3] bfloat16
-    RowCombinationFn row_combination[4];
+    // by the matrix: [0] float32, [1] float64, [2] float16, [3] bfloat16, then wrapping
+    // integers [4] uint16, [5] uint32, [6] uint64, [7] 8-bit (in uint16 sums); matmul.cpp's GemvMatrix
+    RowDotsFn row_dots[8];
+    RowCombinationFn row_combination[8];
     // integers, bool (as bytes), float32 and float64:
     ArgColumnsFn arg_columns[2][kDtypes];  // [0] argmin, [1] argmax
     FirstPositionFn first_position[kDtypes];

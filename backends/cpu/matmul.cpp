@@ -81,18 +81,21 @@ void pack(const char* src, int64_t rows, int64_t cols, int64_t rs, int64_t cs, s
     });
 }
 
-// The matrix's storage for own_gemv: an index of IsaTable::row_dots.
-enum GemvMatrix { kGemvF32 = 0, kGemvF64 = 1, kGemvF16 = 2, kGemvBF16 = 3 };
+// The matrix's storage for own_gemv: an index of IsaTable::row_dots. Integers as wrapping
+// unsigned sums; kGemvU8, 8-bit ones, in uint16 sums.
+enum GemvMatrix { kGemvF32, kGemvF64, kGemvF16, kGemvBF16, kGemvU16, kGemvU32, kGemvU64, kGemvU8 };
+// Bytes of an element of M, and of v and y: float32 v and y for a half-type M.
+constexpr int64_t kGemvMatrixBytes[] = {4, 8, 2, 2, 2, 4, 8, 1};
+constexpr int64_t kGemvVectorBytes[] = {4, 8, 4, 4, 2, 4, 8, 2};
 
 // A matrix-vector product in our kernels (simd_gemv.hpp): M is rows x cols with rows ld
 // elements apart; dots: y[i * incy] = M[i, :] . v for i < rows, else y[j * incy] =
-// sum_i v[i] M[i, j] for j < cols; v's elements inc apart. v and y are float64 for a
-// float64 M, else float32. On the pool from kParallelCheap elements of M, rows (or
-// columns) split: each output element is one thread's, so the result does not depend on
-// the thread count.
+// sum_i v[i] M[i, j] for j < cols; v's elements inc apart. On the pool from kParallelCheap
+// elements of M, rows (or columns) split: each output element is one thread's, so the
+// result does not depend on the thread count.
 void own_gemv(GemvMatrix kind, bool dots, const char* M, int64_t ld, int64_t rows, int64_t cols, const char* v, int64_t inc, char* y,
               int64_t incy) {
-    const int64_t msz = kind == kGemvF64 ? 8 : kind == kGemvF32 ? 4 : 2, sz = kind == kGemvF64 ? 8 : 4;
+    const int64_t msz = kGemvMatrixBytes[kind], sz = kGemvVectorBytes[kind];
     const int64_t vlen = dots ? cols : rows, ylen = dots ? rows : cols;
     // The kernels read a contiguous v for dots and write a contiguous y for combinations.
     // Scratch (the caching allocator) so that a row of such products pays no allocation.
@@ -750,44 +753,60 @@ Mat half_operand(CvtFn to32, const char* p, int64_t rows, int64_t cols, int64_t 
     return {(const char*)dst, CblasNoTrans, cols};
 }
 
-// A float16/bfloat16 product with one output row or column and no batch: the matrix read
-// as it lies by the matrix-vector kernels (widened in registers: half the traffic of its
-// float32 copy, and no copy), the vector widened first, the float32 result rounded once;
-// the same sums as through half_matmul's float32 operands. False (nothing done) where the
-// matrix has no unit stride. (1000, 1000) @ (1000,), two threads: bfloat16 199 -> 22 us,
-// float16 182 -> 23; (1000,) @ (1000, 1000) 210 -> 25 and 208 -> 37.
-bool half_matvec(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o, int64_t m, int64_t n, int64_t k, CvtFn to32,
-                 CvtFn from32) {
+// A product with one output row or column and no batch, as own_gemv runs it on the matrix
+// as it lies: M @ v (right) or v @ M, M's rows (or its transpose's) ld elements apart;
+// v's elements vstep apart, y's ystep. False where M has no unit stride.
+struct MatvecPlan {
+    bool right, dots;
+    const char* M;
+    int64_t ld, rows, cols, vstep, ystep, ylen;
+    const char* v;
+    char* y;
+};
+bool plan_matvec(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o, int64_t m, int64_t n, MatvecPlan& p) {
     const int nd = o.ndim;
-    const bool right = n == 1;  // M @ v (M = a), else v @ M (M = b)
-    const ember_view_t& mat = right ? a : b;
+    p.right = n == 1;
+    const ember_view_t& mat = p.right ? a : b;
     const int64_t rs = mat.strides[nd - 2], cs = mat.strides[nd - 1];
     const int64_t mrows = mat.shape[nd - 2], mcols = mat.shape[nd - 1];
-    bool dots;
-    int64_t ld, rows, cols;
     if (cs == 1 && rs > 0) {  // rows contiguous: M as it is
-        dots = right;
-        ld = rs, rows = mrows, cols = mcols;
+        p.dots = p.right;
+        p.ld = rs, p.rows = mrows, p.cols = mcols;
     } else if (rs == 1 && cs > 0) {  // columns contiguous: M's transpose as it is
-        dots = !right;
-        ld = cs, rows = mcols, cols = mrows;
+        p.dots = !p.right;
+        p.ld = cs, p.rows = mcols, p.cols = mrows;
     } else {
         return false;
     }
-    const int64_t vstep = right ? b.strides[nd - 2] : a.strides[nd - 1], ystep = right ? o.strides[nd - 2] : o.strides[nd - 1];
-    const int64_t ylen = right ? m : n;
-    const uint16_t* vp = (const uint16_t*)base_ptr(right ? b : a);
-    Scratch<uint16_t> bits(std::max(k, ylen));
-    Scratch<float> v(k), y(ylen);
-    for (int64_t p = 0; p < k; ++p) bits.data[p] = vp[p * vstep];
+    p.M = (const char*)base_ptr(mat);
+    p.vstep = p.right ? b.strides[nd - 2] : a.strides[nd - 1];
+    p.ystep = p.right ? o.strides[nd - 2] : o.strides[nd - 1];
+    p.ylen = p.right ? m : n;
+    p.v = (const char*)base_ptr(p.right ? b : a);
+    p.y = (char*)base_ptr(o);
+    return true;
+}
+
+// float16/bfloat16: the matrix widened in registers (half the traffic of its float32 copy,
+// and no copy), the vector widened first, the float32 result rounded once; the same sums
+// as through half_matmul's float32 operands. (1000, 1000) @ (1000,), two threads: bfloat16
+// 199 -> 22 us, float16 182 -> 23; (1000,) @ (1000, 1000) 210 -> 25 and 208 -> 37.
+bool half_matvec(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o, int64_t m, int64_t n, int64_t k, CvtFn to32,
+                 CvtFn from32) {
+    MatvecPlan p;
+    if (!plan_matvec(a, b, o, m, n, p)) return false;
+    const uint16_t* vp = (const uint16_t*)p.v;
+    Scratch<uint16_t> bits(std::max(k, p.ylen));
+    Scratch<float> v(k), y(p.ylen);
+    for (int64_t i = 0; i < k; ++i) bits.data[i] = vp[i * p.vstep];
     to32(bits.data, v.data, k);
-    own_gemv(a.dtype == EMBER_FLOAT16 ? kGemvF16 : kGemvBF16, dots, base_ptr(mat), ld, rows, cols, (const char*)v.data, 1, (char*)y.data, 1);
-    uint16_t* out = (uint16_t*)base_ptr(o);
-    if (ystep == 1) {
-        from32(y.data, out, ylen);
+    own_gemv(a.dtype == EMBER_FLOAT16 ? kGemvF16 : kGemvBF16, p.dots, p.M, p.ld, p.rows, p.cols, (const char*)v.data, 1, (char*)y.data, 1);
+    uint16_t* out = (uint16_t*)p.y;
+    if (p.ystep == 1) {
+        from32(y.data, out, p.ylen);
     } else {
-        from32(y.data, bits.data, ylen);
-        for (int64_t i = 0; i < ylen; ++i) out[i * ystep] = bits.data[i];
+        from32(y.data, bits.data, p.ylen);
+        for (int64_t i = 0; i < p.ylen; ++i) out[i * p.ystep] = bits.data[i];
     }
     return true;
 }
@@ -860,13 +879,37 @@ ember_status_t half_matmul(const ember_view_t& a, const ember_view_t& b, const e
 // widened, whose low 8 bits are the same: x86 has no 8-bit vector multiply. Two threads,
 // (512, 512) @ (512, 512): int8 35.7 ms (its loop widened and narrowed every product) and
 // int32 16.2 ms (matmul.cpp is compiled for SSE2, which has no 32-bit vector multiply) in
-// the loop this replaced. Products of 8- and 16-bit values in the matrix-vector loop in
-// uint32 (two uint16_t promote to int, whose overflow is undefined); the low bits stored
-// are the same.
+// the loop this replaced.
+// The matrix-vector kernels of an integer type T, and the type of their v and y.
+template <class T>
+constexpr GemvMatrix kIntGemv = sizeof(T) == 1 ? kGemvU8 : sizeof(T) == 2 ? kGemvU16 : sizeof(T) == 4 ? kGemvU32 : kGemvU64;
+template <class T>
+using IntGemvSum = std::conditional_t<sizeof(T) == 1, uint16_t, std::make_unsigned_t<T>>;
+
+// An integer product with one output row or column and no batch, in the ISA's
+// matrix-vector kernels on the matrix as it lies (vector multiplies: SSE2, which matmul.cpp
+// is compiled for, has none for 32 or 64 bits). 8-bit: the vector widened to uint16, the
+// low 8 bits of each uint16 sum stored, the matrix widened in registers (v @ M used to
+// widen all of M for one row).
+template <class T>
+bool int_matvec(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o, int64_t m, int64_t n, int64_t k) {
+    using U = std::make_unsigned_t<T>;
+    MatvecPlan p;
+    if (!plan_matvec(a, b, o, m, n, p)) return false;
+    if constexpr (sizeof(T) > 1) {
+        own_gemv(kIntGemv<T>, p.dots, p.M, p.ld, p.rows, p.cols, p.v, p.vstep, p.y, p.ystep);
+    } else {
+        Scratch<uint16_t> v(k), y(p.ylen);
+        for (int64_t i = 0; i < k; ++i) v.data[i] = ((const U*)p.v)[i * p.vstep];
+        own_gemv(kIntGemv<T>, p.dots, p.M, p.ld, p.rows, p.cols, (const char*)v.data, 1, (char*)y.data, 1);
+        for (int64_t i = 0; i < p.ylen; ++i) ((U*)p.y)[i * p.ystep] = (U)y.data[i];
+    }
+    return true;
+}
+
 template <class T>
 void int_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t& o) {
     using U = std::make_unsigned_t<T>;
-    using W = std::conditional_t<(sizeof(T) < 4), uint32_t, U>;
     using A = std::conditional_t<sizeof(T) == 1, uint16_t, U>;
     constexpr int64_t kRows = 16;
     const int nd = o.ndim, nb = nd - 2;
@@ -874,35 +917,39 @@ void int_matmul(const ember_view_t& a, const ember_view_t& b, const ember_view_t
     const int64_t ars = a.strides[nd - 2], acs = a.strides[nd - 1], brs = b.strides[nd - 2], bcs = b.strides[nd - 1], ldc = o.strides[nd - 2];
     int64_t batch = 1;
     for (int d = 0; d < nb; ++d) batch *= o.shape[d];
+    if (batch == 1 && (m == 1) != (n == 1) && int_matvec<T>(a, b, o, m, n, k)) return;
     const int64_t work_threshold = batch * m * n * k >= (int64_t(1) << 18) ? 2 : INT64_MAX;
     if (n == 1 && acs == 1) {
-        // Matrix-vector: a dot product along each of a's rows (a loop the compiler
-        // vectorises), b's column packed once per batch entry where it is stepped. The blocks
-        // below ran a scalar multiply-add per element: (1000, 1000) @ (1000,) int32 took
-        // 592 us, NumPy 392.
+        // Matrix-vector products in a batch: each task's run of rows of one batch entry in
+        // the ISA's row_dots kernel, b's column packed (8-bit: widened) once per run where
+        // it is stepped. A loop compiled for SSE2 did this before (and all products before
+        // that ran a scalar multiply-add per element: (1000, 1000) @ (1000,) int32 took
+        // 592 us, NumPy 392).
+        using C = IntGemvSum<T>;
+        const RowDotsFn row_dots = g_isa->row_dots[kIntGemv<T>];
         parallel_range(batch * m, work_threshold, std::max<int64_t>(1, 16384 / k), [&](int64_t begin, int64_t end) {
-            std::vector<U> column;
+            std::vector<C> column, narrow_sums;
             BatchWalk walk(nb, a, b, o);
-            int64_t last_batch = -1;
-            const U* bv = nullptr;
-            for (int64_t t = begin; t < end; ++t) {
-                const int64_t bi = t / m, i = t % m;
+            for (int64_t t = begin; t < end;) {
+                const int64_t bi = t / m, i0 = t % m, rows = std::min(m - i0, end - t);
                 const int64_t* off = walk.at(bi);
-                if (bi != last_batch) {
-                    const T* pb = (const T*)b.data + b.offset + off[1];
-                    if (brs == 1) {
-                        bv = (const U*)pb;
-                    } else {
-                        column.resize((size_t)k);
-                        for (int64_t p = 0; p < k; ++p) column[(size_t)p] = (U)pb[p * brs];
-                        bv = column.data();
-                    }
-                    last_batch = bi;
+                const T* pb = (const T*)b.data + b.offset + off[1];
+                const C* bv = (const C*)pb;
+                if (brs != 1 || sizeof(C) != sizeof(T)) {
+                    column.resize((size_t)k);
+                    for (int64_t p = 0; p < k; ++p) column[(size_t)p] = (C)(U)pb[p * brs];
+                    bv = column.data();
                 }
-                const U* __restrict row = (const U*)((const T*)a.data + a.offset + off[0] + i * ars);
-                W sum = 0;
-                for (int64_t p = 0; p < k; ++p) sum += W(row[p]) * W(bv[p]);
-                ((T*)o.data + o.offset + off[2])[i * ldc] = (T)sum;
+                const T* pa = (const T*)a.data + a.offset + off[0] + i0 * ars;
+                T* po = (T*)o.data + o.offset + off[2] + i0 * ldc;
+                if constexpr (sizeof(C) == sizeof(T)) {
+                    row_dots(pa, ars, bv, po, ldc, rows, k);
+                } else {
+                    narrow_sums.resize((size_t)rows);
+                    row_dots(pa, ars, bv, narrow_sums.data(), 1, rows, k);
+                    for (int64_t r = 0; r < rows; ++r) po[r * ldc] = (T)(U)narrow_sums[(size_t)r];
+                }
+                t += rows;
             }
         });
         return;

@@ -1,6 +1,7 @@
 // Matrix-vector products for matmul's products with one output row or column
-// (matmul.cpp, gemv), float32 and float64, included by simd_impl.cpp inside its anonymous
-// namespace, once per ISA. Two forms, by how the matrix's rows lie against the vector:
+// (matmul.cpp, gemv): float32, float64, and integers as wrapping unsigned sums (exact in any
+// order; uint16_t, uint32_t, uint64_t, and U8Matrix below). Included by simd_impl.cpp
+// inside its anonymous namespace, once per ISA. Two forms, by how the matrix's rows lie against the vector:
 //   row_dots:        y[i * incy] = sum_p a[i * lda + p] x[p]    (A x, A's rows contiguous)
 //   row_combination: y[j] = sum_p x[p * incx] a[p * lda + j]    (x A, A's rows contiguous)
 // Every output element is computed by one call in an order fixed by k, the ISA and its
@@ -20,7 +21,10 @@
 template <class T>
 inline __attribute__((always_inline)) V<T> load_leading(const T* p, int count) {
     V<T> v;
-    if constexpr (sizeof(T) == 4) {
+    if constexpr (sizeof(T) == 2) {
+        const __m512i r = _mm512_maskz_loadu_epi16((__mmask32)((1u << count) - 1), p);
+        memcpy(&v, &r, sizeof v);
+    } else if constexpr (sizeof(T) == 4) {
         const __m512 r = _mm512_maskz_loadu_ps((__mmask16)((1u << count) - 1), p);
         memcpy(&v, &r, sizeof v);
     } else {
@@ -33,6 +37,7 @@ inline __attribute__((always_inline)) V<T> load_leading(const T* p, int count) {
 
 struct F16Matrix {};
 struct BF16Matrix {};
+struct U8Matrix {};
 // How a matrix stored as S is read: vec, one vector's lanes as its compute type; one, a
 // single element.
 template <class S>
@@ -100,9 +105,41 @@ struct Stored<BF16Matrix> {
     }
 #endif
 };
+// 8-bit integers (signed or not: the low 8 bits of a product do not depend on it) widened
+// to uint16_t lanes against a uint16_t x: x86 has no 8-bit vector multiply.
+template <>
+struct Stored<U8Matrix> {
+    using type = uint8_t;
+    static V<uint16_t> vec(const uint8_t* p) {
+        V<uint16_t> v;
+#if defined(__AVX512F__)
+        const __m512i r = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i*)p));
+        memcpy(&v, &r, sizeof v);
+#elif defined(__AVX2__)
+        const __m256i r = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i*)p));
+        memcpy(&v, &r, sizeof v);
+#else
+        typedef typename VT<uint8_t, VB / 2>::type Narrow;
+        Narrow h;
+        memcpy(&h, p, sizeof h);
+        v = __builtin_convertvector(h, V<uint16_t>);
+#endif
+        return v;
+    }
+    static uint16_t one(const uint8_t* p) { return *p; }
+#if defined(__AVX512F__)
+    static V<uint16_t> leading(const uint8_t* p, int count) {
+        const __m512i r = _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8((__mmask32)((1u << count) - 1), p));
+        V<uint16_t> v;
+        memcpy(&v, &r, sizeof v);
+        return v;
+    }
+#endif
+};
 // The compute type of a matrix stored as S.
 template <class S>
-using ComputeOf = std::conditional_t<std::is_same_v<S, F16Matrix> || std::is_same_v<S, BF16Matrix>, float, S>;
+using ComputeOf = std::conditional_t<std::is_same_v<S, F16Matrix> || std::is_same_v<S, BF16Matrix>, float,
+                                     std::conditional_t<std::is_same_v<S, U8Matrix>, uint16_t, S>>;
 
 
 // Rows [0, R) of a: R dot products with x over k elements, two vectors a step per row (2R
@@ -134,7 +171,7 @@ inline __attribute__((always_inline)) void dots_of_rows(const A* a, int64_t lda,
 #endif
     for (int r = 0; r < R; ++r) {
         T sum = halving_lane_sum<T, VB>(lo[r] + hi[r]);
-        for (int64_t q = p; q < k; ++q) sum += Stored<S>::one(a + r * lda + q) * x[q];
+        for (int64_t q = p; q < k; ++q) sum += wrapping_product(Stored<S>::one(a + r * lda + q), x[q]);
         y[r * incy] = sum;
     }
 }
@@ -193,10 +230,10 @@ void combine_in_place(const A* a, int64_t lda, const T* x, int64_t incx, T* y, i
         }
         for (; j < j1; ++j) {
             T acc = y[j];
-            acc += s0 * one(r0 + j);
-            acc += s1 * one(r1 + j);
-            acc += s2 * one(r2 + j);
-            acc += s3 * one(r3 + j);
+            acc += wrapping_product(s0, one(r0 + j));
+            acc += wrapping_product(s1, one(r1 + j));
+            acc += wrapping_product(s2, one(r2 + j));
+            acc += wrapping_product(s3, one(r3 + j));
             y[j] = acc;
         }
     }
@@ -205,7 +242,7 @@ void combine_in_place(const A* a, int64_t lda, const T* x, int64_t incx, T* y, i
         const A* row = a + p * lda;
         int64_t j = j0;
         for (; j + w <= j1; j += w) store_vec(y + j, load(y + j) + s * Stored<S>::vec(row + j));
-        for (; j < j1; ++j) y[j] += s * one(row + j);
+        for (; j < j1; ++j) y[j] += wrapping_product(s, one(row + j));
     }
 }
 
@@ -225,7 +262,7 @@ void row_combination(const void* av, int64_t lda, const void* xv, int64_t incx, 
     using T = ComputeOf<S>;
     using A = typename Stored<S>::type;
     constexpr int w = W<T>;
-    constexpr int kLeftMax = 16;
+    constexpr int kLeftMax = w;  // uint16 lanes: 32 with AVX-512
     const A* a = (const A*)av;
     const T* x = (const T*)xv;
     T* y = (T*)yv;
@@ -243,7 +280,7 @@ void row_combination(const void* av, int64_t lda, const void* xv, int64_t incx, 
     for (int64_t p = 0; p < k; ++p) {
         const T s = x[p * incx];
         const A* row = a + p * lda + j;
-        for (int c = 0; c < left && c < kLeftMax; ++c) acc[c] += s * Stored<S>::one(row + c);
+        for (int c = 0; c < left && c < kLeftMax; ++c) acc[c] += wrapping_product(s, Stored<S>::one(row + c));
     }
     for (int c = 0; c < left && c < kLeftMax; ++c) y[j + c] = acc[c];
 }

@@ -534,6 +534,14 @@ IsaTable build_table() {
     t.row_combination[1] = row_combination<double>;
     t.row_combination[2] = row_combination<F16Matrix>;
     t.row_combination[3] = row_combination<BF16Matrix>;
+    t.row_dots[4] = row_dots<uint16_t>;
+    t.row_dots[5] = row_dots<uint32_t>;
+    t.row_dots[6] = row_dots<uint64_t>;
+    t.row_dots[7] = row_dots<U8Matrix>;
+    t.row_combination[4] = row_combination<uint16_t>;
+    t.row_combination[5] = row_combination<uint32_t>;
+    t.row_combination[6] = row_combination<uint64_t>;
+    t.row_combination[7] = row_combination<U8Matrix>;
     t.network_sort[0] = network_sort<uint32_t>;
     t.network_sort[1] = network_sort<uint64_t>;
     t.network_sort_max[0] = kNetworkSortMax<uint32_t>;
