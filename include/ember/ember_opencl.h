@@ -189,7 +189,8 @@ static inline ember_status_t ember_opencl_tensor_mem(const ember_tensor_t* t, cl
 }
 
 /* Compiles ahead of time (level 1: every Ember program; 2: also CLBlast's GEMM kernels).
-   EMBER_OPENCL_WARMUP=1 or 2 does the same for every device when the backend loads. */
+   EMBER_OPENCL_WARMUP=1 or 2 does the same for every device when the backend initialises
+   (on its first use: a context on it, a lookup by name, a listing or automatic selection). */
 static inline ember_status_t ember_opencl_warmup(int device, int level) {
     ember_opencl_warmup_t w;
     w.device = device;

@@ -14,6 +14,7 @@ std::mutex g_log_mutex;
 ember_log_fn g_log_fn = nullptr;
 void* g_log_data = nullptr;
 ember_log_level_t g_log_min = EMBER_LOG_WARN;
+thread_local HeldLogs* t_held_logs = nullptr;
 }  // namespace
 
 std::string vformat(const char* fmt, va_list args) {
@@ -49,9 +50,20 @@ void set_last_error(ember_status_t status, const std::string& message) {
 }
 
 void log_message(ember_log_level_t level, const std::string& message) {
+    if (t_held_logs) {
+        t_held_logs->hold(level, message);
+        return;
+    }
     std::lock_guard<std::mutex> lock(g_log_mutex);
     if (g_log_fn && level >= g_log_min) g_log_fn(level, message.c_str(), g_log_data);
 }
+
+HeldLogs::HeldLogs() : outer_(t_held_logs) { t_held_logs = this; }
+HeldLogs::~HeldLogs() {
+    t_held_logs = outer_;
+    for (auto& [level, message] : held_) log_message(level, message);
+}
+void HeldLogs::hold(ember_log_level_t level, const std::string& message) { held_.emplace_back(level, message); }
 
 }  // namespace ember
 

@@ -28,6 +28,21 @@ std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void set_last_error(ember_status_t status, const std::string& message);
 void log_message(ember_log_level_t level, const std::string& message);
+// Holds this thread's log messages while it lives and passes them to the callback when it
+// dies: the registry runs module inits under its mutex, and a callback that takes a lock
+// (Python's GIL) or calls back into the registry must not run while the mutex is held.
+class HeldLogs {
+  public:
+    HeldLogs();
+    ~HeldLogs();
+    HeldLogs(const HeldLogs&) = delete;
+    HeldLogs& operator=(const HeldLogs&) = delete;
+    void hold(ember_log_level_t level, const std::string& message);
+
+  private:
+    std::vector<std::pair<ember_log_level_t, std::string>> held_;
+    HeldLogs* outer_;
+};
 
 template <class F>
 ember_status_t guard(const char* function, F&& body) noexcept {

@@ -81,8 +81,11 @@ Backend* find_locked(Registry& r, const std::string& name) {
     return nullptr;
 }
 
+void initialise(Backend& b);
+
 // Records a loaded module in the registry without initialising it (see initialise); the
-// caller holds the mutex. The first module found for a name owns it.
+// caller holds the mutex. A name belongs to the first module found for it whose init
+// succeeds: a second module of the same name initialises the first to find out.
 Backend* install(Registry& r, const ember_backend_iface_t* iface, const std::string& path, void* dl) {
     auto b = std::make_unique<Backend>();
     b->name = iface->name ? iface->name : name_from_path(path);
@@ -91,8 +94,11 @@ Backend* install(Registry& r, const ember_backend_iface_t* iface, const std::str
     b->dl_handle = dl;
     b->host_memory = (iface->flags & EMBER_BACKEND_HOST_MEMORY) != 0;
     if (Backend* existing = find_locked(r, b->name)) {
-        log_message(EMBER_LOG_INFO, "backend '" + b->name + "' from " + path + " ignored: already registered from " + existing->path);
-        return existing;
+        initialise(*existing);
+        if (existing->iface) {
+            log_message(EMBER_LOG_INFO, "backend '" + b->name + "' from " + path + " ignored: already registered from " + existing->path);
+            return existing;
+        }
     }
     Backend* raw = b.get();
     r.backends.push_back(std::move(b));
@@ -102,8 +108,8 @@ Backend* install(Registry& r, const ember_backend_iface_t* iface, const std::str
 // Runs a backend's init on its first use (a context on it, a lookup by name, a listing),
 // not when its module loads: the opencl module's init enumerates OpenCL platforms, which
 // made every process load PoCL and its LLVM, cpu-only ones too (28-35 ms and 75 MB more
-// resident memory before the first op). The caller holds the mutex; the thread's last
-// error survives.
+// resident memory before the first op). The caller holds the mutex and a HeldLogs; the
+// thread's last error survives.
 void initialise(Backend& b) {
     if (b.initialised || !b.iface) return;
     b.initialised = true;
@@ -170,7 +176,10 @@ std::string own_plugin_dir() {
 
 Registry& registry() {
     static std::once_flag once;
+    static std::atomic<bool> built{false};
     Registry& r = raw_registry();
+    if (built.load(std::memory_order_acquire)) return r;
+    HeldLogs held;  // modules that failed to load are logged once call_once has returned
     std::call_once(once, [&] {
         std::lock_guard<std::mutex> lock(r.mutex);
         initialise(*install(r, ember_reference_iface(), "(built in)", nullptr));
@@ -200,6 +209,7 @@ Registry& registry() {
 #endif
         }
     });
+    built.store(true, std::memory_order_release);
     return r;
 }
 
@@ -241,8 +251,10 @@ const Slot* bound_slots(Backend* b) {
 
 Backend* reference_backend() { return registry().backends.front().get(); }
 
+// Each lookup holds the log messages of the inits it runs until its mutex is released.
 Backend* find_backend(const char* name) {
     Registry& r = registry();
+    HeldLogs held;
     std::lock_guard<std::mutex> lock(r.mutex);
     Backend* b = find_locked(r, name);
     if (b) initialise(*b);
@@ -251,6 +263,7 @@ Backend* find_backend(const char* name) {
 
 std::vector<Backend*> all_backends() {
     Registry& r = registry();
+    HeldLogs held;
     std::lock_guard<std::mutex> lock(r.mutex);
     std::vector<Backend*> v;
     for (auto& b : r.backends) {
@@ -328,6 +341,7 @@ EMBER_API ember_status_t ember_backend_load(const char* path) {
     return guard("ember_backend_load", [&] {
         require_arg(path, "path");
         Registry& r = registry();
+        HeldLogs held;
         std::lock_guard<std::mutex> lock(r.mutex);
         Backend* b = load_module(r, path);
         initialise(*b);

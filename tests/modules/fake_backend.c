@@ -14,13 +14,16 @@ static const ember_host_api_t* host;
 static int state_token;
 
 /* How often the registry ran init (a test reads it through dlsym); EMBER_FAKE_INIT_FAILS
-   makes init fail, as a module whose library or device setup breaks would. */
+   makes init log a warning and fail, as a module whose library or device setup breaks would. */
 __attribute__((visibility("default"))) int ember_fake_init_count;
 
 static ember_status_t init(const ember_host_api_t* h, void** state) {
     host = h;
     ++ember_fake_init_count;
-    if (getenv("EMBER_FAKE_INIT_FAILS")) return h->fail(EMBER_ERR_DEVICE, "fake: told to fail");
+    if (getenv("EMBER_FAKE_INIT_FAILS")) {
+        h->log(EMBER_LOG_WARN, "fake: failing as told");
+        return h->fail(EMBER_ERR_DEVICE, "fake: told to fail");
+    }
     *state = &state_token;
     return EMBER_OK;
 }
