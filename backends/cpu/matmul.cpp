@@ -899,7 +899,7 @@ bool int_matvec(const ember_view_t& a, const ember_view_t& b, const ember_view_t
     if constexpr (sizeof(T) > 1) {
         own_gemv(kIntGemv<T>, p.dots, p.M, p.ld, p.rows, p.cols, p.v, p.vstep, p.y, p.ystep);
     } else {
-        Scratch<uint16_t> v(k), y(p.ylen);
+        Scratch<IntGemvSum<T>> v(k), y(p.ylen);
         for (int64_t i = 0; i < k; ++i) v.data[i] = ((const U*)p.v)[i * p.vstep];
         own_gemv(kIntGemv<T>, p.dots, p.M, p.ld, p.rows, p.cols, (const char*)v.data, 1, (char*)y.data, 1);
         for (int64_t i = 0; i < p.ylen; ++i) ((U*)p.y)[i * p.ystep] = (U)y.data[i];

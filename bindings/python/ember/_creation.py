@@ -259,25 +259,29 @@ def _fill_dtype(value, dtype):
     return _infer_dtype([value])
 
 
-def _create(fn, shape, dtype, device):
-    """fn(shape, dtype code) on device. The C typemap takes shape as an int or a sequence
-    of ints (or objects with __index__) and raises TypeError for anything else."""
+_EMPTY, _ZEROS, _ONES = 0, 1, 2  # ember_py_create's kinds (bindings/ember.i)
+
+
+def _create(kind, shape, dtype, device):
+    """ember_empty / zeros / ones of shape on device, straight to an Array. The C side
+    takes shape as an int or a sequence of ints (or objects with __index__) and raises
+    TypeError for anything else."""
     if device is None:  # no context switch: a third of em.zeros(10)'s time
-        return _wrap(fn(shape, _code(dtype)))
+        return _c.ember_py_create(kind, shape, _code(dtype))
     with on_device(device):
-        return _wrap(fn(shape, _code(dtype)))
+        return _c.ember_py_create(kind, shape, _code(dtype))
 
 
 def empty(shape, *, dtype=None, device=None):
-    return _create(_c.ember_empty, shape, dtype, device)
+    return _create(_EMPTY, shape, dtype, device)
 
 
 def zeros(shape, *, dtype=None, device=None):
-    return _create(_c.ember_zeros, shape, dtype, device)
+    return _create(_ZEROS, shape, dtype, device)
 
 
 def ones(shape, *, dtype=None, device=None):
-    return _create(_c.ember_ones, shape, dtype, device)
+    return _create(_ONES, shape, dtype, device)
 
 
 def full(shape, fill_value, *, dtype=None, device=None):
