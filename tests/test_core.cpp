@@ -189,6 +189,48 @@ TEST(Dtypes, WeakScalarsTakeTheTensorsKind) {
     }
 }
 
+// zeros writes small tensors as zero bytes (composites_shape.cpp: fill_fresh), larger ones
+// through assign: every dtype, sizes on both sides of the 256-byte bound, into blocks the
+// allocator hands back after a tensor of ones (so a skipped write shows), zeros_like of a
+// reversed and of a transposed layout, and full of -0.0, which keeps its sign.
+TEST(Creation, ZerosOfEveryDtypeAndLayout) {
+    auto bytes = [](const ember_tensor_t* t) {
+        int64_t n = 0;
+        ember_tensor_size(t, &n);
+        std::vector<unsigned char> b((size_t)n * ember_dtype_size(dtype_of(t)));
+        EXPECT_EQ(ember_tensor_read(t, b.data(), b.size()), EMBER_OK) << ember_last_error();
+        return b;
+    };
+    auto all_zero = [](const std::vector<unsigned char>& b) { return std::all_of(b.begin(), b.end(), [](unsigned char c) { return c == 0; }); };
+    for (ember_dtype_t dt : kAll) {
+        const std::string dn = ember_dtype_name(dt);
+        for (int64_t n : {int64_t(0), int64_t(1), int64_t(10), int64_t(16), int64_t(33), int64_t(64), int64_t(1000)}) {
+            const int64_t shape[1] = {n};
+            { T ones; EM_OK(ember_ones(test_ctx(), shape, 1, dt, ones.out())); }
+            T z;
+            EM_OK(ember_zeros(test_ctx(), shape, 1, dt, z.out()));
+            EXPECT_EQ(shape_of(z), std::vector<int64_t>{n});
+            EXPECT_TRUE(all_zero(bytes(z))) << "zeros(" << n << ") " << dn;
+        }
+        const int64_t shape2[2] = {5, 7}, axis0[1] = {0};
+        T ones2, flipped, transposed, z1, z2;
+        EM_OK(ember_ones(test_ctx(), shape2, 2, dt, ones2.out()));
+        EM_OK(ember_flip(test_ctx(), ones2, axis0, 1, flipped.out()));
+        EM_OK(ember_matrix_transpose(test_ctx(), ones2, transposed.out()));
+        EM_OK(ember_zeros_like(test_ctx(), flipped, EMBER_DTYPE_DEFAULT, z1.out()));
+        EM_OK(ember_zeros_like(test_ctx(), transposed, EMBER_DTYPE_DEFAULT, z2.out()));
+        EXPECT_EQ(shape_of(z2), (std::vector<int64_t>{7, 5}));
+        EXPECT_TRUE(all_zero(bytes(z1))) << "zeros_like(flipped) " << dn;
+        EXPECT_TRUE(all_zero(bytes(z2))) << "zeros_like(transposed) " << dn;
+    }
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        const int64_t shape[1] = {3};
+        T neg;
+        EM_OK(ember_full(test_ctx(), shape, 1, -0.0, dt, neg.out()));
+        for (double v : values(neg)) EXPECT_TRUE(v == 0 && std::signbit(v)) << ember_dtype_name(dt);
+    }
+}
+
 TEST(HostMemory, FromDataCopiesWrapBorrowsAdoptFrees) {
     REQUIRE_HOST_MEMORY_TEST_BACKEND();
     float data[6] = {1, 2, 3, 4, 5, 6};

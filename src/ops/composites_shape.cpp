@@ -7,9 +7,30 @@
 
 namespace ember {
 
+namespace {
+// Fills a fresh tensor, which owns its whole storage, with value: zeros of up to
+// kSmallZeroBytes as one write of zero bytes over the storage (every dtype's zero is all
+// zero bits; -0.0 is not), else assign from a weak scalar. The weak scalar (an allocation
+// and a write) and the assign's dispatch took ember_zeros of 10 float32 to 227 ns, against
+// ember_empty's 85.
+constexpr size_t kSmallZeroBytes = 256;
+void fill_fresh(ember_ctx* ctx, const TRef& out, double value) {
+    if (!out->size) return;
+    const size_t nbytes = out->storage->nbytes;
+    if (value == 0 && !std::signbit(value) && nbytes <= kSmallZeroBytes) {
+        static const unsigned char zero_bytes[kSmallZeroBytes] = {};
+        Backend* b = out->storage->backend;
+        ember_status_t st = b->iface->write(b->state, out->storage->device, out->storage->buffer, 0, zero_bytes, nbytes);
+        if (st != EMBER_OK) raise(st, "writing zeros to backend '%s' failed", b->name.c_str());
+        return;
+    }
+    op_assign(ctx, out.get(), weak_f64(ctx, value).get());
+}
+}  // namespace
+
 TRef op_full(ember_ctx* ctx, const Shape& shape, double value, ember_dtype_t dtype) {
     TRef out = alloc_tensor(ctx, dtype, shape);
-    if (out->size) op_assign(ctx, out.get(), weak_f64(ctx, value).get());
+    fill_fresh(ctx, out, value);
     return out;
 }
 
@@ -18,7 +39,7 @@ namespace {
 // results do: zeros_like(a.T) is a transpose, ready for a.T's elementwise partners.
 TRef full_like(ember_ctx* ctx, const ember_tensor* x, double value, ember_dtype_t dtype) {
     TRef out = alloc_elementwise_result(ctx, dtype, x->shape, x->ndim, {x});
-    if (out->size) op_assign(ctx, out.get(), weak_f64(ctx, value).get());
+    fill_fresh(ctx, out, value);
     return out;
 }
 }  // namespace
