@@ -546,6 +546,98 @@ class Array:
         import numpy as np
         return np.asarray(self)
 
+    # NumPy's ndarray methods, for code written against NumPy (the array API standard has
+    # none of them). Arguments after the first are keyword-only where NumPy's positional
+    # order would put its `out=` or `dtype=` in between. `sort` is absent on purpose: NumPy's
+    # sorts in place and returns None, PyTorch's returns (values, indices); use em.sort.
+    def sum(self, axis=None, *, dtype=None, keepdims=False):
+        return F.sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def prod(self, axis=None, *, dtype=None, keepdims=False):
+        return F.prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def mean(self, axis=None, *, dtype=None, keepdims=False):
+        x = self if dtype is None else F.astype(self, dtype, copy=False)
+        return F.mean(x, axis=axis, keepdims=keepdims)
+
+    def var(self, axis=None, *, dtype=None, ddof=0, keepdims=False):
+        x = self if dtype is None else F.astype(self, dtype, copy=False)
+        return F.var(x, axis=axis, correction=ddof, keepdims=keepdims)
+
+    def std(self, axis=None, *, dtype=None, ddof=0, keepdims=False):
+        x = self if dtype is None else F.astype(self, dtype, copy=False)
+        return F.std(x, axis=axis, correction=ddof, keepdims=keepdims)
+
+    def max(self, axis=None, *, keepdims=False):
+        return F.max(self, axis=axis, keepdims=keepdims)
+
+    def min(self, axis=None, *, keepdims=False):
+        return F.min(self, axis=axis, keepdims=keepdims)
+
+    def all(self, axis=None, *, keepdims=False):
+        return F.all(self, axis=axis, keepdims=keepdims)
+
+    def any(self, axis=None, *, keepdims=False):
+        return F.any(self, axis=axis, keepdims=keepdims)
+
+    def argmax(self, axis=None, *, keepdims=False):
+        return F.argmax(self, axis=axis, keepdims=keepdims)
+
+    def argmin(self, axis=None, *, keepdims=False):
+        return F.argmin(self, axis=axis, keepdims=keepdims)
+
+    def argsort(self, axis=-1, *, descending=False, stable=True):
+        return F.argsort(self, axis=axis, descending=descending, stable=stable)
+
+    def cumsum(self, axis=None, *, dtype=None):
+        x = self if dtype is None else F.astype(self, dtype, copy=False)
+        return F.cumsum(x, axis)
+
+    def cumprod(self, axis=None, *, dtype=None):
+        x = self if dtype is None else F.astype(self, dtype, copy=False)
+        return F.cumprod(x, axis)
+
+    def clip(self, min=None, max=None):
+        return F.clip(self, min, max)
+
+    def round(self, decimals=0):
+        return F.round(self, decimals=decimals)
+
+    def conj(self):
+        return F.conj(self)
+
+    def transpose(self, *axes):
+        """x.transpose() reverses the axes; x.transpose(1, 0, 2) or x.transpose((1, 0, 2)) permutes."""
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        return F.transpose(self, axes or None)
+
+    def swapaxes(self, axis1, axis2):
+        return F.swapaxes(self, axis1, axis2)
+
+    def squeeze(self, axis=None):
+        return F.squeeze(self, axis)
+
+    def ravel(self):
+        """The elements in C order: a view when the layout allows one (reshape), else a copy."""
+        return F.reshape(self, (-1,))
+
+    def take(self, indices, axis=None):
+        return F.take(self, indices, axis=axis)
+
+    def repeat(self, repeats, axis=None):
+        return F.repeat(self, repeats, axis=axis)
+
+    def nonzero(self):
+        return F.nonzero(self)
+
+    def dot(self, other):
+        return F.dot(self, other)
+
+    def fill(self, value):
+        """Sets every element to value, in place (NumPy's ndarray.fill)."""
+        self[...] = value
+
     def __array_namespace__(self, /, *, api_version=None):
         if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
             raise ValueError(f"unsupported array API version {api_version!r}")
@@ -756,3 +848,6 @@ def _format(x, is_repr):
 _c.ember_py_register_array(Array)
 _c.install_operators(Array, _operator_specs(), _operator_fallback)
 _c.install_getitem(Array, Array.__getitem__)
+
+# Last: _functions imports this module, and the methods above reach its functions at call time.
+from . import _functions as F  # noqa: E402

@@ -1,0 +1,96 @@
+"""NumPy's ndarray methods on ember.Array: each call is compared with the same call on a
+NumPy array holding the same values, on every backend."""
+import numpy as np
+import pytest
+
+import ember as em
+
+RNG = np.random.default_rng(7)
+A = RNG.normal(size=(3, 4, 5))
+B = A > 0.2
+I = RNG.integers(-5, 6, size=(4, 6))
+
+# (name, data, call): call(x) runs on both arrays; the name says what it checks.
+CASES = [
+    ("sum", A, lambda x: x.sum()),
+    ("sum_axis_positional", A, lambda x: x.sum(1)),
+    ("sum_axes_keepdims", A, lambda x: x.sum((0, 2), keepdims=True)),
+    ("sum_int", I, lambda x: x.sum(axis=0)),
+    ("prod", A, lambda x: x.prod(-1)),
+    ("mean", A, lambda x: x.mean(axis=(1, 2))),
+    ("mean_int_dtype", I, lambda x: x.mean(dtype="float64")),
+    ("var_ddof", A, lambda x: x.var(0, ddof=1)),
+    ("std", A, lambda x: x.std(keepdims=True)),
+    ("max", A, lambda x: x.max(2)),
+    ("min", I, lambda x: x.min()),
+    ("all", B, lambda x: x.all(0)),
+    ("any", B, lambda x: x.any(axis=-1, keepdims=True)),
+    ("argmax", A, lambda x: x.argmax()),
+    ("argmin_axis", A, lambda x: x.argmin(1)),
+    ("argsort", A, lambda x: x.argsort()),
+    ("argsort_axis0", I[:, :1] * 0 + np.arange(4)[::-1, None], lambda x: x.argsort(0)),
+    ("cumsum_flat", A, lambda x: x.cumsum()),
+    ("cumsum_axis", I, lambda x: x.cumsum(1)),
+    ("cumprod_axis", A, lambda x: x.cumprod(0)),
+    ("clip", A, lambda x: x.clip(-0.5, 0.5)),
+    ("clip_min_only", I, lambda x: x.clip(0)),
+    ("round", A, lambda x: x.round()),
+    ("round_decimals", A, lambda x: x.round(2)),
+    ("transpose", A, lambda x: x.transpose()),
+    ("transpose_axes", A, lambda x: x.transpose(1, 0, 2)),
+    ("transpose_tuple", A, lambda x: x.transpose((2, 0, 1))),
+    ("swapaxes", A, lambda x: x.swapaxes(0, 2)),
+    ("squeeze", A[:1, :, :1], lambda x: x.squeeze()),
+    ("squeeze_axis", A[:1, :, :1], lambda x: x.squeeze(0)),
+    ("ravel", A, lambda x: x.ravel()),
+    ("ravel_of_transpose", A, lambda x: x.transpose().ravel()),
+    ("take", A, lambda x: x.take([0, 7, 59])),
+    ("take_axis", A, lambda x: x.take([3, 0], axis=1)),
+    ("repeat", I, lambda x: x.repeat(2)),
+    ("repeat_axis", I, lambda x: x.repeat(3, axis=1)),
+    ("dot", A[0], lambda x: x.dot(x.T)),
+    ("conj", A, lambda x: x.conj()),
+]
+
+
+@pytest.mark.parametrize("name,data,call", CASES, ids=[c[0] for c in CASES])
+def test_method_matches_numpy(backend, name, data, call):
+    got, want = call(em.asarray(data)), call(data)
+    assert isinstance(got, em.Array)
+    g = np.asarray(got)
+    assert g.shape == np.shape(want)
+    if np.asarray(want).dtype.kind in "biu":
+        np.testing.assert_array_equal(g, want)
+    else:
+        np.testing.assert_allclose(g, want, rtol=1e-10, atol=1e-12)
+
+
+def test_nonzero_and_fill(backend):
+    x = em.asarray(I)
+    for g, w in zip(x.nonzero(), I.nonzero()):
+        np.testing.assert_array_equal(np.asarray(g), w)
+    view = x[1:3, ::2]
+    assert view.fill(7) is None
+    want = I.copy()
+    want[1:3, ::2] = 7
+    np.testing.assert_array_equal(np.asarray(x), want)
+
+
+def test_methods_raise_like_the_functions(backend):
+    x = em.asarray(A)
+    with pytest.raises(em.EmberError):
+        x.sum(3)
+    with pytest.raises(em.EmberError):
+        x.transpose(0, 1)
+    with pytest.raises(TypeError):
+        x.sum(0, True)  # keepdims is keyword-only, as in the function
+
+
+def test_stub_declares_every_public_member():
+    import ast
+    import os
+    stub = os.path.join(os.path.dirname(em.__file__), "_array.pyi")
+    cls = next(n for n in ast.parse(open(stub).read()).body if isinstance(n, ast.ClassDef) and n.name == "Array")
+    declared = {n.name for n in cls.body if isinstance(n, ast.FunctionDef)}
+    public = {n for n in dir(em.Array) if not n.startswith("_")}
+    assert sorted(public - declared) == []
