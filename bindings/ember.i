@@ -1117,10 +1117,95 @@ static PyObject* ember_py_fast_install_getitem(PyObject* self, PyObject* const* 
     Py_XSETREF(ember_py_getitem_fallback, args[1]);
     Py_RETURN_NONE;
 }
+/* x.reshape(2, 5) or x.reshape((2, 5)): a method descriptor (installed with the attributes)
+   that returns the Array without the SWIG proxy in between. */
+static PyObject* ember_py_reshape_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    ember_tensor_t* t = ember_py_handle_of(self);
+    if (!t) { PyErr_SetString(PyExc_ValueError, "uninitialised ember array"); return NULL; }
+    ember_ctx_t* ctx = ember_binding_ctx();
+    if (!ctx) { ember_py_raise_status(ember_last_status()); return NULL; }
+    ember_py_i64s sh;
+    int ok;
+    if (nargs == 1) {
+        ok = ember_py_to_i64s(args[0], &sh, 0);
+    } else {
+        PyObject* dims = PyTuple_New(nargs);
+        if (!dims) return NULL;
+        for (Py_ssize_t i = 0; i < nargs; ++i) { Py_INCREF(args[i]); PyTuple_SET_ITEM(dims, i, args[i]); }
+        ok = ember_py_to_i64s(dims, &sh, 0);
+        Py_DECREF(dims);
+    }
+    if (!ok) return NULL;
+    ember_tensor_t* out = NULL;
+    ember_status_t st = ember_reshape(ctx, t, sh.p, sh.n, &out);
+    if (sh.heap) free(sh.p);
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    return ember_py_new_array(out);
+}
+static PyMethodDef ember_py_reshape_def = {"reshape", (PyCFunction)(void (*)(void))ember_py_reshape_method, METH_FASTCALL,
+                                           "x.reshape(2, 5) or x.reshape((2, 5)): the view (or copy) with that shape"};
+/* Attributes as C getset descriptors (the kind NumPy's ndarray.shape is): x.shape, x.ndim,
+   x.size, x.dtype and x.T read the handle without a Python frame. The closure names the
+   attribute; dtype objects come from the tuple install_properties was given, by code. */
+enum { EMBER_PY_SHAPE, EMBER_PY_NDIM, EMBER_PY_SIZE, EMBER_PY_DTYPE, EMBER_PY_TRANSPOSE };
+static PyObject* ember_py_dtypes_by_code = NULL;
+static int ember_py_transpose_op = 0; /* the index of "transpose" in ember_py_unary_names */
+static PyObject* ember_py_attribute(PyObject* self, void* closure) {
+    ember_tensor_t* t = ember_py_handle_of(self);
+    if (!t) { PyErr_SetString(PyExc_ValueError, "uninitialised ember array"); return NULL; }
+    int nd = 0; int64_t n = 0; ember_dtype_t dt;
+    switch ((int)(intptr_t)closure) {
+    case EMBER_PY_SHAPE: return ember_py_shape(t);
+    case EMBER_PY_NDIM: ember_tensor_ndim(t, &nd); return PyLong_FromLong(nd);
+    case EMBER_PY_SIZE: ember_tensor_size(t, &n); return PyLong_FromLongLong((long long)n);
+    case EMBER_PY_DTYPE:
+        ember_tensor_dtype(t, &dt);
+        if ((Py_ssize_t)dt < 0 || (Py_ssize_t)dt >= PyTuple_GET_SIZE(ember_py_dtypes_by_code)) {
+            PyErr_Format(PyExc_ValueError, "dtype code %d has no Python dtype", (int)dt);
+            return NULL;
+        }
+        { PyObject* d = PyTuple_GET_ITEM(ember_py_dtypes_by_code, dt); Py_INCREF(d); return d; }
+    default: return ember_py_unop(ember_py_transpose_op, self);
+    }
+}
+static PyGetSetDef ember_py_attribute_defs[] = {
+    {"shape", ember_py_attribute, NULL, "the shape, a tuple of ints", (void*)(intptr_t)EMBER_PY_SHAPE},
+    {"ndim", ember_py_attribute, NULL, "the number of axes", (void*)(intptr_t)EMBER_PY_NDIM},
+    {"size", ember_py_attribute, NULL, "the number of elements", (void*)(intptr_t)EMBER_PY_SIZE},
+    {"dtype", ember_py_attribute, NULL, "the element type", (void*)(intptr_t)EMBER_PY_DTYPE},
+    {"T", ember_py_attribute, NULL, "the view with the axes reversed", (void*)(intptr_t)EMBER_PY_TRANSPOSE},
+};
+/* install_properties(cls, dtypes_by_code): the getset descriptors above and the reshape
+   method replace cls's. */
+static PyObject* ember_py_fast_install_properties(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyType_Check(args[0]) || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "install_properties(cls, dtypes_by_code)");
+        return NULL;
+    }
+    for (int op = 0; op < EMBER_PY_COUNT(ember_py_unary_names); ++op)
+        if (!strcmp(ember_py_unary_names[op], "transpose")) ember_py_transpose_op = op;
+    Py_INCREF(args[1]);
+    Py_XSETREF(ember_py_dtypes_by_code, args[1]);
+    for (size_t k = 0; k < sizeof(ember_py_attribute_defs) / sizeof(ember_py_attribute_defs[0]); ++k) {
+        PyObject* descr = PyDescr_NewGetSet((PyTypeObject*)args[0], &ember_py_attribute_defs[k]);
+        if (!descr) return NULL;
+        int rc = PyObject_SetAttrString(args[0], ember_py_attribute_defs[k].name, descr);
+        Py_DECREF(descr);
+        if (rc) return NULL;
+    }
+    PyObject* reshape = PyDescr_NewMethod((PyTypeObject*)args[0], &ember_py_reshape_def);
+    if (!reshape) return NULL;
+    int rc = PyObject_SetAttrString(args[0], "reshape", reshape);
+    Py_DECREF(reshape);
+    if (rc) return NULL;
+    Py_RETURN_NONE;
+}
 static PyMethodDef ember_py_fast_methods[] = {
     {"install_operators", (PyCFunction)(void (*)(void))ember_py_fast_install_operators, METH_FASTCALL,
      "install_operators(cls, [(name, op, variant), ...], fallback)"},
     {"install_getitem", (PyCFunction)(void (*)(void))ember_py_fast_install_getitem, METH_FASTCALL, "install_getitem(cls, fallback)"},
+    {"install_properties", (PyCFunction)(void (*)(void))ember_py_fast_install_properties, METH_FASTCALL,
+     "install_properties(cls, dtypes_by_code)"},
     {"binop", (PyCFunction)(void (*)(void))ember_py_fast_binop, METH_FASTCALL, "binop(op, a, b) -> Array"},
     {"ibinop", (PyCFunction)(void (*)(void))ember_py_fast_ibinop, METH_FASTCALL, "ibinop(op, a, b) -> a"},
     {"unop", (PyCFunction)(void (*)(void))ember_py_fast_unop, METH_FASTCALL, "unop(op, x) -> Array"},

@@ -510,6 +510,11 @@ TEST(ManipIndex, OneHotNonzero) {
     T i = make(V{0, 2, 1, 3}, {2, 2}, EMBER_INT32);
     EXPECT_TRUE(is(RUN(ember_one_hot(ctx, i, 4, EMBER_DTYPE_DEFAULT, O)), {2, 2, 4}, {1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 1}, EMBER_FLOAT32));
     EXPECT_EQ(dtype_of(RUN(ember_one_hot(ctx, i, 4, EMBER_INT8, O))), EMBER_INT8);
+    // Unsigned indices (uint64 has no common integer dtype with the int64 positions)
+    for (ember_dtype_t it : {EMBER_UINT64, EMBER_UINT8})
+        EXPECT_TRUE(is(RUN(ember_one_hot(ctx, make(V{1, 0, 3, 5}, {4}, it), 4, EMBER_DTYPE_DEFAULT, O)), {4, 4},
+                       {0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0}, EMBER_FLOAT32))
+            << ember_dtype_name(it);
     FAILS(EMBER_ERR_UNSUPPORTED_DTYPE, "ember_one_hot", ember_one_hot(ctx, make(V{1}, {1}, EMBER_FLOAT32), 3, EMBER_DTYPE_DEFAULT, O));
     // Indices outside [0, depth) give a zero row; a 0-d index, a view, empty, depth 0.
     T j = make(V{-1, 4, 2, 9, 0}, {5}, EMBER_INT64);

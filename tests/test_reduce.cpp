@@ -805,6 +805,15 @@ TEST(Activations, HalfPrecisionCompositesRoundOnce) {
         EM_OK(ember_logsumexp(ctx, t, &last, 1, 0, y.out()));
         EXPECT_EQ(dtype_of(y), d);
         EXPECT_LE(worst_ulps(values(y), lse), 1.0) << "logsumexp";
+        // silu down to -20, where sigmoid alone is below the type's smallest subnormal
+        // (rounded step by step, silu(-18) in float16 was -0, not -2.98e-7)
+        V wide;
+        for (int k = 0; k <= 520; ++k) wide.push_back(-20 + k * 0.05);
+        T tw = make(wide, {(int64_t)wide.size()}, d);
+        V silu;
+        for (double v : values(tw)) silu.push_back(v / (1 + std::exp(-v)));
+        EM_OK(ember_silu(ctx, tw, y.out()));
+        EXPECT_LE(worst_ulps(values(y), silu), 1.0) << "silu";
     }
 }
 

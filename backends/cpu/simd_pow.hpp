@@ -47,7 +47,7 @@ inline PowLanes pow_f32_lanes(VFp x, VFp y) {
     PowLanes p;
     p.kernel = (((VUp)ax_bits - 1u) < 0x7f7fffffu) & (ay_bits < 0x7f800000) & (~negative | integral);
     p.zero = (ax_bits == 0) & (ay_bits <= 0x7f800000);
-    p.sign = negative & ((yi & 1) != 0) & (int32_t)0x80000000;
+    p.sign = negative & integral & ((yi & 1) != 0) & (int32_t)0x80000000;  // -0 ** 1.5 is +0
     return p;
 }
 

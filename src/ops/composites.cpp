@@ -100,7 +100,7 @@ TRef mean_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int nax
 
 namespace {
 
-// float16/bfloat16 activations, softmaxes and logsumexps are computed in float32 and rounded
+// float16/bfloat16 activations (gelu, silu), softmaxes and logsumexps are computed in float32 and rounded
 // once, as the cpu backend's kernels for them do: step by step in the type
 // itself, every intermediate rounded to 11 (8) bits, on the reference backend softmax over
 // 1000 values was up to 4.3 ulp off in float16 (8.7 in bfloat16) and gelu 13-15 (19-32)
@@ -143,7 +143,11 @@ TRef composite_unary(ember_ctx* ctx, OpId op, const ember_tensor* x) {
             return bin(ctx, OP_maximum, X, weak_i64(ctx, 0));
         case OP_softplus: return bin(ctx, OP_logaddexp, X, weak_f64(ctx, 0));
         case OP_silu: {
-            plan_dtypes(op, x->dtype, ctx->default_float);
+            const DtypePlan plan = plan_dtypes(op, x->dtype, ctx->default_float);
+            if (float32_for_halves(plan.compute) != plan.compute) {
+                TRef r = composite_unary(ctx, op, cast_if(ctx, x, EMBER_FLOAT32).get());
+                return cast_if(ctx, r.get(), plan.compute);
+            }
             TRef s = un(ctx, OP_sigmoid, X);
             return bin(ctx, OP_multiply, cast_if(ctx, x, s->dtype), s);
         }

@@ -479,16 +479,18 @@ ENTRY(ember_one_hot, (ember_ctx_t * ctx, const ember_tensor_t* indices, int64_t 
     if (!is_integer(indices->dtype)) raise(EMBER_ERR_UNSUPPORTED_DTYPE, "indices must be integers, got %s", dtype_name(indices->dtype));
     if (depth < 0) raise(EMBER_ERR_INVALID_ARGUMENT, "depth must be non-negative");
     const ember_dtype_t dt = resolve_dtype_arg(ctx, dtype, (ember_dtype_t)EMBER_DTYPE_DEFAULT);
+    // int64 positions for every integer dtype (uint64 has no common dtype with int64);
+    // uint64 indices from 2^63 wrap to negative ones and give zero rows, as too-large ones do
+    TRef idx = indices->dtype == EMBER_INT64 ? contiguous(ctx, indices) : op_astype(ctx, indices, EMBER_INT64);
     if (indices->size > 0 && depth > 0 && has_backend_kernel(ctx, OP_one_hot)) {
         Shape shape = shape_of(indices);
         shape.push_back(depth);
-        TRef idx = indices->dtype == EMBER_INT64 ? contiguous(ctx, indices) : op_astype(ctx, indices, EMBER_INT64);
         TRef one = op_full(ctx, {}, 1, dt), r = alloc_tensor(ctx, dt, shape);
         run_kernel(ctx, OP_one_hot, {view_of(idx.get()), view_of(one.get())}, {view_of(r.get())});
         *out = r.release();
         return;
     }
-    TRef e = op_expand_dims(indices, indices->ndim);
+    TRef e = op_expand_dims(idx.get(), indices->ndim);
     TRef hot = bin(ctx, OP_equal, e, op_arange(ctx, 0, 1, depth, EMBER_INT64));
     *out = op_astype(ctx, hot.get(), dt).release();
 })

@@ -20,7 +20,6 @@ _binop = _c.binop
 _ibinop = _c.ibinop
 _reduceop = _c.ember_py_reduceop
 _shape_of = _c.ember_py_shape
-_dtype_of = _c.ember_tensor_dtype
 _BY_CODE = _dt.BY_CODE
 _new = object.__new__
 
@@ -279,7 +278,6 @@ def _getitem(x, key):
     view, adv_pos = _basic_view(x, items)
     if not adv:
         return view
-    from . import _functions as F
     mask0 = [it for it in items if it[0] == "mask0"]
     advs = [it for it in items if it[0] == "adv"]
     if mask0 and not advs:
@@ -327,21 +325,7 @@ class Array:
         raise TypeError("ember.Array cannot be created directly; use ember.asarray(...)")
 
     # ---------------------------------------------------------------- attributes
-    @property
-    def dtype(self):
-        return _BY_CODE[_dtype_of(self._h)]
-
-    @property
-    def shape(self):
-        return _shape_of(self._h)
-
-    @property
-    def ndim(self):
-        return _c.ember_tensor_ndim(self._h)
-
-    @property
-    def size(self):
-        return _c.ember_tensor_size(self._h)
+    # dtype, shape, ndim, size and T are C getset descriptors (install_properties, below).
 
     @property
     def device(self):
@@ -351,10 +335,6 @@ class Array:
     @property
     def backend(self):
         return _c.ember_tensor_backend(self._h)[0]
-
-    @property
-    def T(self):
-        return _unop(U["transpose"], self)
 
     @property
     def mT(self):
@@ -486,7 +466,6 @@ class Array:
         # a single boolean mask over the leading axes: where(mask, value, x)
         k = key[0] if isinstance(key, tuple) and len(key) == 1 else key
         if isinstance(k, Array) and k.dtype == _dt.bool_ and k.ndim >= 1:
-            from . import _functions as F
             m = k
             if m.shape != self.shape[:m.ndim]:
                 raise IndexError(f"boolean index of shape {m.shape} does not match the indexed shape {self.shape[:m.ndim]}")
@@ -521,8 +500,7 @@ class Array:
 
     # ---------------------------------------------------------------- methods
     def astype(self, dtype, copy=True):
-        from ._functions import astype
-        return astype(self, dtype, copy=copy)
+        return F.astype(self, dtype, copy=copy)
 
     def to_device(self, device, /, *, stream=None):
         d = as_device(device)
@@ -534,10 +512,7 @@ class Array:
     def copy(self):
         return _unop(U["copy"], self)
 
-    def reshape(self, *shape):
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = shape[0]
-        return _wrap(_c.ember_reshape(self._h, shape))  # reshape(x, shape) with copy=None
+    # reshape is a C method descriptor (install_properties, below).
 
     def flatten(self):
         return _unop(U["flatten"], self)
@@ -848,6 +823,7 @@ def _format(x, is_repr):
 _c.ember_py_register_array(Array)
 _c.install_operators(Array, _operator_specs(), _operator_fallback)
 _c.install_getitem(Array, Array.__getitem__)
+_c.install_properties(Array, tuple(_BY_CODE))
 
 # Last: _functions imports this module, and the methods above reach its functions at call time.
 from . import _functions as F  # noqa: E402
