@@ -71,6 +71,10 @@ ADV = [
     ([0, 2], [1, 3]), ([[0], [2]], [1, 3]), (0, [1, 2], slice(None)), ([0, 1], slice(None), [2, 3]),
     (Ellipsis, [1]), (np.array([True, False, True]),), (A[:, :, 0] > 20,), (A > 30,),
     (slice(None), np.array([True, False, True, True])), (1, A[1] > 28), (None, [0, 1]),
+    # one index array (a take) and one leading mask (a nonzero and a take): 2-d, negative,
+    # int8 indices, a mask that selects nothing, a 2-d mask
+    (np.array([[2, -1], [0, 1]]),), (np.array([-3, 1], dtype=np.int8),), (slice(None), [-4]), (A < -1,),
+    (A[:, :, 0] < 0,), (A[:, :, 1] % 3 == 0,),
 ]
 
 
@@ -83,6 +87,16 @@ def test_advanced_indexing(backend, key):
     np.testing.assert_array_equal(np.asarray(got), want)
 
 
+def test_mask_and_index_array_on_views(backend):
+    x = em.asarray(A)
+    for view, w in [(x.T, A.T), (x[::-1, 1:, ::2], A[::-1, 1:, ::2]), (x[1], A[1])]:
+        m = w > 25
+        np.testing.assert_array_equal(np.asarray(view[em.asarray(m)]), w[m])
+        lead = m[..., 0]  # over the leading axes only
+        np.testing.assert_array_equal(np.asarray(view[em.asarray(lead)]), w[lead])
+        np.testing.assert_array_equal(np.asarray(view[em.asarray([-1, 0, -1])]), w[[-1, 0, -1]])
+
+
 def test_index_errors(backend):
     x = em.asarray(A)
     with pytest.raises(IndexError):
@@ -91,6 +105,12 @@ def test_index_errors(backend):
         x[0, 0, 0, 0]
     with pytest.raises(IndexError):
         x[[0, 7]]
+    with pytest.raises(IndexError):
+        x[[0, -4]]
+    with pytest.raises(IndexError):
+        x[:, em.asarray([4], dtype=em.uint8)]
+    with pytest.raises(IndexError):
+        x[em.asarray(A[0] > 1)]  # a mask of the wrong shape
     with pytest.raises(IndexError):
         x[..., ...]
     with pytest.raises(IndexError):
@@ -115,7 +135,8 @@ def test_setitem(backend):
     x = em.asarray(A.copy())
     w = A.copy()
     for key, val in [((0, 1), 7.0), ((slice(None), 2), -1.0), ((Ellipsis, slice(None, None, 2)), 3),
-                     ((1,), np.arange(20.0).reshape(4, 5)), ((slice(None), slice(1, 3), 0), np.array([1.0, 2.0]))]:
+                     ((1,), np.arange(20.0).reshape(4, 5)), ((slice(None), slice(1, 3), 0), np.array([1.0, 2.0])),
+                     (2, 8), (slice(0, 1), -2.5), ((None, 0, Ellipsis, 1), np.array([5.0])), ((-1, -1, -1), True)]:
         x[key] = em.asarray(val) if isinstance(val, np.ndarray) else val
         w[key] = val
         np.testing.assert_array_equal(np.asarray(x), w)

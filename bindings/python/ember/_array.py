@@ -272,8 +272,21 @@ def _basic_view(x, items):
     return _wrap(h), adv_pos
 
 
+def _mask_select(x, mask):
+    """x[mask] for a boolean mask over x's leading axes: the masked rows of x with those axes
+    flattened, taken at the mask's flat nonzero positions (one nonzero, one take)."""
+    k = mask.ndim
+    flat_x = x if k == 1 else _wrap(_c.ember_reshape(x._h, (-1,) + x.shape[k:]))
+    flat_m = mask if k == 1 else _wrap(_c.ember_reshape(mask._h, (-1,)))
+    positions = _c.ember_select(_c.ember_nonzero(flat_m._h), 1, 0)
+    return _wrap(_c.ember_take(flat_x._h, positions, 0))
+
+
 def _getitem(x, key):
     shape = x.shape
+    if type(key) is Array and key.dtype == _dt.bool_ and 1 <= key.ndim <= len(shape) \
+            and key.shape == shape[:key.ndim]:
+        return _mask_select(x, key)
     items, adv = _normalize_key(key, shape)
     view, adv_pos = _basic_view(x, items)
     if not adv:
@@ -283,6 +296,11 @@ def _getitem(x, key):
     if mask0 and not advs:
         # x[True] / x[False]: the new axis holds 1 or 0 copies
         return view if mask0[0][1] else F._take_axis(view, F._empty_index(), 0)
+    if len(advs) == 1 and not mask0 and _c.ember_py_host_address(x._h) is not None:
+        # one index array on a host backend: NumPy's result is take's (ember_take wraps
+        # negative indices and raises EmberIndexError, an IndexError, for ones out of range;
+        # a device backend reports those at the next synchronisation, so it is checked below)
+        return F._take_axis(view, advs[0][1], adv_pos[0])
     idx = [a[1] for a in advs]
     sizes = [a[2] for a in advs]
     idx = F.broadcast_arrays(*idx) if len(idx) > 1 else idx
@@ -458,6 +476,12 @@ class Array:
         return _getitem(self, key)
 
     def __setitem__(self, key, value):
+        t = type(key)
+        if t is builtins.int or t is slice or (t is tuple and all(
+                type(k) is builtins.int or type(k) is slice or k is Ellipsis or k is None for k in key)):
+            # a basic index: the view from __getitem__'s C path, assigned in place
+            _c.ember_assign(self[key]._h, _handle(value))
+            return
         items, adv = _normalize_key(key, self.shape)
         if not adv:
             view, _ = _basic_view(self, items)
