@@ -94,3 +94,59 @@ def test_stub_declares_every_public_member():
     declared = {n.name for n in cls.body if isinstance(n, ast.FunctionDef)}
     public = {n for n in dir(em.Array) if not n.startswith("_")}
     assert sorted(public - declared) == []
+    import inspect
+    for node in cls.body:  # the Python methods' parameters, in order
+        member = em.Array.__dict__.get(node.name)
+        if isinstance(node, ast.FunctionDef) and inspect.isfunction(member):
+            a = node.args
+            stub = [p.arg for p in a.posonlyargs + a.args] + ([a.vararg.arg] if a.vararg else []) + [p.arg for p in a.kwonlyargs]
+            assert stub == list(inspect.signature(member).parameters), node.name
+
+
+NUMPY_FUNCTIONS = [
+    ("sum", lambda m, x: m.sum(x)), ("sum_axis_dtype", lambda m, x: m.sum(x, axis=1, dtype=m.float64)),
+    ("prod", lambda m, x: m.prod(x, axis=0)), ("mean", lambda m, x: m.mean(x)), ("mean_keepdims", lambda m, x: m.mean(x, 0, keepdims=True)),
+    ("std", lambda m, x: m.std(x, ddof=1)), ("var", lambda m, x: m.var(x, axis=-1)), ("max", lambda m, x: m.max(x, axis=0)),
+    ("min", lambda m, x: m.min(x)), ("amax", lambda m, x: m.amax(x)), ("any", lambda m, x: m.any(x > 0.5, axis=1)),
+    ("all", lambda m, x: m.all(x > -9)), ("argmax", lambda m, x: m.argmax(x)), ("argmin", lambda m, x: m.argmin(x, axis=1)),
+    ("cumsum", lambda m, x: m.cumsum(x, axis=0)), ("cumprod", lambda m, x: m.cumprod(x)), ("round", lambda m, x: m.round(x, 1)),
+    ("clip", lambda m, x: m.clip(x, -0.5, 0.5)), ("transpose", lambda m, x: m.transpose(x)), ("squeeze", lambda m, x: m.squeeze(x[None])),
+    ("take", lambda m, x: m.take(x, [1, 3])), ("repeat", lambda m, x: m.repeat(x, 2, axis=0)), ("swapaxes", lambda m, x: m.swapaxes(x, 0, 1)),
+    ("argsort", lambda m, x: m.argsort(x, axis=1)), ("ravel", lambda m, x: m.ravel(x)),
+]
+
+
+@pytest.mark.parametrize("name,call", NUMPY_FUNCTIONS, ids=[c[0] for c in NUMPY_FUNCTIONS])
+def test_numpy_functions_take_arrays(backend, name, call):
+    # NumPy's functions call the method of that name on an Array (np.sum(x) is
+    # x.sum(axis=None, out=None)) or convert it; either way NumPy's values.
+    a = RNG.normal(size=(4, 6))
+    got = call(np, em.asarray(a))
+    want = call(np, a)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, atol=1e-12)
+
+
+def test_out_argument(backend):
+    a = RNG.normal(size=(4, 6))
+    x = em.asarray(a)
+    out_np = np.empty(6)
+    assert np.sum(x, axis=0, out=out_np) is out_np
+    np.testing.assert_allclose(out_np, a.sum(axis=0), rtol=1e-12)
+    out_em = em.zeros((4,), dtype=em.float64)
+    assert x.max(axis=1, out=out_em) is out_em
+    np.testing.assert_array_equal(np.asarray(out_em), a.max(axis=1))
+    ints = em.zeros((), dtype=em.int64)
+    assert np.argmax(x, out=ints) is ints and int(ints) == a.argmax()
+
+
+def test_python_protocols(backend):
+    x = em.asarray(np.array([1.25, -2.5, 7.75]))
+    assert isinstance(round(x), em.Array) and np.asarray(round(x)).tolist() == [1.0, -2.0, 8.0]
+    assert np.asarray(round(x, 1)).tolist() == [1.2, -2.5, 7.8]
+    q, r = divmod(x, 2)
+    np.testing.assert_array_equal(np.asarray(q), np.floor_divide([1.25, -2.5, 7.75], 2))
+    np.testing.assert_array_equal(np.asarray(r), np.remainder([1.25, -2.5, 7.75], 2))
+    q, r = divmod(7, em.asarray(np.array([2, -3])))
+    assert np.asarray(q).tolist() == [3, -3] and np.asarray(r).tolist() == [1, -2]
+    assert (x.itemsize, x.nbytes) == (8, 24)
+    assert (em.zeros((2, 3), dtype=em.float16).nbytes, em.zeros(0).nbytes) == (12, 0)

@@ -272,6 +272,14 @@ def _basic_view(x, items):
     return _wrap(h), adv_pos
 
 
+def _into_out(result, out):
+    """NumPy's out=: result assigned into out (an Array or a NumPy array), which is returned."""
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
 def _mask_select(x, mask):
     """x[mask] for a boolean mask over x's leading axes: the masked rows of x with those axes
     flattened, taken at the mask's flat nonzero positions (one nonzero, one take)."""
@@ -547,60 +555,79 @@ class Array:
 
     # NumPy's ndarray methods, for code written against NumPy (the array API standard has
     # none of them). Arguments after the first are keyword-only where NumPy's positional
-    # order would put its `out=` or `dtype=` in between. `sort` is absent on purpose: NumPy's
-    # sorts in place and returns None, PyTorch's returns (values, indices); use em.sort.
-    def sum(self, axis=None, *, dtype=None, keepdims=False):
-        return F.sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    # order would put its `out=` or `dtype=` in between. NumPy's own functions call these for
+    # an Array (np.sum(x) is x.sum(axis=None, out=None)), hence `out=`: the result is
+    # assigned into it (an Array or a NumPy array) and it is returned. `sort` is absent on
+    # purpose: NumPy's sorts in place and returns None, PyTorch's returns (values, indices).
+    def sum(self, axis=None, *, dtype=None, out=None, keepdims=False):
+        return _into_out(F.sum(self, axis=axis, dtype=dtype, keepdims=keepdims), out)
 
-    def prod(self, axis=None, *, dtype=None, keepdims=False):
-        return F.prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    def prod(self, axis=None, *, dtype=None, out=None, keepdims=False):
+        return _into_out(F.prod(self, axis=axis, dtype=dtype, keepdims=keepdims), out)
 
-    def mean(self, axis=None, *, dtype=None, keepdims=False):
+    def mean(self, axis=None, *, dtype=None, out=None, keepdims=False):
         x = self if dtype is None else F.astype(self, dtype, copy=False)
-        return F.mean(x, axis=axis, keepdims=keepdims)
+        return _into_out(F.mean(x, axis=axis, keepdims=keepdims), out)
 
-    def var(self, axis=None, *, dtype=None, ddof=0, keepdims=False):
+    def var(self, axis=None, *, dtype=None, out=None, ddof=0, keepdims=False):
         x = self if dtype is None else F.astype(self, dtype, copy=False)
-        return F.var(x, axis=axis, correction=ddof, keepdims=keepdims)
+        return _into_out(F.var(x, axis=axis, correction=ddof, keepdims=keepdims), out)
 
-    def std(self, axis=None, *, dtype=None, ddof=0, keepdims=False):
+    def std(self, axis=None, *, dtype=None, out=None, ddof=0, keepdims=False):
         x = self if dtype is None else F.astype(self, dtype, copy=False)
-        return F.std(x, axis=axis, correction=ddof, keepdims=keepdims)
+        return _into_out(F.std(x, axis=axis, correction=ddof, keepdims=keepdims), out)
 
-    def max(self, axis=None, *, keepdims=False):
-        return F.max(self, axis=axis, keepdims=keepdims)
+    def max(self, axis=None, *, out=None, keepdims=False):
+        return _into_out(F.max(self, axis=axis, keepdims=keepdims), out)
 
-    def min(self, axis=None, *, keepdims=False):
-        return F.min(self, axis=axis, keepdims=keepdims)
+    def min(self, axis=None, *, out=None, keepdims=False):
+        return _into_out(F.min(self, axis=axis, keepdims=keepdims), out)
 
-    def all(self, axis=None, *, keepdims=False):
-        return F.all(self, axis=axis, keepdims=keepdims)
+    def all(self, axis=None, *, out=None, keepdims=False):
+        return _into_out(F.all(self, axis=axis, keepdims=keepdims), out)
 
-    def any(self, axis=None, *, keepdims=False):
-        return F.any(self, axis=axis, keepdims=keepdims)
+    def any(self, axis=None, *, out=None, keepdims=False):
+        return _into_out(F.any(self, axis=axis, keepdims=keepdims), out)
 
-    def argmax(self, axis=None, *, keepdims=False):
-        return F.argmax(self, axis=axis, keepdims=keepdims)
+    def argmax(self, axis=None, *, out=None, keepdims=False):
+        return _into_out(F.argmax(self, axis=axis, keepdims=keepdims), out)
 
-    def argmin(self, axis=None, *, keepdims=False):
-        return F.argmin(self, axis=axis, keepdims=keepdims)
+    def argmin(self, axis=None, *, out=None, keepdims=False):
+        return _into_out(F.argmin(self, axis=axis, keepdims=keepdims), out)
 
     def argsort(self, axis=-1, *, descending=False, stable=True):
         return F.argsort(self, axis=axis, descending=descending, stable=stable)
 
-    def cumsum(self, axis=None, *, dtype=None):
+    def cumsum(self, axis=None, *, dtype=None, out=None):
         x = self if dtype is None else F.astype(self, dtype, copy=False)
-        return F.cumsum(x, axis)
+        return _into_out(F.cumsum(x, axis), out)
 
-    def cumprod(self, axis=None, *, dtype=None):
+    def cumprod(self, axis=None, *, dtype=None, out=None):
         x = self if dtype is None else F.astype(self, dtype, copy=False)
-        return F.cumprod(x, axis)
+        return _into_out(F.cumprod(x, axis), out)
 
-    def clip(self, min=None, max=None):
-        return F.clip(self, min, max)
+    def clip(self, min=None, max=None, *, out=None):
+        return _into_out(F.clip(self, min, max), out)
 
-    def round(self, decimals=0):
-        return F.round(self, decimals=decimals)
+    def round(self, decimals=0, *, out=None):
+        return _into_out(F.round(self, decimals=decimals), out)
+
+    def __round__(self, ndigits=None):
+        return F.round(self, decimals=ndigits or 0)
+
+    def __divmod__(self, other):
+        return self // other, self % other
+
+    def __rdivmod__(self, other):
+        return other // self, other % self
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.size * self.dtype.itemsize
 
     def conj(self):
         return F.conj(self)
@@ -621,8 +648,8 @@ class Array:
         """The elements in C order: a view when the layout allows one (reshape), else a copy."""
         return F.reshape(self, (-1,))
 
-    def take(self, indices, axis=None):
-        return F.take(self, indices, axis=axis)
+    def take(self, indices, axis=None, *, out=None):
+        return _into_out(F.take(self, indices, axis=axis), out)
 
     def repeat(self, repeats, axis=None):
         return F.repeat(self, repeats, axis=axis)
