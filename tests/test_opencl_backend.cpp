@@ -231,6 +231,9 @@ TEST(OpenCL, DeferredErrorsAndSyncMode) {
     EM_OK(ember_opencl_set_sync(1));
     T r3;
     EM_FAILS(ember_take(ctx, x, bad, 0, r3.out()), EMBER_ERR_INDEX, "ember_take");
+    msg = ember_last_error();
+    EXPECT_EQ(msg.find("deferred"), std::string::npos) << msg;  // reported at the op, as asked
+    EXPECT_NE(msg.find("index 7 is out of range"), std::string::npos) << msg;
     T idx = make_on(ctx, {2, 0}, {2}, EMBER_INT64), r4;
     EM_OK(ember_take(ctx, x, idx, 0, r4.out()));
     EXPECT_EQ(values(on_ref(r4)), (std::vector<double>{30, 10}));

@@ -188,8 +188,9 @@ ember_status_t enqueue(Device& d, cl_kernel k, size_t global, const char* op);
 // Registers a launch that may report a deferred error; returns the sequence number to pass.
 int begin_checked(Device& d, const std::string& what);
 // Waits for the queue and reports deferred kernel errors (d.mu held).
-ember_status_t finish_and_check(Device& d);
-ember_status_t check_deferred(Device& d);
+// at_op: EMBER_OPENCL_SYNC's check right after an op, whose error is then not called deferred.
+ember_status_t finish_and_check(Device& d, bool at_op = false);
+ember_status_t check_deferred(Device& d, bool at_op = false);
 void register_exit_teardown(int milestone);  // 0 init, 1 first program build, 2 first kernel completed
 
 struct ArgSetter {

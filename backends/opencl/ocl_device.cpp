@@ -190,7 +190,7 @@ int begin_checked(Device& d, const std::string& what) {
     return seq;
 }
 
-ember_status_t check_deferred(Device& d) {
+ember_status_t check_deferred(Device& d, bool at_op) {
     if (!d.err_dirty) return EMBER_OK;
     d.err_dirty = false;
     cl_int rec[4] = {0, 0, 0, 0};
@@ -203,13 +203,14 @@ ember_status_t check_deferred(Device& d) {
     const std::string& what = d.seq_desc[(size_t)seq % d.seq_desc.size()];
     cl_int zero[4] = {0, 0, 0, 0};
     clEnqueueWriteBuffer(d.queue, d.err_buf, CL_TRUE, 0, sizeof zero, zero, 0, nullptr, nullptr);
+    if (at_op) return fail(EMBER_ERR_INDEX, "%s: index %lld is out of range", what.c_str(), (long long)value);
     return fail(EMBER_ERR_INDEX,
                 "%s: index %lld is out of range (a deferred device error, reported at this synchronisation; set "
                 "EMBER_OPENCL_SYNC=1 to report it at the op)",
                 what.c_str(), (long long)value);
 }
 
-ember_status_t finish_and_check(Device& d) {
+ember_status_t finish_and_check(Device& d, bool at_op) {
     cl_int err = clFinish(d.queue);
     if (!d.last_op.empty()) register_exit_teardown(2);  // a kernel has run (and was compiled)
     if (d.mark) {
@@ -220,7 +221,7 @@ ember_status_t finish_and_check(Device& d) {
     if (err != CL_SUCCESS)
         return fail(EMBER_ERR_DEVICE, "device '%s' failed while executing queued work (last op %s): %s", d.name.c_str(),
                     d.last_op.empty() ? "none" : d.last_op.c_str(), cl_error_name(err));
-    return check_deferred(d);
+    return check_deferred(d, at_op);
 }
 
 namespace {
@@ -529,7 +530,7 @@ ember_status_t write(void* state, int device, void* buffer, size_t off, const vo
     if (err != CL_SUCCESS) return fail(EMBER_ERR_DEVICE, "writing %zu bytes to '%s' failed: %s", n, d->name.c_str(), cl_error_name(err));
     if (static_cast<State*>(state)->sync_mode) {
         std::lock_guard<std::mutex> lk(d->mu);
-        return finish_and_check(*d);
+        return finish_and_check(*d, true);
     }
     return EMBER_OK;
 }

@@ -611,7 +611,7 @@ ember_status_t trampoline(const ember_kernel_call_t* call) {
     } catch (const std::exception& e) {
         st = fail(EMBER_ERR_INTERNAL, "internal error in the OpenCL kernel of %s: %s", h.name, e.what());
     }
-    if (st == EMBER_OK && s.sync_mode) st = finish_and_check(*d);
+    if (st == EMBER_OK && s.sync_mode) st = finish_and_check(*d, true);  // names the op, not a sync
     return st;
 }
 
