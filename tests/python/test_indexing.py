@@ -75,6 +75,10 @@ ADV = [
     # int8 indices, a mask that selects nothing, a 2-d mask
     (np.array([[2, -1], [0, 1]]),), (np.array([-3, 1], dtype=np.int8),), (slice(None), [-4]), (A < -1,),
     (A[:, :, 0] < 0,), (A[:, :, 1] % 3 == 0,),
+    # an integer and an index array apart (a slice, `...` or None between): NumPy puts the
+    # advanced axes first
+    (0, slice(None), [0, 1]), (0, slice(None), np.array([True, False, True, False, False])), (0, Ellipsis, [0, 1]),
+    (slice(None), [0, 1], None, 0), ([0, 1], None, [0, 1]), (slice(None), 0, [1, 2]), ([2], slice(1, 3), -1),
 ]
 
 

@@ -304,7 +304,12 @@ def _getitem(x, key):
     if mask0 and not advs:
         # x[True] / x[False]: the new axis holds 1 or 0 copies
         return view if mask0[0][1] else F._take_axis(view, F._empty_index(), 0)
-    if len(advs) == 1 and not mask0 and _c.ember_py_host_address(x._h) is not None:
+    # NumPy's placement: with an index array present, integers count as advanced indices
+    # too; when the advanced ones are not side by side (a slice, `...` or None between
+    # them, as in x[0, :, idx]), the result's advanced axes come first.
+    group = [i for i, it in enumerate(items) if it[0] in ("adv", "int")]
+    adjacent = group == list(range(group[0], group[-1] + 1))
+    if len(advs) == 1 and not mask0 and adjacent and _c.ember_py_host_address(x._h) is not None:
         # one index array on a host backend: NumPy's result is take's (ember_take wraps
         # negative indices and raises EmberIndexError, an IndexError, for ones out of range;
         # a device backend reports those at the next synchronisation, so it is checked below)
@@ -325,7 +330,6 @@ def _getitem(x, key):
             if lo < 0:
                 ix = F.where(ix < 0, ix + n, ix)
         lin = ix if lin is None else lin * n + ix
-    adjacent = adv_pos == list(range(adv_pos[0], adv_pos[0] + len(adv_pos)))
     if not adjacent:
         rest = [i for i in range(view.ndim) if i not in adv_pos]
         view = F.permute_dims(view, tuple(adv_pos) + tuple(rest))
