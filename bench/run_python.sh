@@ -10,8 +10,9 @@
 #    1e6 elements vs np.load reading the entry
 #  - "py_savez_compressed_*": em.savez_compressed vs np.savez_compressed of the same array
 #  - "py_small_*": the Python cost of small everyday calls on a 10-element float32 array
-#    (x[2:5], x[3], x.reshape, em.zeros(10), em.asarray of a 3-element list; and x[..., 1]
-#    of a (3, 4, 5) array) vs NumPy's
+#    (x[2:5], x[3], x.reshape, em.zeros(10), em.asarray of a 3-element list, x[3] = 1.0,
+#    x.astype; x[..., 1], x.shape and x.T of a (3, 4, 5) array; x[x > 50] and x.sum(0) of a
+#    (10, 10) array) vs NumPy's
 #  - "py_searchsorted_1e6": 1e6 values into a sorted 1e4 sequence vs np.searchsorted
 # Uses EMBER_PYTHON (default: the venv of scripts/test-python.sh if present, else python3)
 # with the ember package installed; prints nothing (exit 0) when it cannot import ember.
@@ -87,9 +88,19 @@ if np is not None:
              "py_small_ellipsis": (lambda: ex3[..., 1], lambda: x3[..., 1]),
              "py_small_reshape": (lambda: em.reshape(ex, (2, 5)), lambda: x.reshape(2, 5)),
              "py_small_zeros": (lambda: em.zeros(10), lambda: np.zeros(10, dtype=np.float32)),
-             "py_small_asarray_list": (lambda: em.asarray([1.0, 2.0, 3.0]), lambda: np.asarray([1.0, 2.0, 3.0]))}
+             "py_small_asarray_list": (lambda: em.asarray([1.0, 2.0, 3.0]), lambda: np.asarray([1.0, 2.0, 3.0])),
+             "py_small_setitem_int": (lambda: ex.__setitem__(3, 1.0), lambda: x.__setitem__(3, 1.0)),
+             "py_small_shape": (lambda: ex3.shape, lambda: x3.shape),
+             "py_small_transpose": (lambda: ex3.T, lambda: x3.T),
+             "py_small_astype": (lambda: ex.astype(em.float64), lambda: x.astype(np.float64))}
     for case, (ours, theirs) in small.items():
-        emit(case, "3x4x5" if case == "py_small_ellipsis" else "10", em.get_backend(), "numpy", best(ours, n, reps), best(theirs, n, reps))
+        size = "3x4x5" if case in ("py_small_ellipsis", "py_small_shape", "py_small_transpose") else "10"
+        emit(case, size, em.get_backend(), "numpy", best(ours, n, reps), best(theirs, n, reps))
+    x2 = np.arange(100, dtype=np.float32).reshape(10, 10)
+    ex2 = em.asarray(x2)
+    emit("py_small_mask", "10x10", em.get_backend(), "numpy", best(lambda: ex2[ex2 > 50], n // 10, reps),
+         best(lambda: x2[x2 > 50], n // 10, reps))
+    emit("py_small_method_sum", "10x10", em.get_backend(), "numpy", best(lambda: ex2.sum(0), n, reps), best(lambda: x2.sum(0), n, reps))
     rng = np.random.default_rng(1)
     seq, vals = np.sort(rng.uniform(-1, 1, 10_000)).astype(np.float32), rng.uniform(-1, 1, 1_000_000).astype(np.float32)
     eseq, evals = em.asarray(seq), em.asarray(vals)
