@@ -1062,7 +1062,10 @@ static PyObject* ember_py_getitem_fast(PyObject* self, PyObject* key) {
                 PyErr_Clear();
                 goto python;
             }
-            PySlice_AdjustIndices((Py_ssize_t)n, &a, &b, c);
+            if (PySlice_AdjustIndices((Py_ssize_t)n, &a, &b, c) == 0) {
+                /* empty: ember_slice would read an adjusted start of -1 (x[-5::-1] of 3) as the last element */
+                a = 0; b = 0; c = 1;
+            }
             start[dim] = a;
             stop[dim] = c < 0 && b < 0 ? INT64_MAX : b; /* a negative step down to element 0 inclusive */
             step[dim] = c;

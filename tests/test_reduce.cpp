@@ -396,6 +396,23 @@ TEST(Reduce, VarStdWithDdof) {
     EXPECT_TRUE(all_close(values(y), {20.0 / 3}, 1e-15));
     EM_OK(ember_std(ctx, one, nullptr, 0, 0, 0, y.out()));
     EXPECT_TRUE(all_close(values(y), {std::sqrt(5.0)}, 1e-15));
+    // ddof >= n divides by 0, as NumPy's max(n - ddof, 0): inf, or nan where the squares sum
+    // to 0 (the divisor once went negative: var of 4 values with ddof 5 was -20)
+    const double inf = std::numeric_limits<double>::infinity();
+    for (ember_dtype_t d : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        SCOPED_TRACE(ember_dtype_name(d));
+        T four = make(V{3, 5, 7, 9}, {4}, d), same = make(V{2, 2}, {2}, d), none = make(V{}, {0}, d);
+        for (double ddof : {4.0, 5.0, 100.0}) {
+            EM_OK(ember_var(ctx, four, nullptr, 0, 0, ddof, y.out()));
+            EXPECT_EQ(values(y), (V{inf})) << "var ddof " << ddof;
+            EM_OK(ember_std(ctx, four, nullptr, 0, 0, ddof, y.out()));
+            EXPECT_EQ(values(y), (V{inf})) << "std ddof " << ddof;
+        }
+        EM_OK(ember_var(ctx, same, nullptr, 0, 0, 3, y.out()));
+        EXPECT_TRUE(std::isnan(values(y)[0]));
+        EM_OK(ember_var(ctx, none, nullptr, 0, 0, 1, y.out()));
+        EXPECT_TRUE(std::isnan(values(y)[0]));
+    }
 }
 
 // Means (mean, nanmean, unweighted average) and variances of 32- and 64-bit integers

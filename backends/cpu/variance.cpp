@@ -15,7 +15,7 @@ namespace {
 
 template <class T>
 T variance_of(double squares, int64_t len, double ddof, bool root) {
-    const double v = squares / ((double)len - ddof);
+    const double v = squares / std::max((double)len - ddof, 0.0);  // ddof >= len: inf, or nan for 0/0 (NumPy)
     return (T)(root ? std::sqrt(v) : v);
 }
 

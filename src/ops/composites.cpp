@@ -218,7 +218,7 @@ TRef var_of(ember_ctx* ctx, const ember_tensor* x, const int64_t* axes, int naxe
     TRef d = bin(ctx, OP_subtract, xc, mu);
     TRef sq = is_complex(d->dtype) ? un(ctx, OP_square, un(ctx, OP_abs, d)) : un(ctx, OP_square, d);
     TRef s = reduce(ctx, OP_sum, sq.get(), axes, naxes, keepdims);
-    TRef v = bin(ctx, OP_divide, s, weak_f64(ctx, (double)reduced_count(x, axes, naxes) - ddof));
+    TRef v = bin(ctx, OP_divide, s, weak_f64(ctx, std::max((double)reduced_count(x, axes, naxes) - ddof, 0.0)));  // NumPy: inf (nan for 0/0) from ddof >= n
     return sqrt_of_var ? un(ctx, OP_sqrt, v) : v;
 }
 

@@ -49,6 +49,8 @@ CASES = [
     ("repeat", I, lambda x: x.repeat(2)),
     ("repeat_axis", I, lambda x: x.repeat(3, axis=1)),
     ("dot", A[0], lambda x: x.dot(x.T)),
+    ("dot_numpy_operand", A[0], lambda x: x.dot(np.ones(5))),
+    ("dot_list_operand", A[0, 0], lambda x: x.dot([1.0, 2.0, 3.0, 4.0, 5.0])),
     ("conj", A, lambda x: x.conj()),
 ]
 

@@ -16,6 +16,9 @@ KEYS = [
     # that differ from it by one slice
     (Ellipsis, -2), (slice(None), slice(None), 4), (slice(None), 0, slice(None)), (slice(None), 0, slice(1, None)),
     (slice(None, None, -1), 2), (Ellipsis, 0, None),
+    # empty slices with a negative step whose start lies below -n (adjusted to -1, which
+    # ember_slice would read as the last element)
+    (slice(-5, None, -1),), (slice(-5, 0, -1),), (slice(None), slice(-9, 0, -2)), (slice(-4, None, -1), 1),
 ]
 
 
@@ -140,7 +143,8 @@ def test_setitem(backend):
     w = A.copy()
     for key, val in [((0, 1), 7.0), ((slice(None), 2), -1.0), ((Ellipsis, slice(None, None, 2)), 3),
                      ((1,), np.arange(20.0).reshape(4, 5)), ((slice(None), slice(1, 3), 0), np.array([1.0, 2.0])),
-                     (2, 8), (slice(0, 1), -2.5), ((None, 0, Ellipsis, 1), np.array([5.0])), ((-1, -1, -1), True)]:
+                     (2, 8), (slice(0, 1), -2.5), ((None, 0, Ellipsis, 1), np.array([5.0])), ((-1, -1, -1), True),
+                     (slice(-5, None, -1), 9.0), ((0, slice(-9, None, -1)), 9.0)]:
         x[key] = em.asarray(val) if isinstance(val, np.ndarray) else val
         w[key] = val
         np.testing.assert_array_equal(np.asarray(x), w)

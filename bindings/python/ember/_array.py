@@ -195,6 +195,8 @@ def _slice_bounds(s, n):
     if s.step == 0:
         raise ValueError("slice step cannot be zero")
     a, b, c = s.indices(n)
+    if not len(range(a, b, c)):
+        return 0, 0, 1  # empty: ember_slice would read an adjusted start of -1 as the last element
     if c < 0 and b < 0:
         b = SLICE_END  # a negative step down to element 0 inclusive
     return a, b, c

@@ -677,12 +677,14 @@ def vecdot(x1, x2, /, *, axis=-1):
 
 @_export
 def dot(a, b, /):
-    return _binop(B["dot"], a, b)
+    r = _binop(B["dot"], a, b)
+    return _binop(B["dot"], _arr(a), _arr(b)) if r is NotImplemented else r  # lists, NumPy arrays
 
 
 @_export
 def outer(a, b, /):
-    return _binop(B["outer"], a, b)
+    r = _binop(B["outer"], a, b)
+    return _binop(B["outer"], _arr(a), _arr(b)) if r is NotImplemented else r  # lists, NumPy arrays
 
 
 @_export
