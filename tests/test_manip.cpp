@@ -637,6 +637,13 @@ TEST(ManipConvert, CopyAssignWhereClip) {
     EM_OK(ember_assign(ctx, rows, make(V{1, 2, 3, 4}, {4}, EMBER_INT32)));  // broadcast and convert
     EXPECT_TRUE(is(base, {3, 4}, {1, 2, 3, 4, 0, 7, 0, 0, 1, 2, 3, 4}));
     EM_FAILS(ember_assign(ctx, rows, make(V{1, 2, 3}, {3}, EMBER_INT32)), EMBER_ERR_SHAPE, "ember_assign");
+    // leading axes of length 1 beyond dst's are dropped, as in NumPy; other extra axes fail
+    EM_OK(ember_assign(ctx, rows, make(V{5, 6, 7, 8}, {1, 1, 4}, EMBER_INT32)));
+    EXPECT_TRUE(is(base, {3, 4}, {5, 6, 7, 8, 0, 7, 0, 0, 5, 6, 7, 8}));
+    EM_OK(ember_assign(ctx, RUN(ember_select(ctx, base, 0, 1, O)), make(V{9, 8, 7, 6}, {1, 4}, EMBER_FLOAT64)));
+    EXPECT_TRUE(is(base, {3, 4}, {5, 6, 7, 8, 9, 8, 7, 6, 5, 6, 7, 8}));
+    EM_FAILS(ember_assign(ctx, RUN(ember_select(ctx, base, 0, 1, O)), make(V{1, 2, 3, 4, 5, 6, 7, 8}, {2, 4}, EMBER_INT32)),
+             EMBER_ERR_SHAPE, "ember_assign");
 
     T cond = make(V{1, 0, 1}, {3, 1}, EMBER_BOOL), a = make(V{1, 2, 3, 4}, {1, 4}, EMBER_INT8);
     EXPECT_TRUE(is(RUN(ember_where(ctx, cond, a, weak(0.5), O)), {3, 4}, {1, 2, 3, 4, 0.5, 0.5, 0.5, 0.5, 1, 2, 3, 4}, EMBER_FLOAT32));

@@ -286,7 +286,8 @@ EMBER_API ember_status_t ember_astype(ember_ctx_t* ctx, const ember_tensor_t* x,
 /* A contiguous copy (on the same backend). */
 EMBER_API ember_status_t ember_copy(ember_ctx_t* ctx, const ember_tensor_t* x, ember_tensor_t** out);
 /* Copies src (broadcast) into the view dst, converting dtype. src may overlap dst (x[1:] = x[:-1]):
- * dst gets the values src had before the call. */
+ * dst gets the values src had before the call. Leading axes of length 1 that src has beyond
+ * dst's are dropped, as in NumPy (a (1, 4) src into a row of 4). */
 EMBER_API ember_status_t ember_assign(ember_ctx_t* ctx, ember_tensor_t* dst, const ember_tensor_t* src);
 /* Runs the elementwise (UNARY or BINARY) op named `op` on the n tensors xs and writes the
  * result into out, which must have the broadcast result's shape; out keeps its dtype (the

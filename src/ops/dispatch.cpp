@@ -317,6 +317,13 @@ void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src) {
 
 void op_assign_disjoint(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src) {
     if (dst->size == 0) return;
+    // As NumPy, a source may have more axes than dst when the extra leading ones have length
+    // 1 (x[1] = [[1, 2, 3]] for a row of 3): they are dropped.
+    TRef fewer_axes;
+    if (src->ndim > dst->ndim && std::all_of(src->shape, src->shape + (src->ndim - dst->ndim), [](int64_t d) { return d == 1; })) {
+        fewer_axes = op_reshape(ctx, src, Shape(src->shape + (src->ndim - dst->ndim), src->shape + src->ndim), true);
+        src = fewer_axes.get();
+    }
     int64_t strides[EMBER_MAX_DIMS];
     OutputOrder order(dst);
     run_kernel(ctx, OP_astype, {order(broadcast_view(src, dst->shape, dst->ndim, strides))}, {order(view_of(dst))});

@@ -144,7 +144,8 @@ def test_setitem(backend):
     for key, val in [((0, 1), 7.0), ((slice(None), 2), -1.0), ((Ellipsis, slice(None, None, 2)), 3),
                      ((1,), np.arange(20.0).reshape(4, 5)), ((slice(None), slice(1, 3), 0), np.array([1.0, 2.0])),
                      (2, 8), (slice(0, 1), -2.5), ((None, 0, Ellipsis, 1), np.array([5.0])), ((-1, -1, -1), True),
-                     (slice(-5, None, -1), 9.0), ((0, slice(-9, None, -1)), 9.0)]:
+                     (slice(-5, None, -1), 9.0), ((0, slice(-9, None, -1)), 9.0),
+                     ((1, 2), np.array([[1.0, 2.0, 3.0, 4.0, 5.0]])), (Ellipsis, np.full((1, 1, 1, 5), 4.0))]:
         x[key] = em.asarray(val) if isinstance(val, np.ndarray) else val
         w[key] = val
         np.testing.assert_array_equal(np.asarray(x), w)
