@@ -400,6 +400,8 @@ def unique_all(x, /):
 @_export
 def reshape(x, /, shape, *, copy=None):
     # shape goes to the C typemap as it is: an int or a sequence of ints (TypeError else)
+    if copy is None:
+        return x.reshape(shape)  # the C method (install_properties): no SWIG proxy
     if copy is False:
         return _wrap(_c.ember_view(x._h, shape))
     r = _wrap(_c.ember_reshape(x._h, shape))
