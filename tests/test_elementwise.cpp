@@ -482,6 +482,81 @@ TEST(ElementwisePromotion, WeakScalarsAndRuleResults) {
 }
 
 // ---------------------------------------------------------------- errors
+// NumPy 2: an integer scalar out of the range of the dtype it meets raises OverflowError,
+// except in comparisons, which are exact.
+TEST(ElementwisePromotion, IntegerScalarsOutOfRangeFailOrCompareExactly) {
+    ember_ctx_t* ctx = test_ctx();
+    auto scalar = [&](int64_t v) -> T {
+        T s;
+        EXPECT_EQ(ember_scalar_i64(ctx, v, s.out()), EMBER_OK);
+        return s;
+    };
+    T u8 = make(std::vector<double>{0, 255}, {2}, EMBER_UINT8), below = scalar(-1), above = scalar(300);
+    using Fn = ember_status_t (*)(ember_ctx_t*, const ember_tensor_t*, const ember_tensor_t*, ember_tensor_t**);
+    struct Case {
+        Fn fn;
+        const char* name;
+        bool scalar_first, is_above;
+        double want;
+    };
+    const Case cases[] = {
+        {ember_equal, "equal", false, false, 0},        {ember_not_equal, "not_equal", false, false, 1},
+        {ember_less, "less", false, false, 0},          {ember_greater, "greater", false, false, 1},
+        {ember_less, "less", true, false, 1},           {ember_greater_equal, "greater_equal", true, false, 0},
+        {ember_less_equal, "less_equal", false, true, 1}, {ember_greater_equal, "greater_equal", false, true, 0},
+        {ember_equal, "equal", true, true, 0},          {ember_greater, "greater", true, true, 1},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(std::string(c.name) + (c.scalar_first ? " scalar first" : " tensor first") + (c.is_above ? ", 300" : ", -1"));
+        const T& s = c.is_above ? above : below;
+        T r;
+        EM_OK(c.scalar_first ? c.fn(ctx, s, u8, r.out()) : c.fn(ctx, u8, s, r.out()));
+        EXPECT_EQ(dtype_of(r), EMBER_BOOL);
+        EXPECT_EQ(values(r), (std::vector<double>{c.want, c.want}));
+    }
+    T u64 = make(std::vector<double>{0, 1e19}, {2}, EMBER_UINT64), r64;  // 1e19 > INT64_MAX
+    EM_OK(ember_greater(ctx, u64, below, r64.out()));
+    EXPECT_EQ(values(r64), (std::vector<double>{1, 1}));
+    EM_OK(ember_equal(ctx, below, u64, r64.out()));
+    EXPECT_EQ(values(r64), (std::vector<double>{0, 0}));
+    // Arithmetic refuses instead of computing with the wrapped number.
+    ember_tensor_t* sentinel = reinterpret_cast<ember_tensor_t*>(0x2);
+    ember_tensor_t* o = sentinel;
+    T i8 = make(std::vector<double>{5}, {1}, EMBER_INT8), i64 = make(std::vector<double>{5}, {1}, EMBER_INT64);
+    EM_FAILS(ember_add(ctx, i8, scalar(128), &o), EMBER_ERR_OVERFLOW, "ember_add");
+    EXPECT_NE(std::string(ember_last_error()).find("128 is out of range for int8"), std::string::npos) << ember_last_error();
+    EM_FAILS(ember_subtract(ctx, scalar(-129), i8, &o), EMBER_ERR_OVERFLOW, "ember_subtract");
+    EM_FAILS(ember_multiply(ctx, u8, below, &o), EMBER_ERR_OVERFLOW, "ember_multiply");
+    EM_FAILS(ember_maximum(ctx, u8, below, &o), EMBER_ERR_OVERFLOW, "ember_maximum");
+    EXPECT_EQ(o, sentinel);
+    T fits, sum64, quotient;
+    EM_OK(ember_add(ctx, i8, scalar(-128), fits.out()));
+    EXPECT_EQ(values(fits), std::vector<double>{-123});
+    EM_OK(ember_add(ctx, i64, scalar(INT64_MIN + 10), sum64.out()));
+    EM_OK(ember_divide(ctx, u8, above, quotient.out()));  // computes in float: 300 is exact there
+    EXPECT_EQ(dtype_of(quotient), EMBER_FLOAT32);
+    T out = make(std::vector<double>{7, 7}, {2}, EMBER_UINT8);
+    const ember_tensor_t* pair[2] = {u8, above};
+    EM_FAILS(ember_elementwise_into(ctx, "add", pair, 2, out), EMBER_ERR_OVERFLOW, "ember_elementwise_into");
+    EXPECT_EQ(values(out), (std::vector<double>{7, 7}));
+    // clip: a bound beyond the dtype on the side no element reaches is no bound.
+    T x = make(std::vector<double>{0, 100, 255}, {3}, EMBER_UINT8), c1, c2;
+    EM_OK(ember_clip(ctx, x, below, scalar(10), c1.out()));
+    EXPECT_EQ(values(c1), (std::vector<double>{0, 10, 10}));
+    EM_OK(ember_clip(ctx, x, scalar(-5), above, c2.out()));
+    EXPECT_EQ(values(c2), (std::vector<double>{0, 100, 255}));
+    EM_FAILS(ember_clip(ctx, x, above, nullptr, &o), EMBER_ERR_OVERFLOW, "ember_clip");
+    EM_FAILS(ember_clip(ctx, x, nullptr, below, &o), EMBER_ERR_OVERFLOW, "ember_clip");
+    // Assignment (Python's x[0] = 300, full(..., 300, dtype=uint8)).
+    EM_FAILS(ember_assign(ctx, out, scalar(256)), EMBER_ERR_OVERFLOW, "ember_assign");
+    EXPECT_EQ(values(out), (std::vector<double>{7, 7}));
+    EM_OK(ember_assign(ctx, out, scalar(255)));
+    EXPECT_EQ(values(out), (std::vector<double>{255, 255}));
+    T flags = make(std::vector<double>{0, 0}, {2}, EMBER_BOOL);
+    EM_OK(ember_assign(ctx, flags, above));
+    EXPECT_EQ(values(flags), (std::vector<double>{1, 1}));
+}
+
 TEST(ElementwiseErrors, ShapeDtypeAndNullHandles) {
     ember_ctx_t* ctx = test_ctx();
     ember_tensor_t* sentinel = reinterpret_cast<ember_tensor_t*>(0x2);

@@ -42,6 +42,14 @@ static int ember_py_is_float_dtype(int d) {
     return d == EMBER_FLOAT16 || d == EMBER_BFLOAT16 || d == EMBER_FLOAT32 || d == EMBER_FLOAT64;
 }
 
+/* Whether integer dtype `dtype` holds x (any other dtype: true). */
+static int ember_py_int_fits(long long x, int dtype) {
+    int bits = 8 * (int)ember_dtype_size((ember_dtype_t)dtype);
+    if (dtype >= EMBER_INT8 && dtype <= EMBER_INT64) return bits == 64 || (x >= -(1LL << (bits - 1)) && x < (1LL << (bits - 1)));
+    if (dtype >= EMBER_UINT8 && dtype <= EMBER_UINT64) return x >= 0 && (bits == 64 || x < (1LL << bits));
+    return 1;
+}
+
 static PyObject* ember_py_fast_from_nested(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs != 2) { PyErr_SetString(PyExc_TypeError, "from_nested(obj, dtype_code)"); return NULL; }
     PyObject* obj = args[0];
@@ -96,6 +104,10 @@ static PyObject* ember_py_fast_from_nested(PyObject* self, PyObject* const* args
                 int overflow = 0;
                 long long x = v == Py_True ? 1 : v == Py_False ? 0 : PyLong_AsLongLongAndOverflow(v, &overflow);
                 if (overflow) { result = Py_None; Py_INCREF(result); goto done; }
+                if (!ember_py_int_fits(x, target) && v != Py_True && v != Py_False) {  /* as NumPy: no silent wrap */
+                    PyErr_Format(PyExc_OverflowError, "Python integer %lld out of bounds for %s", x, ember_dtype_name((ember_dtype_t)target));
+                    goto done;
+                }
                 ((int64_t*)values)[i] = (int64_t)x;
             } else {
                 double x = PyFloat_CheckExact(v) ? PyFloat_AS_DOUBLE(v) : v == Py_True ? 1.0 : v == Py_False ? 0.0 : PyLong_AsDouble(v);

@@ -41,6 +41,7 @@ typedef enum ember_status {
     EMBER_OK = 0,
     EMBER_ERR_INVALID_ARGUMENT = 100,   /* NULL handle, out-of-range value, bad flag */
     EMBER_ERR_INDEX = 101,              /* axis or index out of range */
+    EMBER_ERR_OVERFLOW = 102,           /* an integer scalar does not fit the dtype it meets */
     EMBER_ERR_SHAPE = 200,              /* shapes do not match / cannot broadcast */
     EMBER_ERR_UNSUPPORTED_DTYPE = 300,  /* op not defined for this dtype (on this device) */
     EMBER_ERR_UNSUPPORTED = 400,        /* op not available on the active backend */

@@ -76,6 +76,12 @@ bool is_valid_dtype(int d) { return d >= 0 && d < EMBER_DTYPE_COUNT; }
 bool is_signed_int(ember_dtype_t d) { return d >= EMBER_INT8 && d <= EMBER_INT64; }
 bool is_unsigned_int(ember_dtype_t d) { return d >= EMBER_UINT8 && d <= EMBER_UINT64; }
 bool is_integer(ember_dtype_t d) { return kind_of(d) == Kind::Int; }
+bool int_fits(int64_t v, ember_dtype_t d) {
+    if (!is_integer(d)) return true;
+    int bits = (int)dtype_size(d) * 8;
+    if (is_unsigned_int(d)) return v >= 0 && (bits == 64 || v < (int64_t(1) << bits));
+    return bits == 64 || (v >= -(int64_t(1) << (bits - 1)) && v < (int64_t(1) << (bits - 1)));
+}
 bool is_float(ember_dtype_t d) { return kind_of(d) == Kind::Float; }
 bool is_complex(ember_dtype_t d) { return kind_of(d) == Kind::Complex; }
 const char* dtype_name(ember_dtype_t d) { return is_valid_dtype(d) ? kFacts[d].name : "invalid"; }

@@ -76,6 +76,7 @@ EMBER_API const char* ember_status_string(ember_status_t status) {
         case EMBER_OK: return "success";
         case EMBER_ERR_INVALID_ARGUMENT: return "invalid argument";
         case EMBER_ERR_INDEX: return "index out of range";
+        case EMBER_ERR_OVERFLOW: return "integer out of range for the dtype";
         case EMBER_ERR_SHAPE: return "shape mismatch";
         case EMBER_ERR_UNSUPPORTED_DTYPE: return "unsupported dtype";
         case EMBER_ERR_UNSUPPORTED: return "operation not supported by the backend";

@@ -133,8 +133,12 @@ struct ember_tensor {
     ember_dtype_t dtype = EMBER_FLOAT32;
     int ndim = 0;
     bool weak = false;
+    // The value of a weak integer scalar from ember_scalar_i64: an op that would cast it to
+    // a dtype that cannot hold it (uint8 + 300) fails or, comparing, widens instead of wrapping.
+    bool int_value_known = false;
     int64_t offset = 0;  // elements
     int64_t size = 1;
+    int64_t int_value = 0;
     int64_t shape[EMBER_MAX_DIMS];  // zero past ndim: a view hands out the whole arrays
     int64_t strides[EMBER_MAX_DIMS];
     ember_tensor() { zero_dims(); }
@@ -239,6 +243,8 @@ bool is_valid_dtype(int d);
 bool is_signed_int(ember_dtype_t d);
 bool is_unsigned_int(ember_dtype_t d);
 bool is_integer(ember_dtype_t d);
+// Whether integer dtype d holds v (true for the other kinds: a cast to them never wraps).
+bool int_fits(int64_t v, ember_dtype_t d);
 bool is_float(ember_dtype_t d);
 bool is_complex(ember_dtype_t d);
 ember_dtype_t real_dtype_of(ember_dtype_t d);     // complex64 -> float32

@@ -304,7 +304,10 @@ EMBER_API ember_status_t ember_scalar_f64(ember_ctx_t* ctx, double value, ember_
 EMBER_API ember_status_t ember_scalar_i64(ember_ctx_t* ctx, int64_t value, ember_tensor_t** out) {
     return guard("ember_scalar_i64", [&] {
         require_arg(out, "out");
-        *out = weak_scalar(ctx, EMBER_INT64, &value).release();
+        TRef t = weak_scalar(ctx, EMBER_INT64, &value);
+        t->int_value_known = true;
+        t->int_value = value;
+        *out = t.release();
     });
 }
 EMBER_API ember_status_t ember_scalar_bool(ember_ctx_t* ctx, int value, ember_tensor_t** out) {

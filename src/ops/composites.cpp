@@ -340,6 +340,17 @@ ENTRY(ember_clip, (ember_ctx_t * ctx, const ember_tensor_t* x, const ember_tenso
     if (lo) check_same_backend(ctx, lo, "lo");
     if (hi) check_same_backend(ctx, hi, "hi");
     plan_dtypes(OP_maximum, x->dtype, ctx->default_float);
+    // An integer bound beyond x's dtype on the side no element reaches is no bound (NumPy:
+    // clip(uint8, -1, 10)); on the other side every element would become a number the
+    // dtype cannot hold.
+    auto in_range_bound = [&](const ember_tensor* b, bool upper) -> const ember_tensor* {
+        if (!b || !b->int_value_known || !is_integer(x->dtype) || int_fits(b->int_value, x->dtype)) return b;
+        if ((b->int_value > 0) == upper) return nullptr;
+        raise(EMBER_ERR_OVERFLOW, "the %s bound %lld is out of range for %s", upper ? "upper" : "lower", (long long)b->int_value,
+              dtype_name(x->dtype));
+    };
+    lo = in_range_bound(lo, false);
+    hi = in_range_bound(hi, true);
     // A kernel takes 0-d bounds that promote with x to x's own dtype (then casting them
     // first is what the composite's maximum and minimum do too).
     auto kernel_bound = [&](const ember_tensor* b) {

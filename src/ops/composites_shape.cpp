@@ -325,6 +325,8 @@ EMBER_API ember_status_t ember_assign(ember_ctx_t* ctx, ember_tensor_t* dst, con
         check_same_backend(ctx, dst, "dst");
         check_same_backend(ctx, src, "src");
         check_writable(dst, "dst");
+        if (src->int_value_known && !int_fits(src->int_value, dst->dtype))  // x[0] = 300 for uint8: NumPy's OverflowError
+            raise(EMBER_ERR_OVERFLOW, "the integer %lld is out of range for dst's dtype %s", (long long)src->int_value, dtype_name(dst->dtype));
         op_assign(ctx, dst, src);
     });
 }

@@ -338,6 +338,21 @@ struct ElementwisePlan {
     bool weak;
 };
 
+// An integer scalar that the compute dtype cannot hold (uint8 tensor + 300, or - 1): NumPy 2
+// raises OverflowError rather than compute with the wrapped number, and compares exactly
+// (uint8 == -1 is false everywhere). A comparison therefore runs in a dtype that holds both
+// sides: int64 holds every other integer dtype, and float64 orders a uint64 against a
+// negative number exactly.
+void widen_or_refuse(OpId op, int64_t value, DtypePlan& dtypes) {
+    Rule rule = op_info(op).rule;
+    if (rule == Rule::COMPARE || rule == Rule::ORDER) {
+        dtypes.compute = dtypes.compute == EMBER_UINT64 ? EMBER_FLOAT64 : EMBER_INT64;
+        return;
+    }
+    raise(EMBER_ERR_OVERFLOW, "the integer %lld is out of range for %s, the dtype %s would cast it to", (long long)value,
+          dtype_name(dtypes.compute), op_info(op).name);
+}
+
 ElementwisePlan plan_elementwise(ember_ctx* ctx, OpId op, std::initializer_list<const ember_tensor*> xs) {
     ElementwisePlan p;
     const ember_tensor* first = *xs.begin();
@@ -351,6 +366,8 @@ ElementwisePlan plan_elementwise(ember_ctx* ctx, OpId op, std::initializer_list<
         broadcast_into(p.shape, p.ndim, (*it)->shape, (*it)->ndim);
     }
     p.dtypes = plan_dtypes(op, common, ctx->default_float);
+    for (const ember_tensor* x : xs)
+        if (x->int_value_known && !int_fits(x->int_value, p.dtypes.compute)) widen_or_refuse(op, x->int_value, p.dtypes);
     return p;
 }
 

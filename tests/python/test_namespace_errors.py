@@ -119,6 +119,53 @@ def test_weak_scalars(backend):
         em.ones((1,)) + 2 ** 70
 
 
+def test_python_ints_out_of_the_dtypes_range_match_numpy(backend):
+    """NumPy 2: arithmetic, assignment and creation raise OverflowError; comparisons are exact."""
+    values = [0, 7, 255]
+    x, ref = em.asarray(values, dtype=em.uint8), np.asarray(values, dtype=np.uint8)
+    for s in (-1, 256, 1000):
+        for op in ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"):
+            np.testing.assert_array_equal(getattr(x, op)(s).numpy(), getattr(ref, op)(s), err_msg=f"{op} {s}")
+        np.testing.assert_array_equal((s < x).numpy(), s < ref)
+        for f in (lambda a: a + s, lambda a: s - a, lambda a: a * s, lambda a: np.maximum(a, s) if isinstance(a, np.ndarray) else em.maximum(a, s)):
+            with pytest.raises(OverflowError):
+                f(ref)
+            with pytest.raises(em.EmberOverflowError):
+                f(x)
+    np.testing.assert_array_equal((x / 300).numpy(), (ref / 300).astype(np.float32), strict=False)
+    np.testing.assert_array_equal(em.clip(x, -1, 10).numpy(), np.clip(ref, -1, 10))
+    np.testing.assert_array_equal(x.clip(-5, 300).numpy(), ref.clip(-5, 300))
+    for lo, hi in ((300, None), (None, -1)):
+        with pytest.raises(OverflowError):
+            em.clip(x, lo, hi)
+    with pytest.raises(OverflowError):
+        x[0] = 256
+    with pytest.raises(OverflowError):
+        x += 300
+    with pytest.raises(OverflowError):
+        em.full((2,), -1, dtype=em.uint8)
+    for bad in (300, [1, 300], [[1], [-1]]):
+        with pytest.raises(OverflowError):
+            em.asarray(bad, dtype=em.uint8)
+    with pytest.raises(OverflowError):
+        em.asarray([1, 2 ** 40], dtype=em.int32)
+    np.testing.assert_array_equal(x.numpy(), ref)  # nothing above wrote
+    assert em.asarray([1, True, 255], dtype=em.uint8).tolist() == [1, 1, 255]
+    assert em.asarray([-128, 127], dtype=em.int8).tolist() == [-128, 127]
+    assert (em.asarray([0, 2 ** 63 + 5], dtype=em.uint64) > -1).tolist() == [True, True]
+
+
+def test_lists_of_numpy_scalars_take_numpys_dtype(backend):
+    for leaves in ([np.float64(1.5), 2], [np.float32(1.5), 2], [np.float32(1.5)], [np.uint8(1), True], [[np.complex64(1j)], [2.5]]):
+        assert em.asarray(leaves).dtype == np.asarray(leaves).dtype, leaves
+        np.testing.assert_array_equal(em.asarray(leaves).numpy(), np.asarray(leaves))
+    assert em.asarray([np.int16(3), np.int16(4)]).tolist() == [3, 4]
+    assert em.asarray([np.int16(3)]).dtype == em.int16
+    assert em.asarray([np.int64(3)], dtype=em.float32).dtype == em.float32
+    with pytest.raises(TypeError):
+        em.asarray([object()])
+
+
 def test_dtype_objects():
     assert em.float32 == "float32" and em.float32 == np.float32 and em.float32 != em.float64
     assert em.int64.itemsize == 8 and em.complex64.itemsize == 8

@@ -22,6 +22,13 @@ function S.error_codes()
   H.raises(ember.status.INDEX, ember.sum, ember.ones({ 2 }), 5)
   H.raises(ember.status.UNSUPPORTED_DTYPE, ember.bitwise_and, ember.ones({ 2 }, "float32"), 1)
   H.raises(ember.status.INVALID_ARGUMENT, ember.zeros, { 2 }, "nodtype")
+  -- an integer the tensor's dtype cannot hold is not wrapped; comparisons answer exactly
+  local u8 = ember.tensor({ 0, 255 }, "uint8")
+  local e = H.raises(ember.status.OVERFLOW, ember.add, u8, 300)
+  assert(e.message:find("300 is out of range for uint8", 1, true), e.message)
+  H.raises(ember.status.OVERFLOW, ember.multiply, -1, u8)
+  H.close(ember.equal(u8, -1):totable(), { false, false })
+  H.close(ember.less(u8, 256):totable(), { true, true })
 end
 
 function S.wrong_argument_types_are_error_objects()

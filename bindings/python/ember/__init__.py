@@ -9,7 +9,7 @@ stable C ABI (SWIG module ``ember._ember_c``, interface bindings/ember.i).
 import math as _math
 
 from . import _ember_c
-from ._errors import (EmberError, InvalidArgumentError, EmberIndexError, ShapeError, DTypeError,
+from ._errors import (EmberError, InvalidArgumentError, EmberIndexError, EmberOverflowError, ShapeError, DTypeError,
                       UnsupportedError, BackendMismatchError, BackendUnavailableError, EmberMemoryError,
                       DeviceError, EmberIOError, FormatError, PluginError, LinAlgError, InternalError)
 from ._dtypes import (DType, bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16,

@@ -3,7 +3,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 from ._array import Array as Array
 from ._dtypes import DType as DType
 from ._backend import Device as Device
-from ._errors import (EmberError as EmberError, InvalidArgumentError as InvalidArgumentError, EmberIndexError as EmberIndexError,
+from ._errors import (EmberError as EmberError, InvalidArgumentError as InvalidArgumentError, EmberIndexError as EmberIndexError, EmberOverflowError as EmberOverflowError,
     ShapeError as ShapeError, DTypeError as DTypeError, UnsupportedError as UnsupportedError, BackendMismatchError as BackendMismatchError,
     BackendUnavailableError as BackendUnavailableError, EmberMemoryError as EmberMemoryError, DeviceError as DeviceError,
     EmberIOError as EmberIOError, FormatError as FormatError, PluginError as PluginError, LinAlgError as LinAlgError, InternalError as InternalError)

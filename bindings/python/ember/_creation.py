@@ -2,6 +2,7 @@
 import array as _pyarray
 import builtins
 import operator
+import sys
 import math
 
 from . import _ember_c as _c
@@ -21,8 +22,9 @@ def _from_bytes(raw, dtype, shape):
 
 
 def _flatten_nested(obj):
-    """(flat list, shape) of nested sequences of scalars / 0-d arrays."""
-    if isinstance(obj, _SCALARS):
+    """(flat list, shape) of nested sequences of scalars / 0-d arrays. NumPy scalars (some
+    subclass float or complex) raise TypeError: asarray lets NumPy infer their dtype."""
+    if isinstance(obj, _SCALARS) and (type(obj) in _SCALARS or _numpy_module(obj) is None):
         return [obj], ()
     if isinstance(obj, Array):
         return [obj], None
@@ -83,8 +85,14 @@ def _from_python(obj, dtype):
                 if isinstance(v, builtins.float):
                     break
             else:
+                ints = [builtins.int(v) for v in flat]
+                if d.kind in "iu" and ints:
+                    info = _dt.iinfo(d)
+                    for v in flat:  # Python ints out of range fail, as in NumPy; others cast
+                        if type(v) is builtins.int and not info.min <= v <= info.max:
+                            raise OverflowError(f"Python integer {v} out of bounds for {d.name}")
                 try:
-                    t = _from_bytes(_pyarray.array("q", [builtins.int(v) for v in flat]).tobytes(), _dt.int64, shape)
+                    t = _from_bytes(_pyarray.array("q", ints).tobytes(), _dt.int64, shape)
                 except OverflowError:
                     raise OverflowError("Python int too large for int64") from None
                 return t if t.dtype == d else _wrap(_c.ember_astype(t._h, d.code))
@@ -194,7 +202,21 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         if copy is False:
             raise ValueError("asarray(copy=False) needs an object whose memory can be shared")
         if isinstance(obj, (list, tuple)):
-            return _from_python(obj, dtype)
+            try:
+                return _from_python(obj, dtype)
+            except TypeError:
+                # NumPy scalars among the leaves ([np.float32(1), ...]): NumPy infers the
+                # dtype as it would for the list itself
+                np = sys.modules.get("numpy")
+                if np is None:
+                    raise
+                try:
+                    a = np.asarray(obj)
+                except Exception:
+                    a = None
+                if a is None or a.dtype == object:
+                    raise
+                return _from_numpy(a, dtype, True)
         if hasattr(obj, "__array_interface__") or hasattr(obj, "__array__"):
             import numpy as np
             return _from_numpy(np.asarray(obj), dtype, True)

@@ -16,6 +16,10 @@ class EmberIndexError(EmberError, IndexError):
     pass
 
 
+class EmberOverflowError(EmberError, OverflowError):
+    """A Python int that does not fit the dtype it meets (uint8 array + 300), as NumPy's OverflowError."""
+
+
 class ShapeError(EmberError, ValueError):
     pass
 
@@ -67,6 +71,7 @@ class InternalError(EmberError, RuntimeError):
 STATUS_CLASSES = {
     _c.EMBER_ERR_INVALID_ARGUMENT: InvalidArgumentError,
     _c.EMBER_ERR_INDEX: EmberIndexError,
+    _c.EMBER_ERR_OVERFLOW: EmberOverflowError,
     _c.EMBER_ERR_SHAPE: ShapeError,
     _c.EMBER_ERR_UNSUPPORTED_DTYPE: DTypeError,
     _c.EMBER_ERR_UNSUPPORTED: UnsupportedError,
