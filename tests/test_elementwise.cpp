@@ -555,6 +555,11 @@ TEST(ElementwisePromotion, IntegerScalarsOutOfRangeFailOrCompareExactly) {
     T flags = make(std::vector<double>{0, 0}, {2}, EMBER_BOOL);
     EM_OK(ember_assign(ctx, flags, above));
     EXPECT_EQ(values(flags), (std::vector<double>{1, 1}));
+    // A complex scalar into a real tensor would lose its imaginary part: NumPy's TypeError.
+    T z, reals = make(std::vector<double>{1, 2}, {2}, EMBER_FLOAT64);
+    EM_OK(ember_scalar_c128(ctx, 1, 2, z.out()));
+    EM_FAILS(ember_assign(ctx, reals, z), EMBER_ERR_UNSUPPORTED_DTYPE, "ember_assign");
+    EXPECT_EQ(values(reals), (std::vector<double>{1, 2}));
 }
 
 TEST(ElementwiseErrors, ShapeDtypeAndNullHandles) {

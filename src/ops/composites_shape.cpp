@@ -327,6 +327,8 @@ EMBER_API ember_status_t ember_assign(ember_ctx_t* ctx, ember_tensor_t* dst, con
         check_writable(dst, "dst");
         if (src->int_value_known && !int_fits(src->int_value, dst->dtype))  // x[0] = 300 for uint8: NumPy's OverflowError
             raise(EMBER_ERR_OVERFLOW, "the integer %lld is out of range for dst's dtype %s", (long long)src->int_value, dtype_name(dst->dtype));
+        if (src->weak && is_complex(src->dtype) && !is_complex(dst->dtype))  // x[0] = 1j: NumPy's TypeError, not a dropped imaginary part
+            raise(EMBER_ERR_UNSUPPORTED_DTYPE, "a complex scalar cannot be assigned to a %s tensor (assign its real part)", dtype_name(dst->dtype));
         op_assign(ctx, dst, src);
     });
 }

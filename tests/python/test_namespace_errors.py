@@ -155,6 +155,27 @@ def test_python_ints_out_of_the_dtypes_range_match_numpy(backend):
     assert (em.asarray([0, 2 ** 63 + 5], dtype=em.uint64) > -1).tolist() == [True, True]
 
 
+def test_assigned_values_are_checked_against_the_target_dtype(backend):
+    """As NumPy: lists are made in the target's dtype, complex numbers do not go into reals."""
+    for make in (lambda: em.asarray([0, 5, 255], dtype=em.uint8), lambda: np.asarray([0, 5, 255], dtype=np.uint8)):
+        x = make()
+        for key, value in ((slice(0, 2), [1, 300]), (x > 3, 300), (0, -1), (Ellipsis, [300, 1, 1])):
+            with pytest.raises(OverflowError):
+                x[key] = value
+        x[:2] = [1.7, 3]
+        x[x > 200] = 7
+        assert x.tolist() == [1, 3, 7]
+    for make in (lambda: em.asarray([0.0, 5.0]), lambda: np.asarray([0.0, 5.0], dtype=np.float32)):
+        x = make()
+        for key, value in ((0, 1j), (slice(None), [1j, 2]), (x > 3, 2j)):
+            with pytest.raises(TypeError):
+                x[key] = value
+        assert x.tolist() == [0.0, 5.0]
+    with pytest.raises(TypeError):
+        em.asarray([1j, 2], dtype=em.float32)
+    assert em.asarray([1j, 2]).dtype == em.complex64
+
+
 def test_lists_of_numpy_scalars_take_numpys_dtype(backend):
     for leaves in ([np.float64(1.5), 2], [np.float32(1.5), 2], [np.float32(1.5)], [np.uint8(1), True], [[np.complex64(1j)], [2.5]]):
         assert em.asarray(leaves).dtype == np.asarray(leaves).dtype, leaves

@@ -60,6 +60,18 @@ def _handle(x):
     return asarray(x)._h
 
 
+def _assign_source(value, dtype):
+    """Handle of value to assign into an array of dtype. A list is made in that dtype, as
+    NumPy does, so that its Python ints are range-checked (x[:2] = [1, 300] for uint8 fails);
+    the core checks scalars."""
+    if type(value) is Array:
+        return value._h
+    if type(value) is list or type(value) is tuple:
+        from ._creation import asarray
+        return asarray(value, dtype=dtype)._h
+    return _handle(value)
+
+
 def _coerce(other):
     """An Array for array-likes the fast path does not take (NumPy arrays and scalars,
     lists, DLPack producers); None when other is not array-like (-> NotImplemented)."""
@@ -494,12 +506,12 @@ class Array:
         if t is builtins.int or t is slice or (t is tuple and all(
                 type(k) is builtins.int or type(k) is slice or k is Ellipsis or k is None for k in key)):
             # a basic index: the view from __getitem__'s C path, assigned in place
-            _c.ember_assign(self[key]._h, _handle(value))
+            _c.ember_assign(self[key]._h, _assign_source(value, self.dtype))
             return
         items, adv = _normalize_key(key, self.shape)
         if not adv:
             view, _ = _basic_view(self, items)
-            _c.ember_assign(view._h, _handle(value))
+            _c.ember_assign(view._h, _assign_source(value, self.dtype))
             return
         # a single boolean mask over the leading axes: where(mask, value, x)
         k = key[0] if isinstance(key, tuple) and len(key) == 1 else key
@@ -513,6 +525,9 @@ class Array:
             if isinstance(v, Array) and v.ndim >= 1 and v.size != 1 and v.shape[0] != self.size:
                 v = None
             if v is not None and (not isinstance(v, Array) or v.size == 1):
+                if not isinstance(v, Array):  # checked as x[0] = v would be (300 into uint8)
+                    v = _wrap(_c.ember_empty((), self.dtype.code))
+                    _c.ember_assign(v._h, _scalar_handle(value))
                 _c.ember_assign(self._h, F.where(m, v, self)._h)
                 return
         # integer-array assignment: through NumPy, on a zero-copy view of host memory, or

@@ -21,6 +21,10 @@ def _from_bytes(raw, dtype, shape):
     return _wrap(_c.ember_py_from_buffer(raw, dtype.code, tuple(shape)))
 
 
+class _ForeignLeaf(TypeError):
+    """A nested sequence holds something other than Python scalars and ember arrays."""
+
+
 def _flatten_nested(obj):
     """(flat list, shape) of nested sequences of scalars / 0-d arrays. NumPy scalars (some
     subclass float or complex) raise TypeError: asarray lets NumPy infer their dtype."""
@@ -29,7 +33,7 @@ def _flatten_nested(obj):
     if isinstance(obj, Array):
         return [obj], None
     if not isinstance(obj, (list, tuple)):
-        raise TypeError(f"cannot convert {type(obj).__name__} to an ember array")
+        raise _ForeignLeaf(f"cannot convert {type(obj).__name__} to an ember array")
     if len(obj) == 0:
         return [], (0,)
     flat, shape0 = [], None
@@ -70,6 +74,8 @@ def _infer_dtype(flat):
 def _from_python(obj, dtype):
     flat, shape = _flatten_nested(obj)
     d = _dt.as_dtype(dtype) if dtype is not None else _infer_dtype(flat) if flat else _dt.default_float()
+    if d.kind != "c" and dtype is not None and any(isinstance(v, builtins.complex) for v in flat):
+        raise TypeError(f"cannot convert a complex number to {d.name} (take .real or pass a complex dtype)")
     if d.kind == "c" or any(isinstance(v, builtins.complex) for v in flat):
         vals = []
         for v in flat:
@@ -204,18 +210,16 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         if isinstance(obj, (list, tuple)):
             try:
                 return _from_python(obj, dtype)
-            except TypeError:
+            except _ForeignLeaf as e:
                 # NumPy scalars among the leaves ([np.float32(1), ...]): NumPy infers the
                 # dtype as it would for the list itself
                 np = sys.modules.get("numpy")
-                if np is None:
-                    raise
                 try:
-                    a = np.asarray(obj)
+                    a = np.asarray(obj) if np is not None else None
                 except Exception:
                     a = None
-                if a is None or a.dtype == object:
-                    raise
+                if a is None or a.dtype.kind not in "biufc":
+                    raise TypeError(str(e)) from None
                 return _from_numpy(a, dtype, True)
         if hasattr(obj, "__array_interface__") or hasattr(obj, "__array__"):
             import numpy as np
