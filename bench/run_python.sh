@@ -92,9 +92,13 @@ if np is not None:
              "py_small_setitem_int": (lambda: ex.__setitem__(3, 1.0), lambda: x.__setitem__(3, 1.0)),
              "py_small_shape": (lambda: ex3.shape, lambda: x3.shape),
              "py_small_transpose": (lambda: ex3.T, lambda: x3.T),
-             "py_small_astype": (lambda: ex.astype(em.float64), lambda: x.astype(np.float64))}
+             "py_small_astype": (lambda: ex.astype(em.float64), lambda: x.astype(np.float64)),
+             "py_small_len": (lambda: len(ex3), lambda: len(x3)),
+             "py_small_float_element": (lambda: float(ex3[2, 3, 1]), lambda: float(x3[2, 3, 1])),
+             "py_small_item": (lambda: ex3[2, 3, 1].item(), lambda: x3[2, 3, 1].item())}
     for case, (ours, theirs) in small.items():
-        size = "3x4x5" if case in ("py_small_ellipsis", "py_small_shape", "py_small_transpose") else "10"
+        size = "3x4x5" if case in ("py_small_ellipsis", "py_small_shape", "py_small_transpose", "py_small_len", "py_small_float_element",
+                                   "py_small_item") else "10"
         emit(case, size, em.get_backend(), "numpy", best(ours, n, reps), best(theirs, n, reps))
     x2 = np.arange(100, dtype=np.float32).reshape(10, 10)
     ex2 = em.asarray(x2)

@@ -644,6 +644,12 @@ TEST(ManipConvert, CopyAssignWhereClip) {
     EXPECT_TRUE(is(base, {3, 4}, {5, 6, 7, 8, 9, 8, 7, 6, 5, 6, 7, 8}));
     EM_FAILS(ember_assign(ctx, RUN(ember_select(ctx, base, 0, 1, O)), make(V{1, 2, 3, 4, 5, 6, 7, 8}, {2, 4}, EMBER_INT32)),
              EMBER_ERR_SHAPE, "ember_assign");
+    // An empty dst still checks the shapes (NumPy: x[0:0] = [] fails for rows of 4).
+    T no_rows = make(V{}, {0, 4}, EMBER_FLOAT32);
+    EM_FAILS(ember_assign(ctx, no_rows, make(V{}, {0}, EMBER_FLOAT32)), EMBER_ERR_SHAPE, "ember_assign");
+    EM_FAILS(ember_assign(ctx, no_rows, make(V{1, 2}, {2, 1}, EMBER_FLOAT32)), EMBER_ERR_SHAPE, "ember_assign");
+    EM_OK(ember_assign(ctx, no_rows, make(V{1, 2, 3, 4}, {1, 1, 4}, EMBER_FLOAT32)));
+    EM_OK(ember_assign(ctx, no_rows, make(V{}, {0, 1}, EMBER_FLOAT32)));
 
     T cond = make(V{1, 0, 1}, {3, 1}, EMBER_BOOL), a = make(V{1, 2, 3, 4}, {1, 4}, EMBER_INT8);
     EXPECT_TRUE(is(RUN(ember_where(ctx, cond, a, weak(0.5), O)), {3, 4}, {1, 2, 3, 4, 0.5, 0.5, 0.5, 0.5, 1, 2, 3, 4}, EMBER_FLOAT32));

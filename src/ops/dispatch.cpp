@@ -302,7 +302,6 @@ bool same_elements(const ember_tensor* x, const ember_tensor* out) {
 }
 
 void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src) {
-    if (dst->size == 0) return;
     // The copy kernel reads and writes element by element: a source that overlaps dst any
     // other way than element for element (x[1:] = x[:-1], y[...] = y.T) is copied first, so
     // dst gets the values src had, as in NumPy.
@@ -316,7 +315,6 @@ void op_assign(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src) {
 }
 
 void op_assign_disjoint(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* src) {
-    if (dst->size == 0) return;
     // As NumPy, a source may have more axes than dst when the extra leading ones have length
     // 1 (x[1] = [[1, 2, 3]] for a row of 3): they are dropped.
     TRef fewer_axes;
@@ -325,8 +323,10 @@ void op_assign_disjoint(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* s
         src = fewer_axes.get();
     }
     int64_t strides[EMBER_MAX_DIMS];
+    const ember_view_t from = broadcast_view(src, dst->shape, dst->ndim, strides);  // checks the shapes, also for an empty dst
+    if (dst->size == 0) return;
     OutputOrder order(dst);
-    run_kernel(ctx, OP_astype, {order(broadcast_view(src, dst->shape, dst->ndim, strides))}, {order(view_of(dst))});
+    run_kernel(ctx, OP_astype, {order(from)}, {order(view_of(dst))});
 }
 
 namespace {

@@ -1,4 +1,6 @@
 """Indexing and assignment vs NumPy."""
+import operator
+
 import numpy as np
 import pytest
 
@@ -82,6 +84,9 @@ ADV = [
     # advanced axes first
     (0, slice(None), [0, 1]), (0, slice(None), np.array([True, False, True, False, False])), (0, Ellipsis, [0, 1]),
     (slice(None), [0, 1], None, 0), ([0, 1], None, [0, 1]), (slice(None), 0, [1, 2]), ([2], slice(1, 3), -1),
+    # a 0-d bool beside index arrays: its new axis is indexed by [0] or [] and broadcast
+    (True, [0, 1]), ([0, 1], True), (slice(None), True, [1, 2]), (True, slice(None), [1, 2]), (True, 0, [1]),
+    (True, False, [0]), (True, [[0], [1]], [1, 2]), (None, True, [2]), ([1], Ellipsis, True), (True, [0, 1], True),
 ]
 
 
@@ -136,6 +141,12 @@ def test_index_errors(backend):
         x[::0]
     with pytest.raises(ValueError):
         x[1, ::0]
+    # as NumPy: IndexError for keys that are no index and index arrays that do not broadcast
+    for key in ("a", (0, "a"), b"x", {0: 1}, 1.0, (0, 1.5), ([0, 1], [0, 1, 2]), (False, [0, 1])):
+        with pytest.raises(IndexError):
+            x[key]
+        with pytest.raises(IndexError):
+            A[key]
 
 
 def test_setitem(backend):
@@ -155,6 +166,15 @@ def test_setitem(backend):
     np.testing.assert_array_equal(np.asarray(x), w)
     x[[0, 2], 1] = 9.0
     w[[0, 2], 1] = 9.0
+    np.testing.assert_array_equal(np.asarray(x), w)
+    # an empty target still checks the value's shape
+    for key, val in ((slice(0, 0), []), ((slice(None), slice(2, 2)), [1.0, 2.0])):
+        with pytest.raises(ValueError):
+            w[key] = val
+        with pytest.raises(ValueError):
+            x[key] = val
+    x[0:0] = np.zeros((4, 5))
+    w[0:0] = np.zeros((4, 5))
     np.testing.assert_array_equal(np.asarray(x), w)
 
 
@@ -203,10 +223,42 @@ def test_len_iter_conversions(backend):
     assert [10, 20, 30][em.asarray(1)] == 20
     with pytest.raises(TypeError):
         [1, 2][em.asarray(1.0)]
-    with pytest.raises(TypeError):
-        bool(em.asarray([1, 2]))
+    for values in ([1, 2], []):  # NumPy: ValueError, also for no elements
+        with pytest.raises(ValueError):
+            bool(em.asarray(values))
     with pytest.raises(TypeError):
         len(em.asarray(1.0))
+    # the C conversions (install_properties): every kind, as Python's own scalars would
+    for value, dt in ((-7, em.int8), (2 ** 64 - 1, em.uint64), (2 ** 63 + 5, em.uint64), (True, em.bool), (-2.75, em.float32),
+                      (0.5, em.float16), (1.5 - 2j, em.complex64), (0, em.uint8), (-0.0, em.float64)):
+        a = em.asarray(value, dtype=dt)
+        assert a.item() == value and type(a.item()) is type(value), (value, dt)
+        assert bool(a) == bool(value) and bool(a[None]) == bool(value)
+        if dt.kind != "c":
+            assert float(a) == float(value) and type(float(a)) is float
+            assert int(a) == int(value) and type(int(a)) is int
+        else:
+            for convert in (float, int):
+                with pytest.raises(TypeError):
+                    convert(a)
+        if dt.kind in "iu":
+            assert operator.index(a) == value
+        else:
+            with pytest.raises(TypeError):
+                operator.index(a)
+    assert len(em.zeros((4, 2))) == 4 and len(em.zeros((0,))) == 0
+    assert em.asarray(2 ** 64 - 1).dtype == em.uint64 == np.asarray(2 ** 64 - 1).dtype
+    assert em.full((2,), 2 ** 63, dtype=em.uint64).tolist() == [2 ** 63] * 2
+    with pytest.raises(OverflowError):
+        em.asarray(2 ** 64)
+    with pytest.raises(ValueError):
+        int(em.asarray(float("nan")))
+    with pytest.raises(OverflowError):
+        int(em.asarray(float("inf")))
+    with pytest.raises(ValueError):
+        em.zeros(2).item()
+    with pytest.raises(TypeError):
+        float(em.zeros(2))
     assert x.tolist() == A.tolist()
     assert em.asarray(3).item() == 3 and isinstance(em.asarray(3).item(), int)
     assert em.asarray(True).item() is True

@@ -228,3 +228,58 @@ def test_random_cases_match_numpy(backend_name, draw):
         failures, checked = run_cases(draw, seed=2026)
     assert checked >= CASES // 3, f"only {checked} of {CASES} cases were comparable"
     assert not failures, "\n".join(failures[:10])
+
+
+INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+def edge_scalars(dtype):
+    info = np.iinfo(dtype)
+    values = {0, 1, -1, 2, info.max, info.min, info.max + 1, info.min - 1, 300, -300, 2 ** 40, 2 ** 63 - 1, -2 ** 63}
+    return sorted(v for v in values if -2 ** 63 <= v < 2 ** 63)
+
+
+@pytest.mark.parametrize("backend_name", ["reference", "cpu", "opencl"])
+def test_python_ints_at_the_edges_of_integer_dtypes_match_numpy(backend_name):
+    """A Python int beside an integer array: NumPy 2 raises OverflowError where the array's
+    dtype cannot hold it, except in comparisons, which are exact; Ember must agree on
+    which calls fail and on the values of the others."""
+    if backend_name not in em.backends():
+        pytest.skip(f"no {backend_name} backend")
+    failures, checked = [], 0
+    with em.using_backend(backend_name), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for dtype in INT_DTYPES:
+            info = np.iinfo(dtype)
+            ref = np.array([info.min, -1 if info.min else 0, 0, 1, 7, info.max], dtype=dtype)
+            x = em.asarray(ref)
+            for name in BINARY:
+                np_fn, em_fn = getattr(np, NUMPY_NAME.get(name, name)), getattr(em, name)
+                for s in edge_scalars(dtype):
+                    for swap in (False, True):
+                        label = f"{name}({'s, x' if swap else 'x, s'}) for {dtype} x, s = {s}"
+                        try:
+                            want, want_error = (np_fn(s, ref) if swap else np_fn(ref, s)), None
+                        except Exception as e:
+                            want, want_error = None, type(e)
+                        try:
+                            got, got_error = (em_fn(s, x) if swap else em_fn(x, s)).numpy(), None
+                        except Exception as e:
+                            got, got_error = None, e
+                        checked += 1
+                        if want_error is OverflowError or got_error is not None:
+                            if not (want_error is OverflowError and isinstance(got_error, OverflowError)):
+                                failures.append(f"{label}: NumPy {want_error}, Ember {got_error!r}")
+                            continue
+                        if want_error is not None:
+                            continue  # NumPy refuses for another reason (a float function of uint64, say)
+                        if name in INTEGER_OK:
+                            same = got.dtype == want.dtype and np.array_equal(got, want)
+                        else:  # a float function: Ember computes in float32, NumPy in float16 (inf
+                            # where float16 overflows) to float64
+                            fin = np.isfinite(want)
+                            same = np.allclose(got[fin].astype(np.float64), want[fin].astype(np.float64), rtol=2e-3, equal_nan=True)
+                        if not same:
+                            failures.append(f"{label}: {got!r} != NumPy's {want!r}")
+    assert checked > 3000
+    assert not failures, f"{len(failures)} mismatches:\n" + "\n".join(failures[:40])

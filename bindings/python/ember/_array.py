@@ -40,6 +40,9 @@ def _scalar_handle(v):
     if isinstance(v, builtins.bool):
         return _c.ember_scalar_bool(int(v))
     if isinstance(v, builtins.int):
+        if v >= 1 << 63:  # past int64: a (strong) uint64 while it fits, as NumPy's
+            from ._creation import _from_python
+            return _from_python(v, _dt.uint64)._h
         return _c.ember_scalar_i64(v)
     if isinstance(v, builtins.float):
         return _c.ember_scalar_f64(v)
@@ -122,6 +125,10 @@ def _operator_specs():
     return specs
 
 
+_VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and integer or boolean arrays are valid "
+                  "indices")
+
+
 def _normalize_key(key, shape):
     """Splits an index into per-axis items. Returns (items, has_advanced) where items is a
     list of ('int', i) | ('slice', s) | ('none',) | ('adv', Array int64) aligned to axes,
@@ -140,8 +147,13 @@ def _normalize_key(key, shape):
             conv.append(operator.index(k))
         elif isinstance(k, Array):
             conv.append(k)
+        elif isinstance(k, (str, bytes, dict, set)) or k is NotImplemented:
+            raise IndexError(_VALID_INDICES)
         else:
-            conv.append(Array._from_any(k, index=True))
+            try:
+                conv.append(Array._from_any(k, index=True))
+            except TypeError:
+                raise IndexError(_VALID_INDICES) from None
     consumed = 0
     n_ell = 0
     for k in conv:
@@ -243,7 +255,7 @@ def _basic_view(x, items):
     any_slice = False
     for it in items:
         kind = it[0]
-        if kind in ("none", "mask0"):
+        if kind in ("none", "mask0", "newadv"):
             continue
         n = shape[axis]
         if kind == "int":
@@ -272,8 +284,10 @@ def _basic_view(x, items):
     adv_pos = []
     for it in items:
         kind = it[0]
-        if kind == "none":
+        if kind == "none" or kind == "newadv":
             h = _c.ember_expand_dims(h, out_pos)
+            if kind == "newadv":
+                adv_pos.append(out_pos)
             out_pos += 1
         elif kind == "int":
             continue
@@ -304,24 +318,40 @@ def _mask_select(x, mask):
     return _wrap(_c.ember_take(flat_x._h, positions, 0))
 
 
+def _mask0_as_index_arrays(items):
+    """items with each ("none",) ("mask0", b) pair made one ("newadv", [0] or [], 1): a new
+    axis of length 1 indexed by an index array."""
+    out = []
+    for it in items:
+        if it[0] == "mask0":
+            out[-1] = ("newadv", F.zeros((1 if it[1] else 0,), dtype=_dt.int64), 1)
+        else:
+            out.append(it)
+    return out
+
+
 def _getitem(x, key):
     shape = x.shape
     if type(key) is Array and key.dtype == _dt.bool_ and 1 <= key.ndim <= len(shape) \
             and key.shape == shape[:key.ndim]:
         return _mask_select(x, key)
     items, adv = _normalize_key(key, shape)
+    mask0 = [it for it in items if it[0] == "mask0"]
+    if mask0 and any(it[0] == "adv" for it in items):
+        # beside index arrays, NumPy indexes the new axis of x[True] / x[False] with [0] / []
+        # and broadcasts that with them: x[True, [0, 1]] has shape (2, ...)
+        items = _mask0_as_index_arrays(items)
     view, adv_pos = _basic_view(x, items)
     if not adv:
         return view
-    mask0 = [it for it in items if it[0] == "mask0"]
-    advs = [it for it in items if it[0] == "adv"]
+    advs = [it for it in items if it[0] in ("adv", "newadv")]
     if mask0 and not advs:
         # x[True] / x[False]: the new axis holds 1 or 0 copies
         return view if mask0[0][1] else F._take_axis(view, F._empty_index(), 0)
     # NumPy's placement: with an index array present, integers count as advanced indices
     # too; when the advanced ones are not side by side (a slice, `...` or None between
     # them, as in x[0, :, idx]), the result's advanced axes come first.
-    group = [i for i, it in enumerate(items) if it[0] in ("adv", "int")]
+    group = [i for i, it in enumerate(items) if it[0] in ("adv", "newadv", "int")]
     adjacent = group == list(range(group[0], group[-1] + 1))
     if len(advs) == 1 and not mask0 and adjacent and _c.ember_py_host_address(x._h) is not None:
         # one index array on a host backend: NumPy's result is take's (ember_take wraps
@@ -330,7 +360,12 @@ def _getitem(x, key):
         return F._take_axis(view, advs[0][1], adv_pos[0])
     idx = [a[1] for a in advs]
     sizes = [a[2] for a in advs]
-    idx = F.broadcast_arrays(*idx) if len(idx) > 1 else idx
+    if len(idx) > 1:
+        try:
+            idx = F.broadcast_arrays(*idx)
+        except ValueError:  # NumPy: an IndexError
+            shapes = " ".join(str(i.shape) for i in idx)
+            raise IndexError(f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}") from None
     bshape = idx[0].shape
     # normalise negative indices and check bounds
     lin = None
@@ -412,53 +447,13 @@ class Array:
         if self.size != 1:
             raise TypeError(f"only arrays of one element can be converted to Python {what} (shape {self.shape})")
 
-    def __bool__(self):
-        self._item_checked("bool")
-        if self.dtype.kind == "c":
-            re, im = _c.ember_tensor_item_c128(self._h)
-            return re != 0 or im != 0
-        return _c.ember_tensor_item_f64(self._h) != 0
-
-    def __int__(self):
-        self._item_checked("int")
-        k = self.dtype.kind
-        if k == "c":
-            raise TypeError("cannot convert a complex array to int")
-        if k in "biu":
-            return self.item() if k == "u" else builtins.int(_c.ember_tensor_item_i64(self._h))
-        return builtins.int(_c.ember_tensor_item_f64(self._h))
-
-    def __index__(self):
-        if self.dtype.kind not in "iu":
-            raise TypeError(f"only integer arrays can be used as an index, not {self.dtype.name}")
-        return self.__int__()
-
-    def __float__(self):
-        self._item_checked("float")
-        if self.dtype.kind == "c":
-            raise TypeError("cannot convert a complex array to float; use abs() or .real")
-        return _c.ember_tensor_item_f64(self._h)
+    # item(), __bool__, __int__, __index__, __float__ and __len__ are C methods
+    # (install_properties, below the class).
 
     def __complex__(self):
         self._item_checked("complex")
         re, im = _c.ember_tensor_item_c128(self._h)
         return builtins.complex(re, im)
-
-    def item(self):
-        """The single element as a Python scalar of the matching kind."""
-        if self.size != 1:
-            raise ValueError(f"item() needs an array of one element, got shape {self.shape}")
-        k = self.dtype.kind
-        if k == "b":
-            return _c.ember_tensor_item_f64(self._h) != 0
-        if k == "i":
-            return builtins.int(_c.ember_tensor_item_i64(self._h))
-        if k == "u":
-            return self.tolist() if self.ndim == 0 else _flat_list(self)[0]
-        if k == "c":
-            re, im = _c.ember_tensor_item_c128(self._h)
-            return builtins.complex(re, im)
-        return _c.ember_tensor_item_f64(self._h)
 
     def tolist(self):
         """Nested Python lists of Python scalars (a scalar for 0-d)."""
@@ -468,12 +463,6 @@ class Array:
         return _c.ember_py_to_bytes(self._h)
 
     # ---------------------------------------------------------------- sequence protocol
-    def __len__(self):
-        sh = self.shape
-        if not sh:
-            raise TypeError("len() of a 0-d array")
-        return sh[0]
-
     def __iter__(self):
         sh = self.shape
         if not sh:

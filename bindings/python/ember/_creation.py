@@ -194,7 +194,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         # complex but carry a dtype, which the NumPy path below keeps (as NumPy and PyTorch).
         if type(obj) in _SCALARS:
             if dtype is None:
-                dtype = _infer_dtype([obj])
+                dtype = _dt.uint64 if type(obj) is builtins.int and obj >= 1 << 63 else _infer_dtype([obj])
             return full((), obj, dtype=dtype)
         np = _numpy_module(obj)
         if np is not None:
