@@ -115,6 +115,21 @@ local function flatten(data, shape, depth, flat, info)
   end
 end
 
+-- Lua integers that integer dtype `code` cannot hold fail (as NumPy's asarray([300],
+-- dtype=uint8)), where the cast would wrap them.
+local function check_int_range(flat, code)
+  local bits = 8 * C.ember_dtype_size(code)
+  if bits == 64 and code <= C.EMBER_INT64 then return end
+  local lo = code <= C.EMBER_INT64 and -(1 << (bits - 1)) or 0
+  local hi = code <= C.EMBER_INT64 and (1 << (bits - 1)) - 1 or bits == 64 and math.maxinteger or (1 << bits) - 1
+  for i = 1, #flat do
+    local v = flat[i]
+    if math_type(v) == "integer" and (v < lo or v > hi) then
+      raise(C.EMBER_ERR_OVERFLOW, "ember.tensor: %d is out of range for %s", v, C.ember_dtype_name(code))
+    end
+  end
+end
+
 --- ember.tensor(data [, dtype]): a new tensor from a number, boolean, nested table or tensor.
 -- The shape is inferred; the dtype too when not given: bool for booleans, int64 for Lua
 -- integers, the default float (float32 unless changed) when any element is a float.
@@ -140,7 +155,10 @@ function ember.tensor(data, dtype)
     end
     local kind = info.float and "float" or info.int and "int" or info.bool and "bool" or "float"
     if want and (is_float_dtype(want) or is_complex_dtype(want)) then kind = "float" end
-    if want and want >= C.EMBER_INT8 and want <= C.EMBER_UINT64 and not info.float then kind = "int" end
+    if want and want >= C.EMBER_INT8 and want <= C.EMBER_UINT64 and not info.float then
+      kind = "int"
+      check_int_range(flat, want)
+    end
     t = C.from_flat(flat, shape, kind)
     if not want then
       if kind == "float" then want = default_float() end

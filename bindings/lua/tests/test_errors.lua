@@ -29,6 +29,11 @@ function S.error_codes()
   H.raises(ember.status.OVERFLOW, ember.multiply, -1, u8)
   H.close(ember.equal(u8, -1):totable(), { false, false })
   H.close(ember.less(u8, 256):totable(), { true, true })
+  H.raises(ember.status.OVERFLOW, ember.tensor, { 1, 300 }, "uint8")
+  H.raises(ember.status.OVERFLOW, ember.tensor, { { -129 } }, "int8")
+  H.raises(ember.status.OVERFLOW, ember.tensor, -1, "uint64")
+  H.close(ember.tensor({ 0, 255 }, "uint8"):totable(), { 0, 255 })
+  H.close(ember.tensor({ -2147483648, 2147483647 }, "int32"):totable(), { -2147483648, 2147483647 })
 end
 
 function S.wrong_argument_types_are_error_objects()
