@@ -27,6 +27,7 @@ from ._functions import __all__ as _fn_all
 from ._info import __array_namespace_info__
 from . import linalg, fft, random, ops, tensor, nn, stats, losses, signal, features
 from ._io import save, load, savez, savez_compressed, save_safetensors, load_safetensors
+from ._numpy_names import *  # noqa: F401,F403  (NumPy's names: arcsin, concatenate, ptp, isin, ...)
 
 bool = bool_  # the array API's name (shadows the builtin inside this namespace only)
 __array_api_version__ = "2024.12"

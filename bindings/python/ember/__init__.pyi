@@ -7,6 +7,26 @@ from ._errors import (EmberError as EmberError, InvalidArgumentError as InvalidA
     ShapeError as ShapeError, DTypeError as DTypeError, UnsupportedError as UnsupportedError, BackendMismatchError as BackendMismatchError,
     BackendUnavailableError as BackendUnavailableError, EmberMemoryError as EmberMemoryError, DeviceError as DeviceError,
     EmberIOError as EmberIOError, FormatError as FormatError, PluginError as PluginError, LinAlgError as LinAlgError, InternalError as InternalError)
+# NumPy's names (bindings/python/ember/_numpy_names.py)
+from ._numpy_names import (arcsin as arcsin, arccos as arccos, arctan as arctan, arcsinh as arcsinh, arccosh as
+    arccosh, arctanh as arctanh, arctan2 as arctan2, absolute as absolute, power as power, amax as amax, amin as amin,
+    true_divide as true_divide, mod as mod, invert as invert, bitwise_not as bitwise_not, left_shift as left_shift,
+    right_shift as right_shift, conjugate as conjugate, around as around, concatenate as concatenate, median as median,
+    percentile as percentile, quantile as quantile, nanmean as nanmean, nansum as nansum, nanmax as nanmax, nanmin as
+    nanmin, histogram as histogram, bincount as bincount, cov as cov, corrcoef as corrcoef, average as average, kron as
+    kron, cross as cross, diag as diag, vstack as vstack, hstack as hstack, gradient as gradient, array as array, copyto
+    as copyto, array_equal as array_equal, array_equiv as array_equiv, divmod as divmod, float_power as float_power,
+    logaddexp2 as logaddexp2, isposinf as isposinf, isneginf as isneginf, atleast_1d as atleast_1d, atleast_2d as
+    atleast_2d, atleast_3d as atleast_3d, ptp as ptp, fliplr as fliplr, flipud as flipud, rot90 as rot90, ravel as
+    ravel, deg2rad as deg2rad, radians as radians, rad2deg as rad2deg, degrees as degrees, exp2 as exp2, fmax as fmax,
+    fmin as fmin, nan_to_num as nan_to_num, ndim as ndim, shape as shape, size as size, isscalar as isscalar,
+    iscomplexobj as iscomplexobj, isrealobj as isrealobj, iscomplex as iscomplex, isreal as isreal, angle as angle,
+    heaviside as heaviside, sinc as sinc, array_split as array_split, hsplit as hsplit, vsplit as vsplit, inner as
+    inner, vdot as vdot, identity as identity, argwhere as argwhere, flatnonzero as flatnonzero, append as append,
+    delete as delete, unravel_index as unravel_index, isin as isin, digitize as digitize, trapezoid as trapezoid, tri as
+    tri, indices as indices, vander as vander, lexsort as lexsort, partition as partition, argpartition as argpartition,
+    nanargmax as nanargmax, nanargmin as nanargmin, nancumsum as nancumsum, nanprod as nanprod, nanvar as nanvar, nanstd
+    as nanstd, unique as unique)
 from . import linalg as linalg, fft as fft, random as random, ops as ops, tensor as tensor, nn as nn, stats as stats, losses as losses, signal as signal, features as features
 
 __array_api_version__: str
