@@ -495,7 +495,8 @@ class Array:
         if t is builtins.int or t is slice or (t is tuple and all(
                 type(k) is builtins.int or type(k) is slice or k is Ellipsis or k is None for k in key)):
             # a basic index: the view from __getitem__'s C path, assigned in place
-            _c.ember_assign(self[key]._h, _assign_source(value, self.dtype))
+            tv = type(value)
+            _c.ember_assign(self[key]._h, _handle(value) if tv is not list and tv is not tuple else _assign_source(value, self.dtype))
             return
         items, adv = _normalize_key(key, self.shape)
         if not adv:
