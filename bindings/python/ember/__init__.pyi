@@ -26,7 +26,7 @@ from ._numpy_names import (arcsin as arcsin, arccos as arccos, arctan as arctan,
     delete as delete, unravel_index as unravel_index, isin as isin, digitize as digitize, trapezoid as trapezoid, tri as
     tri, indices as indices, vander as vander, lexsort as lexsort, partition as partition, argpartition as argpartition,
     nanargmax as nanargmax, nanargmin as nanargmin, nancumsum as nancumsum, nanprod as nanprod, nanvar as nanvar, nanstd
-    as nanstd, unique as unique)
+    as nanstd, unique as unique, interp as interp, polyval as polyval, polyfit as polyfit, rint as rint)
 from . import linalg as linalg, fft as fft, random as random, ops as ops, tensor as tensor, nn as nn, stats as stats, losses as losses, signal as signal, features as features
 
 __array_api_version__: str

@@ -26,7 +26,7 @@ __all__ = [
     "isrealobj", "iscomplex", "isreal", "angle", "heaviside", "sinc", "array_split", "hsplit", "vsplit", "inner",
     "vdot", "identity", "argwhere", "flatnonzero", "append", "delete", "unravel_index", "isin", "digitize",
     "trapezoid", "tri", "indices", "vander", "lexsort", "partition", "argpartition", "nanargmax", "nanargmin",
-    "nancumsum", "nanprod", "nanvar", "nanstd", "unique",
+    "nancumsum", "nanprod", "nanvar", "nanstd", "unique", "interp", "polyval", "polyfit", "rint",
 ]
 
 arcsin, arccos, arctan = F.asin, F.acos, F.atan
@@ -527,3 +527,51 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     if return_counts:
         out.append(r.counts)
     return tuple(out)
+
+
+def rint(x):
+    """Round half to even, in a float dtype (NumPy's rint; integers give the default float)."""
+    x = asarray(x)
+    return F.round(x if _float_kind(x) else x.astype(_dt.default_float()))
+
+
+def interp(x, xp, fp, left=None, right=None):
+    """Piecewise-linear interpolation of (xp, fp) at x; xp increasing (NumPy's interp)."""
+    x, xp, fp = asarray(x), asarray(xp), asarray(fp)
+    if xp.ndim != 1 or fp.shape != xp.shape or xp.size == 0:
+        raise ValueError("interp: xp and fp must be 1-D sequences of the same nonzero length")
+    dt = _dt.result_type(x.dtype, xp.dtype, fp.dtype, _dt.default_float())
+    x, xp, fp = x.astype(dt), xp.astype(dt), fp.astype(dt)
+    n = xp.shape[0]
+    if n == 1:
+        y = F.multiply(ones_like(x), fp[0])
+    else:
+        hi = F.clip(F.searchsorted(xp, x, side="right"), 1, n - 1)
+        x0, x1 = F.take(xp, hi - 1), F.take(xp, hi)
+        y0, y1 = F.take(fp, hi - 1), F.take(fp, hi)
+        y = y0 + (x - x0) * ((y1 - y0) / (x1 - x0))
+        y = F.where(x == x1, y1, y)  # exact at the samples (and past a zero-width step)
+    y = F.where(x < xp[0], fp[0] if left is None else left, y)
+    y = F.where(x > xp[-1], fp[-1] if right is None else right, y)
+    return F.where(F.isnan(x), x, y)
+
+
+def polyval(p, x):
+    """p[0] * x**(n-1) + ... + p[-1], by Horner's rule."""
+    p = asarray(p)
+    x = asarray(x)
+    y = zeros_like(x, dtype=_dt.result_type(p.dtype, x.dtype))
+    for c in p:
+        y = y * x + c
+    return y
+
+
+def polyfit(x, y, deg):
+    """Least-squares polynomial coefficients, highest power first (NumPy's polyfit without
+    weights; the columns are scaled to unit norm first, as NumPy does)."""
+    x, y = asarray(x), asarray(y)
+    dt = _dt.result_type(x.dtype, y.dtype, _dt.float64)
+    a = vander(x.astype(dt), deg + 1)
+    scale = F.sqrt(F.sum(a * a, axis=0))
+    coef = _linalg.lstsq(a / scale, y.astype(dt))[0]
+    return (coef.T / scale).T
