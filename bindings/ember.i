@@ -640,10 +640,10 @@ typedef ember_status_t (*ember_py_reduce_fn)(ember_ctx_t*, const ember_tensor_t*
 
 #define EMBER_PY_UNARY_OPS(X) X(negative) X(positive) X(abs) X(sign) X(sqrt) X(square) X(exp) X(expm1) \
     X(log) X(log1p) X(log2) X(log10) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) \
-    X(asinh) X(acosh) X(atanh) X(erf) X(erfc) X(floor) X(ceil) X(round) X(trunc) X(reciprocal) X(isnan) X(isinf) \
+    X(asinh) X(acosh) X(atanh) X(erf) X(erfc) X(cbrt) X(floor) X(ceil) X(round) X(trunc) X(reciprocal) X(isnan) X(isinf) \
     X(isfinite) X(signbit) X(conj) X(logical_not) X(bitwise_invert) X(sigmoid) X(relu) X(softplus) X(silu) \
     X(transpose) X(matrix_transpose) X(flatten) X(copy) X(real) X(imag) X(nonzero)
-#define EMBER_PY_BINARY_OPS(X) X(add) X(subtract) X(multiply) X(divide) X(floor_divide) X(remainder) X(pow) \
+#define EMBER_PY_BINARY_OPS(X) X(add) X(subtract) X(multiply) X(divide) X(floor_divide) X(remainder) X(fmod) X(pow) \
     X(maximum) X(minimum) X(atan2) X(hypot) X(copysign) X(nextafter) X(logaddexp) X(equal) X(not_equal) \
     X(less) X(less_equal) X(greater) X(greater_equal) X(logical_and) X(logical_or) X(logical_xor) \
     X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(bitwise_left_shift) X(bitwise_right_shift) \
@@ -700,10 +700,7 @@ static int ember_py_operand(ember_ctx_t* ctx, PyObject* o, ember_tensor_t** t, e
     } else if (PyLong_Check(o)) {
         int overflow = 0;
         long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow) {
-            PyErr_SetString(PyExc_OverflowError, "Python int too large for an ember integer scalar");
-            return 0;
-        }
+        if (overflow) return 0;  /* past int64: Python decides by the other operand's dtype (_big_int_binop) */
         if (v == -1 && PyErr_Occurred()) return 0;
         st = ember_scalar_i64(ctx, (int64_t)v, owned);
     } else if (PyComplex_Check(o)) {
@@ -715,6 +712,13 @@ static int ember_py_operand(ember_ctx_t* ctx, PyObject* o, ember_tensor_t** t, e
     if (st != EMBER_OK) { ember_py_raise_status(st); return 0; }
     *t = *owned;
     return 1;
+}
+/* Why ember_py_operand declined x, for ops that take no other operand. */
+static void ember_py_operand_error(const char* op, PyObject* x) {
+    if (PyLong_Check(x))
+        PyErr_Format(PyExc_OverflowError, "%s: Python int too large for an ember integer scalar", op);
+    else
+        PyErr_Format(PyExc_TypeError, "%s: expected an ember array, got %.100s", op, Py_TYPE(x)->tp_name);
 }
 static inline int64_t ember_py_size(const ember_tensor_t* t) {
     int64_t n = 0;
@@ -799,7 +803,7 @@ static PyObject* ember_py_unop(int op, PyObject* x) {
     if (!ctx) { ember_py_raise_status(ember_last_status()); return NULL; }
     ember_tensor_t *t, *owned, *out = NULL;
     if (!ember_py_operand(ctx, x, &t, &owned)) {
-        if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "%s: expected an ember array, got %.100s", ember_py_unary_names[op], Py_TYPE(x)->tp_name);
+        if (!PyErr_Occurred()) ember_py_operand_error(ember_py_unary_names[op], x);
         return NULL;
     }
     ember_status_t st;
@@ -886,7 +890,7 @@ static PyObject* ember_py_reduceop(int op, PyObject* x, PyObject* axes, int keep
     if (!ctx) { ember_py_raise_status(ember_last_status()); return NULL; }
     ember_tensor_t *t, *owned, *out = NULL;
     if (!ember_py_operand(ctx, x, &t, &owned)) {
-        if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "%s: expected an ember array, got %.100s", ember_py_reduce_names[op], Py_TYPE(x)->tp_name);
+        if (!PyErr_Occurred()) ember_py_operand_error(ember_py_reduce_names[op], x);
         return NULL;
     }
     ember_py_i64s ax;

@@ -37,6 +37,7 @@ namespace {
     X(atanh, false, std::atanh(v))                                      \
     X(erf, false, std::erf(v))                                          \
     X(erfc, false, std::erfc(v))                                        \
+    X(cbrt, false, std::cbrt(v))                                        \
     X(floor, false, std::floor(v))                                      \
     X(ceil, false, std::ceil(v))                                        \
     X(trunc, false, std::trunc(v))                                      \
@@ -49,7 +50,8 @@ namespace {
     X(pow, std::pow(a, b))             \
     X(atan2, std::atan2(a, b))         \
     X(hypot, std::hypot(a, b))         \
-    X(nextafter, std::nextafter(a, b))
+    X(nextafter, std::nextafter(a, b)) \
+    X(fmod, std::fmod(a, b))
 
 // The libmvec slot of an op, or -1.
 constexpr int mvec_unary_of(std::string_view op) {

@@ -542,6 +542,12 @@ inline comp_t rem_i(comp_t a, comp_t b) {
     return (comp_t)(a % b);
 #endif
 }
+inline comp_t fmod_i(comp_t a, comp_t b) {
+#if EMB_SIGNED
+    if (b == -1) return 0;
+#endif
+    return b == 0 ? (comp_t)0 : (comp_t)(a % b);
+}
 inline comp_t ipow_i(comp_t a, comp_t b) {
 #if EMB_SIGNED
     if (b < 0) return a == 1 ? (comp_t)1 : a == -1 ? ((b % 2) ? (comp_t)-1 : (comp_t)1) : (comp_t)0;
@@ -658,6 +664,7 @@ const OpExpr kUnary[] = {
     {"atanh", SAME, nullptr, nullptr, nullptr, "atanh(x)", "c_atanh(x)"},
     {"erf", SAME, nullptr, nullptr, nullptr, "erf(x)", nullptr},
     {"erfc", SAME, nullptr, nullptr, nullptr, "erfc(x)", nullptr},
+    {"cbrt", SAME, nullptr, nullptr, nullptr, "cbrt(x)", nullptr},
     {"floor", SAME, nullptr, "x", "x", "floor(x)", nullptr},
     {"ceil", SAME, nullptr, "x", "x", "ceil(x)", nullptr},
     {"round", SAME, nullptr, "x", "x", "rint(x)", "rint(x)"},
@@ -687,6 +694,7 @@ const OpExpr kBinary[] = {
     {"divide", SAME, nullptr, nullptr, nullptr, "x / y", "c_div(x, y)"},
     {"floor_divide", SAME, nullptr, "fdiv_i(x, y)", "fdiv_i(x, y)", "fdiv_f(x, y)", nullptr},
     {"remainder", SAME, nullptr, "rem_i(x, y)", "rem_i(x, y)", "rem_f(x, y)", nullptr},
+    {"fmod", SAME, nullptr, "fmod_i(x, y)", "fmod_i(x, y)", "fmod(x, y)", nullptr},
     {"pow", SAME, nullptr, "ipow_i(x, y)", "ipow_i(x, y)", "pow(x, y)", "c_pow(x, y)"},
     {"maximum", SAME, nullptr, "(x < y ? y : x)", "(x < y ? y : x)", "max_f(x, y)", nullptr},  // bool: rejected by the core
     {"minimum", SAME, nullptr, "(y < x ? y : x)", "(y < x ? y : x)", "min_f(x, y)", nullptr},
@@ -802,14 +810,14 @@ std::string ew_kernel(const char* name, const std::string& params, const std::st
 // Unary ops whose kernels go to the G_UNARY_MATH program; the others are G_UNARY_BASIC.
 bool is_math_unary(const char* op) {
     static const char* const math[] = {"sqrt", "exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin", "acos",
-                                       "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "reciprocal", "sigmoid",
+                                       "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "cbrt", "reciprocal", "sigmoid",
                                        "softplus", "silu"};
     for (const char* m : math)
         if (std::strcmp(m, op) == 0) return true;
     return false;
 }
 bool is_arith_binary(const char* op) {
-    static const char* const arith[] = {"add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow", "maximum",
+    static const char* const arith[] = {"add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "pow", "maximum",
                                         "minimum", "atan2", "hypot", "copysign", "nextafter", "logaddexp"};
     for (const char* m : arith)
         if (std::strcmp(m, op) == 0) return true;

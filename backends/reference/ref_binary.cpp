@@ -46,6 +46,18 @@ template <class C> C rem(C a, C b) {
         return m;
     }
 }
+// C's fmod: the remainder of the quotient truncated toward zero, with a's sign. Integers
+// divided by 0 give 0 (as NumPy, without its warning); INT_MIN % -1 is 0, not a trap.
+template <class C> C trunc_rem(C a, C b) {
+    if constexpr (is_int_v<C>) {
+        if (b == 0) return 0;
+        if constexpr (std::is_signed_v<C>)
+            if (b == -1) return 0;
+        return C(a % b);
+    } else {
+        return std::fmod(a, b);
+    }
+}
 // Complex x ** n for an integral real exponent n with |n| < 100: repeated products, as
 // NumPy computes them. n = 0 gives 1, n = 1 x, n = 2 x x, n = 3 x (x x); other n multiply
 // in x^(2^k) for each set bit of |n| from the lowest, and take 1 / r for n < 0. This is
@@ -129,6 +141,7 @@ BINARY_OP(multiply, K_NUM, Out::Same, wmul(a, b))
 BINARY_OP(divide, K_FLOAT | K_COMPLEX, Out::Same, C(a / b))
 BINARY_OP(floor_divide, K_REAL, Out::Same, floor_div(a, b))
 BINARY_OP(remainder, K_REAL, Out::Same, rem(a, b))
+BINARY_OP(fmod, K_REAL, Out::Same, trunc_rem(a, b))
 BINARY_OP(pow, K_NUM, Out::Same, ipow(a, b))
 BINARY_OP(maximum, K_REAL | K_BOOL, Out::Same, max_nan(a, b))
 BINARY_OP(minimum, K_REAL | K_BOOL, Out::Same, min_nan(a, b))
@@ -204,7 +217,7 @@ ember_status_t binary_kernel(const ember_kernel_call_t* call) {
 
 void add_binary_kernels(KernelList& k) {
 #define ADD(Name) k.emplace_back(#Name, binary_kernel<Name>);
-    ADD(add) ADD(subtract) ADD(multiply) ADD(divide) ADD(floor_divide) ADD(remainder) ADD(pow) ADD(maximum)
+    ADD(add) ADD(subtract) ADD(multiply) ADD(divide) ADD(floor_divide) ADD(remainder) ADD(fmod) ADD(pow) ADD(maximum)
     ADD(minimum) ADD(atan2) ADD(hypot) ADD(copysign) ADD(nextafter) ADD(logaddexp) ADD(equal) ADD(not_equal)
     ADD(less) ADD(less_equal) ADD(greater) ADD(greater_equal) ADD(logical_and) ADD(logical_or) ADD(logical_xor)
     ADD(bitwise_and) ADD(bitwise_or) ADD(bitwise_xor) ADD(bitwise_left_shift) ADD(bitwise_right_shift)

@@ -120,6 +120,7 @@ UNARY_OP(acosh, K_FLOAT | K_COMPLEX, Out::Same, std::acosh(x))
 UNARY_OP(atanh, K_FLOAT | K_COMPLEX, Out::Same, std::atanh(x))
 UNARY_OP(erf, K_FLOAT, Out::Same, std::erf(x))
 UNARY_OP(erfc, K_FLOAT, Out::Same, std::erfc(x))
+UNARY_OP(cbrt, K_FLOAT, Out::Same, std::cbrt(x))
 UNARY_OP(floor, K_REAL, Out::Same, real_only(x, [](auto v) { return std::floor(v); }))
 UNARY_OP(ceil, K_REAL, Out::Same, real_only(x, [](auto v) { return std::ceil(v); }))
 UNARY_OP(trunc, K_REAL, Out::Same, real_only(x, [](auto v) { return std::trunc(v); }))
@@ -167,7 +168,7 @@ void add_unary_kernels(KernelList& k) {
 #define ADD(Name) k.emplace_back(#Name, unary_kernel<Name>);
     ADD(negative) ADD(abs) ADD(sign) ADD(sqrt) ADD(square) ADD(exp) ADD(expm1) ADD(log) ADD(log1p) ADD(log2)
     ADD(log10) ADD(sin) ADD(cos) ADD(tan) ADD(asin) ADD(acos) ADD(atan) ADD(sinh) ADD(cosh) ADD(tanh) ADD(asinh)
-    ADD(acosh) ADD(atanh) ADD(erf) ADD(erfc) ADD(floor) ADD(ceil) ADD(trunc) ADD(round) ADD(reciprocal) ADD(isnan) ADD(isinf)
+    ADD(acosh) ADD(atanh) ADD(erf) ADD(erfc) ADD(cbrt) ADD(floor) ADD(ceil) ADD(trunc) ADD(round) ADD(reciprocal) ADD(isnan) ADD(isinf)
     ADD(isfinite) ADD(signbit) ADD(conj) ADD(logical_not) ADD(bitwise_invert) ADD(sigmoid)
 #undef ADD
 }

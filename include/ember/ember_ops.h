@@ -55,6 +55,8 @@ EMBER_API ember_status_t ember_atanh(ember_ctx_t* ctx, const ember_tensor_t* x, 
 EMBER_API ember_status_t ember_erf(ember_ctx_t* ctx, const ember_tensor_t* x, ember_tensor_t** out);
 /* 1 - erf(x), accurate where erf(x) is near 1 [primitive, dtypes: real_float] */
 EMBER_API ember_status_t ember_erfc(ember_ctx_t* ctx, const ember_tensor_t* x, ember_tensor_t** out);
+/* real cube root (negative for negative x; exact on cubes) [primitive, dtypes: real_float] */
+EMBER_API ember_status_t ember_cbrt(ember_ctx_t* ctx, const ember_tensor_t* x, ember_tensor_t** out);
 /* round toward -inf (integers unchanged) [primitive, dtypes: real] */
 EMBER_API ember_status_t ember_floor(ember_ctx_t* ctx, const ember_tensor_t* x, ember_tensor_t** out);
 /* round toward +inf (integers unchanged) [primitive, dtypes: real] */
@@ -99,6 +101,8 @@ EMBER_API ember_status_t ember_divide(ember_ctx_t* ctx, const ember_tensor_t* a,
 EMBER_API ember_status_t ember_floor_divide(ember_ctx_t* ctx, const ember_tensor_t* a, const ember_tensor_t* b, ember_tensor_t** out);
 /* a - floor_divide(a, b) * b (sign of b, like Python's %) [primitive, dtypes: real] */
 EMBER_API ember_status_t ember_remainder(ember_ctx_t* ctx, const ember_tensor_t* a, const ember_tensor_t* b, ember_tensor_t** out);
+/* C's fmod: a - trunc(a / b) * b (sign of a); 0 for an integer b of 0 [primitive, dtypes: real] */
+EMBER_API ember_status_t ember_fmod(ember_ctx_t* ctx, const ember_tensor_t* a, const ember_tensor_t* b, ember_tensor_t** out);
 /* a ** b [primitive, dtypes: numeric] */
 EMBER_API ember_status_t ember_pow(ember_ctx_t* ctx, const ember_tensor_t* a, const ember_tensor_t* b, ember_tensor_t** out);
 /* larger of a and b; NaN propagates [primitive, dtypes: real] */

@@ -28,11 +28,12 @@ UNARY = [  # name, numpy function, domain
     ("softplus", lambda x: np.logaddexp(x, 0), BASE), ("silu", lambda x: x / (1 + np.exp(-x)), BASE),
     ("erf", np.vectorize(math.erf), BASE),
     ("erfc", np.vectorize(math.erfc), BASE),
+    ("cbrt", np.cbrt, BASE),
 ]
 
 BINARY = [
     ("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply), ("divide", np.divide),
-    ("floor_divide", np.floor_divide), ("remainder", np.remainder), ("pow", np.power),
+    ("floor_divide", np.floor_divide), ("remainder", np.remainder), ("fmod", np.fmod), ("pow", np.power),
     ("maximum", np.maximum), ("minimum", np.minimum), ("atan2", np.arctan2), ("hypot", np.hypot),
     ("copysign", np.copysign), ("logaddexp", np.logaddexp), ("equal", np.equal),
     ("not_equal", np.not_equal), ("less", np.less), ("less_equal", np.less_equal), ("greater", np.greater),

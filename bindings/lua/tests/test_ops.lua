@@ -37,6 +37,7 @@ local unary = {
   conj = { function(x) return x end, X },
   erf = { nil, { 0.0, 0.5, -1.0 }, { 0.0, 0.5204998778130465, -0.8427007929497149 } },
   erfc = { nil, { 0.0, 0.5, 4.0 }, { 1.0, 0.4795001221869535, 1.541725790028002e-08 } },
+  cbrt = { nil, { 27.0, -8.0, 0.001, 0.0 }, { 3.0, -2.0, 0.1, 0.0 } },
 }
 local unary_bool = {
   isnan = { function(x) return x ~= x end, { 0.0, 0 / 0, 1.0 } },
@@ -81,6 +82,7 @@ local binary = {
   add = function(a, b) return a + b end, subtract = function(a, b) return a - b end,
   multiply = function(a, b) return a * b end, divide = function(a, b) return a / b end,
   floor_divide = function(a, b) return math.floor(a / b) end, remainder = function(a, b) return a - math.floor(a / b) * b end,
+  fmod = math.fmod,
   pow = function(a, b) return a ^ b end, maximum = math.max, minimum = math.min,
   atan2 = function(a, b) return math.atan(a, b) end, hypot = function(a, b) return math.sqrt(a * a + b * b) end,
   copysign = function(a, b) return (b < 0 or 1 / b < 0) and -math.abs(a) or math.abs(a) end,

@@ -90,9 +90,55 @@ def _coerce(other):
     return None
 
 
+# comparison op -> (answer when the int lies above every value of the dtype, when below)
+_CONSTANT_COMPARISONS = {"equal": (False, False), "not_equal": (True, True), "less": (True, False),
+                         "less_equal": (True, False), "greater": (False, True), "greater_equal": (False, True)}
+_MIRRORED = {"less": "greater", "less_equal": "greater_equal", "greater": "less", "greater_equal": "less_equal"}
+
+
+def _is_big_int(v):
+    return type(v) is builtins.int and not -(1 << 63) <= v < (1 << 63)
+
+
+def _has_float_result(op, dtype):
+    """Whether op of a dtype array and a Python int computes in a floating dtype (divide,
+    atan2, hypot, ...: NumPy converts the int to that float, however large)."""
+    from ._creation import zeros
+    return _binop(op, zeros((1,), dtype=dtype), 1).dtype.kind in "fc"
+
+
+def _big_int_binop(op, variant, arr, v):
+    """Binary op between the Array arr and a Python int v past int64, which the C fast path
+    declines. As NumPy 2: float and complex arrays take v as a weak float, uint64 arrays as a
+    uint64 while it fits, and so do ops that compute in a float for integer arrays (divide,
+    atan2, ...); other integer arrays compare exactly (every element lies on one
+    side of v); anything else overflows."""
+    kind = arr.dtype.kind
+    if kind in "fc" or _has_float_result(op, arr.dtype):
+        other = _wrap(_c.ember_scalar_f64(float(v)))
+    elif arr.dtype == _dt.uint64 and 0 <= v < 1 << 64:
+        from ._creation import _from_python
+        other = _from_python(v, _dt.uint64)
+    elif kind in "iu" and variant != _INPLACE and _BINARY[op] in _CONSTANT_COMPARISONS:
+        name = _BINARY[op] if variant == _FORWARD else _MIRRORED.get(_BINARY[op], _BINARY[op])
+        above, below = _CONSTANT_COMPARISONS[name]
+        from ._creation import full_like
+        return full_like(arr, above if v > 0 else below, dtype=_dt.bool_)
+    else:
+        raise OverflowError(f"{_BINARY[op]}: Python int {v} out of bounds for {arr.dtype}")
+    if variant == _FORWARD:
+        return _binop(op, arr, other)
+    if variant == _REFLECTED:
+        return _binop(op, other, arr)
+    return _ibinop(op, arr, other)
+
+
 def _operator_fallback(op, variant, self, other):
     """Called by the C operators when an operand is not an Array or a Python scalar:
-    array-likes (NumPy arrays, lists, DLPack producers) are converted and the op retried."""
+    array-likes (NumPy arrays, lists, DLPack producers) are converted and the op retried;
+    Python ints past int64 go to _big_int_binop."""
+    if _is_big_int(other):
+        return _big_int_binop(op, variant, self, other)
     o = _coerce(other)
     if o is None:
         return NotImplemented

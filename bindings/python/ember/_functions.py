@@ -6,6 +6,7 @@ import math
 from . import _ember_c as _c
 from . import _dtypes as _dt
 from ._array import Array, _wrap, _handle, _unop, _binop, _reduceop, U, B, R, AXIS_NONE, _SCALARS
+from ._array import _is_big_int, _big_int_binop, _FORWARD, _REFLECTED
 from ._creation import asarray, zeros, full, empty, arange, _from_python
 from ._errors import missing
 
@@ -47,7 +48,7 @@ def _make_unary(name, cname=None):
 
 for _n in ("negative", "positive", "abs", "sign", "sqrt", "square", "exp", "expm1", "log", "log1p", "log2",
            "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
-           "atanh", "erf", "erfc", "floor", "ceil", "trunc", "reciprocal", "isnan", "isinf", "isfinite", "signbit",
+           "atanh", "erf", "erfc", "cbrt", "floor", "ceil", "trunc", "reciprocal", "isnan", "isinf", "isfinite", "signbit",
            "conj", "logical_not", "bitwise_invert", "sigmoid", "relu", "softplus", "silu", "real", "imag"):
     _make_unary(_n)
 
@@ -66,6 +67,10 @@ def _make_binary(name, cname=None):
             return _into(op, (x1, x2), out)
         r = _binop(i, x1, x2)
         if r is NotImplemented:
+            if _is_big_int(x2) and isinstance(x1, Array):
+                return _big_int_binop(i, _FORWARD, x1, x2)
+            if _is_big_int(x1) and isinstance(x2, Array):
+                return _big_int_binop(i, _REFLECTED, x2, x1)
             return _binop(i, _arr(x1), _arr(x2))
         return r
     f.__name__ = f.__qualname__ = name
@@ -75,7 +80,7 @@ def _make_binary(name, cname=None):
     __all__.append(name)
 
 
-for _n in ("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow", "maximum", "minimum",
+for _n in ("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "pow", "maximum", "minimum",
            "atan2", "hypot", "copysign", "nextafter", "logaddexp", "equal", "not_equal", "less", "less_equal",
            "greater", "greater_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
            "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"):
