@@ -104,6 +104,10 @@ CASES = [
     ("polyfit_2d", lambda m: m.polyfit(_w(m, np.arange(6.0)), _w(m, np.stack([V, 2 * V + 1], 1)), 1)),
     ("unique", lambda m: m.unique(_w(m, I))),
     ("unique_all", lambda m: m.unique(_w(m, I), return_index=True, return_inverse=True, return_counts=True)),
+    ("unique_nan", lambda m: m.unique(_w(m, np.array([3.0, np.nan, 1.0, np.nan, 3.0, np.nan])))),
+    ("unique_nan_all", lambda m: m.unique(_w(m, np.array([[3.0, np.nan, 1.0], [np.nan, 3.0, np.nan]])), return_index=True,
+                                          return_inverse=True, return_counts=True)),
+    ("unique_nan_apart", lambda m: m.unique(_w(m, np.array([np.nan, 2.0, np.nan])), equal_nan=False)),
 ]
 
 
@@ -126,13 +130,18 @@ def _compare(got, want, label):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6, equal_nan=True, err_msg=label)
 
 
-@pytest.mark.parametrize("name,call", CASES, ids=[c[0] for c in CASES])
-def test_numpy_names_match_numpy(backend, name, call):
+def matches_numpy(call, label):
+    """call(em) against call(np), NumPy's warnings silenced."""
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         want = call(np)
-    _compare(call(em), want, name)
+    _compare(call(em), want, label)
+
+
+@pytest.mark.parametrize("name,call", CASES, ids=[c[0] for c in CASES])
+def test_numpy_names_match_numpy(backend, name, call):
+    matches_numpy(call, name)
 
 
 def test_numpy_names_refuse_what_numpy_refuses(backend):

@@ -28,6 +28,10 @@ from ._info import __array_namespace_info__
 from . import linalg, fft, random, ops, tensor, nn, stats, losses, signal, features
 from ._io import save, load, savez, savez_compressed, save_safetensors, load_safetensors
 from ._numpy_names import *  # noqa: F401,F403  (NumPy's names: arcsin, concatenate, ptp, isin, ...)
+from ._numpy_arrays import *  # noqa: F401,F403  (NumPy's mgrid, ix_, block, insert, put, select, ...)
+from ._numpy_math import *  # noqa: F401,F403  (NumPy's einsum, convolve, nanquantile, gcd, ...)
+from ._numpy_sets import *  # noqa: F401,F403  (NumPy's intersect1d, union1d, setdiff1d, ediff1d, ...)
+from ._numpy_poly import *  # noqa: F401,F403  (NumPy's roots, polyadd, polyder, ..., and its window functions)
 
 bool = bool_  # the array API's name (shadows the builtin inside this namespace only)
 __array_api_version__ = "2024.12"

@@ -12,7 +12,7 @@ from ._numpy_names import (arcsin as arcsin, arccos as arccos, arctan as arctan,
     arccosh, arctanh as arctanh, arctan2 as arctan2, absolute as absolute, power as power, amax as amax, amin as amin,
     true_divide as true_divide, mod as mod, invert as invert, bitwise_not as bitwise_not, left_shift as left_shift,
     right_shift as right_shift, conjugate as conjugate, around as around, concatenate as concatenate, median as median,
-    percentile as percentile, quantile as quantile, nanmean as nanmean, nansum as nansum, nanmax as nanmax, nanmin as
+    nanmean as nanmean, nansum as nansum, nanmax as nanmax, nanmin as
     nanmin, histogram as histogram, bincount as bincount, cov as cov, corrcoef as corrcoef, average as average, kron as
     kron, cross as cross, diag as diag, vstack as vstack, hstack as hstack, gradient as gradient, array as array, copyto
     as copyto, array_equal as array_equal, array_equiv as array_equiv, divmod as divmod, float_power as float_power,
@@ -27,6 +27,30 @@ from ._numpy_names import (arcsin as arcsin, arccos as arccos, arctan as arctan,
     tri, indices as indices, vander as vander, lexsort as lexsort, partition as partition, argpartition as argpartition,
     nanargmax as nanargmax, nanargmin as nanargmin, nancumsum as nancumsum, nanprod as nanprod, nanvar as nanvar, nanstd
     as nanstd, unique as unique, interp as interp, polyval as polyval, polyfit as polyfit, rint as rint)
+# NumPy's names for making and indexing arrays (bindings/python/ember/_numpy_arrays.py)
+from ._numpy_arrays import (mgrid as mgrid, ogrid as ogrid, ix_ as ix_, fromfunction as fromfunction, logspace as
+    logspace, geomspace as geomspace, diagflat as diagflat, tril_indices as tril_indices, triu_indices as
+    triu_indices, tril_indices_from as tril_indices_from, triu_indices_from as triu_indices_from, diag_indices as
+    diag_indices, diag_indices_from as diag_indices_from, fill_diagonal as fill_diagonal, ravel_multi_index as
+    ravel_multi_index, asanyarray as asanyarray, ascontiguousarray as ascontiguousarray, column_stack as column_stack,
+    dstack as dstack, dsplit as dsplit, block as block, resize as resize, insert as insert, ndindex as ndindex,
+    ndenumerate as ndenumerate, iterable as iterable, put as put, put_along_axis as put_along_axis, place as place,
+    extract as extract, compress as compress, choose as choose, select as select, piecewise as piecewise,
+    apply_along_axis as apply_along_axis, promote_types as promote_types, rollaxis as rollaxis, putmask as putmask,
+    asarray_chkfinite as asarray_chkfinite, fromiter as fromiter)
+# NumPy's names for computing (bindings/python/ember/_numpy_math.py)
+from ._numpy_math import (einsum as einsum, convolve as convolve, correlate as correlate, quantile as quantile,
+    percentile as percentile, nanquantile as nanquantile, nanpercentile as nanpercentile, nanmedian as nanmedian, fix
+    as fix, modf as modf, frexp as frexp, ldexp as ldexp, fabs as fabs, gcd as gcd, lcm as lcm, real_if_close as
+    real_if_close, matvec as matvec, vecmat as vecmat, unwrap as unwrap, spacing as spacing, bitwise_count as
+    bitwise_count, histogram_bin_edges as histogram_bin_edges, histogramdd as histogramdd, histogram2d as histogram2d)
+# NumPy's set routines and sequence helpers (bindings/python/ember/_numpy_sets.py)
+from ._numpy_sets import (intersect1d as intersect1d, union1d as union1d, setdiff1d as setdiff1d, setxor1d as
+    setxor1d, ediff1d as ediff1d, trim_zeros as trim_zeros, sort_complex as sort_complex, nancumprod as nancumprod)
+# NumPy's polynomials and windows (bindings/python/ember/_numpy_poly.py)
+from ._numpy_poly import (poly as poly, roots as roots, polyadd as polyadd, polysub as polysub, polymul as polymul,
+    polyder as polyder, polyint as polyint, polydiv as polydiv, bartlett as bartlett, blackman as blackman, hamming as
+    hamming, hanning as hanning, kaiser as kaiser, i0 as i0)
 from . import linalg as linalg, fft as fft, random as random, ops as ops, tensor as tensor, nn as nn, stats as stats, losses as losses, signal as signal, features as features
 
 __array_api_version__: str

@@ -18,7 +18,7 @@ from ._creation import asarray, eye, ones, zeros, ones_like, zeros_like, arange,
 __all__ = [
     "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "arctan2", "absolute", "power", "amax", "amin",
     "true_divide", "mod", "invert", "bitwise_not", "left_shift", "right_shift", "conjugate", "around", "concatenate",
-    "median", "percentile", "quantile", "nanmean", "nansum", "nanmax", "nanmin", "histogram", "bincount", "cov",
+    "median", "nanmean", "nansum", "nanmax", "nanmin", "histogram", "bincount", "cov",
     "corrcoef", "average", "kron", "cross", "diag", "vstack", "hstack", "gradient",
     "array", "copyto", "array_equal", "array_equiv", "divmod", "float_power", "logaddexp2", "isposinf", "isneginf",
     "atleast_1d", "atleast_2d", "atleast_3d", "ptp", "fliplr", "flipud", "rot90", "ravel", "deg2rad", "radians",
@@ -35,7 +35,7 @@ absolute, power, amax, amin = F.abs, F.pow, F.max, F.min
 true_divide, mod, conjugate = F.divide, F.remainder, F.conj
 invert = bitwise_not = F.bitwise_invert
 left_shift, right_shift = F.bitwise_left_shift, F.bitwise_right_shift
-median, percentile, quantile = _stats.median, _stats.percentile, _stats.quantile
+median = _stats.median
 nanmean, nansum, nanmax, nanmin = _stats.nanmean, _stats.nansum, _stats.nanmax, _stats.nanmin
 histogram, bincount, cov, corrcoef, average = _stats.histogram, _stats.bincount, _stats.cov, _stats.corrcoef, _stats.average
 kron, cross, diag = _linalg.kron, _linalg.cross, _linalg.diag
@@ -511,21 +511,31 @@ def nanstd(a, axis=None, ddof=0, keepdims=False):
     return F.sqrt(nanvar(a, axis=axis, ddof=ddof, keepdims=keepdims))
 
 
-def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None):
-    """NumPy's unique of the flattened array (axis=None only)."""
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True):
+    """NumPy's unique of the flattened array (axis=None only); NaNs count as one value unless
+    equal_nan=False (the array API's unique_* keep each NaN apart)."""
     if axis is not None:
         raise NotImplementedError("ember.unique: only axis=None (use unique_values for the array API's form)")
     ar = asarray(ar)
-    if not (return_index or return_inverse or return_counts):
-        return F.unique_values(ravel(ar))
     r = F.unique_all(ravel(ar))
-    out = [r.values]
+    values, indices, inverse, counts = r.values, r.indices, r.inverse_indices, r.counts
+    n = values.shape[0]
+    nans = builtins.int(F.sum(F.isnan(values))) if equal_nan and _float_kind(ar) and n else 0
+    if nans > 1:  # the sort put them last, one entry each: fold them into the first
+        keep = n - nans + 1
+        values = values[:keep]
+        indices = F.concat([indices[:keep - 1], F.reshape(F.min(indices[keep - 1:]), (1,))])
+        counts = F.concat([counts[:keep - 1], F.reshape(F.sum(counts[keep - 1:]), (1,))])
+        inverse = F.minimum(inverse, keep - 1)
+    if not (return_index or return_inverse or return_counts):
+        return values
+    out = [values]
     if return_index:
-        out.append(r.indices)
+        out.append(indices)
     if return_inverse:  # NumPy 2: in the input's shape
-        out.append(F.reshape(r.inverse_indices, ar.shape))
+        out.append(F.reshape(inverse, ar.shape))
     if return_counts:
-        out.append(r.counts)
+        out.append(counts)
     return tuple(out)
 
 

@@ -224,3 +224,6 @@ def random_categorical(logits, num_samples, from_logits=True, device=None):
 uniform = random_uniform
 normal = random_normal
 bernoulli = random_bernoulli
+
+# NumPy's Generator interface and its module-level shortcuts (bindings/python/ember/_generator.py)
+from ._generator import Generator, default_rng, choice, permutation, rand, randn, random  # noqa: E402,F401

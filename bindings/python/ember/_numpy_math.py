@@ -1,0 +1,585 @@
+"""More of NumPy's names for computing: einsum, convolve/correlate, the NaN-ignoring
+quantiles, quantiles of several q at once, fix/modf/frexp/ldexp/fabs, gcd/lcm and
+real_if_close. Composites of the namespace's functions (no kernel of their own), checked
+against NumPy by tests/python/test_numpy_math.py on every backend."""
+import builtins
+import math
+
+from . import _dtypes as _dt
+from . import _functions as F
+from . import fft as _fft
+from . import stats as _stats
+from ._backend import on_device
+from ._creation import asarray, zeros
+
+__all__ = [
+    "einsum", "convolve", "correlate", "quantile", "percentile", "nanquantile", "nanpercentile", "nanmedian", "fix",
+    "modf", "frexp", "ldexp", "fabs", "gcd", "lcm", "real_if_close", "matvec", "vecmat", "unwrap", "spacing",
+    "bitwise_count", "histogram_bin_edges", "histogramdd", "histogram2d",
+]
+
+
+# ---------------------------------------------------------------- einsum
+
+
+def _einsum_terms(subscripts, operands):
+    """Input terms with '...' spelt out as letters of their own (right-aligned, as
+    broadcasting aligns them) and the output term (NumPy's implicit one without '->')."""
+    s = subscripts.replace(" ", "")
+    ins, out = s.split("->") if "->" in s else (s, None)
+    terms = ins.split(",")
+    if len(terms) != len(operands):
+        raise ValueError(f"einsum: {len(terms)} operand terms in {subscripts!r} for {len(operands)} operands")
+    used = set(c for c in s if c.isalpha())
+    spare = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in used]
+    named = []
+    for t, x in zip(terms, operands):
+        bare = t.replace("...", "")
+        if any(not c.isalpha() for c in bare) or t.count("...") > 1:
+            raise ValueError(f"einsum: invalid subscript term {t!r}")
+        named.append(len(bare))
+        if "..." not in t and len(t) != x.ndim:
+            raise ValueError(f"einsum: term {t!r} has {len(t)} subscripts for an operand of {x.ndim} dimensions")
+    ell = builtins.max([x.ndim - n for t, x, n in zip(terms, operands, named) if "..." in t] or [0])
+    if ell > len(spare):
+        raise ValueError("einsum: too many broadcast dimensions")
+    ell_letters = "".join(spare[:ell])
+    full = []
+    for t, x, n in zip(terms, operands, named):
+        if "..." in t:
+            k = x.ndim - n
+            if k < 0:
+                raise ValueError(f"einsum: term {t!r} has more subscripts than its operand has dimensions")
+            t = t.replace("...", ell_letters[ell - k:])
+        full.append(t)
+    if out is None:
+        letters = "".join(full)
+        out = ell_letters + "".join(sorted(c for c in set(letters) if letters.count(c) == 1 and c not in ell_letters))
+    else:
+        if out.count("...") > 1 or any(not c.isalpha() for c in out.replace("...", "")):
+            raise ValueError(f"einsum: invalid output subscripts {out!r}")
+        out = out.replace("...", ell_letters)
+        if len(set(out)) != len(out):
+            raise ValueError(f"einsum: output subscripts {out!r} repeat a letter")
+        for c in out:
+            if not any(c in t for t in full):
+                raise ValueError(f"einsum: output subscript {c!r} appears in no input")
+    return full, out
+
+
+def _einsum_diagonal(x, term):
+    """Repeated letters of one term become one axis (the diagonal)."""
+    while True:
+        dup = next((c for c in term if term.count(c) > 1), None)
+        if dup is None:
+            return x, term
+        i = term.index(dup)
+        j = term.index(dup, i + 1)
+        if x.shape[i] != x.shape[j]:
+            raise ValueError(f"einsum: dimensions of repeated subscript {dup!r} differ ({x.shape[i]} and {x.shape[j]})")
+        rest = [k for k in range(x.ndim) if k not in (i, j)]
+        x = F.diagonal(F.permute_dims(x, tuple(rest + [i, j])))
+        term = "".join(term[k] for k in rest) + dup
+
+
+def _einsum_sum(x, term, keep):
+    axes = tuple(k for k, c in enumerate(term) if c not in keep)
+    if not axes:
+        return x, term
+    return F.sum(x, axis=axes, dtype=x.dtype), "".join(c for c in term if c in keep)
+
+
+def _einsum_pair(a, ta, b, tb, keep, sizes):
+    """The product of a and b summed over their shared letters that keep lacks, as one
+    (batched) matmul: a as (batch, left, shared), b as (batch, shared, right)."""
+    a, ta = _einsum_sum(a, ta, set(keep) | set(tb))
+    b, tb = _einsum_sum(b, tb, set(keep) | set(ta))
+    batch = [c for c in ta if c in tb and c in keep]
+    shared = [c for c in ta if c in tb and c not in keep]
+    left = [c for c in ta if c not in tb]
+    right = [c for c in tb if c not in ta]
+    a = F.permute_dims(a, tuple(ta.index(c) for c in batch + left + shared))
+    b = F.permute_dims(b, tuple(tb.index(c) for c in batch + shared + right))
+    a = F.broadcast_to(a, tuple(sizes[c] for c in batch + left + shared))
+    b = F.broadcast_to(b, tuple(sizes[c] for c in batch + shared + right))
+    nb, nl, ns, nr = (math.prod(sizes[c] for c in g) for g in (batch, left, shared, right))
+    r = F.matmul(F.reshape(a, (nb, nl, ns)), F.reshape(b, (nb, ns, nr)))
+    return F.reshape(r, tuple(sizes[c] for c in batch + left + right)), "".join(batch + left + right)
+
+
+def einsum(subscripts, *operands, dtype=None, optimize=False):
+    """Einstein summation in NumPy's notation ('ij,jk->ik', 'ii->i', '...ij,...jk', implicit
+    outputs): repeated letters of one operand take its diagonal, letters no later term or the
+    output needs are summed, and each pair of operands multiplies as one batched matmul, from
+    the left. optimize is accepted and ignored."""
+    if not isinstance(subscripts, str):
+        raise NotImplementedError("einsum: only the subscripts-string form")
+    if not operands:
+        raise ValueError("einsum: no operands")
+    ops = [asarray(x) for x in operands]
+    if dtype is not None:
+        ops = [x.astype(dtype) for x in ops]
+    else:
+        common = _dt.result_type(*ops)
+        ops = [x if x.dtype == common else x.astype(common) for x in ops]
+    terms, out = _einsum_terms(subscripts, ops)
+    sizes = {}
+    for t, x in zip(terms, ops):
+        for c, n in zip(t, x.shape):
+            if sizes.get(c, 1) != 1 and n != 1 and sizes[c] != n:
+                raise ValueError(f"einsum: subscript {c!r} has sizes {sizes[c]} and {n}")
+            sizes[c] = n if sizes.get(c, 1) == 1 else sizes[c]
+    pairs = [_einsum_diagonal(x, t) for x, t in zip(ops, terms)]
+    x, t = pairs[0]
+    for k in range(1, len(pairs)):
+        keep = set(out).union(*[set(tt) for _, tt in pairs[k + 1:]])
+        x, t = _einsum_pair(x, t, pairs[k][0], pairs[k][1], keep, sizes)
+    x, t = _einsum_sum(x, t, set(out))
+    x = F.broadcast_to(x, tuple(sizes[c] for c in t))
+    return F.permute_dims(x, tuple(t.index(c) for c in out)) if t != out else x
+
+
+# ---------------------------------------------------------------- convolution
+
+
+def _full_convolution(a, v):
+    """Full discrete convolution of 1-d a and v (len(v) <= len(a)): len(v) shifted
+    multiply-adds for short kernels, an FFT product for long ones (rounded for integers)."""
+    n, m = a.shape[0], v.shape[0]
+    size = n + m - 1
+    if m <= 64:
+        padded = F.concat([zeros((m - 1,), dtype=a.dtype), a, zeros((m - 1,), dtype=a.dtype)])
+        r = None
+        for j in range(m):
+            term = v[j] * padded[m - 1 - j: m - 1 - j + size]
+            r = term if r is None else r + term
+        return r
+    if a.dtype.kind == "c":
+        return _fft.ifft(_fft.fft(a, n=size) * _fft.fft(v, n=size), n=size)
+    real = a if a.dtype.kind == "f" else a.astype(_dt.float64)
+    r = _fft.irfft(_fft.rfft(real, n=size) * _fft.rfft(v.astype(real.dtype), n=size), n=size)
+    return F.round(r).astype(a.dtype) if a.dtype.kind in "biu" else r
+
+
+def _convolution_mode(full, n, m, mode):
+    if mode == "full":
+        return full
+    if mode == "same":
+        start = (builtins.min(n, m) - 1) // 2
+        return full[start: start + builtins.max(n, m)]
+    if mode == "valid":
+        start = builtins.min(n, m) - 1
+        return full[start: start + builtins.max(n, m) - builtins.min(n, m) + 1]
+    raise ValueError(f"convolve: mode must be 'full', 'same' or 'valid', not {mode!r}")
+
+
+def _as_1d(x, name):
+    x = asarray(x)
+    if x.ndim > 1:
+        raise ValueError(f"{name}: object too deep for desired array (1-d inputs only)")
+    x = F.reshape(x, (-1,))
+    if x.shape[0] == 0:
+        raise ValueError(f"{name}: inputs cannot be empty")
+    return x
+
+
+def convolve(a, v, mode="full"):
+    """Discrete linear convolution of two 1-d sequences (modes 'full', 'same', 'valid')."""
+    a, v = _as_1d(a, "convolve"), _as_1d(v, "convolve")
+    common = _dt.result_type(a, v)
+    a, v = a.astype(common), v.astype(common)
+    n, m = a.shape[0], v.shape[0]
+    full = _full_convolution(a, v) if m <= n else _full_convolution(v, a)
+    return _convolution_mode(full, n, m, mode)
+
+
+def correlate(a, v, mode="valid"):
+    """Cross-correlation of two 1-d sequences, c[k] = sum_n a[n + k] conj(v[n]), as NumPy's
+    correlate (default mode 'valid')."""
+    a, v = _as_1d(a, "correlate"), _as_1d(v, "correlate")
+    common = _dt.result_type(a, v)
+    a, v = a.astype(common), v.astype(common)
+    if common.kind == "c":
+        v = F.conj(v)
+    n, m = a.shape[0], v.shape[0]
+    if m <= n:
+        return _convolution_mode(_full_convolution(a, F.flip(v)), n, m, mode)
+    # NumPy's correlate with the longer second sequence: the reversed correlation of the pair swapped
+    return F.flip(_convolution_mode(_full_convolution(F.flip(a), v), n, m, mode))
+
+
+# ---------------------------------------------------------------- quantiles
+
+
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def _lerp(lo, hi, t):
+    """lo + (hi - lo) t, from the nearer end (NumPy's form: exact at t = 0 and 1, monotone)."""
+    d = hi - lo
+    return F.where(t >= 0.5, hi - d * (1.0 - t), lo + d * t)
+
+
+def _quantiles_along_last(s, count, q, method):
+    """The q-th quantile of the first count[...] values of each sorted row of s (NaN where
+    count is 0)."""
+    last = F.maximum(count - 1, 0)
+    pos = (count - 1).astype(_dt.float64) * q
+    lo = F.clip(F.floor(pos), 0, None).astype(_dt.int64)
+    lo = F.minimum(lo, last)
+    hi = F.minimum(lo + 1, last)
+    v_lo, v_hi = F.take_along_axis(s, lo, axis=-1), F.take_along_axis(s, hi, axis=-1)
+    frac = pos - lo.astype(_dt.float64)
+    if method == "linear":
+        r = _lerp(v_lo.astype(_dt.float64) if s.dtype.kind != "c" else v_lo, v_hi.astype(_dt.float64), frac)
+    elif method == "lower":
+        r = v_lo
+    elif method == "higher":
+        r = F.where(frac > 0, v_hi, v_lo)
+    elif method == "nearest":
+        r = F.where(frac > 0.5, v_hi, F.where(frac < 0.5, v_lo, F.where(F.remainder(lo, 2) == 0, v_lo, v_hi)))
+    else:
+        r = F.where(frac > 0, (v_lo.astype(_dt.float64) + v_hi.astype(_dt.float64)) / 2, v_lo.astype(_dt.float64))
+    r = r.astype(s.dtype) if s.dtype.kind == "f" else r
+    return F.where(count == 0, math.nan, r) if s.dtype.kind == "f" else r
+
+
+def _quantile(a, q, axis, keepdims, method, skip_nan, name):
+    if method not in _METHODS:
+        raise ValueError(f"{name}: method must be one of {_METHODS}, not {method!r}")
+    a = asarray(a)
+    qs = asarray(q, dtype=_dt.float64)
+    if builtins.bool(F.any(F.logical_or(qs < 0, qs > 1))) or builtins.bool(F.any(F.isnan(qs))):
+        raise ValueError(f"{name}: quantiles must be in the range [0, 1]" if name.endswith("quantile")
+                         else f"{name}: percentiles must be in the range [0, 100]")
+    nd = a.ndim
+    if axis is None:
+        x, shape_kept = F.reshape(a, (1, -1)) if nd else F.reshape(a, (1, 1)), (1,) * nd
+    else:
+        axes = (axis,) if isinstance(axis, int) else tuple(axis)
+        axes = tuple(ax % nd for ax in axes)
+        others = [d for d in range(nd) if d not in axes]
+        x = F.permute_dims(a, tuple(others + list(axes)))
+        x = F.reshape(x, tuple(a.shape[d] for d in others) + (-1,))
+        shape_kept = tuple(1 if d in axes else a.shape[d] for d in range(nd))
+    if a.dtype.kind in "biu":
+        x = x.astype(_dt.float64)
+    s = F.sort(x, axis=-1)
+    width = s.shape[-1]
+    if width == 0 and not skip_nan:
+        raise IndexError(f"{name}: the slices are empty")
+    if skip_nan and s.dtype.kind == "f":
+        count = F.sum(F.logical_not(F.isnan(s)), axis=-1, keepdims=True, dtype=_dt.int64)
+    else:
+        count = zeros(s.shape[:-1] + (1,), dtype=_dt.int64) + width
+    if width == 0:
+        s = zeros(s.shape[:-1] + (1,), dtype=s.dtype)
+    results = []
+    for qv in (qs.tolist() if qs.ndim else [float(qs)]):
+        r = _quantiles_along_last(s, count, qv, method)
+        if not skip_nan and s.dtype.kind == "f":
+            r = F.where(F.isnan(s[..., -1:]), math.nan, r)  # NaNs sort last; NumPy's quantile is NaN then
+        r = F.reshape(r, shape_kept) if keepdims else (F.reshape(r, r.shape[:-1]) if axis is not None else F.reshape(r, ()))
+        results.append(r)
+    return results[0] if qs.ndim == 0 else F.stack(results, axis=0)
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False):
+    """NumPy's quantile: q a number or an array of them (the result gains q's axis first),
+    axis None, an int or a tuple."""
+    if out is not None:
+        raise NotImplementedError("quantile: out=")
+    if isinstance(q, (int, float)) and (axis is None or isinstance(axis, int)):
+        return _stats.quantile(asarray(a), q, axis=axis, keepdims=keepdims, method=method)
+    return _quantile(a, q, axis, keepdims, method, False, "quantile")
+
+
+def _hundredths(q):
+    return q / 100.0 if isinstance(q, (int, float)) else F.divide(asarray(q, dtype=_dt.float64), 100.0)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False):
+    return quantile(a, _hundredths(q), axis, out, overwrite_input, method, keepdims)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False):
+    """quantile ignoring NaNs (an all-NaN slice gives NaN)."""
+    if out is not None:
+        raise NotImplementedError("nanquantile: out=")
+    return _quantile(a, q, axis, keepdims, method, True, "nanquantile")
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False):
+    return nanquantile(a, _hundredths(q), axis, out, overwrite_input, method, keepdims)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return nanquantile(a, 0.5, axis, out, overwrite_input, "linear", keepdims)
+
+
+# ---------------------------------------------------------------- elementwise
+
+
+def _float_of(x):
+    x = asarray(x)
+    return x if x.dtype.kind in "fc" else x.astype(_dt.default_float())
+
+
+def fix(x):
+    """Rounds toward zero (integers unchanged)."""
+    return F.trunc(asarray(x))
+
+
+def fabs(x):
+    x = asarray(x)
+    if x.dtype.kind == "c":
+        raise TypeError("fabs: complex input (use abs)")
+    return F.abs(_float_of(x))
+
+
+def modf(x):
+    """(fractional part, integral part), both with x's sign (inf: 0 and inf)."""
+    x = _float_of(x)
+    whole = F.trunc(x)
+    frac = F.where(F.isinf(x), 0.0, x - whole)
+    return F.copysign(frac, x), whole
+
+
+# 2.0 ** k for k in [-1074, 1023], exact: the scale factors of ldexp and frexp.
+_POW2_LOW, _POW2_HIGH = -1074, 1023
+_pow2_table = {}  # one table per device
+
+
+def _pow2(k):
+    """2.0 ** k (float64, exact) for an int64 array k clipped to the float64 range."""
+    key = repr(k.device)
+    table = _pow2_table.get(key)
+    if table is None:
+        with on_device(k.device):
+            table = _pow2_table[key] = asarray([math.ldexp(1.0, e) for e in range(_POW2_LOW, _POW2_HIGH + 1)],
+                                               dtype=_dt.float64)
+    return F.take(table, F.clip(k, _POW2_LOW, _POW2_HIGH) - _POW2_LOW)
+
+
+def _scale(w, k):
+    """w * 2 ** k for float64 w and int64 k, in two exact steps of normal powers of two (one
+    rounding unless the first product is already subnormal)."""
+    first = F.clip(k, -1022, _POW2_HIGH)
+    return w * _pow2(first) * _pow2(F.clip(k - first, -1022, _POW2_HIGH))
+
+
+def ldexp(x1, x2):
+    """x1 * 2 ** x2, exact wherever the result is a normal number (two exact scalings when
+    x2 lies beyond float64's exponent range)."""
+    x1 = _float_of(x1)
+    e = asarray(x2)
+    if e.dtype.kind not in "iu":
+        raise TypeError("ldexp: the exponent must hold integers")
+    if x1.dtype.kind == "c":
+        raise TypeError("ldexp: complex input")
+    return _scale(x1.astype(_dt.float64), F.clip(e.astype(_dt.int64), -2200, 2200)).astype(x1.dtype)
+
+
+def frexp(x):
+    """(mantissa, exponent): x = mantissa * 2 ** exponent with 0.5 <= |mantissa| < 1
+    (0, inf and NaN: x itself and 0); exponent int32."""
+    x = _float_of(x)
+    if x.dtype.kind == "c":
+        raise TypeError("frexp: complex input")
+    w = x.astype(_dt.float64)
+    special = F.logical_or(w == 0, F.logical_not(F.isfinite(w)))
+    a = F.where(special, 1.0, F.abs(w))
+    e = F.floor(F.log2(a)).astype(_dt.int64) + 1
+    m = _scale(a, -e)
+    # log2 may round across a power of two: one step fixes the exponent
+    e = F.where(m >= 1.0, e + 1, F.where(m < 0.5, e - 1, e))
+    m = _scale(a, -e)
+    mant = F.where(special, w, F.copysign(m, w))
+    return mant.astype(x.dtype), F.where(special, 0, e).astype(_dt.int32)
+
+
+def _integer_operands(x1, x2, name):
+    """x1 and x2 broadcast, in their common integer dtype (Python ints weak)."""
+    a, b = asarray(x1), asarray(x2)
+    if a.dtype.kind not in "biu" or b.dtype.kind not in "biu":
+        raise TypeError(f"{name}: integer inputs only")
+    weak1, weak2 = type(x1) is int, type(x2) is int
+    common = _dt.result_type(b, x1) if weak1 and not weak2 else _dt.result_type(a, x2) if weak2 and not weak1 \
+        else _dt.result_type(a, b)
+    if common.kind == "b":
+        common = _dt.int64
+    shape = F.broadcast_shapes(a.shape, b.shape)
+    return F.broadcast_to(a.astype(common), shape), F.broadcast_to(b.astype(common), shape)
+
+
+def gcd(x1, x2):
+    """Greatest common divisor of |x1| and |x2| (gcd(0, 0) = 0), by Euclid's steps over the
+    whole array until every remainder is 0 (at most ~92 steps for 64-bit integers)."""
+    a, b = _integer_operands(x1, x2, "gcd")
+    a, b = F.abs(a), F.abs(b)
+    while builtins.bool(F.any(b != 0)):
+        nz = b != 0
+        a, b = F.where(nz, b, a), F.where(nz, F.remainder(a, F.where(nz, b, 1)), 0)
+    return a
+
+
+def lcm(x1, x2):
+    """Least common multiple of |x1| and |x2| (0 when either is 0)."""
+    a, b = _integer_operands(x1, x2, "lcm")
+    g = gcd(a, b)
+    return F.where(g == 0, 0, F.abs(F.floor_divide(a, F.where(g == 0, 1, g)) * b))
+
+
+def real_if_close(a, tol=100):
+    """The real part when every imaginary part is within tol machine epsilons of 0 (tol > 1)
+    or of tol itself; a unchanged otherwise."""
+    a = asarray(a)
+    if a.dtype.kind != "c":
+        return a
+    limit = tol * _dt.finfo(a.dtype).eps if tol > 1 else tol
+    return F.real(a) if builtins.bool(F.all(F.abs(F.imag(a)) < limit)) else a
+
+
+def spacing(x):
+    """The distance from x to the next number of its dtype away from 0, with x's sign."""
+    x = _float_of(x)
+    a = F.abs(x)
+    return F.copysign(F.nextafter(a, math.inf) - a, x)
+
+
+_POPCOUNT_MASKS = (0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F, 0x0101010101010101)
+
+
+def bitwise_count(x):
+    """The number of 1 bits in |x| (uint8), as NumPy 2's bitwise_count."""
+    x = asarray(x)
+    if x.dtype.kind not in "biu":
+        raise TypeError("bitwise_count: integer inputs only")
+    v = (F.abs(x) if x.dtype.kind == "i" else x).astype(_dt.uint64)
+    m1, m2, m4, h01 = (asarray(c, dtype=_dt.uint64) for c in _POPCOUNT_MASKS)
+    v = v - ((v >> 1) & m1)
+    v = (v & m2) + ((v >> 2) & m2)
+    v = (v + (v >> 4)) & m4
+    return ((v * h01) >> 56).astype(_dt.uint8)
+
+
+def matvec(x1, x2):
+    """Matrix-vector products over the last axes: (..., m, n) and (..., n) give (..., m)."""
+    x1, x2 = asarray(x1), asarray(x2)
+    if x1.ndim < 2 or x2.ndim < 1:
+        raise ValueError("matvec: x1 needs 2 dimensions and x2 one at least")
+    return F.matmul(x1, x2[..., None])[..., 0]
+
+
+def vecmat(x1, x2):
+    """Vector-matrix products over the last axes, x1 conjugated: (..., n) and (..., n, m) give
+    (..., m)."""
+    x1, x2 = asarray(x1), asarray(x2)
+    if x1.ndim < 1 or x2.ndim < 2:
+        raise ValueError("vecmat: x1 needs one dimension and x2 two at least")
+    if x1.dtype.kind == "c":
+        x1 = F.conj(x1)
+    return F.matmul(x1[..., None, :], x2)[..., 0, :]
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
+    """p with jumps between neighbours larger than discont (default period / 2) removed by
+    adding multiples of period."""
+    p = _float_of(p)
+    dd = F.diff(p, axis=axis)
+    half = period / 2
+    discont = half if discont is None else builtins.max(discont, half)
+    ddmod = F.remainder(dd + half, period) - half
+    ddmod = F.where(F.logical_and(ddmod == -half, dd > 0), half, ddmod)
+    correction = F.where(F.abs(dd) < discont, 0.0, ddmod - dd)
+    first = [slice(None)] * p.ndim
+    first[axis] = slice(0, 1)
+    rest = [slice(None)] * p.ndim
+    rest[axis] = slice(1, None)
+    out = F.concat([p[tuple(first)], p[tuple(rest)] + F.cumulative_sum(correction, axis=axis)], axis=axis)
+    return out.astype(p.dtype)
+
+
+def _bin_edges(values, bins, value_range, name):
+    if isinstance(bins, str):
+        raise NotImplementedError(f"{name}: bins given by a rule name ({bins!r}); give a count or the edges")
+    if not isinstance(bins, int):
+        edges = asarray(bins, dtype=_dt.float64)
+        if edges.ndim != 1 or builtins.bool(F.any(edges[1:] < edges[:-1])):
+            raise ValueError(f"{name}: bins must increase monotonically")
+        return edges
+    if bins < 1:
+        raise ValueError(f"{name}: the number of bins must be positive")
+    if value_range is not None:
+        lo, hi = float(value_range[0]), float(value_range[1])
+        if lo > hi:
+            raise ValueError(f"{name}: max must be larger than min in range parameter")
+    elif values.size:
+        lo, hi = float(F.min(values)), float(F.max(values))
+    else:
+        lo, hi = 0.0, 1.0
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise ValueError(f"{name}: autodetected range of [{lo}, {hi}] is not finite")
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    from ._creation import linspace
+    return linspace(lo, hi, bins + 1, dtype=_dt.float64)
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    a = asarray(a)
+    return _bin_edges(F.reshape(a, (-1,)).astype(_dt.float64), bins, range, "histogram_bin_edges")
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):
+    """(counts, [edges per dimension]) of the N points of sample (N, D) (or a sequence of D
+    coordinate arrays); each bin holds [edge, next edge) except the last, which holds its
+    right edge too; points outside the edges are not counted."""
+    if isinstance(sample, (list, tuple)) and sample and not isinstance(sample[0], (int, float)):
+        coords = [F.reshape(asarray(c), (-1,)).astype(_dt.float64) for c in sample]
+    else:
+        s = asarray(sample)
+        if s.ndim == 1:
+            s = F.reshape(s, (-1, 1))
+        coords = [s[:, d].astype(_dt.float64) for d in builtins.range(s.shape[1])]
+    dims = len(coords)
+    bins_per = list(bins) if isinstance(bins, (list, tuple)) else [bins] * dims
+    ranges = list(range) if range is not None else [None] * dims
+    if len(bins_per) != dims or len(ranges) != dims:
+        raise ValueError("histogramdd: bins and range need one entry per dimension")
+    edges = [_bin_edges(c, b, r, "histogramdd") for c, b, r in zip(coords, bins_per, ranges)]
+    n = coords[0].shape[0]
+    inside = None
+    flat = zeros((n,), dtype=_dt.int64)
+    for c, e in zip(coords, edges):
+        nb = e.shape[0] - 1
+        k = F.searchsorted(e, c, side="right") - 1
+        k = F.where(c == e[nb], nb - 1, k)  # the last bin includes its right edge
+        ok = F.logical_and(k >= 0, k < nb)
+        inside = ok if inside is None else F.logical_and(inside, ok)
+        flat = flat * nb + F.clip(k, 0, nb - 1)
+    shape = tuple(e.shape[0] - 1 for e in edges)
+    w = None if weights is None else F.reshape(asarray(weights), (-1,)).astype(_dt.float64)
+    from ._numpy_names import bincount
+    if n:
+        keep = F.nonzero(inside)[0]
+        counts = bincount(F.take(flat, keep), weights=None if w is None else F.take(w, keep), minlength=math.prod(shape))
+    else:
+        counts = zeros((math.prod(shape),), dtype=_dt.float64)
+    counts = F.reshape(counts.astype(_dt.float64), shape)
+    if density:
+        total = F.sum(counts)
+        widths = [e[1:] - e[:-1] for e in edges]
+        volume = widths[0]
+        for wd in widths[1:]:
+            volume = volume[..., None] * wd
+        counts = counts / total / volume
+    return counts, edges
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
+    """(counts, x edges, y edges) of the points (x[i], y[i]) (histogramdd of two)."""
+    if isinstance(bins, (list, tuple)) and len(bins) != 2:
+        bins = [bins, bins]
+    counts, edges = histogramdd([x, y], bins, range, density, weights)
+    return counts, edges[0], edges[1]
