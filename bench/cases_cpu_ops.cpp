@@ -107,7 +107,7 @@ struct Op {
 const Op kOps[] = {
     {"add_f32", nullptr, 1, -1, 1},       {"exp_f32", ember_exp, 0, -10, 10},  {"log_f32", ember_log, 0, 1e-3, 1e3},
     {"tanh_f32", ember_tanh, 0, -5, 5},   {"sigmoid_f32", ember_sigmoid, 0, -10, 10}, {"gelu_tanh_f32", gelu_tanh, 0, -5, 5},
-    {"sin_f32", ember_sin, 0, -10, 10},   {"softplus_f32", ember_softplus, 0, -10, 10},
+    {"sin_f32", ember_sin, 0, -10, 10},   {"softplus_f32", ember_softplus, 0, -10, 10}, {"cbrt_f32", ember_cbrt, 0, -1e3, 1e3},
     {"sum_f32", nullptr, 2, -1, 1},       {"mean_f32", nullptr, 3, -1, 1},
 };
 

@@ -11,6 +11,7 @@ The NumPy expressions are the ones a user writes:
   exp/log/tanh np.exp(x), np.log(x), np.tanh(x); sin_f32 np.sin(x)
   sigmoid_f32  1 / (1 + np.exp(-x))
   softplus_f32 np.logaddexp(x, 0)           (Ember: ember_softplus)
+  cbrt_f32     np.cbrt(x)                    (Ember: ember_cbrt; exact on cubes, NumPy's float32 is not)
   gelu_tanh_f32  0.5 * x * (1 + np.tanh(sqrt(2/pi) * (x + 0.044715 * (x * x * x))))  (Ember: ember_gelu;
                x**3 makes NumPy ~50x slower here (np.power of float32 is not vectorised))
   sum/mean     x.sum(), x.mean()
@@ -370,6 +371,7 @@ CASES = {
     "sigmoid_f32": ((-10, 10), lambda a, b: 1 / (1 + np.exp(-a))),
     "sin_f32": ((-10, 10), lambda a, b: np.sin(a)),
     "softplus_f32": ((-10, 10), lambda a, b: np.logaddexp(a, np.float32(0))),
+    "cbrt_f32": ((-1e3, 1e3), lambda a, b: np.cbrt(a)),
     "gelu_tanh_f32": ((-5, 5), lambda a, b: 0.5 * a * (1 + np.tanh(0.7978845608028654 * (a + 0.044715 * (a * a * a))))),
     "sum_f32": ((-1, 1), lambda a, b: a.sum()),
     "mean_f32": ((-1, 1), lambda a, b: a.mean()),

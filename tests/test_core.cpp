@@ -348,6 +348,45 @@ TEST(HostMemory, ReadWriteItemAndQueries) {
     EXPECT_EQ(device, 0);
 }
 
+// The item readers convert on the host for most dtypes and through the backend's astype for
+// the rest: both must give what astype gives, for an element at an offset into its storage.
+TEST(HostMemory, ItemOfEveryDtypeMatchesItsAstype) {
+    for (int d = 0; d < EMBER_DTYPE_COUNT; ++d) {
+        const ember_dtype_t dt = (ember_dtype_t)d;
+        const bool is_unsigned = dt >= EMBER_UINT8 && dt <= EMBER_UINT64;
+        std::vector<double> data = dt == EMBER_BOOL ? std::vector<double>{0, 1, 1}
+                                   : is_unsigned    ? std::vector<double>{3, 200, 77}
+                                   : dt >= EMBER_FLOAT16 ? std::vector<double>{1.5, -2.75, 1e-3}
+                                                         : std::vector<double>{4, -100, -7};
+        T x = make<double>(data, {3}, dt);
+        for (int64_t k = 0; k < 3; ++k) {
+            T e, as_f64, as_c128;
+            EM_OK(ember_select(test_ctx(), x, 0, k, e.out()));
+            EM_OK(ember_astype(test_ctx(), e, EMBER_FLOAT64, as_f64.out()));
+            EM_OK(ember_astype(test_ctx(), e, EMBER_COMPLEX128, as_c128.out()));
+            double v = 0, re = 0, im = 1;
+            EM_OK(ember_tensor_item_f64(e, &v));
+            EM_OK(ember_tensor_item_c128(e, &re, &im));
+            const auto want = values_c(as_c128)[0];
+            EXPECT_EQ(v, values(as_f64)[0]) << ember_dtype_name(dt) << " " << k;
+            EXPECT_EQ(re, want.real()) << ember_dtype_name(dt) << " " << k;
+            EXPECT_EQ(im, want.imag()) << ember_dtype_name(dt) << " " << k;
+            if (dt < EMBER_FLOAT16) {
+                T as_i64;
+                EM_OK(ember_astype(test_ctx(), e, EMBER_INT64, as_i64.out()));
+                int64_t i = 0;
+                EM_OK(ember_tensor_item_i64(e, &i));
+                EXPECT_EQ((double)i, values(as_i64)[0]) << ember_dtype_name(dt) << " " << k;
+            }
+        }
+    }
+    T big = make<double>({0, 18446744073709549568.0}, {2}, EMBER_UINT64), last;  // 2^64 - 2048
+    EM_OK(ember_select(test_ctx(), big, 0, 1, last.out()));
+    int64_t wrapped = 0;
+    EM_OK(ember_tensor_item_i64(last, &wrapped));
+    EXPECT_EQ(wrapped, -2048);  // modulo 2^64, as astype converts
+}
+
 // ---------------------------------------------------------------- registry
 int backend_index(const char* want) {
     for (int i = 0; i < ember_backend_count(); ++i) {

@@ -46,6 +46,11 @@ def _putmask(m):
     return a
 
 
+def _kind(m, name):
+    """NumPy's abstract scalar type, or its name, which Ember's issubdtype takes instead."""
+    return getattr(np, name) if m is np else name
+
+
 def _outer(m, v):
     return m.outer(v, v)
 
@@ -114,6 +119,15 @@ CASES = [
     ("putmask", _putmask), ("asarray_chkfinite", lambda m: m.asarray_chkfinite([1.0, 2.0])),
     ("fromiter", lambda m: m.fromiter((i * i for i in range(5)), dtype=m.int64)),
     ("fromiter_count", lambda m: m.fromiter(iter([1.5, 2.5, 3.5]), dtype=m.float32, count=2)),
+    ("vectorize", lambda m: m.vectorize(lambda a, b: a - b if a > b else a + b)(_w(m, [1, 2, 3, 4]), 2)),
+    ("vectorize_broadcast", lambda m: m.vectorize(lambda a, b: a * 10 + b)(_w(m, [[1], [2]]), _w(m, [3, 4, 5]))),
+    ("vectorize_otypes", lambda m: m.vectorize(lambda a: a / 2, otypes=[m.float64])(_w(m, [1, 2, 3]))),
+    ("vectorize_tuple", lambda m: m.vectorize(lambda a: (a + 1, a * 2))(_w(m, [1, 2]))),
+    ("vectorize_excluded", lambda m: m.vectorize(lambda a, table: table[a], excluded={1})(_w(m, [0, 2]), [5, 6, 7])),
+    ("issubdtype", lambda m: [m.issubdtype(m.float32, _kind(m, "floating")), m.issubdtype(m.int8, _kind(m, "signedinteger")),
+                              m.issubdtype(m.uint8, _kind(m, "signedinteger")), m.issubdtype(m.complex64, _kind(m, "inexact")),
+                              m.issubdtype(m.float64, m.float64), m.issubdtype(m.float64, m.float32),
+                              m.issubdtype(m.bool_, _kind(m, "number"))]),
 ]
 
 

@@ -124,3 +124,17 @@ def test_numpy_math_names_refuse_what_numpy_refuses(backend, call, error):
         call(np)
     with pytest.raises(error):
         call(em)
+
+
+def test_error_settings_are_kept_and_restored():
+    """Ember never warns on floating-point errors; NumPy code that sets the handling runs."""
+    before = em.geterr()
+    with em.errstate(divide="raise", invalid="ignore"):
+        assert em.geterr()["divide"] == "raise"
+        assert float(em.asarray(1.0) / 0.0) == float("inf")  # still no error
+    assert em.geterr() == before
+    old = em.seterr(all="warn")
+    assert em.geterr() == dict.fromkeys(("divide", "over", "under", "invalid"), "warn")
+    em.seterr(**old)
+    with pytest.raises(ValueError):
+        em.seterr(over="explode")

@@ -104,6 +104,8 @@ CASES = [
     ("polyfit_2d", lambda m: m.polyfit(_w(m, np.arange(6.0)), _w(m, np.stack([V, 2 * V + 1], 1)), 1)),
     ("unique", lambda m: m.unique(_w(m, I))),
     ("unique_all", lambda m: m.unique(_w(m, I), return_index=True, return_inverse=True, return_counts=True)),
+    ("isin_complex", lambda m: m.isin(_w(m, Z), _w(m, np.array([-3 + 0j, 0j, 5j])))),
+    ("isin_complex_real", lambda m: m.isin(_w(m, np.arange(600.0).reshape(2, 300)), _w(m, np.arange(0, 600, 7) + 0j))),
     ("unique_nan", lambda m: m.unique(_w(m, np.array([3.0, np.nan, 1.0, np.nan, 3.0, np.nan])))),
     ("unique_nan_all", lambda m: m.unique(_w(m, np.array([[3.0, np.nan, 1.0], [np.nan, 3.0, np.nan]])), return_index=True,
                                           return_inverse=True, return_counts=True)),

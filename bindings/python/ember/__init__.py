@@ -32,6 +32,7 @@ from ._numpy_arrays import *  # noqa: F401,F403  (NumPy's mgrid, ix_, block, ins
 from ._numpy_math import *  # noqa: F401,F403  (NumPy's einsum, convolve, nanquantile, gcd, ...)
 from ._numpy_sets import *  # noqa: F401,F403  (NumPy's intersect1d, union1d, setdiff1d, ediff1d, ...)
 from ._numpy_poly import *  # noqa: F401,F403  (NumPy's roots, polyadd, polyder, ..., and its window functions)
+from ._numpy_text import *  # noqa: F401,F403  (NumPy's savetxt, loadtxt, array2string, set_printoptions, ...)
 
 bool = bool_  # the array API's name (shadows the builtin inside this namespace only)
 __array_api_version__ = "2024.12"

@@ -19,7 +19,7 @@ __all__ = [
     "ravel_multi_index", "asanyarray", "ascontiguousarray", "column_stack", "dstack", "dsplit", "block", "resize",
     "insert", "ndindex", "ndenumerate", "iterable", "put", "put_along_axis", "place", "extract", "compress",
     "choose", "select", "piecewise", "apply_along_axis", "promote_types", "rollaxis", "putmask", "asarray_chkfinite",
-    "fromiter",
+    "fromiter", "vectorize", "issubdtype",
 ]
 
 asanyarray = asarray
@@ -49,6 +49,28 @@ def ascontiguousarray(a, dtype=None):
 
 def promote_types(type1, type2):
     return _dt.result_type_pair(_dt.as_dtype(type1), _dt.as_dtype(type2))
+
+
+# NumPy's abstract scalar kinds, as the array API's kind names isdtype takes
+_NUMPY_KINDS = {"floating": "real floating", "complexfloating": "complex floating", "integer": "integral",
+                "signedinteger": "signed integer", "unsignedinteger": "unsigned integer", "number": "numeric",
+                "bool": "bool", "bool_": "bool", "inexact": ("real floating", "complex floating"),
+                "generic": ("bool", "numeric")}
+
+
+def issubdtype(arg1, arg2):
+    """Whether dtype arg1 is arg2 or of its kind: arg2 a dtype, an array API kind name
+    ("real floating", "integral", ...) or one of NumPy's abstract names as a string
+    ("floating", "integer", "signedinteger", "number", "inexact", ...)."""
+    d = arg1.dtype if isinstance(arg1, Array) else _dt.as_dtype(arg1)
+    if isinstance(arg2, str) and arg2 in _NUMPY_KINDS:
+        return _dt.isdtype(d, _NUMPY_KINDS[arg2])
+    if isinstance(arg2, str):
+        try:
+            return _dt.isdtype(d, arg2)
+        except ValueError:
+            pass
+    return d == _dt.as_dtype(arg2)
 
 
 def iterable(y):
@@ -565,3 +587,43 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     # the result's own dims go where axis was
     src = list(range(len(outer), len(outer) + first.ndim))
     return F.moveaxis(stacked, src, list(range(axis, axis + first.ndim)))
+
+
+class vectorize:
+    """A Python function applied to each element of its broadcast array arguments (one
+    Python call per element, as NumPy's vectorize); otypes names the result dtypes (else
+    inferred from the results), excluded the positions or names passed through whole."""
+
+    def __init__(self, pyfunc, otypes=None, doc=None, excluded=None, cache=False, signature=None):
+        if signature is not None:
+            raise NotImplementedError("vectorize: signature= (generalised ufuncs)")
+        self.pyfunc = pyfunc
+        self.otypes = None if otypes is None else list(otypes)
+        self.excluded = set(excluded or ())
+        self.__doc__ = doc if doc is not None else pyfunc.__doc__
+
+    def __call__(self, *args, **kwargs):
+        positions = [k for k in range(len(args)) if k not in self.excluded]
+        names = [n for n in kwargs if n not in self.excluded]
+        arrays = [asarray(args[k]) for k in positions] + [asarray(kwargs[n]) for n in names]
+        if not arrays:
+            return self.pyfunc(*args, **kwargs)
+        shape = F.broadcast_shapes(*[a.shape for a in arrays])
+        flat = [F.reshape(F.broadcast_to(a, shape), (-1,)).tolist() for a in arrays]
+        results = []
+        for values in zip(*flat) if flat and math.prod(shape) else []:
+            call_args, call_kwargs = list(args), dict(kwargs)
+            for k, v in zip(positions, values):
+                call_args[k] = v
+            for n, v in zip(names, values[len(positions):]):
+                call_kwargs[n] = v
+            results.append(self.pyfunc(*call_args, **call_kwargs))
+        if not results:
+            if self.otypes is None:
+                raise ValueError("vectorize: cannot call on a size-0 input without otypes")
+            return zeros(shape, dtype=self.otypes[0])
+        if isinstance(results[0], tuple):
+            columns = list(zip(*results))
+            types = self.otypes or [None] * len(columns)
+            return tuple(F.reshape(asarray(list(c), dtype=t), shape) for c, t in zip(columns, types))
+        return F.reshape(asarray(results, dtype=self.otypes[0] if self.otypes else None), shape)

@@ -15,7 +15,7 @@ from ._creation import asarray, zeros
 __all__ = [
     "einsum", "convolve", "correlate", "quantile", "percentile", "nanquantile", "nanpercentile", "nanmedian", "fix",
     "modf", "frexp", "ldexp", "fabs", "gcd", "lcm", "real_if_close", "matvec", "vecmat", "unwrap", "spacing",
-    "bitwise_count", "histogram_bin_edges", "histogramdd", "histogram2d",
+    "bitwise_count", "histogram_bin_edges", "histogramdd", "histogram2d", "seterr", "geterr", "errstate",
 ]
 
 
@@ -583,3 +583,44 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
         bins = [bins, bins]
     counts, edges = histogramdd([x, y], bins, range, density, weights)
     return counts, edges[0], edges[1]
+
+
+# Ember never warns about or raises on floating-point errors (division by zero, overflow,
+# invalid operations give inf and NaN silently, as with NumPy's "ignore"); NumPy code that
+# sets its error handling runs unchanged, and these only keep the settings it asked for.
+_ERR_KINDS = ("divide", "over", "under", "invalid")
+_ERR_MODES = ("ignore", "warn", "raise", "call", "print", "log")
+_err_settings = dict.fromkeys(_ERR_KINDS, "ignore")
+
+
+def geterr():
+    return dict(_err_settings)
+
+
+def seterr(all=None, divide=None, over=None, under=None, invalid=None):
+    """Records NumPy-style error handling (Ember always ignores); returns the old settings."""
+    old = geterr()
+    asked = {"divide": divide, "over": over, "under": under, "invalid": invalid}
+    for kind in _ERR_KINDS:
+        mode = asked[kind] if asked[kind] is not None else all
+        if mode is not None:
+            if mode not in _ERR_MODES:
+                raise ValueError(f"seterr: invalid mode {mode!r} for {kind}")
+            _err_settings[kind] = mode
+    return old
+
+
+class errstate:
+    """with em.errstate(divide="ignore"): ... as in NumPy (see seterr)."""
+
+    def __init__(self, **kwargs):
+        self._kwargs, self._old = kwargs, None
+
+    def __enter__(self):
+        self._old = seterr(**self._kwargs)
+        return self
+
+    def __exit__(self, *exc):
+        _err_settings.clear()
+        _err_settings.update(self._old)
+        return False

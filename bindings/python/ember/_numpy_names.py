@@ -386,10 +386,19 @@ def unravel_index(indices, shape):
 
 
 def isin(element, test_elements, invert=False):
-    """Elementwise membership, by a binary search of the sorted test elements."""
+    """Elementwise membership, by a binary search of the sorted test elements (complex ones,
+    which do not sort, by comparing with each in turn, a block of them at a time)."""
     e, t = asarray(element), ravel(test_elements)
     if t.size == 0:
         hit = zeros_like(e, dtype=_dt.bool_)
+    elif e.dtype.kind == "c" or t.dtype.kind == "c":
+        dt = _dt.result_type(e.dtype, t.dtype)
+        flat, t = ravel(e.astype(dt)), t.astype(dt)
+        hit = None
+        for start in range(0, t.size, 256):
+            block = F.any(flat[:, None] == t[None, start:start + 256], axis=1)
+            hit = block if hit is None else F.logical_or(hit, block)
+        hit = F.reshape(hit, e.shape)
     else:
         dt = _dt.result_type(e.dtype, t.dtype)
         e2, t2 = e.astype(dt), F.sort(t.astype(dt))

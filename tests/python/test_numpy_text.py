@@ -1,0 +1,71 @@
+"""NumPy's text functions (bindings/python/ember/_numpy_text.py): files written by one of
+NumPy and Ember read by the other, and the printing functions."""
+import io
+
+import numpy as np
+import pytest
+
+import ember as em
+
+M = np.array([[1.5, -2.25, 3.0], [4.0, 5.125, -6.5]])
+
+
+@pytest.mark.parametrize("data,kwargs", [
+    (M, {}), (M, {"fmt": "%.3f", "delimiter": ",", "header": "a,b,c", "footer": "end"}),
+    (M[0], {"fmt": "%g"}), (np.arange(6).reshape(3, 2), {"fmt": "%d"}),
+    (M, {"fmt": ["%.1f", "%.2f", "%.3e"]}), (np.array([[1 + 2j, -3.5 - 1j]]), {}),
+    (M, {"fmt": "%.2f|%.2f|%.2f"}),
+], ids=["default", "options", "1-d", "ints", "per column", "complex", "row format"])
+def test_savetxt_writes_what_numpy_writes(tmp_path, data, kwargs):
+    np.savetxt(tmp_path / "np.txt", data, **kwargs)
+    em.savetxt(tmp_path / "em.txt", em.asarray(data), **kwargs)
+    assert (tmp_path / "em.txt").read_text() == (tmp_path / "np.txt").read_text()
+    buf = io.StringIO()
+    em.savetxt(buf, em.asarray(data), **kwargs)
+    assert buf.getvalue() == (tmp_path / "np.txt").read_text()
+
+
+@pytest.mark.parametrize("text,kwargs", [
+    ("1 2 3\n4 5 6\n", {}), ("# c\n1,2\n3,4 # x\n\n5,6\n", {"delimiter": ","}),
+    ("a b\n1 2\n3 4\n", {"skiprows": 1, "dtype": int}), ("1 2 3\n4 5 6\n", {"usecols": (0, 2)}),
+    ("1 2 3\n4 5 6\n", {"usecols": 1}), ("1 2 3\n", {}), ("1\n2\n3\n", {}), ("7\n", {}), ("7\n", {"ndmin": 2}),
+    ("1 2 3\n", {"ndmin": 2}), ("1\n2\n", {"ndmin": 2}), ("1 2\n3 4\n5 6\n", {"unpack": True}),
+    ("1 2\n3 4\n5 6\n", {"max_rows": 2}), ("(1+2j) (3-1j)\n", {"dtype": complex}),
+    ("1;2;3 % c\n4;5;6\n", {"delimiter": ";", "comments": "%"}),
+], ids=["plain", "comments", "skiprows", "usecols", "one column", "one row", "column", "one number", "ndmin 2",
+        "row ndmin 2", "column ndmin 2", "unpack", "max_rows", "complex", "comment marker"])
+def test_loadtxt_reads_what_numpy_reads(tmp_path, backend, text, kwargs):
+    path = tmp_path / "t.txt"
+    path.write_text(text)
+    want = np.loadtxt(path, **kwargs)
+    got = em.loadtxt(path, **kwargs)
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(got.numpy(), want)
+    np.testing.assert_array_equal(em.loadtxt(io.StringIO(text), **kwargs).numpy(), want)
+
+
+def test_loadtxt_refuses_ragged_and_bad_values(tmp_path):
+    (tmp_path / "r.txt").write_text("1 2\n3\n")
+    (tmp_path / "b.txt").write_text("1 x\n")
+    for name in ("r.txt", "b.txt"):
+        with pytest.raises(ValueError):
+            np.loadtxt(tmp_path / name)
+        with pytest.raises(ValueError):
+            em.loadtxt(tmp_path / name)
+    with pytest.raises(ValueError):
+        em.savetxt(tmp_path / "x.txt", em.asarray(M), fmt=["%d"])
+
+
+def test_printing_functions_follow_numpy():
+    x = em.asarray(M)
+    assert em.array2string(x, precision=2) == np.array2string(M, precision=2)
+    assert em.array_repr(x) == repr(x) and em.array_str(x) == str(x) == str(M)
+    before = em.get_printoptions()
+    with em.printoptions(precision=1):
+        assert str(x) == np.array2string(M, precision=1)
+    assert em.get_printoptions() == before
+    em.set_printoptions(precision=3)
+    try:
+        assert str(em.asarray([1 / 3])) == "[0.333]"
+    finally:
+        em.set_printoptions(**before)
