@@ -79,6 +79,18 @@ CASES += [
     ("histogramdd", lambda m: m.histogramdd(_w(m, np.stack([HX, HY, HX * HY], 1)), bins=(2, 3, 2))),
     ("histogram2d ints", lambda m: m.histogram2d(_w(m, [0, 1, 1, 2, 3]), _w(m, [0, 0, 1, 1, 3]), bins=2)),
 ]
+CASES += [
+    ("median tuple axis", lambda m: m.median(_w(m, C), axis=(0, 2))),
+    ("median keepdims", lambda m: m.median(_w(m, C), axis=1, keepdims=True)),
+    ("histogram", lambda m: m.histogram(_w(m, HX), 6)),
+    ("histogram edges", lambda m: m.histogram(_w(m, HX), _w(m, [-3.0, -1.0, 0.0, 0.5, 3.0]))),
+    ("histogram density", lambda m: m.histogram(_w(m, HX), 5, (-2, 2), True)),
+    ("histogram weights", lambda m: m.histogram(_w(m, HX), [-1.0, 0.0, 1.0], weights=_w(m, HY))),
+    ("cov y", lambda m: m.cov(_w(m, HX[:20]), _w(m, HY[:20]))), ("cov columns", lambda m: m.cov(_w(m, A), rowvar=False)),
+    ("cov one", lambda m: _w(m, m.cov(_w(m, HX[:20])))), ("cov bias", lambda m: m.cov(_w(m, A), bias=True)),
+    ("corrcoef y", lambda m: m.corrcoef(_w(m, A[0]), _w(m, A[1]))),
+    ("corrcoef columns", lambda m: m.corrcoef(_w(m, B), rowvar=False)),
+]
 CASES += [(f"nanquantile {meth}", lambda m, meth=meth: m.nanquantile(_w(m, XN), [0.0, 0.25, 0.5, 0.7, 1.0], axis=1, method=meth))
           for meth in ("linear", "lower", "higher", "nearest", "midpoint")]
 

@@ -11,22 +11,22 @@ from ._errors import (EmberError as EmberError, InvalidArgumentError as InvalidA
 from ._numpy_names import (arcsin as arcsin, arccos as arccos, arctan as arctan, arcsinh as arcsinh, arccosh as
     arccosh, arctanh as arctanh, arctan2 as arctan2, absolute as absolute, power as power, amax as amax, amin as amin,
     true_divide as true_divide, mod as mod, invert as invert, bitwise_not as bitwise_not, left_shift as left_shift,
-    right_shift as right_shift, conjugate as conjugate, around as around, concatenate as concatenate, median as median,
-    nanmean as nanmean, nansum as nansum, nanmax as nanmax, nanmin as
-    nanmin, histogram as histogram, bincount as bincount, cov as cov, corrcoef as corrcoef, average as average, kron as
-    kron, cross as cross, diag as diag, vstack as vstack, hstack as hstack, gradient as gradient, array as array, copyto
-    as copyto, array_equal as array_equal, array_equiv as array_equiv, divmod as divmod, float_power as float_power,
-    logaddexp2 as logaddexp2, isposinf as isposinf, isneginf as isneginf, atleast_1d as atleast_1d, atleast_2d as
-    atleast_2d, atleast_3d as atleast_3d, ptp as ptp, fliplr as fliplr, flipud as flipud, rot90 as rot90, ravel as
-    ravel, deg2rad as deg2rad, radians as radians, rad2deg as rad2deg, degrees as degrees, exp2 as exp2, fmax as fmax,
-    fmin as fmin, nan_to_num as nan_to_num, ndim as ndim, shape as shape, size as size, isscalar as isscalar,
-    iscomplexobj as iscomplexobj, isrealobj as isrealobj, iscomplex as iscomplex, isreal as isreal, angle as angle,
-    heaviside as heaviside, sinc as sinc, array_split as array_split, hsplit as hsplit, vsplit as vsplit, inner as
-    inner, vdot as vdot, identity as identity, argwhere as argwhere, flatnonzero as flatnonzero, append as append,
-    delete as delete, unravel_index as unravel_index, isin as isin, digitize as digitize, trapezoid as trapezoid, tri as
-    tri, indices as indices, vander as vander, lexsort as lexsort, partition as partition, argpartition as argpartition,
-    nanargmax as nanargmax, nanargmin as nanargmin, nancumsum as nancumsum, nanprod as nanprod, nanvar as nanvar, nanstd
-    as nanstd, unique as unique, interp as interp, polyval as polyval, polyfit as polyfit, rint as rint)
+    right_shift as right_shift, conjugate as conjugate, around as around, concatenate as concatenate, nanmean as
+    nanmean, nansum as nansum, nanmax as nanmax, nanmin as nanmin, bincount as bincount, average as average, kron as
+    kron, cross as cross, diag as diag, vstack as vstack, hstack as hstack, gradient as gradient, array as array,
+    copyto as copyto, array_equal as array_equal, array_equiv as array_equiv, divmod as divmod, float_power as
+    float_power, logaddexp2 as logaddexp2, isposinf as isposinf, isneginf as isneginf, atleast_1d as atleast_1d,
+    atleast_2d as atleast_2d, atleast_3d as atleast_3d, ptp as ptp, fliplr as fliplr, flipud as flipud, rot90 as
+    rot90, ravel as ravel, deg2rad as deg2rad, radians as radians, rad2deg as rad2deg, degrees as degrees, exp2 as
+    exp2, fmax as fmax, fmin as fmin, nan_to_num as nan_to_num, ndim as ndim, shape as shape, size as size, isscalar
+    as isscalar, iscomplexobj as iscomplexobj, isrealobj as isrealobj, iscomplex as iscomplex, isreal as isreal, angle
+    as angle, heaviside as heaviside, sinc as sinc, array_split as array_split, hsplit as hsplit, vsplit as vsplit,
+    inner as inner, vdot as vdot, identity as identity, argwhere as argwhere, flatnonzero as flatnonzero, append as
+    append, delete as delete, unravel_index as unravel_index, isin as isin, digitize as digitize, trapezoid as
+    trapezoid, tri as tri, indices as indices, vander as vander, lexsort as lexsort, partition as partition,
+    argpartition as argpartition, nanargmax as nanargmax, nanargmin as nanargmin, nancumsum as nancumsum, nanprod as
+    nanprod, nanvar as nanvar, nanstd as nanstd, unique as unique, interp as interp, polyval as polyval, polyfit as
+    polyfit, rint as rint)
 # NumPy's names for making and indexing arrays (bindings/python/ember/_numpy_arrays.py)
 from ._numpy_arrays import (mgrid as mgrid, ogrid as ogrid, ix_ as ix_, fromfunction as fromfunction, logspace as
     logspace, geomspace as geomspace, diagflat as diagflat, tril_indices as tril_indices, triu_indices as
@@ -44,7 +44,8 @@ from ._numpy_math import (einsum as einsum, convolve as convolve, correlate as c
     as fix, modf as modf, frexp as frexp, ldexp as ldexp, fabs as fabs, gcd as gcd, lcm as lcm, real_if_close as
     real_if_close, matvec as matvec, vecmat as vecmat, unwrap as unwrap, spacing as spacing, bitwise_count as
     bitwise_count, histogram_bin_edges as histogram_bin_edges, histogramdd as histogramdd, histogram2d as histogram2d,
-    seterr as seterr, geterr as geterr, errstate as errstate)
+    seterr as seterr, geterr as geterr, errstate as errstate, histogram as histogram, median as median, cov as cov,
+    corrcoef as corrcoef)
 # NumPy's set routines and sequence helpers (bindings/python/ember/_numpy_sets.py)
 from ._numpy_sets import (intersect1d as intersect1d, union1d as union1d, setdiff1d as setdiff1d, setxor1d as
     setxor1d, ediff1d as ediff1d, trim_zeros as trim_zeros, sort_complex as sort_complex, nancumprod as nancumprod)

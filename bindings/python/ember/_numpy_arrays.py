@@ -227,7 +227,8 @@ def fill_diagonal(a, val, wrap=False):
         rows, cols = a.shape
         end = a.size if wrap else min(a.size, cols * cols)
         flat = list(range(0, end, cols + 1))
-        where = (asarray([p // cols for p in flat], dtype=_dt.int64), asarray([p % cols for p in flat], dtype=_dt.int64))
+        where = (asarray([p // cols for p in flat], dtype=_dt.int64),
+                 asarray([p % cols for p in flat], dtype=_dt.int64))
     else:
         if len(set(a.shape)) != 1:
             raise ValueError("fill_diagonal: all dimensions of an array of more than 2 must be equal")
@@ -443,8 +444,9 @@ def put(a, ind, v, mode="raise"):
 def _along_axis_index(shape, indices, axis):
     """The advanced index that picks indices along axis and every position elsewhere."""
     nd = len(shape)
-    return tuple(indices if d == axis else F.reshape(arange(indices.shape[d]), (1,) * d + (indices.shape[d],) + (1,) * (nd - d - 1))
-                 for d in range(nd))
+    def position(d):
+        return F.reshape(arange(indices.shape[d]), (1,) * d + (indices.shape[d],) + (1,) * (nd - d - 1))
+    return tuple(indices if d == axis else position(d) for d in range(nd))
 
 
 def put_along_axis(arr, indices, values, axis):
@@ -540,15 +542,17 @@ def piecewise(x, condlist, funclist, *args, **kw):
     """funclist[k] (a function of x's selected elements, or a value) where condlist[k]
     holds; one extra function covers where no condition holds; 0 elsewhere."""
     x = asarray(x)
-    if isinstance(condlist, Array) or (isinstance(condlist, list) and condlist and not isinstance(condlist[0], (list, Array))
-                                        and x.ndim > 0 and len(condlist) == x.shape[0] and isinstance(condlist[0], bool)):
+    one_mask = isinstance(condlist, list) and condlist and isinstance(condlist[0], bool) and x.ndim > 0 \
+        and len(condlist) == x.shape[0]
+    if isinstance(condlist, Array) or one_mask:
         condlist = [condlist]
     conds = [F.broadcast_to(asarray(c, dtype=_dt.bool_), x.shape) for c in condlist]
     if len(funclist) == len(conds) + 1:
         rest = F.logical_not(F.any(F.stack(conds, axis=0), axis=0)) if conds else full(x.shape, True, dtype=_dt.bool_)
         conds.append(rest)
     elif len(funclist) != len(conds):
-        raise ValueError(f"piecewise: with {len(conds)} condition(s), either {len(conds)} or {len(conds) + 1} functions are expected")
+        raise ValueError(f"piecewise: with {len(conds)} condition(s), either {len(conds)} or {len(conds) + 1} "
+                         "functions are expected")
     out = zeros(x.shape, dtype=x.dtype)
     for c, f in zip(conds, funclist):
         if not builtins.bool(F.any(c)):

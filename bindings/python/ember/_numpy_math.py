@@ -15,7 +15,8 @@ from ._creation import asarray, zeros
 __all__ = [
     "einsum", "convolve", "correlate", "quantile", "percentile", "nanquantile", "nanpercentile", "nanmedian", "fix",
     "modf", "frexp", "ldexp", "fabs", "gcd", "lcm", "real_if_close", "matvec", "vecmat", "unwrap", "spacing",
-    "bitwise_count", "histogram_bin_edges", "histogramdd", "histogram2d", "seterr", "geterr", "errstate",
+    "bitwise_count", "histogram_bin_edges", "histogramdd", "histogram2d", "seterr", "geterr", "errstate", "histogram",
+    "median", "cov", "corrcoef",
 ]
 
 
@@ -279,7 +280,10 @@ def _quantile(a, q, axis, keepdims, method, skip_nan, name):
         r = _quantiles_along_last(s, count, qv, method)
         if not skip_nan and s.dtype.kind == "f":
             r = F.where(F.isnan(s[..., -1:]), math.nan, r)  # NaNs sort last; NumPy's quantile is NaN then
-        r = F.reshape(r, shape_kept) if keepdims else (F.reshape(r, r.shape[:-1]) if axis is not None else F.reshape(r, ()))
+        if keepdims:
+            r = F.reshape(r, shape_kept)
+        else:
+            r = F.reshape(r, r.shape[:-1] if axis is not None else ())
         results.append(r)
     return results[0] if qs.ndim == 0 else F.stack(results, axis=0)
 
@@ -311,6 +315,15 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False):
     return nanquantile(a, _hundredths(q), axis, out, overwrite_input, method, keepdims)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """NumPy's median: axis None, an int or a tuple."""
+    if out is not None:
+        raise NotImplementedError("median: out=")
+    if axis is None or isinstance(axis, int):
+        return _stats.median(asarray(a), axis=axis, keepdims=keepdims)
+    return _quantile(a, 0.5, axis, keepdims, "linear", False, "median")
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
@@ -563,7 +576,8 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     from ._numpy_names import bincount
     if n:
         keep = F.nonzero(inside)[0]
-        counts = bincount(F.take(flat, keep), weights=None if w is None else F.take(w, keep), minlength=math.prod(shape))
+        counts = bincount(F.take(flat, keep), weights=None if w is None else F.take(w, keep),
+                          minlength=math.prod(shape))
     else:
         counts = zeros((math.prod(shape),), dtype=_dt.float64)
     counts = F.reshape(counts.astype(_dt.float64), shape)
@@ -624,3 +638,50 @@ class errstate:
         _err_settings.clear()
         _err_settings.update(self._old)
         return False
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    """NumPy's histogram: (counts, edges); bins a count or the edges; density divides by
+    the total and the bin widths. Equal-width bins without density run ember_histogram."""
+    if isinstance(bins, int) and not density:
+        return _stats.histogram(asarray(a), bins, range, weights)
+    counts, edges = histogramdd([F.reshape(asarray(a), (-1,))], [bins], None if range is None else [range],
+                                density, weights)
+    return (counts if weights is not None or density else counts.astype(_dt.int64)), edges[0]
+
+
+def _observations(m, y, rowvar, name):
+    """m and y (NumPy's second set of variables) as one 2-d array of variables by rows."""
+    m = asarray(m)
+    if m.ndim > 2:
+        raise ValueError(f"{name}: m has more than 2 dimensions")
+    m = F.reshape(m, (1, -1)) if m.ndim < 2 else m
+    if not rowvar and m.shape[0] != 1:
+        m = F.permute_dims(m, (1, 0))
+    if y is not None:
+        y = asarray(y)
+        y = F.reshape(y, (1, -1)) if y.ndim < 2 else y
+        if not rowvar and y.shape[0] != 1:
+            y = F.permute_dims(y, (1, 0))
+        m = F.concat([m.astype(_dt.result_type(m, y)), y.astype(_dt.result_type(m, y))], axis=0)
+    return m
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
+    """NumPy's cov, with its second set of variables y (fweights / aweights not taken)."""
+    if fweights is not None or aweights is not None:
+        raise NotImplementedError("cov: fweights / aweights")
+    x = _observations(m, y, rowvar, "cov")
+    if dtype is not None:
+        x = x.astype(dtype)
+    r = _stats.cov(x, rowvar=True, bias=bias, ddof=ddof)
+    return F.reshape(r, ()) if x.shape[0] == 1 else r
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """NumPy's corrcoef, with its second set of variables y."""
+    v = _observations(x, y, rowvar, "corrcoef")
+    if dtype is not None:
+        v = v.astype(dtype)
+    r = _stats.corrcoef(v, rowvar=True)
+    return F.reshape(r, ()) if v.shape[0] == 1 else r

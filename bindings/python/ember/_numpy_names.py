@@ -18,8 +18,8 @@ from ._creation import asarray, eye, ones, zeros, ones_like, zeros_like, arange,
 __all__ = [
     "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "arctan2", "absolute", "power", "amax", "amin",
     "true_divide", "mod", "invert", "bitwise_not", "left_shift", "right_shift", "conjugate", "around", "concatenate",
-    "median", "nanmean", "nansum", "nanmax", "nanmin", "histogram", "bincount", "cov",
-    "corrcoef", "average", "kron", "cross", "diag", "vstack", "hstack", "gradient",
+    "nanmean", "nansum", "nanmax", "nanmin", "bincount", "average", "kron", "cross", "diag", "vstack", "hstack",
+    "gradient",
     "array", "copyto", "array_equal", "array_equiv", "divmod", "float_power", "logaddexp2", "isposinf", "isneginf",
     "atleast_1d", "atleast_2d", "atleast_3d", "ptp", "fliplr", "flipud", "rot90", "ravel", "deg2rad", "radians",
     "rad2deg", "degrees", "exp2", "fmax", "fmin", "nan_to_num", "ndim", "shape", "size", "isscalar", "iscomplexobj",
@@ -35,9 +35,8 @@ absolute, power, amax, amin = F.abs, F.pow, F.max, F.min
 true_divide, mod, conjugate = F.divide, F.remainder, F.conj
 invert = bitwise_not = F.bitwise_invert
 left_shift, right_shift = F.bitwise_left_shift, F.bitwise_right_shift
-median = _stats.median
 nanmean, nansum, nanmax, nanmin = _stats.nanmean, _stats.nansum, _stats.nanmax, _stats.nanmin
-histogram, bincount, cov, corrcoef, average = _stats.histogram, _stats.bincount, _stats.cov, _stats.corrcoef, _stats.average
+bincount, average = _stats.bincount, _stats.average
 kron, cross, diag = _linalg.kron, _linalg.cross, _linalg.diag
 vstack, hstack, gradient = _tensor.vstack, _tensor.hstack, _ops.gradient
 

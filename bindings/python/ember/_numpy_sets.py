@@ -1,6 +1,7 @@
 """NumPy's set routines of 1-d arrays (intersect1d, union1d, setdiff1d, setxor1d) and its
-small sequence helpers (ediff1d, trim_zeros, sort_complex, nancumprod). Composites of unique, isin and sort; checked against NumPy by
-tests/python/test_numpy_sets.py on every backend."""
+small sequence helpers (ediff1d, trim_zeros, sort_complex, nancumprod). Composites of
+unique, isin and sort; checked against NumPy by tests/python/test_numpy_sets.py on every
+backend."""
 import builtins
 
 from . import _dtypes as _dt
@@ -85,8 +86,8 @@ def trim_zeros(filt, trim="fb"):
 def sort_complex(a):
     """a sorted by real part, then imaginary part, as a complex array."""
     a = asarray(a)
-    z = a if a.dtype.kind == "c" else a.astype(_dt.complex128 if a.dtype in (_dt.float64, _dt.int64, _dt.uint64, _dt.int32,
-                                                                              _dt.uint32) else _dt.complex64)
+    wide = (_dt.float64, _dt.int64, _dt.uint64, _dt.int32, _dt.uint32)  # NumPy: complex128 for these
+    z = a if a.dtype.kind == "c" else a.astype(_dt.complex128 if a.dtype in wide else _dt.complex64)
     order = lexsort([F.imag(z), F.real(z)], axis=-1)
     return F.take_along_axis(z, order, axis=-1)
 
