@@ -124,6 +124,11 @@ CASES = [
     ("vectorize_otypes", lambda m: m.vectorize(lambda a: a / 2, otypes=[m.float64])(_w(m, [1, 2, 3]))),
     ("vectorize_tuple", lambda m: m.vectorize(lambda a: (a + 1, a * 2))(_w(m, [1, 2]))),
     ("vectorize_excluded", lambda m: m.vectorize(lambda a, table: table[a], excluded={1})(_w(m, [0, 2]), [5, 6, 7])),
+    ("row_stack", lambda m: m.row_stack([_w(m, [1, 2]), _w(m, [[3, 4], [5, 6]])])) if hasattr(np, "row_stack") else
+    ("vstack", lambda m: m.vstack([_w(m, [1, 2]), _w(m, [[3, 4], [5, 6]])])),
+    ("apply_over_axes", lambda m: m.apply_over_axes(m.sum, _w(m, np.arange(24).reshape(2, 3, 4)), [0, 2])),
+    ("apply_over_axes_keep", lambda m: m.apply_over_axes(lambda x, ax: m.cumsum(x, axis=ax) if m is np else
+                                                          em.cumulative_sum(x, axis=ax), _w(m, np.arange(6).reshape(2, 3)), 1)),
     ("issubdtype", lambda m: [m.issubdtype(m.float32, _kind(m, "floating")), m.issubdtype(m.int8, _kind(m, "signedinteger")),
                               m.issubdtype(m.uint8, _kind(m, "signedinteger")), m.issubdtype(m.complex64, _kind(m, "inexact")),
                               m.issubdtype(m.float64, m.float64), m.issubdtype(m.float64, m.float32),

@@ -80,6 +80,12 @@ CASES += [
     ("histogram2d ints", lambda m: m.histogram2d(_w(m, [0, 1, 1, 2, 3]), _w(m, [0, 0, 1, 1, 3]), bins=2)),
 ]
 CASES += [
+    ("packbits", lambda m: m.packbits(_w(m, np.array([[1, 0, 1], [0, 1, 1]], dtype=np.uint8)), axis=-1)),
+    ("packbits flat little", lambda m: m.packbits(_w(m, np.array([True, False, True] * 5)), bitorder="little")),
+    ("packbits axis0", lambda m: m.packbits(_w(m, (np.arange(30).reshape(10, 3) % 3 == 0)), axis=0)),
+    ("unpackbits", lambda m: m.unpackbits(_w(m, np.array([[2], [7], [23]], dtype=np.uint8)), axis=1)),
+    ("unpackbits count", lambda m: m.unpackbits(_w(m, np.array([2, 255], dtype=np.uint8)), count=-3)),
+    ("unpackbits count more", lambda m: m.unpackbits(_w(m, np.array([129], dtype=np.uint8)), count=11, bitorder="little")),
     ("median tuple axis", lambda m: m.median(_w(m, C), axis=(0, 2))),
     ("median keepdims", lambda m: m.median(_w(m, C), axis=1, keepdims=True)),
     ("histogram", lambda m: m.histogram(_w(m, HX), 6)),

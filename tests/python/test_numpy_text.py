@@ -69,3 +69,22 @@ def test_printing_functions_follow_numpy():
         assert str(em.asarray([1 / 3])) == "[0.333]"
     finally:
         em.set_printoptions(**before)
+
+
+@pytest.mark.parametrize("num,width", [(5, None), (5, 8), (-5, None), (-5, 8), (-5, 2), (-128, 8), (-129, 8), (0, None),
+                                       (0, 4), (5, 2), (-1, 1), (-8, 4)])
+def test_binary_repr_is_numpys(num, width):
+    outcomes = []
+    for m in (np, em):
+        try:
+            outcomes.append(m.binary_repr(num, width))
+        except ValueError:
+            outcomes.append(ValueError)
+    assert outcomes[0] == outcomes[1]
+
+
+def test_base_repr_is_numpys():
+    for n, b, p in [(5, 2, 0), (255, 16, 0), (0, 2, 0), (0, 2, 3), (-35, 36, 2), (10, 2, 5)]:
+        assert em.base_repr(n, b, p) == np.base_repr(n, b, p)
+    with pytest.raises(ValueError):
+        em.base_repr(3, 37)

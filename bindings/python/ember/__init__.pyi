@@ -37,7 +37,8 @@ from ._numpy_arrays import (mgrid as mgrid, ogrid as ogrid, ix_ as ix_, fromfunc
     ndenumerate as ndenumerate, iterable as iterable, put as put, put_along_axis as put_along_axis, place as place,
     extract as extract, compress as compress, choose as choose, select as select, piecewise as piecewise,
     apply_along_axis as apply_along_axis, promote_types as promote_types, rollaxis as rollaxis, putmask as putmask,
-    asarray_chkfinite as asarray_chkfinite, fromiter as fromiter, vectorize as vectorize, issubdtype as issubdtype)
+    asarray_chkfinite as asarray_chkfinite, fromiter as fromiter, vectorize as vectorize, issubdtype as issubdtype,
+    row_stack as row_stack, apply_over_axes as apply_over_axes)
 # NumPy's names for computing (bindings/python/ember/_numpy_math.py)
 from ._numpy_math import (einsum as einsum, convolve as convolve, correlate as correlate, quantile as quantile,
     percentile as percentile, nanquantile as nanquantile, nanpercentile as nanpercentile, nanmedian as nanmedian, fix
@@ -45,7 +46,7 @@ from ._numpy_math import (einsum as einsum, convolve as convolve, correlate as c
     real_if_close, matvec as matvec, vecmat as vecmat, unwrap as unwrap, spacing as spacing, bitwise_count as
     bitwise_count, histogram_bin_edges as histogram_bin_edges, histogramdd as histogramdd, histogram2d as histogram2d,
     seterr as seterr, geterr as geterr, errstate as errstate, histogram as histogram, median as median, cov as cov,
-    corrcoef as corrcoef)
+    corrcoef as corrcoef, packbits as packbits, unpackbits as unpackbits)
 # NumPy's set routines and sequence helpers (bindings/python/ember/_numpy_sets.py)
 from ._numpy_sets import (intersect1d as intersect1d, union1d as union1d, setdiff1d as setdiff1d, setxor1d as
     setxor1d, ediff1d as ediff1d, trim_zeros as trim_zeros, sort_complex as sort_complex, nancumprod as nancumprod)
@@ -56,7 +57,7 @@ from ._numpy_poly import (poly as poly, roots as roots, polyadd as polyadd, poly
 # NumPy's text files and printing (bindings/python/ember/_numpy_text.py)
 from ._numpy_text import (savetxt as savetxt, loadtxt as loadtxt, array2string as array2string, array_repr as
     array_repr, array_str as array_str, set_printoptions as set_printoptions, get_printoptions as get_printoptions,
-    printoptions as printoptions)
+    printoptions as printoptions, binary_repr as binary_repr, base_repr as base_repr)
 from . import linalg as linalg, fft as fft, random as random, ops as ops, tensor as tensor, nn as nn, stats as stats, losses as losses, signal as signal, features as features
 
 __array_api_version__: str

@@ -4,6 +4,7 @@ stacking shortcuts, resize, insert, put/place/choose/select/compress and friends
 a composite of the namespace's functions (no kernel of its own) and follows NumPy's
 semantics, which tests/python/test_numpy_names.py checks against NumPy on every backend."""
 import builtins
+import inspect
 import itertools
 import math
 
@@ -19,7 +20,7 @@ __all__ = [
     "ravel_multi_index", "asanyarray", "ascontiguousarray", "column_stack", "dstack", "dsplit", "block", "resize",
     "insert", "ndindex", "ndenumerate", "iterable", "put", "put_along_axis", "place", "extract", "compress",
     "choose", "select", "piecewise", "apply_along_axis", "promote_types", "rollaxis", "putmask", "asarray_chkfinite",
-    "fromiter", "vectorize", "issubdtype",
+    "fromiter", "vectorize", "issubdtype", "row_stack", "apply_over_axes",
 ]
 
 asanyarray = asarray
@@ -288,6 +289,11 @@ def column_stack(tup):
 def dstack(tup):
     arrays = atleast_3d(*tup)
     return F.concat(list(arrays) if isinstance(arrays, tuple) else [arrays], axis=2)
+
+
+def row_stack(tup):
+    """NumPy's older name of vstack."""
+    return F.concat([F.reshape(a, (1, -1)) if a.ndim < 2 else a for a in (asarray(t) for t in tup)], axis=0)
 
 
 def dsplit(ary, indices_or_sections):
@@ -631,3 +637,23 @@ class vectorize:
             types = self.otypes or [None] * len(columns)
             return tuple(F.reshape(asarray(list(c), dtype=t), shape) for c, t in zip(columns, types))
         return F.reshape(asarray(results, dtype=self.otypes[0] if self.otypes else None), shape)
+
+
+def apply_over_axes(func, a, axes):
+    """func(a, axis) for each axis in turn, each result keeping a's number of dimensions
+    (a reduced axis is put back with length 1)."""
+    a = asarray(a)
+    try:  # the array API's reductions (em.sum, em.max, ...) take axis by keyword only
+        param = inspect.signature(func).parameters.get("axis")
+        by_keyword = param is not None and param.kind == param.KEYWORD_ONLY
+    except (TypeError, ValueError):
+        by_keyword = False
+    for axis in ([axes] if isinstance(axes, int) else axes):
+        axis = axis + a.ndim if axis < 0 else axis
+        r = asarray(func(a, axis=axis) if by_keyword else func(a, axis))
+        if r.ndim == a.ndim - 1:
+            r = F.expand_dims(r, axis=axis)
+        elif r.ndim != a.ndim:
+            raise ValueError("apply_over_axes: function is not returning an array of the correct shape")
+        a = r
+    return a

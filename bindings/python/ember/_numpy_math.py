@@ -16,7 +16,7 @@ __all__ = [
     "einsum", "convolve", "correlate", "quantile", "percentile", "nanquantile", "nanpercentile", "nanmedian", "fix",
     "modf", "frexp", "ldexp", "fabs", "gcd", "lcm", "real_if_close", "matvec", "vecmat", "unwrap", "spacing",
     "bitwise_count", "histogram_bin_edges", "histogramdd", "histogram2d", "seterr", "geterr", "errstate", "histogram",
-    "median", "cov", "corrcoef",
+    "median", "cov", "corrcoef", "packbits", "unpackbits",
 ]
 
 
@@ -685,3 +685,53 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
         v = v.astype(dtype)
     r = _stats.corrcoef(v, rowvar=True)
     return F.reshape(r, ()) if v.shape[0] == 1 else r
+
+
+def _bit_weights(bitorder, dtype):
+    if bitorder not in ("big", "little"):
+        raise ValueError("bitorder must be either 'big' or 'little'")
+    w = [1 << k for k in range(8)]
+    return asarray(w[::-1] if bitorder == "big" else w, dtype=dtype)
+
+
+def packbits(a, axis=None, bitorder="big"):
+    """The elements of a (nonzero: 1) packed 8 to a uint8 along axis (None: of the flattened
+    a), the last byte padded with zeros."""
+    a = asarray(a)
+    if a.dtype.kind not in "biu":
+        raise TypeError("packbits: expected an input array of integer or boolean data type")
+    if axis is None:
+        a, axis = F.reshape(a, (-1,)), 0
+    axis %= a.ndim
+    bits = F.moveaxis((a != 0).astype(_dt.uint8), axis, -1)
+    n = bits.shape[-1]
+    pad = -n % 8
+    if pad:
+        bits = F.concat([bits, zeros(bits.shape[:-1] + (pad,), dtype=_dt.uint8)], axis=-1)
+    groups = F.reshape(bits, bits.shape[:-1] + ((n + pad) // 8, 8))
+    packed = F.sum(groups * _bit_weights(bitorder, _dt.uint8), axis=-1, dtype=_dt.uint8)
+    return F.moveaxis(packed, -1, axis)
+
+
+def unpackbits(a, axis=None, count=None, bitorder="big"):
+    """The bits of the uint8 array a, 8 per byte, along axis (None: of the flattened a);
+    count keeps that many (negative: drops that many from the end; more: pads zeros)."""
+    a = asarray(a)
+    if a.dtype != _dt.uint8:
+        raise TypeError("unpackbits: expected an input array of unsigned byte data type")
+    if axis is None:
+        a, axis = F.reshape(a, (-1,)), 0
+    axis %= a.ndim
+    moved = F.moveaxis(a, axis, -1)
+    shifts = asarray([7 - k for k in range(8)] if bitorder == "big" else list(range(8)), dtype=_dt.uint8)
+    _bit_weights(bitorder, _dt.uint8)  # checks bitorder
+    bits = (moved[..., None] >> shifts) & asarray(1, dtype=_dt.uint8)
+    bits = F.reshape(bits, moved.shape[:-1] + (moved.shape[-1] * 8,))
+    if count is not None:
+        n = bits.shape[-1]
+        keep = count if count >= 0 else builtins.max(n + count, 0)
+        if keep > n:
+            bits = F.concat([bits, zeros(bits.shape[:-1] + (keep - n,), dtype=_dt.uint8)], axis=-1)
+        else:
+            bits = bits[..., :keep]
+    return F.moveaxis(bits, -1, axis)

@@ -13,7 +13,7 @@ from ._array import Array
 from ._creation import asarray, zeros
 
 __all__ = ["savetxt", "loadtxt", "array2string", "array_repr", "array_str", "set_printoptions", "get_printoptions",
-           "printoptions"]
+           "printoptions", "binary_repr", "base_repr"]
 
 
 @contextlib.contextmanager
@@ -146,3 +146,36 @@ def get_printoptions():
 
 def printoptions(*args, **kwargs):
     return _numpy().printoptions(*args, **kwargs)
+
+
+def binary_repr(num, width=None):
+    """num in binary; a negative num with a width is its two's complement, widened with 1s
+    to width (ValueError when width is too small, as NumPy)."""
+    num = builtins.int(num)
+    if num < 0 and width is None:
+        return "-" + bin(-num)[2:]
+    if num < 0:
+        bits = len(bin(-num)[2:])
+        if 1 << (bits - 1) == -num:  # -2^k fits in k + 1 bits
+            bits -= 1
+        binary = bin((1 << (bits + 1)) + num)[2:]
+    else:
+        binary = bin(num)[2:]
+    if width is not None and width < len(binary):
+        raise ValueError(f"binary_repr: insufficient bit width={width} provided for binwidth={len(binary)}")
+    fill = "1" if num < 0 else "0"
+    return fill * ((width or 0) - len(binary)) + binary
+
+
+def base_repr(number, base=2, padding=0):
+    """number written in base (2 to 36) with padding zeros in front."""
+    if not 2 <= base <= 36:
+        raise ValueError("base_repr: bases greater than 36 or less than 2 are not handled")
+    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    n = abs(builtins.int(number))
+    out = []
+    while n:
+        n, r = divmod(n, base)
+        out.append(digits[r])
+    s = "0" * padding + ("".join(reversed(out)) or ("0" if not padding else ""))
+    return "-" + s if number < 0 else s
