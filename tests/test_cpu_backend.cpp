@@ -835,7 +835,7 @@ TEST(CpuLarge, UnaryOpsAcrossThreadingThreshold) {
                {"square", ember_square, -5, 5, 0},        {"reciprocal", ember_reciprocal, 1, 5, 0},
                // libm loops (libm_loops.cpp): libmvec (<= 4 ulp) for contiguous float runs
                {"sin", ember_sin, -10, 10, 6e-7},         {"erf", ember_erf, -4, 4, 6e-7},       {"erfc", ember_erfc, -4, 9, 6e-7},
-               {"expm1", ember_expm1, -5, 5, 6e-7},       {"round", ember_round, -9, 9, 0},      {"sign", ember_sign, -1, 1, 0},
+               {"expm1", ember_expm1, -5, 5, 6e-7},       {"cbrt", ember_cbrt, -1e3f, 1e3f, 6e-7}, {"round", ember_round, -9, 9, 0},      {"sign", ember_sign, -1, 1, 0},
                {"floor", ember_floor, -9, 9, 0},          {"ceil", ember_ceil, -9, 9, 0},        {"trunc", ember_trunc, -9, 9, 0}};
     const int64_t n = 700001;
     for (auto& op : ops) {

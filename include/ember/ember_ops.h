@@ -55,7 +55,7 @@ EMBER_API ember_status_t ember_atanh(ember_ctx_t* ctx, const ember_tensor_t* x, 
 EMBER_API ember_status_t ember_erf(ember_ctx_t* ctx, const ember_tensor_t* x, ember_tensor_t** out);
 /* 1 - erf(x), accurate where erf(x) is near 1 [primitive, dtypes: real_float] */
 EMBER_API ember_status_t ember_erfc(ember_ctx_t* ctx, const ember_tensor_t* x, ember_tensor_t** out);
-/* real cube root (negative for negative x; exact on cubes) [primitive, dtypes: real_float] */
+/* real cube root (negative for negative x) [primitive, dtypes: real_float] */
 EMBER_API ember_status_t ember_cbrt(ember_ctx_t* ctx, const ember_tensor_t* x, ember_tensor_t** out);
 /* round toward -inf (integers unchanged) [primitive, dtypes: real] */
 EMBER_API ember_status_t ember_floor(ember_ctx_t* ctx, const ember_tensor_t* x, ember_tensor_t** out);
