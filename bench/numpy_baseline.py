@@ -11,7 +11,7 @@ The NumPy expressions are the ones a user writes:
   exp/log/tanh np.exp(x), np.log(x), np.tanh(x); sin_f32 np.sin(x)
   sigmoid_f32  1 / (1 + np.exp(-x))
   softplus_f32 np.logaddexp(x, 0)           (Ember: ember_softplus)
-  cbrt_f32     np.cbrt(x)                    (Ember: ember_cbrt; exact on cubes, NumPy's float32 is not)
+  cbrt_f32     np.cbrt(x)                    (Ember: ember_cbrt, libmvec's on the cpu backend)
   gelu_tanh_f32  0.5 * x * (1 + np.tanh(sqrt(2/pi) * (x + 0.044715 * (x * x * x))))  (Ember: ember_gelu;
                x**3 makes NumPy ~50x slower here (np.power of float32 is not vectorised))
   sum/mean     x.sum(), x.mean()
