@@ -1,5 +1,6 @@
-"""NumPy's names for computing (bindings/python/ember/_numpy_math.py: einsum, convolve,
-correlate, quantiles, nan-quantiles, frexp/ldexp, gcd/lcm, ...) against NumPy itself."""
+"""NumPy's names for computing and statistics (bindings/python/ember/_numpy_math.py and
+_numpy_stats.py: einsum, convolve, correlate, quantiles, nan-quantiles, histograms,
+frexp/ldexp, gcd/lcm, ...) against NumPy itself."""
 import numpy as np
 import pytest
 

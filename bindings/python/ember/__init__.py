@@ -30,6 +30,7 @@ from ._io import save, load, savez, savez_compressed, save_safetensors, load_saf
 from ._numpy_names import *  # noqa: F401,F403  (NumPy's names: arcsin, concatenate, ptp, isin, ...)
 from ._numpy_arrays import *  # noqa: F401,F403  (NumPy's mgrid, ix_, block, insert, put, select, ...)
 from ._numpy_math import *  # noqa: F401,F403  (NumPy's einsum, convolve, nanquantile, gcd, ...)
+from ._numpy_stats import *  # noqa: F401,F403  (NumPy's quantile, nanmedian, histogram2d, cov, ...)
 from ._numpy_sets import *  # noqa: F401,F403  (NumPy's intersect1d, union1d, setdiff1d, ediff1d, ...)
 from ._numpy_poly import *  # noqa: F401,F403  (NumPy's roots, polyadd, polyder, ..., and its window functions)
 from ._numpy_text import *  # noqa: F401,F403  (NumPy's savetxt, loadtxt, array2string, set_printoptions, ...)

@@ -40,13 +40,14 @@ from ._numpy_arrays import (mgrid as mgrid, ogrid as ogrid, ix_ as ix_, fromfunc
     asarray_chkfinite as asarray_chkfinite, fromiter as fromiter, vectorize as vectorize, issubdtype as issubdtype,
     row_stack as row_stack, apply_over_axes as apply_over_axes)
 # NumPy's names for computing (bindings/python/ember/_numpy_math.py)
-from ._numpy_math import (einsum as einsum, convolve as convolve, correlate as correlate, quantile as quantile,
-    percentile as percentile, nanquantile as nanquantile, nanpercentile as nanpercentile, nanmedian as nanmedian, fix
-    as fix, modf as modf, frexp as frexp, ldexp as ldexp, fabs as fabs, gcd as gcd, lcm as lcm, real_if_close as
-    real_if_close, matvec as matvec, vecmat as vecmat, unwrap as unwrap, spacing as spacing, bitwise_count as
-    bitwise_count, histogram_bin_edges as histogram_bin_edges, histogramdd as histogramdd, histogram2d as histogram2d,
-    seterr as seterr, geterr as geterr, errstate as errstate, histogram as histogram, median as median, cov as cov,
-    corrcoef as corrcoef, packbits as packbits, unpackbits as unpackbits)
+from ._numpy_math import (einsum as einsum, convolve as convolve, correlate as correlate, fix as fix, modf as modf,
+    frexp as frexp, ldexp as ldexp, fabs as fabs, gcd as gcd, lcm as lcm, real_if_close as real_if_close, matvec as
+    matvec, vecmat as vecmat, unwrap as unwrap, spacing as spacing, bitwise_count as bitwise_count, seterr as seterr,
+    geterr as geterr, errstate as errstate, packbits as packbits, unpackbits as unpackbits)
+# NumPy's statistics with NumPy's signatures (bindings/python/ember/_numpy_stats.py)
+from ._numpy_stats import (quantile as quantile, percentile as percentile, nanquantile as nanquantile, nanpercentile
+    as nanpercentile, median as median, nanmedian as nanmedian, histogram as histogram, histogram_bin_edges as
+    histogram_bin_edges, histogramdd as histogramdd, histogram2d as histogram2d, cov as cov, corrcoef as corrcoef)
 # NumPy's set routines and sequence helpers (bindings/python/ember/_numpy_sets.py)
 from ._numpy_sets import (intersect1d as intersect1d, union1d as union1d, setdiff1d as setdiff1d, setxor1d as
     setxor1d, ediff1d as ediff1d, trim_zeros as trim_zeros, sort_complex as sort_complex, nancumprod as nancumprod)
