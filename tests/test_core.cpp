@@ -348,6 +348,45 @@ TEST(HostMemory, ReadWriteItemAndQueries) {
     EXPECT_EQ(device, 0);
 }
 
+// may_share_memory compares the byte ranges two views span; shares_memory looks for a byte
+// that both views' elements hold: x[0::2] and x[1::2] span overlapping ranges but share
+// nothing, as the real and imaginary parts of a complex tensor.
+TEST(HostMemory, SharesMemoryExactlyOrByBounds) {
+    T x = make<double>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, {12}, EMBER_FLOAT32), evens, odds, tail, m, mt, copy, empty;
+    const int64_t zero = 0, one = 1, two = 2, nine = 9, end = EMBER_SLICE_END;
+    EM_OK(ember_slice(test_ctx(), x, &zero, &end, &two, 1, evens.out()));
+    EM_OK(ember_slice(test_ctx(), x, &one, &end, &two, 1, odds.out()));
+    EM_OK(ember_slice(test_ctx(), x, &nine, &end, nullptr, 1, tail.out()));
+    EM_OK(ember_slice(test_ctx(), x, &zero, &zero, nullptr, 1, empty.out()));
+    const int64_t shape[2] = {3, 4};
+    EM_OK(ember_reshape(test_ctx(), x, shape, 2, m.out()));
+    EM_OK(ember_transpose(test_ctx(), m, mt.out()));
+    EM_OK(ember_copy(test_ctx(), x, copy.out()));
+    auto shares = [](const ember_tensor_t* a, const ember_tensor_t* b, int exact) {
+        int r = -1;
+        EXPECT_EQ(ember_tensor_shares_memory(a, b, exact, &r), EMBER_OK);
+        return r;
+    };
+    for (int exact : {0, 1}) {
+        SCOPED_TRACE(exact);
+        EXPECT_EQ(shares(x, x, exact), 1);
+        EXPECT_EQ(shares(mt, x, exact), 1);
+        EXPECT_EQ(shares(evens, tail, exact), 1);  // 10 is in both
+        EXPECT_EQ(shares(x, copy, exact), 0);
+        EXPECT_EQ(shares(empty, x, exact), 0);
+    }
+    EXPECT_EQ(shares(evens, odds, 0), 1);
+    EXPECT_EQ(shares(evens, odds, 1), 0);
+    T z = make<double>({1, 2, 3}, {3}, EMBER_COMPLEX64), re, im;
+    EM_OK(ember_real(test_ctx(), z, re.out()));
+    EM_OK(ember_imag(test_ctx(), z, im.out()));
+    EXPECT_EQ(shares(re, z, 1), 1);
+    EXPECT_EQ(shares(re, im, 1), 0);
+    int r;
+    EM_FAILS(ember_tensor_shares_memory(x, nullptr, 1, &r), EMBER_ERR_INVALID_ARGUMENT, "ember_tensor_shares_memory");
+    EM_FAILS(ember_tensor_shares_memory(x, x, 1, nullptr), EMBER_ERR_INVALID_ARGUMENT, "ember_tensor_shares_memory");
+}
+
 // The item readers convert on the host for most dtypes and through the backend's astype for
 // the rest: both must give what astype gives, for an element at an offset into its storage.
 TEST(HostMemory, ItemOfEveryDtypeMatchesItsAstype) {

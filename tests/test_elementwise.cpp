@@ -1085,6 +1085,26 @@ TEST(ElementwiseSpecial, StableAndAccurateFunctions) {
         EXPECT_TRUE(all_close(run_u(ember_exp, {-Inf, Inf, 0}, d, d), {0, Inf, 1}, 0));
         EXPECT_TRUE(all_close(run_u(ember_log, {0, -1, 1}, d, d), {-Inf, NaN, 0}, 0));
     }
+    // cbrt is exact on the cubes of integers, as NumPy's (glibc's scalar cbrt and a vector
+    // cbrt within 2 ulp are not: the reference and the cpu backend mend them), and keeps the
+    // sign of zero.
+    for (ember_dtype_t d : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        SCOPED_TRACE(ember_dtype_name(d));
+        std::vector<double> cubes, roots;
+        for (double r : {1.0, 2.0, 3.0, 5.0, 7.0, 10.0, 11.0, 99.0, 255.0, 1000.0, 4096.0, 65535.0, 131072.0}) {
+            if (d == EMBER_FLOAT32 && r * r * r >= 0x1p24 && std::fmod(r, 2) != 0) continue;  // not a float32
+            cubes.insert(cubes.end(), {r * r * r, -r * r * r});
+            roots.insert(roots.end(), {r, -r});
+        }
+        cubes.insert(cubes.end(), {0.0, -0.0, Inf, -Inf, 0.125});
+        roots.insert(roots.end(), {0.0, -0.0, Inf, -Inf, 0.5});
+        const std::vector<double> got = run_u(ember_cbrt, cubes, d, d);
+        ASSERT_EQ(got.size(), roots.size());
+        for (size_t i = 0; i < got.size(); ++i) {
+            EXPECT_EQ(got[i], roots[i]) << "cbrt of " << cubes[i];
+            EXPECT_EQ(std::signbit(got[i]), std::signbit(roots[i])) << "cbrt of " << cubes[i];
+        }
+    }
     // nextafter steps in the storage precision.
     EXPECT_EQ(run_b(ember_nextafter, {1, 1, 0, 2}, {2, 0, 1, 2}, EMBER_FLOAT64),
               (std::vector<double>{1 + std::ldexp(1.0, -52), 1 - std::ldexp(1.0, -53), std::ldexp(1.0, -1074), 2}));

@@ -7,7 +7,8 @@
 // Measured on sweeps of float32 inputs (AVX-512 variants, against double libm): sin 1.8 ulp,
 // erf 4.0 (so float32 erf has its own kernel, simd_erf.hpp), erfc 1.6, expm1 2.3, log1p 1.1,
 // atan 1.2, cosh 2.3, tan 3.2, cbrt 1.9 (2.0 for float64; libm's scalar cbrt is exact on
-// cubes, this one is not, and is 70x faster: 0.17 ms for 1e6 float32 on 2 threads), at 0.6-3.9 TSC ticks per element against 11-25 for scalar
+// cubes, this one is not, so cbrt_exact_on_cubes mends the integer cubes; 70x faster than
+// libm's: 0.17 ms for 1e6 float32 on 2 threads), at 0.6-3.9 TSC ticks per element against 11-25 for scalar
 // libm. tests/test_cpu_backend.cpp checks erf, erfc, sin, expm1, log1p on every ISA variant. Tails shorter than a vector go through the same
 // vector function (padded), so one input value always gives one result.
 
@@ -249,6 +250,26 @@ inline MvD sigmoid_f64(MvD v) {
     return v;
 }
 
+// cbrt through libmvec (<= 2 ulp), made exact on the cubes of integers up to 2^17 in
+// magnitude, as libm's scalar cbrt and the reference are: cbrt(27.0) is 3.0, not the
+// neighbour of 3 that libmvec can give. A lane whose result rounds to an integer r with
+// r^3 == x (both in double, where such a cube is exact) takes r. For any other lane the
+// result is libmvec's.
+template <class T, class NV, NV (*F)(NV)>
+inline NV cbrt_exact_on_cubes(NV v) {
+    constexpr int w = sizeof(NV) / sizeof(T);
+    T x[w], y[w];
+    memcpy(x, &v, sizeof v);
+    v = F(v);
+    memcpy(y, &v, sizeof v);
+    for (int k = 0; k < w; ++k) {
+        const double r = ((double)y[k] + 0x1.8p52) - 0x1.8p52;  // round to nearest below 2^51
+        if (x[k] != 0 && r >= -0x1p17 && r <= 0x1p17 && r * r * r == (double)x[k]) y[k] = (T)r;  // not -0
+    }
+    memcpy(&v, y, sizeof v);
+    return v;
+}
+
 void fill_mvec(IsaTable& t) {
 #define EMBER_MVEC_FILL(fn)                                                       \
     t.math[M_##fn][0] = mvec_unary<float, MvF, EMBER_MVEC_F(fn)>;                 \
@@ -270,6 +291,8 @@ void fill_mvec(IsaTable& t) {
     // hypot without prefetch_step: with it, 1e7 float32 on one thread took 0.73-0.79 against
     // 0.58-0.62 ns an element, float64 1.74-1.79 against 1.60-1.65 (1e6 5% slower). Not
     // understood; measured on the AVX-512 Intel host only.
+    t.math[M_cbrt][0] = mvec_unary<float, MvF, cbrt_exact_on_cubes<float, MvF, EMBER_MVEC_F(cbrt)>>;
+    t.math[M_cbrt][1] = mvec_unary<double, MvD, cbrt_exact_on_cubes<double, MvD, EMBER_MVEC_D(cbrt)>>;
     t.math2[M_hypot][0] = mvec_binary<float, MvF, EMBER_MVEC_F2(hypot), false>;
     t.math2[M_hypot][1] = mvec_binary<double, MvD, EMBER_MVEC_D2(hypot), false>;
 #undef EMBER_MVEC_FILL

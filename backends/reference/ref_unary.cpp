@@ -94,6 +94,22 @@ template <class C> C sigmoid_of(C x) {
         template <class C> static auto f(C x) { return EXPR; }     \
     };
 
+// glibc's cbrt and cbrtf are within 1 ulp but not exact on cubes: cbrt(27.0) is
+// 3.0000000000000004, cbrtf(27) not 3 either, where NumPy gives 3. Float types narrower than
+// double take double's cbrt rounded once; double takes one Newton step in long double (64-bit
+// significand on x86-64) from libm's result, which then rounds to the nearest double but
+// for results within about 2^-11 ulp of a halfway point.
+template <class C>
+C cbrt_of(C x) {
+    if constexpr (std::is_same_v<C, double>) {
+        const long double y = std::cbrt(x);
+        if (y == 0 || !std::isfinite(y)) return (double)y;
+        return (double)(y - (y * y * y - x) / (3 * y * y));
+    } else {
+        return C(std::cbrt((double)x));
+    }
+}
+
 // -x, not 0 - x: the negative of +0.0 is -0.0 (and a NaN's sign flips), as IEEE 754 and NumPy.
 UNARY_OP(negative, K_NUM, Out::Same, [](C v) { if constexpr (is_int_v<C>) return wsub(C(0), v); else return C(-v); }(x))
 UNARY_OP(abs, K_NUM, Out::Real, abs_of(x))
@@ -120,7 +136,7 @@ UNARY_OP(acosh, K_FLOAT | K_COMPLEX, Out::Same, std::acosh(x))
 UNARY_OP(atanh, K_FLOAT | K_COMPLEX, Out::Same, std::atanh(x))
 UNARY_OP(erf, K_FLOAT, Out::Same, std::erf(x))
 UNARY_OP(erfc, K_FLOAT, Out::Same, std::erfc(x))
-UNARY_OP(cbrt, K_FLOAT, Out::Same, std::cbrt(x))
+UNARY_OP(cbrt, K_FLOAT, Out::Same, cbrt_of(x))
 UNARY_OP(floor, K_REAL, Out::Same, real_only(x, [](auto v) { return std::floor(v); }))
 UNARY_OP(ceil, K_REAL, Out::Same, real_only(x, [](auto v) { return std::ceil(v); }))
 UNARY_OP(trunc, K_REAL, Out::Same, real_only(x, [](auto v) { return std::trunc(v); }))

@@ -535,6 +535,13 @@ end)
 def("allclose", function(a, b, rtol, atol, equal_nan)
   return C.ember_allclose(operand(a), operand(b), rtol or 1e-5, atol or 1e-8, flag(equal_nan)) ~= 0
 end)
+-- Tensors only: a Lua table converted here is new memory, which shares nothing.
+local function shares(a, b, exact)
+  if not (is_tensor(a) and is_tensor(b)) then return false end
+  return C.ember_tensor_shares_memory(a, b, exact) ~= 0
+end
+def("shares_memory", function(a, b) return shares(a, b, 1) end)
+def("may_share_memory", function(a, b) return shares(a, b, 0) end)
 def("round", function(x, decimals)
   if decimals == nil or decimals == 0 then return C.ember_round(operand(x)) end
   return C.ember_round_decimals(operand(x), decimals)

@@ -332,6 +332,13 @@ EMBER_API ember_status_t ember_assign(ember_ctx_t* ctx, ember_tensor_t* dst, con
         op_assign(ctx, dst, src);
     });
 }
+EMBER_API ember_status_t ember_tensor_shares_memory(const ember_tensor_t* a, const ember_tensor_t* b, int exact, int* result) {
+    return guard("ember_tensor_shares_memory", [&] {
+        if (!a || !b) raise(EMBER_ERR_INVALID_ARGUMENT, "%s is NULL", a ? "b" : "a");
+        if (!result) raise(EMBER_ERR_INVALID_ARGUMENT, "result is NULL");
+        *result = (exact ? shares_elements(a, b) : may_overlap(a, b)) ? 1 : 0;
+    });
+}
 ENTRY(ember_concat, (ember_ctx_t * ctx, const ember_tensor_t* const* xs, int n, int64_t axis, ember_tensor_t** out), {
     PRELUDE
     check_list(xs, n, ctx);

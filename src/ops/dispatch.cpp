@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace ember {
 
@@ -292,6 +293,43 @@ bool may_overlap(const ember_tensor* a, const ember_tensor* b) {
     byte_extent(a, alo, ahi);
     byte_extent(b, blo, bhi);
     return alo < bhi && blo < ahi;
+}
+
+namespace {
+// Calls f with the storage offset of each element of t, in C order.
+template <class F>
+void for_each_element_offset(const ember_tensor* t, F f) {
+    if (t->size == 0) return;
+    int64_t index[EMBER_MAX_DIMS] = {0}, offset = t->offset;
+    for (;;) {
+        f(offset);
+        int d = t->ndim - 1;
+        for (; d >= 0; --d) {
+            offset += t->strides[d];
+            if (++index[d] < t->shape[d]) break;
+            offset -= t->strides[d] * t->shape[d];
+            index[d] = 0;
+        }
+        if (d < 0) return;
+    }
+}
+}  // namespace
+
+bool shares_elements(const ember_tensor* a, const ember_tensor* b) {
+    if (!may_overlap(a, b)) return false;
+    if (a->size > b->size) std::swap(a, b);
+    const int64_t a_bytes = dtype_size(a->dtype), b_bytes = dtype_size(b->dtype);
+    std::vector<int64_t> starts;
+    starts.reserve(a->size);
+    for_each_element_offset(a, [&](int64_t offset) { starts.push_back(offset * a_bytes); });
+    std::sort(starts.begin(), starts.end());
+    bool shared = false;
+    for_each_element_offset(b, [&](int64_t offset) {
+        const int64_t first = offset * b_bytes;  // an element of a from first - a_bytes + 1 on overlaps [first, first + b_bytes)
+        auto it = std::lower_bound(starts.begin(), starts.end(), first - a_bytes + 1);
+        shared = shared || (it != starts.end() && *it < first + b_bytes);
+    });
+    return shared;
 }
 
 bool same_elements(const ember_tensor* x, const ember_tensor* out) {

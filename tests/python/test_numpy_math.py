@@ -145,6 +145,39 @@ def test_numpy_math_names_refuse_what_numpy_refuses(backend, call, error):
         call(em)
 
 
+CHAINS = [
+    ("ij,jk,kl->il", (RNG.standard_normal((2, 60)), RNG.standard_normal((60, 50)), RNG.standard_normal((50, 3)))),
+    ("ab,bc,cd,de->ae", (RNG.standard_normal((40, 3)), RNG.standard_normal((3, 40)), RNG.standard_normal((40, 2)),
+                         RNG.standard_normal((2, 30)))),
+    ("i,ij,jk,k->", (V[:3], A, B, W5)), ("ij,k,jl->ikl", (A, W5, B)), ("ij,ij,ij->i", (A, A, A)),
+    ("bij,bjk,bkl->bil", (C, D, RNG.standard_normal((2, 5, 3)))), ("ij,jk,kl", (A, B, B.T)),
+]
+
+
+@pytest.mark.parametrize("subscripts,ops", CHAINS, ids=[c[0] for c in CHAINS])
+def test_einsum_paths_give_numpys_values(backend, subscripts, ops):
+    """Every contraction order gives NumPy's values: from the left, greedy, a path of
+    einsum_path, and NumPy's own path."""
+    want = np.einsum(subscripts, *ops)
+    xs = [em.asarray(o) for o in ops]
+    path, report = em.einsum_path(subscripts, *xs)
+    assert path[0] == "einsum_path" and len(path) == len(ops) and "Complete contraction" in report
+    np_path = np.einsum_path(subscripts, *ops, optimize="greedy")[0]
+    for optimize in (False, True, "greedy", path, np_path):
+        got = em.einsum(subscripts, *xs, optimize=optimize)
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-10, atol=1e-12)
+
+
+def test_einsum_refuses_bad_paths():
+    with pytest.raises(ValueError):
+        em.einsum("ij,jk,kl->il", em.asarray(A), em.asarray(B), em.asarray(B.T), optimize=["einsum_path", (0, 5)])
+    with pytest.raises(TypeError):
+        em.einsum("ij,jk->ik", em.asarray(A), em.asarray(B), optimize=[(0, 1)])
+    with pytest.raises(ValueError):
+        em.einsum("ij,jk->ik", em.asarray(A), em.asarray(B), optimize="fastest")
+
+
 def test_error_settings_are_kept_and_restored():
     """Ember never warns on floating-point errors; NumPy code that sets the handling runs."""
     before = em.geterr()

@@ -205,6 +205,11 @@ function S.manipulation()
     H.close(ember.broadcast_to({ 1, 2 }, { 2, 2 }), { { 1, 2 }, { 1, 2 } })
     H.eq(ember.allclose({ 1.0, 2.0 }, { 1.0, 2.0 + 1e-9 }), true)
     H.close(ember.isclose({ 1.0, 2.0 }, { 1.0, 2.5 }), { true, false })
+    local m = ember.reshape(ember.arange(12), { 3, 4 })
+    H.eq(ember.shares_memory(m, ember.transpose(m)), true)
+    H.eq(ember.may_share_memory(m, ember.reshape(m, { 12 })), true)
+    H.eq(ember.shares_memory(m, ember.copy(m)), false)
+    H.eq(ember.may_share_memory(m, { 1, 2 }), false)
   end)
 end
 

@@ -33,7 +33,8 @@ from ._numpy_math import *  # noqa: F401,F403  (NumPy's einsum, convolve, nanqua
 from ._numpy_stats import *  # noqa: F401,F403  (NumPy's quantile, nanmedian, histogram2d, cov, ...)
 from ._numpy_sets import *  # noqa: F401,F403  (NumPy's intersect1d, union1d, setdiff1d, ediff1d, ...)
 from ._numpy_poly import *  # noqa: F401,F403  (NumPy's roots, polyadd, polyder, ..., and its window functions)
-from ._numpy_text import *  # noqa: F401,F403  (NumPy's savetxt, loadtxt, array2string, set_printoptions, ...)
+from ._numpy_text import *  # noqa: F401,F403  (NumPy's savetxt, loadtxt, genfromtxt, fromfile, array2string, set_printoptions, ...)
+from ._numpy_memory import *  # noqa: F401,F403  (NumPy's shares_memory, may_share_memory, asfortranarray, require)
 
 bool = bool_  # the array API's name (shadows the builtin inside this namespace only)
 __array_api_version__ = "2024.12"

@@ -40,10 +40,11 @@ from ._numpy_arrays import (mgrid as mgrid, ogrid as ogrid, ix_ as ix_, fromfunc
     asarray_chkfinite as asarray_chkfinite, fromiter as fromiter, vectorize as vectorize, issubdtype as issubdtype,
     row_stack as row_stack, apply_over_axes as apply_over_axes)
 # NumPy's names for computing (bindings/python/ember/_numpy_math.py)
-from ._numpy_math import (einsum as einsum, convolve as convolve, correlate as correlate, fix as fix, modf as modf,
-    frexp as frexp, ldexp as ldexp, fabs as fabs, gcd as gcd, lcm as lcm, real_if_close as real_if_close, matvec as
-    matvec, vecmat as vecmat, unwrap as unwrap, spacing as spacing, bitwise_count as bitwise_count, seterr as seterr,
-    geterr as geterr, errstate as errstate, packbits as packbits, unpackbits as unpackbits)
+from ._numpy_math import (einsum as einsum, einsum_path as einsum_path, convolve as convolve, correlate as correlate,
+    fix as fix, modf as modf, frexp as frexp, ldexp as ldexp, fabs as fabs, gcd as gcd, lcm as lcm, real_if_close as
+    real_if_close, matvec as matvec, vecmat as vecmat, unwrap as unwrap, spacing as spacing, bitwise_count as
+    bitwise_count, seterr as seterr, geterr as geterr, errstate as errstate, packbits as packbits, unpackbits as
+    unpackbits)
 # NumPy's statistics with NumPy's signatures (bindings/python/ember/_numpy_stats.py)
 from ._numpy_stats import (quantile as quantile, percentile as percentile, nanquantile as nanquantile, nanpercentile
     as nanpercentile, median as median, nanmedian as nanmedian, histogram as histogram, histogram_bin_edges as
@@ -55,10 +56,14 @@ from ._numpy_sets import (intersect1d as intersect1d, union1d as union1d, setdif
 from ._numpy_poly import (poly as poly, roots as roots, polyadd as polyadd, polysub as polysub, polymul as polymul,
     polyder as polyder, polyint as polyint, polydiv as polydiv, bartlett as bartlett, blackman as blackman, hamming as
     hamming, hanning as hanning, kaiser as kaiser, i0 as i0)
-# NumPy's text files and printing (bindings/python/ember/_numpy_text.py)
-from ._numpy_text import (savetxt as savetxt, loadtxt as loadtxt, array2string as array2string, array_repr as
-    array_repr, array_str as array_str, set_printoptions as set_printoptions, get_printoptions as get_printoptions,
-    printoptions as printoptions, binary_repr as binary_repr, base_repr as base_repr)
+# NumPy's files, text and printing (bindings/python/ember/_numpy_text.py)
+from ._numpy_text import (savetxt as savetxt, loadtxt as loadtxt, genfromtxt as genfromtxt, fromfile as fromfile,
+    array2string as array2string, array_repr as array_repr, array_str as array_str, set_printoptions as
+    set_printoptions, get_printoptions as get_printoptions, printoptions as printoptions, binary_repr as binary_repr,
+    base_repr as base_repr)
+# NumPy's names about memory and layout (bindings/python/ember/_numpy_memory.py)
+from ._numpy_memory import (shares_memory as shares_memory, may_share_memory as may_share_memory, asfortranarray as
+    asfortranarray, require as require)
 from . import linalg as linalg, fft as fft, random as random, ops as ops, tensor as tensor, nn as nn, stats as stats, losses as losses, signal as signal, features as features
 
 __array_api_version__: str

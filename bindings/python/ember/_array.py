@@ -508,6 +508,20 @@ class Array:
     def tobytes(self):
         return _c.ember_py_to_bytes(self._h)
 
+    def tofile(self, fid, sep="", format="%s"):
+        """Writes the elements in C order to fid (a path or an open file): their bytes for
+        sep="", else each formatted by format and separated by sep (ember.fromfile reads both)."""
+        import os
+        if sep == "":
+            data = self.tobytes()
+        else:
+            data = sep.join(format % v for v in _tolist(F.reshape(self, (-1,)))).encode()
+        if isinstance(fid, (str, bytes, os.PathLike)):
+            with open(fid, "wb") as f:
+                f.write(data)
+        else:
+            fid.write(data if "b" in getattr(fid, "mode", "b") else data.decode())
+
     # ---------------------------------------------------------------- sequence protocol
     def __iter__(self):
         sh = self.shape

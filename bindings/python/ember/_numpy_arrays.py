@@ -43,9 +43,11 @@ def fromiter(iterable, dtype, count=-1):
 
 
 def ascontiguousarray(a, dtype=None):
-    """An array in C order (Ember's arrays made by asarray always are), at least 1-d."""
+    """a in C order (a copy of a view that is not), at least 1-d."""
     a = asarray(a, dtype=dtype)
-    return F.reshape(a, (1,)) if a.ndim == 0 else a
+    if a.ndim == 0:
+        return F.reshape(a, (1,))
+    return a if a.is_contiguous else a.copy()
 
 
 def promote_types(type1, type2):

@@ -13,7 +13,7 @@ from ._backend import on_device
 from ._creation import asarray, zeros
 
 __all__ = [
-    "einsum", "convolve", "correlate", "fix", "modf", "frexp", "ldexp", "fabs", "gcd", "lcm", "real_if_close",
+    "einsum", "einsum_path", "convolve", "correlate", "fix", "modf", "frexp", "ldexp", "fabs", "gcd", "lcm", "real_if_close",
     "matvec", "vecmat", "unwrap", "spacing", "bitwise_count", "seterr", "geterr", "errstate", "packbits",
     "unpackbits",
 ]
@@ -107,11 +107,7 @@ def _einsum_pair(a, ta, b, tb, keep, sizes):
     return F.reshape(r, tuple(sizes[c] for c in batch + left + right)), "".join(batch + left + right)
 
 
-def einsum(subscripts, *operands, dtype=None, optimize=False):
-    """Einstein summation in NumPy's notation ('ij,jk->ik', 'ii->i', '...ij,...jk', implicit
-    outputs): repeated letters of one operand take its diagonal, letters no later term or the
-    output needs are summed, and each pair of operands multiplies as one batched matmul, from
-    the left. optimize is accepted and ignored."""
+def _einsum_prepare(subscripts, operands, dtype):
     if not isinstance(subscripts, str):
         raise NotImplementedError("einsum: only the subscripts-string form")
     if not operands:
@@ -129,14 +125,111 @@ def einsum(subscripts, *operands, dtype=None, optimize=False):
             if sizes.get(c, 1) != 1 and n != 1 and sizes[c] != n:
                 raise ValueError(f"einsum: subscript {c!r} has sizes {sizes[c]} and {n}")
             sizes[c] = n if sizes.get(c, 1) == 1 else sizes[c]
+    return ops, terms, out, sizes
+
+
+def _einsum_step(terms, i, j, out):
+    """The letters the contraction of terms i and j keeps (those another term or the output
+    needs), and every letter it loops over."""
+    others = set(out).union(*[set(t) for k, t in enumerate(terms) if k not in (i, j)])
+    both = set(terms[i]) | set(terms[j])
+    return both & others, both
+
+
+def _einsum_path(terms, out, sizes, optimize):
+    """Pairs of positions in the operand list, NumPy's path form: each pair leaves the list
+    and its product joins the end. optimize=False: from the left; True, 'greedy' or
+    'optimal': greedily the pair whose product is smallest against its two operands (pairs
+    that share a letter first, then the fewer multiply-adds); a list ['einsum_path', (i, j), ...]: that path."""
+    n = len(terms)
+    if isinstance(optimize, (list, tuple)):
+        if not optimize or optimize[0] != "einsum_path":
+            raise TypeError("einsum: a path must be a list that starts with 'einsum_path'")
+        path, left = [], n
+        for p in optimize[1:]:
+            p = tuple(builtins.int(k) for k in p)
+            if len(p) == 1 and left == 1:
+                continue
+            if len(p) != 2 or len(set(p)) != 2 or not all(0 <= k < left for k in p):
+                raise ValueError(f"einsum: the path step {p} does not name two of the {left} operands left")
+            path.append(p)
+            left -= 1
+        return path + [(0, 1)] * (left - 1)
+    if optimize not in (False, None, True, "greedy", "optimal"):
+        raise ValueError(f"einsum: optimize must be a bool, 'greedy', 'optimal' or a path, not {optimize!r}")
+    if optimize is False or optimize is None or n <= 2:
+        return [(0, 1)] * (n - 1) if n <= 2 else [(0, 1)] + [(0, n - 2 - k) for k in range(n - 2)]
+    terms, path = list(terms), []
+    size = lambda letters: math.prod(sizes[c] for c in letters)  # noqa: E731
+    while len(terms) > 1:
+        best = None
+        for i in range(len(terms)):
+            for j in range(i + 1, len(terms)):
+                kept, looped = _einsum_step(terms, i, j, out)
+                key = (not set(terms[i]) & set(terms[j]), size(kept) - size(terms[i]) - size(terms[j]), size(looped),
+                       i, j)
+                if best is None or key < best[0]:
+                    best = (key, i, j, kept)
+        _, i, j, kept = best
+        path.append((i, j))
+        terms = [t for k, t in enumerate(terms) if k not in (i, j)] + ["".join(sorted(kept))]
+    return path
+
+
+def _einsum_run(ops, terms, out, sizes, path):
     pairs = [_einsum_diagonal(x, t) for x, t in zip(ops, terms)]
+    for i, j in path:
+        keep, _ = _einsum_step([t for _, t in pairs], i, j, out)
+        a, b = pairs[i], pairs[j]
+        pairs = [p for k, p in enumerate(pairs) if k not in (i, j)]
+        pairs.append(_einsum_pair(a[0], a[1], b[0], b[1], keep, sizes))
     x, t = pairs[0]
-    for k in range(1, len(pairs)):
-        keep = set(out).union(*[set(tt) for _, tt in pairs[k + 1:]])
-        x, t = _einsum_pair(x, t, pairs[k][0], pairs[k][1], keep, sizes)
     x, t = _einsum_sum(x, t, set(out))
     x = F.broadcast_to(x, tuple(sizes[c] for c in t))
     return F.permute_dims(x, tuple(t.index(c) for c in out)) if t != out else x
+
+
+def einsum(subscripts, *operands, dtype=None, optimize=False):
+    """Einstein summation in NumPy's notation ('ij,jk->ik', 'ii->i', '...ij,...jk', implicit
+    outputs): repeated letters of one operand take its diagonal, letters no later term or the
+    output needs are summed, and each pair of operands multiplies as one batched matmul. The
+    pairs go from the left (optimize=False), in the greedy order einsum_path finds
+    (optimize=True, 'greedy', 'optimal'), or along a path einsum_path returned."""
+    ops, terms, out, sizes = _einsum_prepare(subscripts, operands, dtype)
+    return _einsum_run(ops, terms, out, sizes, _einsum_path(terms, out, sizes, optimize))
+
+
+def einsum_path(subscripts, *operands, optimize="greedy", einsum_call=False):
+    """The order einsum(..., optimize=...) contracts the operands in, as NumPy's einsum_path
+    gives it: (['einsum_path', (i, j), ...], a report of the naive and planned costs)."""
+    if optimize is False:
+        optimize = "greedy"  # NumPy's einsum_path plans even then
+    ops, terms, out, sizes = _einsum_prepare(subscripts, operands, None)
+    path = _einsum_path(terms, out, sizes, optimize)
+    size = lambda letters: math.prod(sizes[c] for c in letters)  # noqa: E731
+    letters = set("".join(terms))
+    naive = size(letters) * builtins.max(len(terms) - 1, 1) * (2 if letters - set(out) else 1)
+    planned, largest, lines, current = 0, 0, [], list(terms)
+    for i, j in path:
+        kept, looped = _einsum_step(current, i, j, out)
+        planned += size(looped) * (2 if looped - kept else 1)
+        largest = builtins.max(largest, size(kept))
+        step = f"{current[i]},{current[j]}->{''.join(sorted(kept))}"
+        current = [t for k, t in enumerate(current) if k not in (i, j)] + ["".join(sorted(kept))]
+        lines.append(f"{len(looped):>4}    {step:<24}{','.join(current)}->{out}")
+    planned = builtins.max(planned, 1)
+    report = "\n".join([
+        f"  Complete contraction:  {','.join(terms)}->{out}",
+        f"         Naive scaling:  {len(letters)}",
+        f"     Optimized scaling:  {builtins.max([int(l.split()[0]) for l in lines] or [len(letters)])}",
+        f"      Naive FLOP count:  {naive:.3e}",
+        f"  Optimized FLOP count:  {planned:.3e}",
+        f"   Theoretical speedup:  {naive / planned:.3f}",
+        f"  Largest intermediate:  {largest:.3e} elements",
+        "-" * 74,
+        "scaling  current                 remaining",
+        "-" * 74] + lines)
+    return ["einsum_path"] + path, report
 
 
 # ---------------------------------------------------------------- convolution

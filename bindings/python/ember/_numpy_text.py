@@ -1,5 +1,5 @@
-"""NumPy's text functions: savetxt and loadtxt (written here, without NumPy), and the
-printing functions (array2string, array_repr, array_str, set_printoptions,
+"""NumPy's file and text functions: savetxt, loadtxt, genfromtxt and fromfile (written here,
+without NumPy; Array.tofile writes what fromfile reads), and the printing functions (array2string, array_repr, array_str, set_printoptions,
 get_printoptions, printoptions), which go to NumPy's because Ember's repr and str are
 NumPy's formatting of the same values (ember/_array.py, _format)."""
 import builtins
@@ -12,7 +12,7 @@ from . import _functions as F
 from ._array import Array
 from ._creation import asarray, zeros
 
-__all__ = ["savetxt", "loadtxt", "array2string", "array_repr", "array_str", "set_printoptions", "get_printoptions",
+__all__ = ["savetxt", "loadtxt", "genfromtxt", "fromfile", "array2string", "array_repr", "array_str", "set_printoptions", "get_printoptions",
            "printoptions", "binary_repr", "base_repr"]
 
 
@@ -69,12 +69,26 @@ def _parse(token, kind):
     return float(token)
 
 
+def _fields(line, markers, delimiter):
+    """The fields of one line with its comment cut off; None for a blank line."""
+    for m in markers:
+        line = line.split(m, 1)[0]
+    line = line.strip("\r\n")
+    if not line.strip():
+        return None
+    return line.split(delimiter) if delimiter is not None else line.split()
+
+
+def _file_dtype(dtype):
+    """NumPy's dtype argument of the file readers: Python's float, int and complex too."""
+    return {float: _dt.float64, builtins.int: _dt.int64, complex: _dt.complex128}.get(dtype) or _dt.as_dtype(dtype)
+
+
 def loadtxt(fname, dtype=float, comments="#", delimiter=None, skiprows=0, usecols=None, unpack=False, ndmin=0,
             encoding=None, max_rows=None):
     """Reads a text file (a path, an open file or an iterable of lines) of rows of numbers
     into a 2-d array (one row or one column: 1-d, as NumPy; ndmin raises it)."""
-    d = _dt.float64 if dtype is float else _dt.int64 if dtype is builtins.int else _dt.complex128 if dtype is complex \
-        else _dt.as_dtype(dtype)
+    d = _file_dtype(dtype)
     markers = [comments] if isinstance(comments, str) else list(comments or [])
     cols = None if usecols is None else [usecols] if isinstance(usecols, builtins.int) else list(usecols)
     rows = []
@@ -85,12 +99,9 @@ def loadtxt(fname, dtype=float, comments="#", delimiter=None, skiprows=0, usecol
                 continue
             if isinstance(line, bytes):
                 line = line.decode(encoding or "latin1")
-            for m in markers:
-                line = line.split(m, 1)[0]
-            line = line.strip("\r\n")
-            if not line.strip():
+            fields = _fields(line, markers, delimiter)
+            if fields is None:
                 continue
-            fields = line.split(delimiter) if delimiter is not None else line.split()
             if cols is not None:
                 fields = [fields[c] for c in cols]
             try:
@@ -109,6 +120,114 @@ def loadtxt(fname, dtype=float, comments="#", delimiter=None, skiprows=0, usecol
     if a.ndim < ndmin:  # ... and come back as ndmin asks: a 1-d result as a column for ndmin=2
         a = F.reshape(a, (-1,)) if ndmin == 1 else F.reshape(a, (-1, 1) if a.ndim == 1 else (1, 1))
     return F.permute_dims(a, (1, 0)) if unpack and a.ndim == 2 else a
+
+
+def _text_lines(fname, encoding):
+    """The lines of fname (a path, an open file, one string or an iterable of lines) as str."""
+    with _text_file(fname, "r", encoding) as f:
+        lines = io.StringIO(f) if isinstance(f, str) else f
+        return [line.decode(encoding or "latin1") if isinstance(line, bytes) else line for line in lines]
+
+
+def _common_kind(rows, missing):
+    """The dtype genfromtxt's dtype=None gives: int64 if every present field is an integer,
+    float64 if every one is a real number, complex128 otherwise."""
+    kind = "i"
+    for row in rows:
+        for token in row:
+            t = token.strip()
+            if t in missing or not t:
+                continue
+            for k in ("i", "f", "c")[("i", "f", "c").index(kind):]:
+                try:
+                    _parse(t, k)
+                    kind = k
+                    break
+                except ValueError:
+                    continue
+    return {"i": _dt.int64, "f": _dt.float64, "c": _dt.complex128}[kind]
+
+
+def genfromtxt(fname, dtype=float, comments="#", delimiter=None, skip_header=0, skip_footer=0, missing_values=None,
+               filling_values=None, usecols=None, unpack=None, usemask=False, max_rows=None, encoding=None, ndmin=0,
+               autostrip=True, names=None):
+    """loadtxt for files with holes: an empty field, or one listed in missing_values, takes
+    filling_values (NaN for floats, -1 for integers, as NumPy). dtype=None picks one dtype
+    for the whole file (int64, float64 or complex128); named and structured fields, and
+    masked results, are NumPy's alone."""
+    if names not in (None, False) or usemask:
+        raise NotImplementedError("genfromtxt: named fields and masked arrays are not supported (Ember has no "
+                                  "structured dtypes); read the columns by usecols")
+    lines = _text_lines(fname, encoding)[skip_header:]
+    markers = [comments] if isinstance(comments, str) else list(comments or [])
+    missing = {""}
+    for m in [missing_values] if isinstance(missing_values, str) else (missing_values or []):
+        missing.update(m.split(",") if isinstance(m, str) else [str(m)])
+    rows = []
+    for line in lines:
+        fields = _fields(line, markers, delimiter)
+        if fields is not None:
+            rows.append([t.strip() if autostrip else t for t in fields])
+    if skip_footer:
+        rows = rows[:-skip_footer] if skip_footer < len(rows) else []
+    if max_rows is not None:
+        rows = rows[:max_rows]
+    if usecols is not None:
+        cols = [usecols] if isinstance(usecols, builtins.int) else list(usecols)
+        rows = [[r[c] for c in cols] for r in rows]
+    for k, r in enumerate(rows):
+        if len(r) != len(rows[0]):
+            raise ValueError(f"genfromtxt: row {k + 1} has {len(r)} columns where the first has {len(rows[0])}")
+    d = _common_kind(rows, missing) if dtype is None else _file_dtype(dtype)
+    fill = filling_values if filling_values is not None else (-1 if d.kind in "iub" else float("nan"))
+    values = []
+    for k, r in enumerate(rows):
+        try:
+            values.append([fill if t.strip() in missing else _parse(t, d.kind) for t in r])
+        except ValueError as e:
+            raise ValueError(f"genfromtxt: could not convert row {k + 1} ({r!r}): {e}") from e
+    a = asarray(values, dtype=d) if values else zeros((0,), dtype=d)
+    if a.ndim == 2 and 1 in a.shape and ndmin < 2:  # one row or one column: 1-d, as NumPy
+        a = F.reshape(a, (-1,))
+    if a.ndim < ndmin:
+        a = F.reshape(a, (1, -1) if a.ndim == 1 else (1,) * ndmin)
+    return F.permute_dims(a, (1, 0)) if unpack and a.ndim == 2 else a
+
+
+def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None):
+    """A 1-d array of the values in file: its raw bytes (sep="", after offset bytes) or text
+    values separated by sep (whitespace around sep is skipped; sep=" " is any whitespace).
+    Array.tofile writes both forms."""
+    d = _file_dtype(dtype)
+    if sep == "":
+        if isinstance(file, (str, bytes, os.PathLike)):
+            with open(file, "rb") as f:
+                f.seek(offset)
+                raw = f.read() if count < 0 else f.read(count * d.itemsize)
+        else:
+            file.seek(offset, 1)
+            raw = file.read() if count < 0 else file.read(count * d.itemsize)
+        n = len(raw) // d.itemsize
+        if len(raw) % d.itemsize and count < 0:
+            raise ValueError(f"fromfile: the file's {len(raw)} bytes are not a whole number of {d.name} items")
+        if n == 0:
+            return zeros((0,), dtype=d)
+        from ._creation import frombuffer
+        return frombuffer(bytearray(raw[:n * d.itemsize]), d).copy()
+    if offset:
+        raise TypeError("fromfile: offset is only for binary files (sep='')")
+    with _text_file(file, "r", None) as f:
+        text = f.read()
+    tokens = text.split() if not sep.strip() else [t for t in (x.strip() for x in text.split(sep.strip()))]
+    if tokens and tokens[-1] == "":
+        tokens.pop()
+    if count >= 0:
+        tokens = tokens[:count]
+    try:
+        values = [_parse(t, d.kind) for t in tokens]
+    except ValueError as e:
+        raise ValueError(f"fromfile: could not convert {e}") from e
+    return asarray(values, dtype=d) if values else zeros((0,), dtype=d)
 
 
 def _numpy():

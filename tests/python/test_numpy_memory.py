@@ -1,0 +1,61 @@
+"""NumPy's names about memory (bindings/python/ember/_numpy_memory.py): shares_memory and
+may_share_memory answer as NumPy's on the same views, asfortranarray/ascontiguousarray/
+require give NumPy's values and layouts, on every backend."""
+import numpy as np
+import pytest
+
+import ember as em
+
+VIEWS = {
+    "whole": lambda x: x, "transpose": lambda x: x.T, "row 1": lambda x: x[1], "column 2": lambda x: x[:, 2],
+    "even columns": lambda x: x[:, ::2], "odd columns": lambda x: x[:, 1::2], "reversed": lambda x: x[::-1],
+    "last row tail": lambda x: x[2, 3:], "empty": lambda x: x[:0], "flat": lambda x: x.reshape(-1),
+}
+
+
+@pytest.mark.parametrize("first", VIEWS)
+@pytest.mark.parametrize("second", VIEWS)
+def test_shares_memory_answers_as_numpy(backend, first, second):
+    base = np.arange(20.0).reshape(4, 5)
+    x = em.asarray(base)
+    a_np, b_np = VIEWS[first](base), VIEWS[second](base)
+    a, b = VIEWS[first](x), VIEWS[second](x)
+    assert em.shares_memory(a, b) == np.shares_memory(a_np, b_np)
+    assert em.may_share_memory(a, b) == np.may_share_memory(a_np, b_np)
+    assert em.may_share_memory(a, b, max_work=-1) == np.shares_memory(a_np, b_np)
+    assert not em.shares_memory(a, em.asarray(base).copy())
+
+
+def test_shares_memory_of_other_objects_and_parts(backend):
+    x = em.asarray([1.0, 2.0])
+    assert not em.shares_memory(x, [1.0, 2.0]) and not em.may_share_memory([1], [1])
+    z = em.asarray(np.array([1 + 2j, 3 - 4j], dtype=np.complex64))
+    if z.real.backend == z.backend and em.shares_memory(z, z.real):  # a view: then as NumPy's parts
+        assert not em.shares_memory(z.real, z.imag) and em.may_share_memory(z.real, z.imag)
+
+
+@pytest.mark.parametrize("view", ["whole", "transpose", "even columns", "reversed", "column 2"])
+def test_layout_functions_give_numpy_values_and_layouts(backend, view):
+    base = np.arange(20.0, dtype=np.float32).reshape(4, 5)
+    x = VIEWS[view](em.asarray(base))
+    want = VIEWS[view](base)
+    f, c = em.asfortranarray(x), em.ascontiguousarray(x)
+    np.testing.assert_array_equal(f.numpy(), want)
+    np.testing.assert_array_equal(c.numpy(), want)
+    itemsize = want.itemsize
+    assert f.strides == tuple(s // itemsize for s in np.asfortranarray(want).strides) or want.ndim < 2
+    assert c.strides == tuple(s // itemsize for s in np.ascontiguousarray(want).strides) or want.ndim < 2
+    assert c.is_contiguous
+    for req in ("C", "F", ["O"], ["F", "W"], "A", None):
+        r = em.require(x, requirements=req)
+        np.testing.assert_array_equal(r.numpy(), want)
+        if req in ("C", ["O"]):
+            assert r.is_contiguous
+        if req == ["O"]:
+            assert not em.shares_memory(r, x)
+    assert em.require(x, np.float64).dtype == em.float64
+    assert em.asfortranarray(3.0).shape == (1,)
+    with pytest.raises(ValueError):
+        em.require(x, requirements="CF")
+    with pytest.raises(KeyError):
+        em.require(x, requirements="Q")
