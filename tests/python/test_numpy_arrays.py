@@ -172,3 +172,19 @@ def test_in_place_names_refuse_what_they_cannot_write(backend):
     with pytest.raises(IndexError):
         em.insert(a, 4, 1, axis=1)
     assert a.tolist() == I6.tolist()  # nothing written by the failed calls
+
+
+def test_mask_indices_and_frompyfunc(backend):
+    for func, k in ((np.triu, 0), (np.triu, 1), (np.tril, -1)):
+        em_func = {np.triu: em.triu, np.tril: em.tril}[func]
+        for got, want in zip(em.mask_indices(4, em_func, k), np.mask_indices(4, func, k)):
+            np.testing.assert_array_equal(got.numpy(), want)
+    f = em.frompyfunc(lambda a, b: (a + b, a * b), 2, 2)
+    g = np.frompyfunc(lambda a, b: (a + b, a * b), 2, 2)
+    assert (f.nin, f.nout) == (g.nin, g.nout)
+    for got, want in zip(f(em.arange(3), 2), g(np.arange(3), 2)):
+        np.testing.assert_array_equal(got.numpy(), want.astype(np.int64))
+    h = em.frompyfunc(abs, 1, 1)
+    np.testing.assert_array_equal(h(em.asarray([-1.5, 2.0])).numpy(), [1.5, 2.0])
+    with pytest.raises(TypeError):
+        h(1, 2)

@@ -169,6 +169,17 @@ def test_einsum_paths_give_numpys_values(backend, subscripts, ops):
         np.testing.assert_allclose(got.numpy(), want, rtol=1e-10, atol=1e-12)
 
 
+def test_einsum_sublist_form_is_the_string_form(backend):
+    x, y = em.asarray(A), em.asarray(B)
+    np.testing.assert_allclose(em.einsum(x, [0, 1], y, [1, 2], [0, 2]).numpy(), np.einsum(A, [0, 1], B, [1, 2], [0, 2]))
+    np.testing.assert_allclose(em.einsum(x, [0, 1], y, [1, 2]).numpy(), np.einsum(A, [0, 1], B, [1, 2]))
+    np.testing.assert_allclose(em.einsum(em.asarray(C), [Ellipsis, 1, 2], [Ellipsis, 2]).numpy(),
+                               np.einsum(C, [Ellipsis, 1, 2], [Ellipsis, 2]))
+    assert em.einsum_path(x, [0, 1], y, [1, 2], [0, 2])[0] == ["einsum_path", (0, 1)]
+    with pytest.raises(ValueError):
+        em.einsum(x, [0, 99])
+
+
 def test_einsum_refuses_bad_paths():
     with pytest.raises(ValueError):
         em.einsum("ij,jk,kl->il", em.asarray(A), em.asarray(B), em.asarray(B.T), optimize=["einsum_path", (0, 5)])
@@ -190,3 +201,14 @@ def test_error_settings_are_kept_and_restored():
     em.seterr(**old)
     with pytest.raises(ValueError):
         em.seterr(over="explode")
+
+
+def test_error_callback_and_buffer_size_are_recorded():
+    log = []
+    assert em.seterrcall(log.append) is None and em.geterrcall() == log.append
+    assert em.seterrcall(None) == log.append
+    with pytest.raises(ValueError):
+        em.seterrcall(42)
+    assert em.getbufsize() == np.getbufsize()
+    assert em.setbufsize(16384) == 8192 and em.getbufsize() == 16384
+    em.setbufsize(8192)

@@ -59,3 +59,10 @@ def test_layout_functions_give_numpy_values_and_layouts(backend, view):
         em.require(x, requirements="CF")
     with pytest.raises(KeyError):
         em.require(x, requirements="Q")
+
+
+def test_isfortran_answers_as_numpy(backend):
+    base = np.arange(12.0).reshape(3, 4)
+    for make in (lambda m: m, lambda m: m.T, lambda m: m[:, 0], lambda m: m[:1], lambda m: m.reshape(12)):
+        assert em.isfortran(make(em.asarray(base))) == np.isfortran(make(base))
+    assert em.isfortran(em.asfortranarray(em.asarray(base)))

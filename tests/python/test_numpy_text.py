@@ -133,3 +133,22 @@ def test_tofile_and_fromfile_round_trip_with_numpy(tmp_path, backend, dtype, sep
                                       data[2:])
         with open(tmp_path / "em.bin", "rb") as f:
             np.testing.assert_array_equal(em.fromfile(f, dtype=dtype, count=3).numpy(), data[:3])
+
+
+@pytest.mark.parametrize("text,kwargs", [("1 2 3", {"sep": " "}), ("1, 2,3", {"sep": ","}), ("1.5;-2;7", {"sep": ";"}),
+                                         ("1 2 3 4", {"sep": " ", "count": 2}), ("4 5", {"sep": " ", "dtype": int})])
+def test_fromstring_reads_what_numpy_reads(backend, text, kwargs):
+    want = np.fromstring(text, **kwargs)
+    got = em.fromstring(text, **kwargs)
+    assert got.dtype.name == want.dtype.name
+    np.testing.assert_array_equal(got.numpy(), want)
+    with pytest.raises(ValueError):
+        em.fromstring(b"abcd", dtype="uint8", sep="")
+
+
+def test_format_float_functions_are_numpys(backend):
+    for value in (0.1, 1 / 3, 1e-30, 123456.789):
+        assert em.format_float_positional(value) == np.format_float_positional(value)
+        assert em.format_float_scientific(value, precision=4) == np.format_float_scientific(value, precision=4)
+    x = em.asarray(0.1, dtype=em.float32)
+    assert em.format_float_positional(x) == np.format_float_positional(np.float32(0.1)) == "0.1"

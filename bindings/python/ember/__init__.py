@@ -29,12 +29,15 @@ from . import linalg, fft, random, ops, tensor, nn, stats, losses, signal, featu
 from ._io import save, load, savez, savez_compressed, save_safetensors, load_safetensors
 from ._numpy_names import *  # noqa: F401,F403  (NumPy's names: arcsin, concatenate, ptp, isin, ...)
 from ._numpy_arrays import *  # noqa: F401,F403  (NumPy's mgrid, ix_, block, insert, put, select, ...)
-from ._numpy_math import *  # noqa: F401,F403  (NumPy's einsum, convolve, nanquantile, gcd, ...)
+from ._numpy_apply import *  # noqa: F401,F403  (NumPy's vectorize, frompyfunc, piecewise, apply_along_axis, ...)
+from ._numpy_einsum import *  # noqa: F401,F403  (NumPy's einsum, einsum_path)
+from ._numpy_math import *  # noqa: F401,F403  (NumPy's convolve, frexp, gcd, errstate, ...)
 from ._numpy_stats import *  # noqa: F401,F403  (NumPy's quantile, nanmedian, histogram2d, cov, ...)
 from ._numpy_sets import *  # noqa: F401,F403  (NumPy's intersect1d, union1d, setdiff1d, ediff1d, ...)
 from ._numpy_poly import *  # noqa: F401,F403  (NumPy's roots, polyadd, polyder, ..., and its window functions)
 from ._numpy_text import *  # noqa: F401,F403  (NumPy's savetxt, loadtxt, genfromtxt, fromfile, array2string, set_printoptions, ...)
 from ._numpy_memory import *  # noqa: F401,F403  (NumPy's shares_memory, may_share_memory, asfortranarray, require)
+from ._numpy_types import *  # noqa: F401,F403  (NumPy's common_type, min_scalar_type, mintypecode, typename)
 
 bool = bool_  # the array API's name (shadows the builtin inside this namespace only)
 __array_api_version__ = "2024.12"

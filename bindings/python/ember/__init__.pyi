@@ -35,16 +35,15 @@ from ._numpy_arrays import (mgrid as mgrid, ogrid as ogrid, ix_ as ix_, fromfunc
     ravel_multi_index, asanyarray as asanyarray, ascontiguousarray as ascontiguousarray, column_stack as column_stack,
     dstack as dstack, dsplit as dsplit, block as block, resize as resize, insert as insert, ndindex as ndindex,
     ndenumerate as ndenumerate, iterable as iterable, put as put, put_along_axis as put_along_axis, place as place,
-    extract as extract, compress as compress, choose as choose, select as select, piecewise as piecewise,
-    apply_along_axis as apply_along_axis, promote_types as promote_types, rollaxis as rollaxis, putmask as putmask,
-    asarray_chkfinite as asarray_chkfinite, fromiter as fromiter, vectorize as vectorize, issubdtype as issubdtype,
-    row_stack as row_stack, apply_over_axes as apply_over_axes)
+    extract as extract, compress as compress, choose as choose, select as select, promote_types as promote_types,
+    rollaxis as rollaxis, putmask as putmask, asarray_chkfinite as asarray_chkfinite, fromiter as fromiter, issubdtype
+    as issubdtype, row_stack as row_stack, mask_indices as mask_indices)
 # NumPy's names for computing (bindings/python/ember/_numpy_math.py)
-from ._numpy_math import (einsum as einsum, einsum_path as einsum_path, convolve as convolve, correlate as correlate,
-    fix as fix, modf as modf, frexp as frexp, ldexp as ldexp, fabs as fabs, gcd as gcd, lcm as lcm, real_if_close as
-    real_if_close, matvec as matvec, vecmat as vecmat, unwrap as unwrap, spacing as spacing, bitwise_count as
-    bitwise_count, seterr as seterr, geterr as geterr, errstate as errstate, packbits as packbits, unpackbits as
-    unpackbits)
+from ._numpy_math import (convolve as convolve, correlate as correlate, fix as fix, modf as modf, frexp as frexp,
+    ldexp as ldexp, fabs as fabs, gcd as gcd, lcm as lcm, real_if_close as real_if_close, matvec as matvec, vecmat as
+    vecmat, unwrap as unwrap, spacing as spacing, bitwise_count as bitwise_count, seterr as seterr, geterr as geterr,
+    errstate as errstate, geterrcall as geterrcall, seterrcall as seterrcall, getbufsize as getbufsize, setbufsize as
+    setbufsize, packbits as packbits, unpackbits as unpackbits)
 # NumPy's statistics with NumPy's signatures (bindings/python/ember/_numpy_stats.py)
 from ._numpy_stats import (quantile as quantile, percentile as percentile, nanquantile as nanquantile, nanpercentile
     as nanpercentile, median as median, nanmedian as nanmedian, histogram as histogram, histogram_bin_edges as
@@ -58,12 +57,21 @@ from ._numpy_poly import (poly as poly, roots as roots, polyadd as polyadd, poly
     hamming, hanning as hanning, kaiser as kaiser, i0 as i0)
 # NumPy's files, text and printing (bindings/python/ember/_numpy_text.py)
 from ._numpy_text import (savetxt as savetxt, loadtxt as loadtxt, genfromtxt as genfromtxt, fromfile as fromfile,
-    array2string as array2string, array_repr as array_repr, array_str as array_str, set_printoptions as
-    set_printoptions, get_printoptions as get_printoptions, printoptions as printoptions, binary_repr as binary_repr,
-    base_repr as base_repr)
+    fromstring as fromstring, format_float_positional as format_float_positional, format_float_scientific as
+    format_float_scientific, array2string as array2string, array_repr as array_repr, array_str as array_str,
+    set_printoptions as set_printoptions, get_printoptions as get_printoptions, printoptions as printoptions,
+    binary_repr as binary_repr, base_repr as base_repr)
 # NumPy's names about memory and layout (bindings/python/ember/_numpy_memory.py)
 from ._numpy_memory import (shares_memory as shares_memory, may_share_memory as may_share_memory, asfortranarray as
-    asfortranarray, require as require)
+    asfortranarray, require as require, isfortran as isfortran)
+# NumPy's dtype helpers (bindings/python/ember/_numpy_types.py)
+from ._numpy_types import (common_type as common_type, min_scalar_type as min_scalar_type, mintypecode as mintypecode,
+    typename as typename)
+# NumPy's names for applying Python functions (bindings/python/ember/_numpy_apply.py)
+from ._numpy_apply import (vectorize as vectorize, frompyfunc as frompyfunc, piecewise as piecewise, apply_along_axis
+    as apply_along_axis, apply_over_axes as apply_over_axes)
+# NumPy's einsum (bindings/python/ember/_numpy_einsum.py)
+from ._numpy_einsum import (einsum as einsum, einsum_path as einsum_path)
 from . import linalg as linalg, fft as fft, random as random, ops as ops, tensor as tensor, nn as nn, stats as stats, losses as losses, signal as signal, features as features
 
 __array_api_version__: str

@@ -4,7 +4,6 @@ stacking shortcuts, resize, insert, put/place/choose/select/compress and friends
 a composite of the namespace's functions (no kernel of its own) and follows NumPy's
 semantics, which tests/python/test_numpy_names.py checks against NumPy on every backend."""
 import builtins
-import inspect
 import itertools
 import math
 
@@ -19,8 +18,8 @@ __all__ = [
     "tril_indices_from", "triu_indices_from", "diag_indices", "diag_indices_from", "fill_diagonal",
     "ravel_multi_index", "asanyarray", "ascontiguousarray", "column_stack", "dstack", "dsplit", "block", "resize",
     "insert", "ndindex", "ndenumerate", "iterable", "put", "put_along_axis", "place", "extract", "compress",
-    "choose", "select", "piecewise", "apply_along_axis", "promote_types", "rollaxis", "putmask", "asarray_chkfinite",
-    "fromiter", "vectorize", "issubdtype", "row_stack", "apply_over_axes",
+    "choose", "select", "promote_types", "rollaxis", "putmask", "asarray_chkfinite",
+    "fromiter", "issubdtype", "row_stack", "mask_indices",
 ]
 
 asanyarray = asarray
@@ -191,6 +190,17 @@ def tril_indices(n, k=0, m=None):
 
 def triu_indices(n, k=0, m=None):
     return _triangle(n, k, m, lower=False)
+
+
+def mask_indices(n, mask_func, k=0):
+    """The indices where mask_func(ones((n, n)), k) is nonzero (triu, tril, ...; Ember's
+    own triu and tril take k by keyword)."""
+    ones = full((n, n), 1, dtype=_dt.int64)
+    try:
+        m = mask_func(ones, k)
+    except TypeError:
+        m = mask_func(ones, k=k)
+    return F.nonzero(asarray(m) != 0)
 
 
 def tril_indices_from(arr, k=0):
@@ -546,29 +556,6 @@ def select(condlist, choicelist, default=0):
     return F.broadcast_to(result, shape) if result.shape != shape else result
 
 
-def piecewise(x, condlist, funclist, *args, **kw):
-    """funclist[k] (a function of x's selected elements, or a value) where condlist[k]
-    holds; one extra function covers where no condition holds; 0 elsewhere."""
-    x = asarray(x)
-    one_mask = isinstance(condlist, list) and condlist and isinstance(condlist[0], bool) and x.ndim > 0 \
-        and len(condlist) == x.shape[0]
-    if isinstance(condlist, Array) or one_mask:
-        condlist = [condlist]
-    conds = [F.broadcast_to(asarray(c, dtype=_dt.bool_), x.shape) for c in condlist]
-    if len(funclist) == len(conds) + 1:
-        rest = F.logical_not(F.any(F.stack(conds, axis=0), axis=0)) if conds else full(x.shape, True, dtype=_dt.bool_)
-        conds.append(rest)
-    elif len(funclist) != len(conds):
-        raise ValueError(f"piecewise: with {len(conds)} condition(s), either {len(conds)} or {len(conds) + 1} "
-                         "functions are expected")
-    out = zeros(x.shape, dtype=x.dtype)
-    for c, f in zip(conds, funclist):
-        if not builtins.bool(F.any(c)):
-            continue
-        out[c] = f(x[c], *args, **kw) if callable(f) else f
-    return out
-
-
 def rollaxis(a, axis, start=0):
     """NumPy's older moveaxis: axis moves to before position start."""
     a = asarray(a)
@@ -580,82 +567,3 @@ def rollaxis(a, axis, start=0):
     if axis < start:
         start -= 1
     return F.moveaxis(a, axis, start) if axis != start else a
-
-
-def apply_along_axis(func1d, axis, arr, *args, **kwargs):
-    """func1d applied to each 1-d slice of arr along axis; its results (all of one shape)
-    take axis' place in the result."""
-    arr = asarray(arr)
-    axis %= arr.ndim
-    moved = F.moveaxis(arr, axis, -1)
-    outer = moved.shape[:-1]
-    if math.prod(outer) == 0:
-        raise ValueError("apply_along_axis: cannot apply over an axis of zero-sized iterations")
-    results = [asarray(func1d(moved[idx], *args, **kwargs)) for idx in ndindex(outer)]
-    first = results[0]
-    stacked = F.reshape(F.stack(results, axis=0), outer + first.shape)
-    if first.ndim == 0:
-        return stacked
-    # the result's own dims go where axis was
-    src = list(range(len(outer), len(outer) + first.ndim))
-    return F.moveaxis(stacked, src, list(range(axis, axis + first.ndim)))
-
-
-class vectorize:
-    """A Python function applied to each element of its broadcast array arguments (one
-    Python call per element, as NumPy's vectorize); otypes names the result dtypes (else
-    inferred from the results), excluded the positions or names passed through whole."""
-
-    def __init__(self, pyfunc, otypes=None, doc=None, excluded=None, cache=False, signature=None):
-        if signature is not None:
-            raise NotImplementedError("vectorize: signature= (generalised ufuncs)")
-        self.pyfunc = pyfunc
-        self.otypes = None if otypes is None else list(otypes)
-        self.excluded = set(excluded or ())
-        self.__doc__ = doc if doc is not None else pyfunc.__doc__
-
-    def __call__(self, *args, **kwargs):
-        positions = [k for k in range(len(args)) if k not in self.excluded]
-        names = [n for n in kwargs if n not in self.excluded]
-        arrays = [asarray(args[k]) for k in positions] + [asarray(kwargs[n]) for n in names]
-        if not arrays:
-            return self.pyfunc(*args, **kwargs)
-        shape = F.broadcast_shapes(*[a.shape for a in arrays])
-        flat = [F.reshape(F.broadcast_to(a, shape), (-1,)).tolist() for a in arrays]
-        results = []
-        for values in zip(*flat) if flat and math.prod(shape) else []:
-            call_args, call_kwargs = list(args), dict(kwargs)
-            for k, v in zip(positions, values):
-                call_args[k] = v
-            for n, v in zip(names, values[len(positions):]):
-                call_kwargs[n] = v
-            results.append(self.pyfunc(*call_args, **call_kwargs))
-        if not results:
-            if self.otypes is None:
-                raise ValueError("vectorize: cannot call on a size-0 input without otypes")
-            return zeros(shape, dtype=self.otypes[0])
-        if isinstance(results[0], tuple):
-            columns = list(zip(*results))
-            types = self.otypes or [None] * len(columns)
-            return tuple(F.reshape(asarray(list(c), dtype=t), shape) for c, t in zip(columns, types))
-        return F.reshape(asarray(results, dtype=self.otypes[0] if self.otypes else None), shape)
-
-
-def apply_over_axes(func, a, axes):
-    """func(a, axis) for each axis in turn, each result keeping a's number of dimensions
-    (a reduced axis is put back with length 1)."""
-    a = asarray(a)
-    try:  # the array API's reductions (em.sum, em.max, ...) take axis by keyword only
-        param = inspect.signature(func).parameters.get("axis")
-        by_keyword = param is not None and param.kind == param.KEYWORD_ONLY
-    except (TypeError, ValueError):
-        by_keyword = False
-    for axis in ([axes] if isinstance(axes, int) else axes):
-        axis = axis + a.ndim if axis < 0 else axis
-        r = asarray(func(a, axis=axis) if by_keyword else func(a, axis))
-        if r.ndim == a.ndim - 1:
-            r = F.expand_dims(r, axis=axis)
-        elif r.ndim != a.ndim:
-            raise ValueError("apply_over_axes: function is not returning an array of the correct shape")
-        a = r
-    return a

@@ -1,5 +1,5 @@
 """NumPy's names about the memory under arrays: shares_memory/may_share_memory (the C ABI's
-ember_tensor_shares_memory), asfortranarray and require. tests/python/test_numpy_memory.py
+ember_tensor_shares_memory), asfortranarray, require and isfortran. tests/python/test_numpy_memory.py
 checks them against NumPy on every backend."""
 import builtins
 
@@ -8,7 +8,7 @@ from . import _functions as F
 from ._array import Array
 from ._creation import asarray
 
-__all__ = ["shares_memory", "may_share_memory", "asfortranarray", "require"]
+__all__ = ["shares_memory", "may_share_memory", "asfortranarray", "require", "isfortran"]
 
 
 def _shares(a, b, exact):
@@ -38,6 +38,13 @@ def _is_f_contiguous(a):
             return False
         expected *= n
     return True
+
+
+def isfortran(a):
+    """True when a is in Fortran order and not also in C order (so never for 1-d)."""
+    if not isinstance(a, Array):
+        raise TypeError("isfortran: expected an Array")
+    return _is_f_contiguous(a) and not a.is_contiguous
 
 
 def asfortranarray(a, dtype=None, *, like=None):

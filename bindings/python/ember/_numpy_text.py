@@ -12,7 +12,8 @@ from . import _functions as F
 from ._array import Array
 from ._creation import asarray, zeros
 
-__all__ = ["savetxt", "loadtxt", "genfromtxt", "fromfile", "array2string", "array_repr", "array_str", "set_printoptions", "get_printoptions",
+__all__ = ["savetxt", "loadtxt", "genfromtxt", "fromfile", "fromstring", "format_float_positional",
+           "format_float_scientific", "array2string", "array_repr", "array_str", "set_printoptions", "get_printoptions",
            "printoptions", "binary_repr", "base_repr"]
 
 
@@ -217,8 +218,11 @@ def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None):
     if offset:
         raise TypeError("fromfile: offset is only for binary files (sep='')")
     with _text_file(file, "r", None) as f:
-        text = f.read()
-    tokens = text.split() if not sep.strip() else [t for t in (x.strip() for x in text.split(sep.strip()))]
+        return _separated_values("fromfile", f.read(), d, count, sep)
+
+
+def _separated_values(caller, text, d, count, sep):
+    tokens = text.split() if not sep.strip() else [x.strip() for x in text.split(sep.strip())]
     if tokens and tokens[-1] == "":
         tokens.pop()
     if count >= 0:
@@ -226,8 +230,29 @@ def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None):
     try:
         values = [_parse(t, d.kind) for t in tokens]
     except ValueError as e:
-        raise ValueError(f"fromfile: could not convert {e}") from e
+        raise ValueError(f"{caller}: could not convert {e}") from e
     return asarray(values, dtype=d) if values else zeros((0,), dtype=d)
+
+
+def fromstring(string, dtype=float, count=-1, *, sep, like=None):
+    """A 1-d array of the text values in string separated by sep (NumPy 2 removed the binary
+    mode: frombuffer reads bytes)."""
+    if sep == "":
+        raise ValueError("fromstring: the binary mode is removed (as in NumPy 2); use frombuffer")
+    if isinstance(string, bytes):
+        string = string.decode("latin1")
+    return _separated_values("fromstring", string, _file_dtype(dtype), count, sep)
+
+
+def format_float_positional(x, *args, **kwargs):
+    """NumPy's positional text of a float (Ember's repr is NumPy's formatting); x may be a
+    0-d Array, whose dtype sets the shortest digits that round-trip."""
+    return _numpy().format_float_positional(_host(x)[()] if isinstance(x, Array) else x, *args, **kwargs)
+
+
+def format_float_scientific(x, *args, **kwargs):
+    """NumPy's scientific text of a float; x may be a 0-d Array."""
+    return _numpy().format_float_scientific(_host(x)[()] if isinstance(x, Array) else x, *args, **kwargs)
 
 
 def _numpy():
