@@ -66,3 +66,31 @@ def test_isfortran_answers_as_numpy(backend):
     for make in (lambda m: m, lambda m: m.T, lambda m: m[:, 0], lambda m: m[:1], lambda m: m.reshape(12)):
         assert em.isfortran(make(em.asarray(base))) == np.isfortran(make(base))
     assert em.isfortran(em.asfortranarray(em.asarray(base)))
+
+
+def _random_view(rng, ndim_shape):
+    """A random basic-index key (slices with any step, integers; the trailing Ellipsis keeps
+    NumPy's result a view when every axis takes an integer) and axis order for a base of
+    shape ndim_shape."""
+    key = []
+    for n in ndim_shape:
+        if rng.random() < 0.2:
+            key.append(int(rng.integers(-n, n)))
+        else:
+            step = int(rng.choice([1, 2, 3, -1, -2]))
+            a, b = sorted(int(v) for v in rng.integers(0, n + 1, 2))
+            key.append(slice(a, b, step) if step > 0 else slice(b, a if a > 0 else None, step))
+    return tuple(key) + (Ellipsis,), rng.permutation(len(ndim_shape) - sum(isinstance(k, int) for k in key))
+
+
+def test_shares_memory_on_random_views_matches_numpy(backend):
+    rng = np.random.default_rng(71)
+    for shape in ((12,), (5, 6), (3, 4, 5)):
+        base = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+        x = em.asarray(base)
+        for _ in range(150):
+            (ka, pa), (kb, pb) = _random_view(rng, shape), _random_view(rng, shape)
+            a_np, b_np = base[ka].transpose(pa), base[kb].transpose(pb)
+            a, b = em.permute_dims(x[ka], tuple(int(p) for p in pa)), em.permute_dims(x[kb], tuple(int(p) for p in pb))
+            assert em.shares_memory(a, b) == np.shares_memory(a_np, b_np), (ka, kb)
+            assert em.may_share_memory(a, b) == np.may_share_memory(a_np, b_np), (ka, kb)
