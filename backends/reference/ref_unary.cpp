@@ -96,15 +96,21 @@ template <class C> C sigmoid_of(C x) {
 
 // glibc's cbrt and cbrtf are within 1 ulp but not exact on cubes: cbrt(27.0) is
 // 3.0000000000000004, cbrtf(27) not 3 either, where NumPy gives 3. Float types narrower than
-// double take double's cbrt rounded once; double takes one Newton step in long double (64-bit
-// significand on x86-64) from libm's result, which then rounds to the nearest double but
-// for results within about 2^-11 ulp of a halfway point.
+// double take double's cbrt rounded once; double takes one Newton step from libm's result y
+// with the residual y^3 - x computed exactly by FMA splits (y^2 = p + pe, p y = q + qe, and
+// q - x exact as q is within a few ulp of x), which then rounds to the nearest double but
+// for results very near a halfway point. (A long double step did the same on hardware, but
+// valgrind runs x87 arithmetic in double and took inf for finite.)
 template <class C>
 C cbrt_of(C x) {
     if constexpr (std::is_same_v<C, double>) {
-        const long double y = std::cbrt(x);
-        if (y == 0 || !std::isfinite(y)) return (double)y;
-        return (double)(y - (y * y * y - x) / (3 * y * y));
+        const double y = std::cbrt(x);
+        if (x == 0 || !std::isfinite(x)) return y;
+        const double p = y * y, pe = std::fma(y, y, -p);
+        const double q = p * y, qe = std::fma(p, y, -q);
+        if (!std::isfinite(q)) return y;  // y^3 past the largest double: x near it keeps libm's y
+        const double residual = (q - x) + (qe + pe * y);
+        return y - residual / (3 * p);
     } else {
         return C(std::cbrt((double)x));
     }
