@@ -377,6 +377,18 @@ TEST(HostMemory, SharesMemoryExactlyOrByBounds) {
     }
     EXPECT_EQ(shares(evens, odds, 0), 1);
     EXPECT_EQ(shares(evens, odds, 1), 0);
+    // x[0::5] broadcast to (2, 3): strides (5, 0), six elements spanning six slots, with gaps
+    // at 1..4, which x[1:5] holds.
+    T fives, column, wide, middle;
+    const int64_t five = 5, four_past = 5, column_shape[2] = {2, 1}, wide_shape[2] = {2, 3};
+    EM_OK(ember_slice(test_ctx(), x, &zero, &nine, &five, 1, fives.out()));
+    EM_OK(ember_reshape(test_ctx(), fives, column_shape, 2, column.out()));
+    EM_OK(ember_broadcast_to(test_ctx(), column, wide_shape, 2, wide.out()));
+    EM_OK(ember_slice(test_ctx(), x, &one, &four_past, nullptr, 1, middle.out()));
+    EXPECT_EQ(shares(wide, middle, 0), 1);
+    EXPECT_EQ(shares(wide, middle, 1), 0);
+    EXPECT_EQ(shares(middle, wide, 1), 0);
+    EXPECT_EQ(shares(wide, tail, 1), 0);
     T z = make<double>({1, 2, 3}, {3}, EMBER_COMPLEX64), re, im;
     EM_OK(ember_real(test_ctx(), z, re.out()));
     EM_OK(ember_imag(test_ctx(), z, im.out()));

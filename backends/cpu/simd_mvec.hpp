@@ -6,9 +6,9 @@
 //
 // Measured on sweeps of float32 inputs (AVX-512 variants, against double libm): sin 1.8 ulp,
 // erf 4.0 (so float32 erf has its own kernel, simd_erf.hpp), erfc 1.6, expm1 2.3, log1p 1.1,
-// atan 1.2, cosh 2.3, tan 3.2, cbrt 1.9 (2.0 for float64; libm's scalar cbrt is exact on
-// cubes, this one is not, so cbrt_exact_on_cubes mends the integer cubes; 70x faster than
-// libm's: 0.17 ms for 1e6 float32 on 2 threads), at 0.6-3.9 TSC ticks per element against 11-25 for scalar
+// atan 1.2, cosh 2.3, tan 3.2, cbrt 1.9 (2.0 for float64; not exact on cubes, nor is libm's
+// scalar cbrt, so cbrt_exact_on_cubes mends the integer cubes; 70x faster than libm's: 0.17
+// ms for 1e6 float32 on 2 threads), at 0.6-3.9 TSC ticks per element against 11-25 for scalar
 // libm. tests/test_cpu_backend.cpp checks erf, erfc, sin, expm1, log1p on every ISA variant. Tails shorter than a vector go through the same
 // vector function (padded), so one input value always gives one result.
 
@@ -251,8 +251,8 @@ inline MvD sigmoid_f64(MvD v) {
 }
 
 // cbrt through libmvec (<= 2 ulp), made exact on the cubes of integers up to 2^17 in
-// magnitude, as libm's scalar cbrt and the reference are: cbrt(27.0) is 3.0, not the
-// neighbour of 3 that libmvec can give. A lane whose result rounds to an integer r with
+// magnitude, as NumPy's and the reference's are: cbrt(27.0) is 3.0, not the neighbour of 3
+// that libmvec (or glibc's scalar cbrt) can give. A lane whose result rounds to an integer r with
 // r^3 == x (both in double, where such a cube is exact) takes r. For any other lane the
 // result is libmvec's.
 template <class T, class NV, NV (*F)(NV)>

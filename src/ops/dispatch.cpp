@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ember {
@@ -296,13 +297,13 @@ bool may_overlap(const ember_tensor* a, const ember_tensor* b) {
 }
 
 namespace {
-// Calls f with the storage offset of each element of t, in C order.
+// Calls f with the storage offset of each element of t, in C order, while f returns true.
 template <class F>
 void for_each_element_offset(const ember_tensor* t, F f) {
     if (t->size == 0) return;
     int64_t index[EMBER_MAX_DIMS] = {0}, offset = t->offset;
     for (;;) {
-        f(offset);
+        if (!f(offset)) return;
         int d = t->ndim - 1;
         for (; d >= 0; --d) {
             offset += t->strides[d];
@@ -313,21 +314,40 @@ void for_each_element_offset(const ember_tensor* t, F f) {
         if (d < 0) return;
     }
 }
+// A view whose elements fill every byte of the range they span, once each: C order up to
+// a permutation of the axes and their signs (|strides| 1, n0, n0 n1, ... over axes longer than 1).
+bool covers_its_span(const ember_tensor* t) {
+    std::vector<std::pair<int64_t, int64_t>> axes;  // (|stride|, length)
+    for (int i = 0; i < t->ndim; ++i)
+        if (t->shape[i] > 1) axes.push_back({t->strides[i] < 0 ? -t->strides[i] : t->strides[i], t->shape[i]});
+    std::sort(axes.begin(), axes.end());
+    int64_t next = 1;
+    for (const auto& [stride, length] : axes) {
+        if (stride != next) return false;
+        next *= length;
+    }
+    return true;
+}
 }  // namespace
 
 bool shares_elements(const ember_tensor* a, const ember_tensor* b) {
     if (!may_overlap(a, b)) return false;
+    if (covers_its_span(a) || covers_its_span(b)) return true;  // the spans overlap, and one has no gaps
     if (a->size > b->size) std::swap(a, b);
     const int64_t a_bytes = dtype_size(a->dtype), b_bytes = dtype_size(b->dtype);
     std::vector<int64_t> starts;
     starts.reserve(a->size);
-    for_each_element_offset(a, [&](int64_t offset) { starts.push_back(offset * a_bytes); });
+    for_each_element_offset(a, [&](int64_t offset) {
+        starts.push_back(offset * a_bytes);
+        return true;
+    });
     std::sort(starts.begin(), starts.end());
     bool shared = false;
     for_each_element_offset(b, [&](int64_t offset) {
         const int64_t first = offset * b_bytes;  // an element of a from first - a_bytes + 1 on overlaps [first, first + b_bytes)
         auto it = std::lower_bound(starts.begin(), starts.end(), first - a_bytes + 1);
-        shared = shared || (it != starts.end() && *it < first + b_bytes);
+        shared = it != starts.end() && *it < first + b_bytes;
+        return !shared;
     });
     return shared;
 }

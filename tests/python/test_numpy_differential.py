@@ -294,6 +294,22 @@ def test_python_ints_at_the_edges_of_integer_dtypes_match_numpy(backend_name):
     assert not failures, f"{len(failures)} mismatches:\n" + "\n".join(failures[:40])
 
 
+def _outcome(call):
+    """(call's result, None), or (None, the exception it raised)."""
+    try:
+        return call(), None
+    except Exception as e:
+        return None, e
+
+
+def _check_errors(label, want_error, got_error, failures):
+    """Where either side raised: both must have, and Ember's error is an OverflowError
+    exactly where NumPy's is."""
+    if want_error is None or got_error is None or \
+            isinstance(want_error, OverflowError) != isinstance(got_error, OverflowError):
+        failures.append(f"{label}: NumPy {want_error!r}, Ember {got_error!r}")
+
+
 @pytest.mark.parametrize("backend_name", ["reference", "cpu", "opencl"])
 def test_python_ints_past_int64_in_operators_match_numpy(backend_name):
     """Operators (forward, reflected, in place) between arrays of every kind and Python ints
@@ -321,23 +337,67 @@ def test_python_ints_past_int64_in_operators_match_numpy(backend_name):
                               if dtype != "uint64" or op is not operator.itruediv]
                 for label, call in calls:
                     label = f"{label} for {dtype} x, s = {s}"
-                    try:
-                        want, want_error = np.asarray(call(ref.copy())), None
-                    except Exception as e:
-                        want, want_error = None, type(e)
-                    try:
-                        got, got_error = call(em.asarray(ref)).numpy(), None
-                    except Exception as e:
-                        got, got_error = None, e
+                    want, want_error = _outcome(lambda: np.asarray(call(ref.copy())))
+                    got, got_error = _outcome(lambda: call(em.asarray(ref)).numpy())
                     checked += 1
                     if want_error is not None or got_error is not None:
-                        if want_error is None or got_error is None or \
-                                (want_error is OverflowError) != isinstance(got_error, OverflowError):
-                            failures.append(f"{label}: NumPy {want_error}, Ember {got_error!r}")
+                        _check_errors(label, want_error, got_error, failures)
                         continue
                     float_of_ints = dtype[0] in "biu" and want.dtype == np.float64  # Ember: float32 (dtypes.md)
                     if (got.dtype != want.dtype and not float_of_ints) or not np.allclose(got.astype(np.complex128), want.astype(np.complex128),
                                                                   rtol=1e-6, equal_nan=True):
                         failures.append(f"{label}: {got!r} != NumPy's {want!r}")
     assert checked > 1500
+    assert not failures, f"{len(failures)} mismatches:\n" + "\n".join(failures[:40])
+
+
+@pytest.mark.parametrize("backend_name", ["reference", "cpu", "opencl"])
+def test_python_ints_past_int64_in_where_clip_out_and_fills_match_numpy(backend_name):
+    """where, clip, out=, full/full_like, item assignment and fill with Python ints past
+    int64, for arrays of every kind: NumPy 2 takes them as a float for float arrays, drops a
+    clip bound no integer element reaches, and raises OverflowError otherwise. One
+    deliberate difference: NumPy 2.4's where wraps an int in [2^63, 2^64) into an integer
+    array's dtype (where(c, int8_array, 2**63) holds 0); Ember raises OverflowError there, as
+    every other function does (docs/dtypes.md)."""
+    if backend_name not in em.backends():
+        pytest.skip(f"no {backend_name} backend")
+
+    def fill(m, x, s):
+        x.fill(s)
+        return x
+
+    def setitem(m, x, s):
+        x[1] = s
+        return x
+    calls = {
+        "where(c, x, s)": lambda m, x, s: m.where(m.asarray([True, False, True, False]), x, s),
+        "where(c, s, x)": lambda m, x, s: m.where(m.asarray([True, False, True, False]), s, x),
+        "clip(x, 0, s)": lambda m, x, s: m.clip(x, 0, s), "clip(x, s, None)": lambda m, x, s: m.clip(x, s, None),
+        "clip(x, None, s)": lambda m, x, s: m.clip(x, None, s), "clip(x, s, 1)": lambda m, x, s: m.clip(x, s, 1),
+        "add(x, s, out=x)": lambda m, x, s: m.add(x, s, out=x), "multiply(s, x, out=x)": lambda m, x, s: m.multiply(s, x, out=x),
+        "full_like(x, s)": lambda m, x, s: m.full_like(x, s), "full(4, s, dtype)": lambda m, x, s: m.full(4, s, dtype=x.dtype),
+        "x[1] = s": setitem, "x.fill(s)": fill,
+    }
+    failures, checked = [], 0
+    with em.using_backend(backend_name), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for dtype in ["int8", "int64", "uint8", "uint64", "float16", "float32", "float64", "complex64"]:
+            ref = np.array([0, 1, 3, 100], dtype=dtype)
+            for s in BEYOND_INT64:
+                for label, call in calls.items():
+                    if label.startswith("clip") and dtype[0] == "c":
+                        continue  # Ember does not order complex numbers (the array API leaves it undefined)
+                    label = f"{label} for {dtype} x, s = {s}"
+                    want, want_error = _outcome(lambda: np.asarray(call(np, ref.copy(), s)))
+                    if label.startswith("where") and dtype[0] in "iu" and dtype != "uint64" and s > 0:
+                        want, want_error = None, OverflowError()  # NumPy wraps it (see above)
+                    got, got_error = _outcome(lambda: call(em, em.asarray(ref), s).numpy())
+                    checked += 1
+                    if want_error is not None or got_error is not None:
+                        _check_errors(label, want_error, got_error, failures)
+                        continue
+                    if got.dtype != want.dtype or not np.allclose(got.astype(np.complex128), want.astype(np.complex128),
+                                                                  rtol=1e-6, equal_nan=True):
+                        failures.append(f"{label}: {got!r} != NumPy's {want!r}")
+    assert checked > 500
     assert not failures, f"{len(failures)} mismatches:\n" + "\n".join(failures[:40])

@@ -35,15 +35,19 @@ def _wrap(h):
     return a
 
 
-def _scalar_handle(v):
-    """Weak 0-d tensor for a Python scalar."""
+def _scalar_handle(v, target=None):
+    """Weak 0-d tensor for a Python scalar; target: the dtype it is to meet, if known."""
     if isinstance(v, builtins.bool):
         return _c.ember_scalar_bool(int(v))
     if isinstance(v, builtins.int):
-        if v >= 1 << 63:  # past int64: a (strong) uint64 while it fits, as NumPy's
-            from ._creation import _from_python
+        if -(1 << 63) <= v < 1 << 63:
+            return _c.ember_scalar_i64(v)
+        if target is not None and target.kind in "fc":  # NumPy 2: a weak float for a float target
+            return _c.ember_scalar_f64(float(v))
+        if 0 < v < 1 << 64 and (target is None or target.kind not in "iu" or target == _dt.uint64):
+            from ._creation import _from_python  # a (strong) uint64 while it fits, as NumPy's
             return _from_python(v, _dt.uint64)._h
-        return _c.ember_scalar_i64(v)
+        raise OverflowError(f"Python integer {v} out of bounds for {'int64' if target is None else target.name}")
     if isinstance(v, builtins.float):
         return _c.ember_scalar_f64(v)
     if isinstance(v, builtins.complex):
@@ -72,7 +76,7 @@ def _assign_source(value, dtype):
     if type(value) is list or type(value) is tuple:
         from ._creation import asarray
         return asarray(value, dtype=dtype)._h
-    return _handle(value)
+    return _scalar_handle(value, dtype) if isinstance(value, _SCALARS) else _handle(value)
 
 
 def _coerce(other):
@@ -555,8 +559,7 @@ class Array:
         if t is builtins.int or t is slice or (t is tuple and all(
                 type(k) is builtins.int or type(k) is slice or k is Ellipsis or k is None for k in key)):
             # a basic index: the view from __getitem__'s C path, assigned in place
-            tv = type(value)
-            _c.ember_assign(self[key]._h, _handle(value) if tv is not list and tv is not tuple else _assign_source(value, self.dtype))
+            _c.ember_assign(self[key]._h, _assign_source(value, self.dtype))
             return
         items, adv = _normalize_key(key, self.shape)
         if not adv:
@@ -577,7 +580,7 @@ class Array:
             if v is not None and (not isinstance(v, Array) or v.size == 1):
                 if not isinstance(v, Array):  # checked as x[0] = v would be (300 into uint8)
                     v = _wrap(_c.ember_empty((), self.dtype.code))
-                    _c.ember_assign(v._h, _scalar_handle(value))
+                    _c.ember_assign(v._h, _scalar_handle(value, self.dtype))
                 _c.ember_assign(self._h, F.where(m, v, self)._h)
                 return
         # integer-array assignment: through NumPy, on a zero-copy view of host memory, or

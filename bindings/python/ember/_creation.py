@@ -314,7 +314,7 @@ def full(shape, fill_value, *, dtype=None, device=None):
     d = _fill_dtype(fill_value, dtype)
     with on_device(device):
         t = _c.ember_empty(shape, d.code)  # the typemap takes the shape as zeros() does
-        _c.ember_assign(t, fill_value._h if isinstance(fill_value, Array) else _scalar_handle(fill_value))
+        _c.ember_assign(t, fill_value._h if isinstance(fill_value, Array) else _scalar_handle(fill_value, d))
         return _wrap(t)
 
 
@@ -337,7 +337,7 @@ def full_like(x, /, fill_value, *, dtype=None, device=None):
     d = _dt.as_dtype(dtype) if dtype is not None else x.dtype
     with on_device(device):
         t = _c.ember_empty_like(x._h, d.code)
-        _c.ember_assign(t, _scalar_handle(fill_value) if isinstance(fill_value, _SCALARS) else fill_value._h)
+        _c.ember_assign(t, _scalar_handle(fill_value, d) if isinstance(fill_value, _SCALARS) else fill_value._h)
         return _wrap(t)
 
 

@@ -6,7 +6,7 @@ import math
 from . import _ember_c as _c
 from . import _dtypes as _dt
 from ._array import Array, _wrap, _handle, _unop, _binop, _reduceop, U, B, R, AXIS_NONE, _SCALARS
-from ._array import _is_big_int, _big_int_binop, _FORWARD, _REFLECTED
+from ._array import _is_big_int, _big_int_binop, _scalar_handle, _FORWARD, _REFLECTED
 from ._creation import asarray, zeros, full, empty, arange, _from_python
 from ._errors import missing
 
@@ -63,6 +63,11 @@ def _make_binary(name, cname=None):
                 raise TypeError(f"matmul: out must be an ember array, got {type(out).__name__}")
             _c.ember_assign(out._h, f(x1, x2)._h)
             return out
+        if out is not None and (_is_big_int(x1) or _is_big_int(x2)):  # as without out=, then assigned
+            if not isinstance(out, Array):
+                raise TypeError(f"{op}: out must be an ember array, got {type(out).__name__}")
+            _c.ember_assign(out._h, f(x1, x2)._h)
+            return out
         if out is not None:
             return _into(op, (x1, x2), out)
         r = _binop(i, x1, x2)
@@ -95,16 +100,42 @@ def round(x, /, *, decimals=0):
     return _unop(U["round"], x)
 
 
+def _big_int_bound(bound, dtype, upper):
+    """A clip bound that is a Python int past int64, as NumPy 2 takes it: a float for float
+    arrays; for integer arrays none at all when no element can pass it (an upper bound above
+    the dtype's range, a lower one below), else OverflowError."""
+    if dtype.kind in "fc":
+        return float(bound)
+    if dtype == _dt.uint64 and 0 <= bound < 1 << 64:
+        return bound
+    info = _dt.iinfo(dtype)
+    if (upper and bound > info.max) or (not upper and bound < info.min):
+        return None
+    raise OverflowError(f"clip: Python integer {bound} out of bounds for {dtype.name}")
+
+
 @_export
 def clip(x, /, min=None, max=None):
+    if _is_big_int(min):
+        min = _big_int_bound(min, x.dtype, upper=False)
+    if _is_big_int(max):
+        max = _big_int_bound(max, x.dtype, upper=True)
     lo = None if min is None else _handle(min)
     hi = None if max is None else _handle(max)
     return _wrap(_c.ember_clip(x._h, lo, hi))
 
 
+def _branch(v, other):
+    """where's branch v as a handle; a Python int past int64 meeting a float branch is a
+    weak float, as in NumPy 2."""
+    if _is_big_int(v) and isinstance(other, Array):
+        return _scalar_handle(v, other.dtype)
+    return _handle(v)
+
+
 @_export
 def where(condition, x1, x2, /):
-    return _wrap(_c.ember_where(_handle(condition), _handle(x1), _handle(x2)))
+    return _wrap(_c.ember_where(_handle(condition), _branch(x1, x2), _branch(x2, x1)))
 
 
 @_export
