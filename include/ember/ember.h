@@ -218,8 +218,9 @@ EMBER_API ember_status_t ember_tensor_set_read_only(ember_tensor_t* t);
 EMBER_API ember_status_t ember_tensor_is_read_only(const ember_tensor_t* t, int* read_only);
 /* *result = 1 when a and b may reach the same memory. exact = 0: their storages are one and
  * the byte ranges their elements span overlap (NumPy's may_share_memory); exact = 1: some
- * element of a and some element of b share a byte (NumPy's shares_memory), which costs the
- * smaller view's size in memory and n log n in time. Empty views share nothing. */
+ * element of a and some element of b share a byte (NumPy's shares_memory), which costs one
+ * pass over one view's elements when the other has no gaps, else the smaller view's size in
+ * memory and n log n in time. Empty views share nothing. */
 EMBER_API ember_status_t ember_tensor_shares_memory(const ember_tensor_t* a, const ember_tensor_t* b, int exact, int* result);
 EMBER_API ember_status_t ember_tensor_backend(const ember_tensor_t* t, const char** backend, int* device);
 /* Host address of element 0 for host-memory backends (borrowed); EMBER_ERR_UNSUPPORTED on devices. */

@@ -332,7 +332,20 @@ bool covers_its_span(const ember_tensor* t) {
 
 bool shares_elements(const ember_tensor* a, const ember_tensor* b) {
     if (!may_overlap(a, b)) return false;
-    if (covers_its_span(a) || covers_its_span(b)) return true;  // the spans overlap, and one has no gaps
+    const bool a_dense = covers_its_span(a), b_dense = covers_its_span(b);
+    if (a_dense && b_dense) return true;  // overlapping spans without gaps
+    if (a_dense || b_dense) {  // an element of the other inside the dense one's span is shared
+        const ember_tensor* other = a_dense ? b : a;
+        int64_t lo, hi;
+        byte_extent(a_dense ? a : b, lo, hi);
+        const int64_t bytes = dtype_size(other->dtype);
+        bool shared = false;
+        for_each_element_offset(other, [&](int64_t offset) {
+            shared = offset * bytes < hi && offset * bytes + bytes > lo;
+            return !shared;
+        });
+        return shared;
+    }
     if (a->size > b->size) std::swap(a, b);
     const int64_t a_bytes = dtype_size(a->dtype), b_bytes = dtype_size(b->dtype);
     std::vector<int64_t> starts;

@@ -99,7 +99,8 @@ void op_assign_disjoint(ember_ctx* ctx, ember_tensor* dst, const ember_tensor* s
 // True when views a and b may share bytes of one storage.
 bool may_overlap(const ember_tensor* a, const ember_tensor* b);
 // True when some element of a and some element of b share a byte (NumPy's shares_memory):
-// the other view's elements are looked up among the smaller view's sorted byte ranges.
+// one pass over a view's elements when the other is dense (no gaps in its span), else the
+// other view's elements looked up among the smaller view's sorted byte ranges.
 bool shares_elements(const ember_tensor* a, const ember_tensor* b);
 // True when x is exactly out's elements (same storage, dtype, offset, shape and strides): a
 // kernel that reads each element before writing it may then run in place.

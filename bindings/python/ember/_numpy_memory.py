@@ -20,8 +20,8 @@ def _shares(a, b, exact):
 
 def shares_memory(a, b, /, max_work=None):
     """Whether some element of a and some element of b share memory, always answered
-    exactly (the smaller view's element offsets sorted), so max_work bounds nothing and
-    NumPy's TooHardError never comes."""
+    exactly (ember_tensor_shares_memory), so max_work bounds nothing and NumPy's
+    TooHardError never comes."""
     return _shares(a, b, True)
 
 
