@@ -94,3 +94,20 @@ def test_shares_memory_on_random_views_matches_numpy(backend):
             a, b = em.permute_dims(x[ka], tuple(int(p) for p in pa)), em.permute_dims(x[kb], tuple(int(p) for p in pb))
             assert em.shares_memory(a, b) == np.shares_memory(a_np, b_np), (ka, kb)
             assert em.may_share_memory(a, b) == np.may_share_memory(a_np, b_np), (ka, kb)
+
+
+def test_shares_memory_with_broadcast_views_matches_numpy(backend):
+    """Broadcast views repeat elements (stride 0): x[0::5] as a (2, 3) block spans x[0..5]
+    with x[1..4] in its gaps."""
+    base = np.arange(12.0)
+    x = em.asarray(base)
+    pairs = [(lambda m, v: m.broadcast_to(v[0:9:5].reshape(2, 1), (2, 3)), lambda m, v: v[1:5]),
+             (lambda m, v: m.broadcast_to(v[0:9:5].reshape(2, 1), (2, 3)), lambda m, v: v[4:6]),
+             (lambda m, v: m.broadcast_to(v[3:4], (4, 5)), lambda m, v: v[::3]),
+             (lambda m, v: m.broadcast_to(v[3:4], (4, 5)), lambda m, v: v[::2])]
+    for first, second in pairs:
+        a_np, b_np = first(np, base), second(np, base)
+        a, b = first(em, x), second(em, x)
+        assert em.shares_memory(a, b) == np.shares_memory(a_np, b_np)
+        assert em.shares_memory(b, a) == np.shares_memory(b_np, a_np)
+        assert em.may_share_memory(a, b) == np.may_share_memory(a_np, b_np)
