@@ -18,6 +18,7 @@ FR = np.array([0.0, -0.0, 1.0, 0.75, -3.5, 1e-310, -5e-324, 1.7976931348623157e3
 SIGNALS = {n: RNG.standard_normal(n) for n in (1, 3, 5, 7, 10, 100, 200)}
 ZA = RNG.standard_normal(100) + 1j * RNG.standard_normal(100)
 ZB = RNG.standard_normal(80) * 1j
+BIG_A, BIG_V = RNG.integers(-2 ** 40, 2 ** 40, 200), RNG.integers(-2 ** 12, 2 ** 12, 100)  # sums near 2^58
 
 
 def _w(m, a):
@@ -39,6 +40,11 @@ for mode in ("full", "same", "valid"):
 CASES += [
     ("convolve int", lambda m: m.convolve(_w(m, np.arange(10)), _w(m, [1, -2, 1]))),
     ("convolve int long", lambda m: m.convolve(_w(m, np.arange(300)), _w(m, np.arange(100) % 7))),
+    ("convolve int64 past 2^53", lambda m: m.convolve(_w(m, BIG_A), _w(m, BIG_V))),
+    ("convolve bool", lambda m: m.convolve(_w(m, np.arange(100) % 3 == 0), _w(m, np.arange(7) % 5 == 0))),
+    ("correlate bool long", lambda m: m.correlate(_w(m, np.arange(100) % 3 == 0), _w(m, np.arange(70) % 5 == 0), "full")),
+    ("convolve int8 wrapping", lambda m: m.convolve(_w(m, (np.arange(200) % 120).astype(np.int8)),
+                                                    _w(m, (np.arange(90) % 50).astype(np.int8)))),
     ("correlate complex", lambda m: m.correlate(_w(m, [1 + 2j, 3, -1j]), _w(m, [0.5j, 1]), "full")),
     ("convolve complex long", lambda m: m.convolve(_w(m, ZA), _w(m, ZB))),
     ("quantile list", lambda m: m.quantile(_w(m, A), [0.1, 0.5, 0.9], axis=1)),

@@ -23,11 +23,18 @@ __all__ = [
 
 
 def _full_convolution(a, v):
+    if a.dtype == _dt.bool_:  # NumPy's: whether any product is true (Ember multiplies no bools)
+        return _full_convolution(a.astype(_dt.int64), v.astype(_dt.int64)) != 0
+    return _full_numeric_convolution(a, v)
+
+
+def _full_numeric_convolution(a, v):
     """Full discrete convolution of 1-d a and v (len(v) <= len(a)): len(v) shifted
-    multiply-adds for short kernels, an FFT product for long ones (rounded for integers)."""
+    multiply-adds for short kernels and for integers the FFT might round wrongly, an FFT
+    product otherwise (rounded back for integers)."""
     n, m = a.shape[0], v.shape[0]
     size = n + m - 1
-    if m <= 64:
+    if m <= 64 or (a.dtype.kind in "iu" and not _fft_exact_for(a, v, size)):
         padded = F.concat([zeros((m - 1,), dtype=a.dtype), a, zeros((m - 1,), dtype=a.dtype)])
         r = None
         for j in range(m):
@@ -39,6 +46,15 @@ def _full_convolution(a, v):
     real = a if a.dtype.kind == "f" else a.astype(_dt.float64)
     r = _fft.irfft(_fft.rfft(real, n=size) * _fft.rfft(v.astype(real.dtype), n=size), n=size)
     return F.round(r).astype(a.dtype) if a.dtype.kind in "biu" else r
+
+
+def _fft_exact_for(a, v, size):
+    """Whether a float64 FFT convolution of the integers a and v rounds back to the sums
+    the multiply-adds give: each sum is at most max|a| sum|v|; the dtype must hold that
+    (the multiply-adds wrap, as NumPy's) and the FFT's error stays far below 1/2 while the
+    bound times the length is below 2^53 / 64."""
+    bound = float(F.max(F.abs(a.astype(_dt.float64)))) * float(F.sum(F.abs(v.astype(_dt.float64))))
+    return bound <= _dt.iinfo(a.dtype).max and bound * size * 64 < 2.0 ** 53
 
 
 def _convolution_mode(full, n, m, mode):
