@@ -250,23 +250,24 @@ inline MvD sigmoid_f64(MvD v) {
     return v;
 }
 
-// cbrt through libmvec (<= 2 ulp), made exact on the cubes of integers up to 2^17 in
-// magnitude, as NumPy's and the reference's are: cbrt(27.0) is 3.0, not the neighbour of 3
-// that libmvec (or glibc's scalar cbrt) can give. A lane whose result rounds to an integer r with
-// r^3 == x (both in double, where such a cube is exact) takes r. For any other lane the
-// result is libmvec's.
+// cbrt through libmvec (<= 2 ulp), made exact on the cubes of integers (up to 2^12 in
+// magnitude for float32, 2^26 for float64), as NumPy's and the reference's are: cbrt(27.0)
+// is 3.0, not the neighbour of 3 that libmvec (or glibc's scalar cbrt) can give. A lane
+// whose result rounds to an integer r with r * r * r == x takes r: r * r is exact below
+// those bounds, so the product is rounded once, and r^3 within half an ulp of x makes r the
+// correctly rounded cube root of x. Other lanes keep libmvec's result; so does -0.
 template <class T, class NV, NV (*F)(NV)>
 inline NV cbrt_exact_on_cubes(NV v) {
-    constexpr int w = sizeof(NV) / sizeof(T);
-    T x[w], y[w];
-    memcpy(x, &v, sizeof v);
+    static_assert(sizeof(NV) == sizeof(V<T>), "one libmvec vector is one V<T>");
+    constexpr T magic = sizeof(T) == 4 ? T(0x1.8p23) : T(0x1.8p52), limit = sizeof(T) == 4 ? T(0x1p12) : T(0x1p26);
+    V<T> x, y;
+    memcpy(&x, &v, sizeof x);
     v = F(v);
-    memcpy(y, &v, sizeof v);
-    for (int k = 0; k < w; ++k) {
-        const double r = ((double)y[k] + 0x1.8p52) - 0x1.8p52;  // round to nearest below 2^51
-        if (x[k] != 0 && r >= -0x1p17 && r <= 0x1p17 && r * r * r == (double)x[k]) y[k] = (T)r;  // not -0
-    }
-    memcpy(&v, y, sizeof v);
+    memcpy(&y, &v, sizeof y);
+    const V<T> r = (y + magic) - magic;  // y rounded to an integer (|y| < limit here)
+    const auto cube = (x != T(0)) & (r >= -limit) & (r <= limit) & (r * r * r == x);
+    y = cube ? r : y;
+    memcpy(&v, &y, sizeof v);
     return v;
 }
 
