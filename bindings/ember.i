@@ -911,6 +911,7 @@ static PyObject* ember_py_reduceop(int op, PyObject* x, PyObject* axes, int keep
 %}
 
 %include "ember_from_nested.i"
+%include "ember_setitem.i"
 %{
 /* METH_FASTCALL entry points of the operator fast path (no argument tuple, no SWIG
    unpacking): _ember_c.binop(op, a, b), unop(op, x), ibinop(op, a, b). */
@@ -1284,6 +1285,7 @@ static PyMethodDef ember_py_fast_methods[] = {
     {"install_operators", (PyCFunction)(void (*)(void))ember_py_fast_install_operators, METH_FASTCALL,
      "install_operators(cls, [(name, op, variant), ...], fallback)"},
     {"install_getitem", (PyCFunction)(void (*)(void))ember_py_fast_install_getitem, METH_FASTCALL, "install_getitem(cls, fallback)"},
+    {"install_setitem", (PyCFunction)(void (*)(void))ember_py_fast_install_setitem, METH_FASTCALL, "install_setitem(cls, fallback)"},
     {"install_properties", (PyCFunction)(void (*)(void))ember_py_fast_install_properties, METH_FASTCALL,
      "install_properties(cls, dtypes_by_code)"},
     {"binop", (PyCFunction)(void (*)(void))ember_py_fast_binop, METH_FASTCALL, "binop(op, a, b) -> Array"},

@@ -291,3 +291,63 @@ def test_repr_str(backend):
     assert str(em.asarray(3)) == "3"
     assert "dtype=int64" in repr(em.asarray([1, 2]))
     assert "bool" in repr(em.asarray([True]))
+
+
+_ELEMENT_VALUES = [True, False, 0, 1, -1, 7, 127, 128, 255, 256, -128, -129, 65535, 65536, -32769, 2**31 - 1,
+                   2**31, -2**31 - 1, 2**32, 2**53, 2**53 + 1, -2**53 - 1, 2**63 - 1, -2**63, 2**63, 2**64,
+                   0.0, -0.0, 1.5, -2.75, 1e-45, 3.5e38, 1e300, float("inf"), float("nan"), 1 + 2j,
+                   np.float32(2.5), np.int64(3)]
+
+
+def _outcome(fn):
+    try:
+        fn()
+        return None
+    except Exception as e:  # noqa: BLE001 - the class is what is compared
+        return type(e)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+                                   "float16", "bfloat16", "float32", "float64", "complex64", "complex128"])
+def test_element_assignment_matches_the_python_path(backend, dtype):
+    """x[i, j] = v runs in C for host tensors (ember_setitem.i); the Python method it falls
+    back to is the oracle: the same stored bits, or the same exception, for every value."""
+    from ember._array import _setitem_in_python
+    dt = getattr(em, dtype)
+    base = em.zeros((4, 6), dtype=dt)
+    views = [(base, (2, -1)), (base.T, (-1, 3)), (base[::2, 1::2], (1, 2)), (base[1], (4,)),
+             (em.zeros((), dtype=dt), ())]
+    for value in _ELEMENT_VALUES:
+        for target, key in views:
+            fast, slow = em.asarray(target, copy=True), em.asarray(target, copy=True)
+            fast_error = _outcome(lambda: fast.__setitem__(key, value))
+            slow_error = _outcome(lambda: _setitem_in_python(slow, key, value))
+            assert fast_error == slow_error, (dtype, value, key)
+            np.testing.assert_array_equal(np.asarray(fast.astype(em.float64) if dtype == "bfloat16" else fast),
+                                          np.asarray(slow.astype(em.float64) if dtype == "bfloat16" else slow),
+                                          err_msg=f"{dtype} {value!r} {key}")
+
+
+def test_element_assignment_keeps_the_python_paths_errors(backend):
+    x = em.zeros((3, 4))
+    for key, error in [((3, 0), IndexError), ((0, -5), IndexError), ((0, 0, 0), IndexError), ((True, 0), None),
+                       ((2**70, 0), IndexError)]:
+        assert _outcome(lambda: x.__setitem__(key, 1.0)) == error, key
+    y = em.zeros((2, 2), dtype=em.uint8)
+    with pytest.raises(OverflowError):
+        y[0, 0] = 256
+    with pytest.raises(OverflowError):
+        y[0, 0] = -1
+    assert y.tolist() == [[0, 0], [0, 0]]
+    other = "reference" if backend != "reference" else next((b for b in em.backends() if b != "reference"), None)
+    if other is not None:
+        with em.using_backend(other), pytest.raises(em.BackendMismatchError):
+            x[2, 3] = 2.0
+    assert x.tolist()[2][3] == 0.0
+    if em.Array.__dlpack_device__(x)[0] == 1:  # host memory: a read-only wrap stays unwritten
+        source = np.zeros(3)
+        source.flags.writeable = False
+        r = em.from_dlpack(source)
+        with pytest.raises(ValueError):
+            r[1] = 5.0
+        assert source[1] == 0.0

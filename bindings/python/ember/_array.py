@@ -948,6 +948,8 @@ def _format(x, is_repr):
 _c.ember_py_register_array(Array)
 _c.install_operators(Array, _operator_specs(), _operator_fallback)
 _c.install_getitem(Array, Array.__getitem__)
+_setitem_in_python = Array.__setitem__  # what the C path hands on (and the tests' oracle)
+_c.install_setitem(Array, _setitem_in_python)
 _c.install_properties(Array, tuple(_BY_CODE))
 
 # Last: _functions imports this module, and the methods above reach its functions at call time.
