@@ -2470,10 +2470,11 @@ TEST(CpuLarge, IntegerFloorDivideAndRemainderExact) {
     for_each_int_dtype(check);
 }
 
-// 16-bit floor_divide and remainder by one divisor (simd_impl.cpp floor_div_or_rem_by_16, a
-// multiply-high per lane): every dividend, against floor division written out here, for the
-// small divisors, powers of two and their neighbours, and the extremes.
-TEST(CpuLarge, SixteenBitDivisionByScalarEveryDividend) {
+// 8- and 16-bit floor_divide and remainder by one divisor (simd_binary_ops.hpp
+// floor_div_or_rem_by_small and _by_16, a multiply-high per lane): every dividend, against
+// floor division written out here, for the small divisors, powers of two and their
+// neighbours, and the extremes.
+TEST(CpuLarge, SmallIntDivisionByScalarEveryDividend) {
     NEED_CPU();
     auto check = [](auto zero, ember_dtype_t dt) {
         using V = decltype(zero);
@@ -4795,7 +4796,7 @@ const char* const kIsaVariantFilter =
     "CpuLarge.FloatFloorDivideAndRemainderExact:CpuLarge.IntegerPowersAsReference:CpuMath.PowFloat32Lanes:"
     "CpuLarge.NanReductionsMatchReference:CpuLarge.CopiesShortDistancesPastTheSource:CpuRandom.CategoricalIsItsCompositesOps:"
     "CpuMath.LogaddexpWithin4Ulp:CpuLarge.ComparisonsAndWhereMatchReferenceBytes:CpuLarge.RealToComplexRoundsAsReference:"
-    "CpuLarge.SixteenBitDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact:CpuLarge.ShortRunBinaryOpsMatchReference:CpuLarge.ShortRunUnaryOpsMatchContiguous:CpuLarge.InterleavingCopiesMatchReference:"
+    "CpuLarge.SmallIntDivisionByScalarEveryDividend:CpuLarge.ShortRowSumsAsTheRowKernel:CpuLarge.ShortRowExtremesExact:CpuLarge.ShortRunBinaryOpsMatchReference:CpuLarge.ShortRunUnaryOpsMatchContiguous:CpuLarge.InterleavingCopiesMatchReference:"
     "CpuLarge.StridedInputsAsContiguousCopies:CpuLarge.NarrowColumnsSideBySide:CpuLarge.HalfFloat32ConversionsMatchReferenceAtEveryLength:"
     "CpuLarge.UnaryOpsOfTransposedInputsMatchContiguous:CpuLarge.BinaryOpsOfOneTransposedViewMatchContiguous:CpuLarge.TransposedRowPassesExact";
 
