@@ -304,9 +304,9 @@ TEST(CpuLarge, NonzeroAndArangeMatchReferenceExactly) {
             expect_identical(got, want, std::string("nonzero ") + ember_dtype_name(dt) + " " + std::to_string(shape_of(y).size()) + "-d");
         }
     }
-    // Small inputs take the same kernel from 1024 elements (one chunk, and on one thread):
-    // 1-d and 2-d, at the threshold and either side of a 64-element word.
-    for (int64_t len : {1023, 1024, 1087, 5000, 70001}) {
+    // Small inputs take the same kernel (one chunk, on the calling thread) down to one
+    // element: 1-d and 2-d, either side of a 64-element word and of one chunk.
+    for (int64_t len : {1, 5, 63, 64, 65, 100, 1023, 1024, 1087, 5000, 65536, 70001}) {
         T part, got, want;
         const int64_t zero = 0;
         EM_OK(ember_slice(cpu(), x1, &zero, &len, nullptr, 1, part.out()));
@@ -316,6 +316,20 @@ TEST(CpuLarge, NonzeroAndArangeMatchReferenceExactly) {
             EM_OK(ember_nonzero(cpu(), y, got.out()));
             EM_OK(ember_nonzero(ref(), as_ref(y), want.out()));
             expect_identical(got, want, "nonzero of " + std::to_string(len) + " " + what);
+        }
+    }
+    {  // small views: a 6 x 7 block of x transposed (strided runs), 42 elements as 2 x 3 x 7
+        const int64_t start[2] = {0, 0}, stop[2] = {6, 7}, first = 0, count = 42, s237[3] = {2, 3, 7};
+        T block, small[2], part;
+        EM_OK(ember_slice(cpu(), x, start, stop, nullptr, 2, block.out()));
+        EM_OK(ember_matrix_transpose(cpu(), block, small[0].out()));
+        EM_OK(ember_slice(cpu(), x1, &first, &count, nullptr, 1, part.out()));
+        EM_OK(ember_reshape(cpu(), part, s237, 3, small[1].out()));
+        for (const T& y : small) {
+            T got, want;
+            EM_OK(ember_nonzero(cpu(), y, got.out()));
+            EM_OK(ember_nonzero(ref(), as_ref(y), want.out()));
+            expect_identical(got, want, "nonzero of a small " + std::to_string(shape_of(y).size()) + "-d view");
         }
     }
     // all/any over every axis: counted in chunks; the answer hangs on one element each time.

@@ -104,6 +104,8 @@ def test_mask_and_index_array_on_views(backend):
     for view, w in [(x.T, A.T), (x[::-1, 1:, ::2], A[::-1, 1:, ::2]), (x[1], A[1])]:
         m = w > 25
         np.testing.assert_array_equal(np.asarray(view[em.asarray(m)]), w[m])
+        strided = em.asarray(np.ascontiguousarray(m.T)).T  # the mask itself a transposed view
+        np.testing.assert_array_equal(np.asarray(view[strided]), w[m])
         lead = m[..., 0]  # over the leading axes only
         np.testing.assert_array_equal(np.asarray(view[em.asarray(lead)]), w[lead])
         np.testing.assert_array_equal(np.asarray(view[em.asarray([-1, 0, -1])]), w[[-1, 0, -1]])
