@@ -605,6 +605,8 @@ class Array:
             _c.ember_py_write_from(self._h, np.ascontiguousarray(host))
 
     # ---------------------------------------------------------------- methods
+    # x.astype(dtype) with an Ember dtype object is a C method in front of this one
+    # (install_astype, below the class).
     def astype(self, dtype, copy=True):
         return F.astype(self, dtype, copy=copy)
 
@@ -951,6 +953,8 @@ _c.install_getitem(Array, Array.__getitem__)
 _setitem_in_python = Array.__setitem__  # what the C path hands on (and the tests' oracle)
 _c.install_setitem(Array, _setitem_in_python)
 _c.install_properties(Array, tuple(_BY_CODE))
+_astype_in_python = Array.astype  # what the C method hands on (and the tests' oracle)
+_c.install_astype(Array, _astype_in_python)
 
 # Last: _functions imports this module, and the methods above reach its functions at call time.
 from . import _functions as F  # noqa: E402
