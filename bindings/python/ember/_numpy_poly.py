@@ -40,8 +40,8 @@ def poly(seq_of_zeros):
         z = _linalg.eigvals(z if z.dtype.kind in "fc" else z.astype(_dt.float64))
     elif z.ndim != 1:
         raise ValueError("poly: input must be 1-d or a non-empty square 2-d array")
-    if z.shape[0] == 0:
-        return ones((1,), dtype=_dt.float64)
+    if z.shape[0] == 0:  # NumPy's 1.0, a scalar: here a 0-d array
+        return ones((), dtype=_dt.float64)
     z = z if z.dtype.kind in "fc" else z.astype(_dt.float64)
     c = ones((1,), dtype=z.dtype)
     for k in range(z.shape[0]):
