@@ -242,6 +242,14 @@ TEST(ManipViews, SliceSelectDiagonalFlipRealImag) {
     EXPECT_EQ(contig(s), 0);
     const I z = {0}, e = {END}, s0 = {0};
     FAILS(EMBER_ERR_INVALID_ARGUMENT, "ember_slice", ember_slice(ctx, x, z.data(), e.data(), s0.data(), 1, O));
+    // Fewer slices than axes (the rest whole), and a zero step past the first axis.
+    T x3 = make(iota(24), {2, 3, 4}, EMBER_INT32);
+    const I st3 = {1, -1}, sp3 = {END, END}, by3 = {1, -2}, zero_second = {1, 0};
+    T s3 = RUN(ember_slice(ctx, x3, st3.data(), sp3.data(), by3.data(), 2, O));
+    EXPECT_TRUE(is(s3, {1, 2, 4}, {20, 21, 22, 23, 12, 13, 14, 15}, EMBER_INT32));
+    EXPECT_EQ(strides_of(s3), (I{12, -8, 1}));
+    FAILS(EMBER_ERR_INVALID_ARGUMENT, "ember_slice", ember_slice(ctx, x3, st3.data(), sp3.data(), zero_second.data(), 2, O));
+    FAILS(EMBER_ERR_INDEX, "ember_slice", ember_slice(ctx, x3, st3.data(), sp3.data(), by3.data(), 4, O));
     T col = RUN(ember_select(ctx, x, 1, -1, O));
     EXPECT_TRUE(is(col, {4}, {4, 9, 14, 19}));
     EXPECT_EQ(strides_of(col), I{5});

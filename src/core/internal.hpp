@@ -233,7 +233,10 @@ inline TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const Shape& shape
     return alloc_tensor(ctx, dtype, shape.data(), (int)shape.size());
 }
 // A view sharing t's storage with new geometry.
-TRef make_view(const ember_tensor* t, const Shape& shape, const Shape& strides, int64_t offset);
+TRef make_view(const ember_tensor* t, const int64_t* shape, const int64_t* strides, int ndim, int64_t offset);
+inline TRef make_view(const ember_tensor* t, const Shape& shape, const Shape& strides, int64_t offset) {
+    return make_view(t, shape.data(), strides.data(), (int)shape.size(), offset);
+}
 ember_view_t view_of(const ember_tensor* t);
 
 // ---------------------------------------------------------------- dtypes

@@ -135,7 +135,7 @@ TRef alloc_tensor(ember_ctx* ctx, ember_dtype_t dtype, const int64_t* shape, int
     return t;
 }
 
-TRef make_view(const ember_tensor* src, const Shape& shape, const Shape& strides, int64_t offset) {
+TRef make_view(const ember_tensor* src, const int64_t* shape, const int64_t* strides, int ndim, int64_t offset) {
     TRef t(new_tensor());
     t->storage = src->storage;
     src->storage->refs.fetch_add(1, std::memory_order_relaxed);
@@ -144,7 +144,7 @@ TRef make_view(const ember_tensor* src, const Shape& shape, const Shape& strides
     t->dtype = src->dtype;
     t->weak = src->weak;
     t->offset = offset;
-    set_geometry(t.get(), shape.data(), strides.data(), (int)shape.size());
+    set_geometry(t.get(), shape, strides, ndim);
     return t;
 }
 

@@ -126,6 +126,8 @@ TRef op_expand_dims(const ember_tensor* x, int64_t axis);
 TRef op_squeeze_axes(const ember_tensor* x, uint64_t mask);
 TRef op_broadcast_to(const ember_tensor* x, const Shape& shape);
 TRef op_slice_axis(const ember_tensor* x, int64_t axis, int64_t start, int64_t stop, int64_t step);
+// ember_slice's leading-axes slices in one view.
+TRef op_slice(const ember_tensor* x, const int64_t* start, const int64_t* stop, const int64_t* step, int n);
 TRef op_select(const ember_tensor* x, int64_t axis, int64_t index);
 TRef op_diagonal(const ember_tensor* x, int64_t offset);
 TRef op_swapaxes(const ember_tensor* x, int64_t a, int64_t b);

@@ -81,9 +81,9 @@ VIEW_ENTRY(ember_view, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_
 VIEW_ENTRY(ember_permute_dims, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, ember_tensor_t** out),
            op_permute(x, axes, naxes))
 VIEW_ENTRY(ember_transpose, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), [&] {
-    Shape perm(x->ndim);
+    int64_t perm[EMBER_MAX_DIMS];
     for (int i = 0; i < x->ndim; ++i) perm[i] = x->ndim - 1 - i;
-    return op_permute(x, perm.data(), x->ndim);
+    return op_permute(x, perm, x->ndim);
 }())
 VIEW_ENTRY(ember_matrix_transpose, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), [&] {
     if (x->ndim < 2) raise(EMBER_ERR_SHAPE, "matrix_transpose needs at least 2 dimensions, got shape %s", shape_str(x).c_str());
@@ -113,17 +113,8 @@ VIEW_ENTRY(ember_squeeze, (ember_ctx_t * ctx, const ember_tensor_t* x, const int
 VIEW_ENTRY(ember_flatten, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), op_reshape(ctx, x, {x->size}, true))
 VIEW_ENTRY(ember_broadcast_to, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* shape, int ndim, ember_tensor_t** out),
            (check_shape(shape, ndim), op_broadcast_to(x, Shape(shape, shape + ndim))))
-VIEW_ENTRY(ember_slice, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* start, const int64_t* stop, const int64_t* step, int n, ember_tensor_t** out), [&] {
-    if (n < 0 || n > x->ndim) raise(EMBER_ERR_INDEX, "%d slices given for a tensor with %d dimensions", n, x->ndim);
-    TRef r = TRef::borrow(x);
-    for (int i = 0; i < n; ++i) {
-        int64_t st = step ? step[i] : 1;
-        int64_t b = start ? start[i] : (st > 0 ? 0 : EMBER_SLICE_END);
-        int64_t e = stop ? stop[i] : EMBER_SLICE_END;
-        r = op_slice_axis(r.get(), i, b, e, st);
-    }
-    return r;
-}())
+VIEW_ENTRY(ember_slice, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* start, const int64_t* stop, const int64_t* step, int n, ember_tensor_t** out),
+           op_slice(x, start, stop, step, n))
 VIEW_ENTRY(ember_select, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t axis, int64_t index, ember_tensor_t** out), op_select(x, axis, index))
 VIEW_ENTRY(ember_diagonal, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t offset, ember_tensor_t** out), op_diagonal(x, offset))
 VIEW_ENTRY(ember_flip, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, ember_tensor_t** out), [&] {

@@ -6,33 +6,28 @@
 namespace ember {
 
 namespace {
-Shape strides_of(const ember_tensor* t) { return Shape(t->strides, t->strides + t->ndim); }
-
-// Strides for viewing x with a new shape without copying, if the layout allows it.
-bool reshape_strides(const ember_tensor* x, const Shape& shape, Shape& out) {
-    out.assign(shape.size(), 0);
+// Strides for viewing x with a new shape (nn axes) without copying, if the layout allows it.
+bool reshape_strides(const ember_tensor* x, const int64_t* shape, int nn, int64_t* out) {
     if (x->size == 0 || x->size == 1) {
-        int64_t st[EMBER_MAX_DIMS];
-        contiguous_strides(shape.data(), (int)shape.size(), st);
-        out.assign(st, st + shape.size());
+        contiguous_strides(shape, nn, out);
         return true;
     }
     // Walk groups of old dims that map onto groups of new dims (NumPy's attempt_nocopy idea).
-    Shape od, os;
+    int64_t od[EMBER_MAX_DIMS], os[EMBER_MAX_DIMS];
+    int on = 0;
     for (int i = 0; i < x->ndim; ++i)
         if (x->shape[i] != 1) {
-            od.push_back(x->shape[i]);
-            os.push_back(x->strides[i]);
+            od[on] = x->shape[i];
+            os[on++] = x->strides[i];
         }
-    size_t oi = 0, ni = 0;
-    const size_t on = od.size(), nn = shape.size();
+    int oi = 0, ni = 0;
     while (ni < nn) {
         if (shape[ni] == 1) {
             out[ni++] = 1;
             continue;
         }
         if (oi >= on) return false;
-        size_t oj = oi + 1, nj = ni + 1;
+        int oj = oi + 1, nj = ni + 1;
         int64_t op = od[oi], np = shape[ni];
         while (op != np) {
             if (op < np) {
@@ -43,10 +38,10 @@ bool reshape_strides(const ember_tensor* x, const Shape& shape, Shape& out) {
                 np *= shape[nj++];
             }
         }
-        for (size_t k = oi; k + 1 < oj; ++k)
+        for (int k = oi; k + 1 < oj; ++k)
             if (os[k] != os[k + 1] * od[k + 1]) return false;
         int64_t stride = os[oj - 1];
-        for (size_t k = nj; k-- > ni;) {
+        for (int k = nj; k-- > ni;) {
             out[k] = stride;
             stride *= shape[k];
         }
@@ -77,17 +72,19 @@ TRef op_reshape(ember_ctx* ctx, const ember_tensor* x, Shape shape, bool allow_c
         known *= shape[infer];
     }
     if (known != x->size) raise(EMBER_ERR_SHAPE, "cannot reshape %s (%lld elements) into %s", shape_str(x).c_str(), (long long)x->size, shape_str(shape).c_str());
-    Shape strides;
-    if (reshape_strides(x, shape, strides)) return make_view(x, shape, strides, x->offset);
+    int64_t strides[EMBER_MAX_DIMS];
+    if (reshape_strides(x, shape.data(), (int)shape.size(), strides)) return make_view(x, shape.data(), strides, (int)shape.size(), x->offset);
     if (!allow_copy) raise(EMBER_ERR_SHAPE, "a tensor of shape %s with these strides cannot be viewed as %s without a copy", shape_str(x).c_str(), shape_str(shape).c_str());
     TRef c = op_copy(ctx, x);
     return op_reshape(ctx, c.get(), shape, false);
 }
 
+// The view ops build their geometry in arrays of EMBER_MAX_DIMS on the stack: a view is
+// what x[i, j] and x.T make, and heap vectors were half of its cost.
 TRef op_permute(const ember_tensor* x, const int64_t* axes, int naxes) {
     if (naxes != x->ndim) raise(EMBER_ERR_INVALID_ARGUMENT, "permutation has %d axes but the tensor has %d dimensions", naxes, x->ndim);
     if (naxes && !axes) raise(EMBER_ERR_INVALID_ARGUMENT, "argument 'axes' is NULL");
-    Shape shape(naxes), strides(naxes);
+    int64_t shape[EMBER_MAX_DIMS], strides[EMBER_MAX_DIMS];
     uint64_t seen = 0;
     for (int i = 0; i < naxes; ++i) {
         int64_t a = normalize_axis(axes[i], x->ndim);
@@ -96,7 +93,7 @@ TRef op_permute(const ember_tensor* x, const int64_t* axes, int naxes) {
         shape[i] = x->shape[a];
         strides[i] = x->strides[a];
     }
-    return make_view(x, shape, strides, x->offset);
+    return make_view(x, shape, strides, naxes, x->offset);
 }
 
 TRef op_swapaxes(const ember_tensor* x, int64_t a, int64_t b) {
@@ -110,25 +107,32 @@ TRef op_swapaxes(const ember_tensor* x, int64_t a, int64_t b) {
 
 TRef op_expand_dims(const ember_tensor* x, int64_t axis) {
     if (x->ndim >= EMBER_MAX_DIMS) raise(EMBER_ERR_INVALID_ARGUMENT, "tensor already has %d dimensions", EMBER_MAX_DIMS);
-    int64_t a = normalize_axis(axis, x->ndim + 1);
-    Shape shape = shape_of(x), strides = strides_of(x);
-    int64_t st = a < x->ndim ? x->strides[a] * x->shape[a] : 1;
-    shape.insert(shape.begin() + a, 1);
-    strides.insert(strides.begin() + a, st);
-    return make_view(x, shape, strides, x->offset);
+    const int a = (int)normalize_axis(axis, x->ndim + 1);
+    int64_t shape[EMBER_MAX_DIMS], strides[EMBER_MAX_DIMS];
+    for (int i = 0, j = 0; i <= x->ndim; ++i) {
+        if (i == a) {
+            shape[i] = 1;
+            strides[i] = a < x->ndim ? x->strides[a] * x->shape[a] : 1;
+        } else {
+            shape[i] = x->shape[j];
+            strides[i] = x->strides[j++];
+        }
+    }
+    return make_view(x, shape, strides, x->ndim + 1, x->offset);
 }
 
 TRef op_squeeze_axes(const ember_tensor* x, uint64_t mask) {
-    Shape shape, strides;
+    int64_t shape[EMBER_MAX_DIMS], strides[EMBER_MAX_DIMS];
+    int n = 0;
     for (int i = 0; i < x->ndim; ++i) {
         if (mask & (1ull << i)) {
             if (x->shape[i] != 1) raise(EMBER_ERR_SHAPE, "cannot squeeze axis %d of length %lld", i, (long long)x->shape[i]);
             continue;
         }
-        shape.push_back(x->shape[i]);
-        strides.push_back(x->strides[i]);
+        shape[n] = x->shape[i];
+        strides[n++] = x->strides[i];
     }
-    return make_view(x, shape, strides, x->offset);
+    return make_view(x, shape, strides, n, x->offset);
 }
 
 TRef op_broadcast_to(const ember_tensor* x, const Shape& shape) {
@@ -138,37 +142,66 @@ TRef op_broadcast_to(const ember_tensor* x, const Shape& shape) {
     return make_view(x, shape, Shape(strides, strides + shape.size()), x->offset);
 }
 
-TRef op_slice_axis(const ember_tensor* x, int64_t axis, int64_t start, int64_t stop, int64_t step) {
-    int64_t a = normalize_axis(axis, x->ndim);
+namespace {
+// Python's slice.indices for an axis of length n: the first index taken and the count
+// (EMBER_SLICE_END: to the end, or with a negative step, past the beginning).
+struct AxisSlice {
+    int64_t first, len;
+};
+AxisSlice slice_indices(int64_t n, int64_t start, int64_t stop, int64_t step) {
     if (step == 0) raise(EMBER_ERR_INVALID_ARGUMENT, "slice step cannot be 0");
-    int64_t n = x->shape[a];
-    auto clampi = [&](int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v, lo), hi); };
-    // Python's slice.indices semantics.
+    auto clampi = [](int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v, lo), hi); };
     if (step > 0) {
         start = start < 0 ? clampi(start + n, 0, n) : clampi(start, 0, n);
         stop = stop == EMBER_SLICE_END ? n : (stop < 0 ? clampi(stop + n, 0, n) : clampi(stop, 0, n));
-    } else {
-        start = start == EMBER_SLICE_END ? n - 1 : (start < 0 ? clampi(start + n, -1, n - 1) : clampi(start, -1, n - 1));
-        stop = stop == EMBER_SLICE_END ? -1 : (stop < 0 ? clampi(stop + n, -1, n - 1) : clampi(stop, -1, n - 1));
+        return {start, stop > start ? (stop - start + step - 1) / step : 0};
     }
-    int64_t len = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
-                           : (start > stop ? (start - stop + (-step) - 1) / (-step) : 0);
-    Shape shape = shape_of(x), strides = strides_of(x);
-    shape[a] = len;
+    start = start == EMBER_SLICE_END ? n - 1 : (start < 0 ? clampi(start + n, -1, n - 1) : clampi(start, -1, n - 1));
+    stop = stop == EMBER_SLICE_END ? -1 : (stop < 0 ? clampi(stop + n, -1, n - 1) : clampi(stop, -1, n - 1));
+    return {start, start > stop ? (start - stop + (-step) - 1) / (-step) : 0};
+}
+}  // namespace
+
+TRef op_slice(const ember_tensor* x, const int64_t* start, const int64_t* stop, const int64_t* step, int n) {
+    if (n < 0 || n > x->ndim) raise(EMBER_ERR_INDEX, "%d slices given for a tensor with %d dimensions", n, x->ndim);
+    int64_t shape[EMBER_MAX_DIMS], strides[EMBER_MAX_DIMS];
+    int64_t offset = x->offset;
+    for (int i = 0; i < x->ndim; ++i) {
+        shape[i] = x->shape[i];
+        strides[i] = x->strides[i];
+        if (i >= n) continue;
+        const int64_t st = step ? step[i] : 1;
+        const AxisSlice s = slice_indices(x->shape[i], start ? start[i] : (st > 0 ? 0 : EMBER_SLICE_END), stop ? stop[i] : EMBER_SLICE_END, st);
+        shape[i] = s.len;
+        strides[i] = x->strides[i] * st;
+        if (s.len) offset += s.first * x->strides[i];
+    }
+    return make_view(x, shape, strides, x->ndim, offset);
+}
+
+TRef op_slice_axis(const ember_tensor* x, int64_t axis, int64_t start, int64_t stop, int64_t step) {
+    const int a = (int)normalize_axis(axis, x->ndim);
+    const AxisSlice s = slice_indices(x->shape[a], start, stop, step);
+    int64_t shape[EMBER_MAX_DIMS], strides[EMBER_MAX_DIMS];
+    std::copy(x->shape, x->shape + x->ndim, shape);
+    std::copy(x->strides, x->strides + x->ndim, strides);
+    shape[a] = s.len;
     strides[a] = x->strides[a] * step;
-    int64_t offset = x->offset + (len ? start * x->strides[a] : 0);
-    return make_view(x, shape, strides, offset);
+    return make_view(x, shape, strides, x->ndim, x->offset + (s.len ? s.first * x->strides[a] : 0));
 }
 
 TRef op_select(const ember_tensor* x, int64_t axis, int64_t index) {
-    int64_t a = normalize_axis(axis, x->ndim);
-    int64_t n = x->shape[a];
-    int64_t i = index < 0 ? index + n : index;
-    if (i < 0 || i >= n) raise(EMBER_ERR_INDEX, "index %lld is out of range for axis %lld of length %lld", (long long)index, (long long)a, (long long)n);
-    Shape shape = shape_of(x), strides = strides_of(x);
-    shape.erase(shape.begin() + a);
-    strides.erase(strides.begin() + a);
-    return make_view(x, shape, strides, x->offset + i * x->strides[a]);
+    const int a = (int)normalize_axis(axis, x->ndim);
+    const int64_t n = x->shape[a];
+    const int64_t i = index < 0 ? index + n : index;
+    if (i < 0 || i >= n) raise(EMBER_ERR_INDEX, "index %lld is out of range for axis %d of length %lld", (long long)index, a, (long long)n);
+    int64_t shape[EMBER_MAX_DIMS], strides[EMBER_MAX_DIMS];
+    for (int k = 0, j = 0; k < x->ndim; ++k) {
+        if (k == a) continue;
+        shape[j] = x->shape[k];
+        strides[j++] = x->strides[k];
+    }
+    return make_view(x, shape, strides, x->ndim - 1, x->offset + i * x->strides[a]);
 }
 
 TRef op_diagonal(const ember_tensor* x, int64_t offset) {
