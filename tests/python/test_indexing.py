@@ -111,6 +111,18 @@ def test_mask_and_index_array_on_views(backend):
         np.testing.assert_array_equal(np.asarray(view[em.asarray([-1, 0, -1])]), w[[-1, 0, -1]])
 
 
+def test_python_path_selects_masks_as_the_c_path(backend):
+    # x[mask] is the C fast path's (ember_py_mask_select); the Python method it falls back to
+    # takes a mask as index arrays and must give the same
+    from ember._array import _getitem
+    x = em.asarray(A)
+    for m in [A > 30, A[:, :, 0] > 20, A > 1e9, A[:, :, 1] % 3 == 0]:
+        key = em.asarray(m)
+        got = _getitem(x, key)
+        assert got.shape == x[key].shape == A[m].shape
+        np.testing.assert_array_equal(np.asarray(got), A[m])
+
+
 def test_index_errors(backend):
     x = em.asarray(A)
     with pytest.raises(IndexError):

@@ -358,16 +358,6 @@ def _into_out(result, out):
     return out
 
 
-def _mask_select(x, mask):
-    """x[mask] for a boolean mask over x's leading axes: the masked rows of x with those axes
-    flattened, taken at the mask's flat nonzero positions (one nonzero, one take)."""
-    k = mask.ndim
-    flat_x = x if k == 1 else _wrap(_c.ember_reshape(x._h, (-1,) + x.shape[k:]))
-    flat_m = mask if k == 1 else _wrap(_c.ember_reshape(mask._h, (-1,)))
-    positions = _c.ember_select(_c.ember_nonzero(flat_m._h), 1, 0)
-    return _wrap(_c.ember_take(flat_x._h, positions, 0))
-
-
 def _mask0_as_index_arrays(items):
     """items with each ("none",) ("mask0", b) pair made one ("newadv", [0] or [], 1): a new
     axis of length 1 indexed by an index array."""
@@ -381,10 +371,9 @@ def _mask0_as_index_arrays(items):
 
 
 def _getitem(x, key):
+    # (x[mask] with a boolean Array over x's leading axes is the C fast path's,
+    # ember_py_mask_select in bindings/ember.i; here such a mask is an index array like any other.)
     shape = x.shape
-    if type(key) is Array and key.dtype == _dt.bool_ and 1 <= key.ndim <= len(shape) \
-            and key.shape == shape[:key.ndim]:
-        return _mask_select(x, key)
     items, adv = _normalize_key(key, shape)
     mask0 = [it for it in items if it[0] == "mask0"]
     if mask0 and any(it[0] == "adv" for it in items):
