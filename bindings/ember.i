@@ -332,18 +332,20 @@ static PyObject* ember_py_i64_tuple(const int64_t* p, int n) {
     if ($1 && buf$argnum.heap) free(buf$argnum.p);
 }
 /* Lone int64 arrays (their count is an explicit argument, or implied: pad_width). Always
-   at least 32 zero-filled entries, so a short sequence cannot be over-read. */
+   at least 32 zero-filled entries, so a short sequence cannot be over-read. (A shape
+   followed by its ndim is the pair above: a multi-argument typemap takes precedence.) */
 %typemap(in) const int64_t* start (ember_py_i64s buf), const int64_t* stop (ember_py_i64s buf),
              const int64_t* step (ember_py_i64s buf), const int64_t* shifts (ember_py_i64s buf),
              const int64_t* axes_a (ember_py_i64s buf), const int64_t* axes_b (ember_py_i64s buf),
              const int64_t* pad_width (ember_py_i64s buf), const int64_t* axes (ember_py_i64s buf),
-             const int64_t* s (ember_py_i64s buf) {
+             const int64_t* s (ember_py_i64s buf), const int64_t* shape (ember_py_i64s buf),
+             const int64_t* strides (ember_py_i64s buf) {
     if (!ember_py_to_i64s($input, &buf, 1)) SWIG_fail;
     $1 = buf.p;
 }
 %typemap(freearg) const int64_t* start, const int64_t* stop, const int64_t* step, const int64_t* shifts,
                   const int64_t* axes_a, const int64_t* axes_b, const int64_t* pad_width, const int64_t* axes,
-                  const int64_t* s {
+                  const int64_t* s, const int64_t* shape, const int64_t* strides {
     if ($1 && buf$argnum.heap) free(buf$argnum.p);  /* $1: as above */
 }
 
@@ -405,7 +407,7 @@ EMBER_NOTHREAD(ember_binding_set_backend) EMBER_NOTHREAD(ember_py_shape) EMBER_N
 EMBER_NOTHREAD(ember_py_set_error_map) EMBER_NOTHREAD(ember_py_strides) EMBER_NOTHREAD(ember_py_host_address)
 EMBER_NOTHREAD(ember_py_same) EMBER_NOTHREAD(ember_py_handle_id) EMBER_NOTHREAD(ember_py_set_log_callback)
 EMBER_NOTHREAD(ember_tensor_item_f64) EMBER_NOTHREAD(ember_tensor_item_i64) EMBER_NOTHREAD(ember_tensor_item_c128)
-EMBER_NOTHREAD(ember_reshape) EMBER_NOTHREAD(ember_view) EMBER_NOTHREAD(ember_select) EMBER_NOTHREAD(ember_slice)
+EMBER_NOTHREAD(ember_reshape) EMBER_NOTHREAD(ember_view) EMBER_NOTHREAD(ember_select) EMBER_NOTHREAD(ember_slice) EMBER_NOTHREAD(ember_as_strided)
 EMBER_NOTHREAD(ember_expand_dims) EMBER_NOTHREAD(ember_squeeze) EMBER_NOTHREAD(ember_transpose)
 EMBER_NOTHREAD(ember_matrix_transpose) EMBER_NOTHREAD(ember_permute_dims) EMBER_NOTHREAD(ember_broadcast_to)
 EMBER_NOTHREAD(ember_ctx_push_backend) EMBER_NOTHREAD(ember_ctx_pop_backend)
@@ -1458,11 +1460,13 @@ static int64_t* ember_lua_i64s(lua_State* L, int idx, int* n) {
 %typemap(freearg) (const int64_t* shape, int ndim), (const int64_t* axes, int naxes),
                   (const int64_t* reps, int nreps), (const int64_t* indices, int n_indices) { free($1); }
 %typemap(in) const int64_t* start, const int64_t* stop, const int64_t* step, const int64_t* shifts,
-             const int64_t* axes_a, const int64_t* axes_b, const int64_t* pad_width, const int64_t* axes {
+             const int64_t* axes_a, const int64_t* axes_b, const int64_t* pad_width, const int64_t* axes,
+             const int64_t* shape, const int64_t* strides {
     int n_ignored; $1 = ember_lua_i64s(L, $input, &n_ignored);
 }
 %typemap(freearg) const int64_t* start, const int64_t* stop, const int64_t* step, const int64_t* shifts,
-                  const int64_t* axes_a, const int64_t* axes_b, const int64_t* pad_width, const int64_t* axes { free($1); }
+                  const int64_t* axes_a, const int64_t* axes_b, const int64_t* pad_width, const int64_t* axes,
+                  const int64_t* shape, const int64_t* strides { free($1); }
 %typemap(in) (const ember_tensor_t* const* xs, int n) {
     luaL_checktype(L, $input, LUA_TTABLE);
     int len = (int)luaL_len(L, $input);

@@ -281,6 +281,64 @@ TEST(ManipViews, SliceSelectDiagonalFlipRealImag) {
     EXPECT_TRUE(is(RUN(ember_imag(ctx, cs, O)), {2}, {8, 6}, EMBER_FLOAT32));
 }
 
+// as_strided: any geometry over x's memory, in elements from x's first element, within the
+// memory x's storage holds; windows, a broadcast row, a reversed view, a view of a view that
+// reaches before its source's first element, the errors. The values are x's element indices.
+TEST(ManipViews, AsStridedWithinItsMemory) {
+    ember_ctx_t* ctx = test_ctx();
+    T x = make(iota(10), {10}, EMBER_FLOAT64);
+    const I win = {8, 3}, win_st = {1, 1};  // sliding windows of 3
+    T w = RUN(ember_as_strided(ctx, x, win.data(), win_st.data(), 2, 0, O));
+    EXPECT_TRUE(is(w, {8, 3}, {0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4, 5, 4, 5, 6, 5, 6, 7, 6, 7, 8, 7, 8, 9}));
+    EXPECT_EQ(strides_of(w), (I{1, 1}));
+    const I rows = {2, 4}, rows_st = {0, 2}, rev = {5}, rev_st = {-2};
+    EXPECT_TRUE(is(RUN(ember_as_strided(ctx, x, rows.data(), rows_st.data(), 2, 1, O)), {2, 4}, {1, 3, 5, 7, 1, 3, 5, 7}));
+    EXPECT_TRUE(is(RUN(ember_as_strided(ctx, x, rev.data(), rev_st.data(), 1, 9, O)), {5}, {9, 7, 5, 3, 1}));
+    EXPECT_TRUE(is(RUN(ember_as_strided(ctx, x, nullptr, nullptr, 0, 4, O)), {}, {4}));
+    // A view of x[6:]: offsets count from its first element, and may reach back into x.
+    const I six = {6}, end = {END};
+    T tail = RUN(ember_slice(ctx, x, six.data(), end.data(), nullptr, 1, O));
+    const I three = {3}, one = {1};
+    EXPECT_TRUE(is(RUN(ember_as_strided(ctx, tail, three.data(), one.data(), 1, -6, O)), {3}, {0, 1, 2}));
+    // Writes reach x.
+    T back = RUN(ember_as_strided(ctx, tail, three.data(), rev_st.data(), 1, 2, O));  // x[8], x[6], x[4]
+    EM_OK(ember_assign(ctx, back, weak(-1)));
+    EXPECT_EQ(values(x), (V{0, 1, 2, 3, -1, 5, -1, 7, -1, 9}));
+    // Empty views reach nothing: any offset.
+    const I none = {0, 3};
+    EXPECT_TRUE(is(RUN(ember_as_strided(ctx, x, none.data(), win_st.data(), 2, 100, O)), {0, 3}, {}));
+    // Past the memory: before the first element, past the last, a stride too long, overflow.
+    const I over = {4}, over_st = {4}, huge = {3}, huge_st = {INT64_MAX / 2 + 1};
+    FAILS(EMBER_ERR_INDEX, "ember_as_strided", ember_as_strided(ctx, x, three.data(), one.data(), 1, -1, O));
+    FAILS(EMBER_ERR_INDEX, "ember_as_strided", ember_as_strided(ctx, x, three.data(), one.data(), 1, 8, O));
+    FAILS(EMBER_ERR_INDEX, "ember_as_strided", ember_as_strided(ctx, x, over.data(), over_st.data(), 1, 0, O));
+    FAILS(EMBER_ERR_INDEX, "ember_as_strided", ember_as_strided(ctx, x, huge.data(), huge_st.data(), 1, 0, O));
+    FAILS(EMBER_ERR_INDEX, "ember_as_strided", ember_as_strided(ctx, tail, three.data(), one.data(), 1, -7, O));
+    EXPECT_NE(std::string(ember_last_error()).find("reaches elements -7 to -5"), std::string::npos) << ember_last_error();
+    const I neg = {-1};
+    FAILS(EMBER_ERR_SHAPE, "ember_as_strided", ember_as_strided(ctx, x, neg.data(), one.data(), 1, 0, O));
+    FAILS(EMBER_ERR_INVALID_ARGUMENT, "ember_as_strided", ember_as_strided(ctx, x, three.data(), nullptr, 1, 0, O));
+    FAILS(EMBER_ERR_INVALID_ARGUMENT, "ember_as_strided", ember_as_strided(ctx, x, three.data(), one.data(), EMBER_MAX_DIMS + 1, 0, O));
+    // The real part of a complex tensor: float elements, twice as many as complex ones.
+    T c = make_c({C(1, 2), C(3, 4)}, {2}, EMBER_COMPLEX128), re = RUN(ember_real(ctx, c, O));
+    const I four = {4};
+    EXPECT_TRUE(is(RUN(ember_as_strided(ctx, re, four.data(), one.data(), 1, 0, O)), {4}, {1, 2, 3, 4}));
+    FAILS(EMBER_ERR_INDEX, "ember_as_strided", ember_as_strided(ctx, re, four.data(), one.data(), 1, 1, O));
+}
+
+// Caller memory (ember_tensor_wrap): Ember does not know its extent, so a view may reach only
+// the elements the wrapping tensor reaches.
+TEST(HostMemory, AsStridedOfWrappedMemoryStaysInsideIt) {
+    REQUIRE_HOST_MEMORY_TEST_BACKEND();
+    ember_ctx_t* ctx = test_ctx();
+    double data[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    const I shape = {3}, st = {-2}, two = {2}, one = {1};
+    T x = RUN(ember_tensor_wrap(ctx, data + 6, EMBER_FLOAT64, shape.data(), st.data(), 1, O));  // 6, 4, 2
+    EXPECT_TRUE(is(RUN(ember_as_strided(ctx, x, two.data(), one.data(), 1, -4, O)), {2}, {2, 3}));
+    FAILS(EMBER_ERR_INDEX, "ember_as_strided", ember_as_strided(ctx, x, two.data(), one.data(), 1, -5, O));
+    FAILS(EMBER_ERR_INDEX, "ember_as_strided", ember_as_strided(ctx, x, two.data(), one.data(), 1, 0, O));
+}
+
 // ---------------------------------------------------------------- joining
 TEST(ManipJoin, ConcatStackSplit) {
     ember_ctx_t* ctx = test_ctx();

@@ -511,6 +511,13 @@ def("copy", function(x) return C.ember_copy(operand(x)) end)
 def("reshape", function(x, shape, ...) return C.ember_reshape(operand(x), shape_arg(shape, ...)) end)
 def("view", function(x, shape, ...) return C.ember_view(operand(x), shape_arg(shape, ...)) end)
 def("broadcast_to", function(x, shape, ...) return C.ember_broadcast_to(operand(x), shape_arg(shape, ...)) end)
+-- as_strided(x, shape, strides [, offset]): any geometry over x's memory, in elements (offset:
+-- elements from x's first one; a stride may be negative or 0); an error past x's memory.
+def("as_strided", function(x, shape, strides, offset)
+  shape, strides = shape_arg(shape), shape_arg(strides)
+  if #shape ~= #strides then raise(INVALID, "as_strided: %d sizes but %d strides", #shape, #strides) end
+  return C.ember_as_strided(operand(x), shape, strides, #shape, offset or 0)
+end)
 def("permute_dims", function(x, axes, ...) return C.ember_permute_dims(operand(x), shape_arg(axes, ...)) end)
 def("transpose", function(x, axes, ...)
   if axes == nil then return C.ember_transpose(operand(x)) end

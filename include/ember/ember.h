@@ -257,6 +257,14 @@ EMBER_API ember_status_t ember_broadcast_to(ember_ctx_t* ctx, const ember_tensor
 #define EMBER_SLICE_END INT64_MAX
 EMBER_API ember_status_t ember_slice(ember_ctx_t* ctx, const ember_tensor_t* x, const int64_t* start, const int64_t* stop,
                                      const int64_t* step, int n, ember_tensor_t** out);
+/* A view of x's memory with any geometry, in elements (NumPy's as_strided,
+   torch.as_strided): its first element `offset` elements from x's first one, then shape and
+   strides (negative and 0 allowed). EMBER_ERR_INDEX if an element of the view lies outside
+   the memory x's storage holds (for a tensor wrapping caller memory: outside the elements x
+   itself reaches). Positions that share an element alias it: a write through such a view
+   writes it once per position. */
+EMBER_API ember_status_t ember_as_strided(ember_ctx_t* ctx, const ember_tensor_t* x, const int64_t* shape, const int64_t* strides,
+                                          int ndim, int64_t offset, ember_tensor_t** out);
 /* x[index] along axis (drops the axis). */
 EMBER_API ember_status_t ember_select(ember_ctx_t* ctx, const ember_tensor_t* x, int64_t axis, int64_t index, ember_tensor_t** out);
 EMBER_API ember_status_t ember_diagonal(ember_ctx_t* ctx, const ember_tensor_t* x, int64_t offset, ember_tensor_t** out);

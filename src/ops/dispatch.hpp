@@ -126,6 +126,7 @@ TRef op_expand_dims(const ember_tensor* x, int64_t axis);
 TRef op_squeeze_axes(const ember_tensor* x, uint64_t mask);
 TRef op_broadcast_to(const ember_tensor* x, const Shape& shape);
 TRef op_slice_axis(const ember_tensor* x, int64_t axis, int64_t start, int64_t stop, int64_t step);
+TRef op_as_strided(const ember_tensor* x, const int64_t* shape, const int64_t* strides, int ndim, int64_t offset);
 // ember_slice's leading-axes slices in one view.
 TRef op_slice(const ember_tensor* x, const int64_t* start, const int64_t* stop, const int64_t* step, int n);
 TRef op_select(const ember_tensor* x, int64_t axis, int64_t index);

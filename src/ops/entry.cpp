@@ -115,6 +115,8 @@ VIEW_ENTRY(ember_broadcast_to, (ember_ctx_t * ctx, const ember_tensor_t* x, cons
            (check_shape(shape, ndim), op_broadcast_to(x, Shape(shape, shape + ndim))))
 VIEW_ENTRY(ember_slice, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* start, const int64_t* stop, const int64_t* step, int n, ember_tensor_t** out),
            op_slice(x, start, stop, step, n))
+VIEW_ENTRY(ember_as_strided, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* shape, const int64_t* strides, int ndim, int64_t offset, ember_tensor_t** out),
+           op_as_strided(x, shape, strides, ndim, offset))
 VIEW_ENTRY(ember_select, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t axis, int64_t index, ember_tensor_t** out), op_select(x, axis, index))
 VIEW_ENTRY(ember_diagonal, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t offset, ember_tensor_t** out), op_diagonal(x, offset))
 VIEW_ENTRY(ember_flip, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, ember_tensor_t** out), [&] {

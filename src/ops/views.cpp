@@ -179,6 +179,38 @@ TRef op_slice(const ember_tensor* x, const int64_t* start, const int64_t* stop, 
     return make_view(x, shape, strides, x->ndim, offset);
 }
 
+namespace {
+// The first and last element (from the storage's start, in elements of t's dtype) that a
+// geometry reaches; false for an empty one. Past int64: EMBER_ERR_INDEX.
+bool element_reach(int64_t first, const int64_t* shape, const int64_t* strides, int ndim, int64_t& lo, int64_t& hi) {
+    lo = hi = first;
+    for (int i = 0; i < ndim; ++i) {
+        if (shape[i] == 0) return false;
+        int64_t span;
+        if (__builtin_mul_overflow(shape[i] - 1, strides[i], &span) || __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi))
+            raise(EMBER_ERR_INDEX, "the view's elements lie past the range of int64 offsets");
+    }
+    return true;
+}
+}  // namespace
+
+TRef op_as_strided(const ember_tensor* x, const int64_t* shape, const int64_t* strides, int ndim, int64_t offset) {
+    check_shape(shape, ndim);
+    if (ndim > 0 && !strides) raise(EMBER_ERR_INVALID_ARGUMENT, "argument 'strides' is NULL");
+    int64_t first, lo, hi;
+    if (__builtin_add_overflow(x->offset, offset, &first)) raise(EMBER_ERR_INDEX, "offset %lld is out of range", (long long)offset);
+    if (element_reach(first, shape, strides, ndim, lo, hi)) {
+        // What the view may reach: the storage's elements, or for caller memory (whose extent
+        // Ember does not know) the elements x reaches.
+        int64_t may_lo = 0, may_hi = (int64_t)(x->storage->nbytes / dtype_size(x->dtype)) - 1;
+        if (x->storage->external && !element_reach(x->offset, x->shape, x->strides, x->ndim, may_lo, may_hi)) may_hi = may_lo - 1;
+        if (lo < may_lo || hi > may_hi)
+            raise(EMBER_ERR_INDEX, "the view reaches elements %lld to %lld of memory that holds elements %lld to %lld", (long long)(lo - x->offset),
+                  (long long)(hi - x->offset), (long long)(may_lo - x->offset), (long long)(may_hi - x->offset));
+    }
+    return make_view(x, shape, strides, ndim, first);
+}
+
 TRef op_slice_axis(const ember_tensor* x, int64_t axis, int64_t start, int64_t stop, int64_t step) {
     const int a = (int)normalize_axis(axis, x->ndim);
     const AxisSlice s = slice_indices(x->shape[a], start, stop, step);

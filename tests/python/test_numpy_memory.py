@@ -111,3 +111,56 @@ def test_shares_memory_with_broadcast_views_matches_numpy(backend):
         assert em.shares_memory(a, b) == np.shares_memory(a_np, b_np)
         assert em.shares_memory(b, a) == np.shares_memory(b_np, a_np)
         assert em.may_share_memory(a, b) == np.may_share_memory(a_np, b_np)
+
+
+WINDOWS = [((3,), None), (2, 0), ((2, 3), None), ((2,), (1,)), ((2, 2), (1, 1)), ((0,), (0,)), ((4,), (-1,)),
+           ((1, 2), (0, -1))]
+
+
+@pytest.mark.parametrize("view", ["whole", "transpose", "even columns", "reversed", "last row tail"])
+@pytest.mark.parametrize("window", WINDOWS, ids=[str(w) for w in WINDOWS])
+def test_sliding_window_view_as_numpy(backend, view, window):
+    base = np.arange(20.0, dtype=np.float32).reshape(4, 5)
+    a, x = VIEWS[view](base), VIEWS[view](em.asarray(base))
+    shape, axis = window
+    if axis is None and np.ndim(shape) and len(shape) != a.ndim or axis is not None and max(np.atleast_1d(axis), default=0) >= a.ndim:
+        pytest.skip("a window for another rank")
+    try:
+        want = np.lib.stride_tricks.sliding_window_view(a, shape, axis)
+    except ValueError:
+        with pytest.raises(ValueError):
+            em.sliding_window_view(x, shape, axis)
+        return
+    got = em.sliding_window_view(x, shape, axis)
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(np.asarray(got), want)
+    assert got.size == 0 or em.shares_memory(got, x)
+
+
+def test_as_strided_views_and_bounds(backend):
+    base = np.arange(12.0)
+    x = em.asarray(base)
+
+    def expect(shape, strides, offset):  # base at offset + sum(i_d * strides_d)
+        idx = np.full(shape, offset, dtype=np.int64)
+        for d, s in enumerate(strides):
+            idx += np.arange(shape[d]).reshape((-1,) + (1,) * (len(shape) - d - 1)) * s
+        return base[idx]
+
+    for shape, strides, offset in [((5, 3), (2, 1), 0), ((3, 4), (0, 1), 2), ((4,), (-3,), 11), ((), (), 5), ((2, 0), (1, 1), 0)]:
+        got = em.as_strided(x, shape, strides, offset=offset)
+        assert got.shape == shape and got.strides == strides
+        np.testing.assert_array_equal(np.asarray(got), expect(shape, strides, offset))
+    windows = np.lib.stride_tricks.as_strided(base, (5, 3), (16, 8))  # NumPy's byte strides for the first case
+    np.testing.assert_array_equal(np.asarray(em.as_strided(x, (5, 3), (2, 1))), windows)
+    tail = x[6:]
+    np.testing.assert_array_equal(np.asarray(em.as_strided(tail, (3,), (1,), offset=-6)), base[:3])
+    np.testing.assert_array_equal(np.asarray(em.as_strided(x[::2])), base[::2])  # shape and strides default to x's
+    for shape, strides, offset in [((13,), (1,), 0), ((3,), (1,), -1), ((4,), (4,), 0), ((2,), (1,), 11)]:
+        with pytest.raises(IndexError):
+            em.as_strided(x, shape, strides, offset=offset)
+    with pytest.raises(ValueError):
+        em.as_strided(x, (2, 2), (1,))
+    w = em.as_strided(x, (3,), (2,), offset=1)  # writes reach x
+    w[...] = -1.0
+    np.testing.assert_array_equal(np.asarray(x)[:7], [0, -1, 2, -1, 4, -1, 6])

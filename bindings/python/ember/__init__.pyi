@@ -63,7 +63,8 @@ from ._numpy_text import (savetxt as savetxt, loadtxt as loadtxt, genfromtxt as 
     binary_repr as binary_repr, base_repr as base_repr)
 # NumPy's names about memory and layout (bindings/python/ember/_numpy_memory.py)
 from ._numpy_memory import (shares_memory as shares_memory, may_share_memory as may_share_memory, asfortranarray as
-    asfortranarray, require as require, isfortran as isfortran)
+    asfortranarray, require as require, isfortran as isfortran, as_strided as as_strided, sliding_window_view as
+    sliding_window_view)
 # NumPy's dtype helpers (bindings/python/ember/_numpy_types.py)
 from ._numpy_types import (common_type as common_type, min_scalar_type as min_scalar_type, mintypecode as mintypecode,
     typename as typename)
