@@ -1007,10 +1007,10 @@ static PyObject* ember_py_fast_install_operators(PyObject* self, PyObject* const
     Py_RETURN_NONE;
 }
 /* x[key] in C for the common basic index: an int, a slice, or a tuple of ints, slices, one
-   Ellipsis and Nones, giving the view Python's __getitem__ gives (one ember_select for one
-   int with every other axis whole, x[i] or x[..., i]; else one ember_slice, one squeeze of
-   the int axes and one expand_dims per None), and for a boolean mask over leading axes
-   (ember_py_mask_select, below). Every other key,
+   Ellipsis and Nones, giving the view Python's __getitem__ gives as one ember_as_strided
+   (the geometry computed here: one handle, where a slice, a squeeze and an expand_dims per
+   None made up to three), and for a boolean mask over leading axes (ember_py_mask_select,
+   below). Every other key,
    and every key that would fail (out of range, a zero step, too many indices), goes to the
    Python method, which raises its own messages. */
 #define EMBER_PY_FAST_INDEX_DIMS 16
@@ -1049,15 +1049,18 @@ static PyObject* ember_py_getitem_fast(PyObject* self, PyObject* key) {
     ember_tensor_t* x = ember_py_is_array(self) ? ember_py_handle_of(self) : NULL;
     ember_ctx_t* ctx = x ? ember_binding_ctx() : NULL;
     int ndim = 0;
-    const int64_t* shape = NULL;
+    const int64_t *shape = NULL, *strides = NULL;
     PyObject* const* items = &key;
     Py_ssize_t nk = 1, n_index = 0, n_ellipsis = 0;
-    int64_t start[EMBER_PY_FAST_INDEX_DIMS], stop[EMBER_PY_FAST_INDEX_DIMS], step[EMBER_PY_FAST_INDEX_DIMS];
-    int64_t squeeze[EMBER_PY_FAST_INDEX_DIMS], new_axes[EMBER_PY_FAST_INDEX_DIMS];
-    int nsqueeze = 0, nnew = 0, dim = 0, out_dim = 0;
-    ember_tensor_t *view = NULL, *out = NULL;
-    ember_status_t st = EMBER_OK;
-    if (!ctx || ember_tensor_ndim(x, &ndim) != EMBER_OK || ember_tensor_shape(x, &shape) != EMBER_OK || ndim > EMBER_PY_FAST_INDEX_DIMS)
+    /* the view: its axes (slices and the axes the key leaves whole, in order), the offset
+       of its first element from x's (ints and slice starts), and where each None goes */
+    int64_t out_shape[EMBER_PY_FAST_INDEX_DIMS], out_strides[EMBER_PY_FAST_INDEX_DIMS], offset = 0;
+    int new_axes[EMBER_PY_FAST_INDEX_DIMS];
+    int nout = 0, nnew = 0, dim = 0, out_dim = 0;
+    ember_tensor_t* out = NULL;
+    ember_status_t st;
+    if (!ctx || ember_tensor_ndim(x, &ndim) != EMBER_OK || ember_tensor_shape(x, &shape) != EMBER_OK
+        || ember_tensor_strides(x, &strides) != EMBER_OK || ndim > EMBER_PY_FAST_INDEX_DIMS)
         goto python;
     if (ember_py_is_array(key)) {
         PyObject* selected = ember_py_mask_select(ctx, x, ndim, shape, ember_py_handle_of(key));
@@ -1083,10 +1086,9 @@ static PyObject* ember_py_getitem_fast(PyObject* self, PyObject* key) {
             continue;
         }
         if (item == Py_Ellipsis) {
-            for (Py_ssize_t j = 0; j < ndim - n_index; ++j, ++dim, ++out_dim) {
-                start[dim] = 0;
-                stop[dim] = shape[dim];
-                step[dim] = 1;
+            for (Py_ssize_t j = 0; j < ndim - n_index; ++j, ++dim, ++out_dim, ++nout) {
+                out_shape[nout] = shape[dim];
+                out_strides[nout] = strides[dim];
             }
             continue;
         }
@@ -1095,52 +1097,40 @@ static PyObject* ember_py_getitem_fast(PyObject* self, PyObject* key) {
             int overflow = 0;
             long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
             if (overflow || v < -n || v >= n) goto python;
-            start[dim] = v < 0 ? v + n : v;
-            stop[dim] = start[dim] + 1;
-            step[dim] = 1;
-            squeeze[nsqueeze++] = dim;
+            offset += (v < 0 ? v + n : v) * strides[dim];
         } else if (PySlice_Check(item)) {
             Py_ssize_t a, b, c;
             if (PySlice_Unpack(item, &a, &b, &c) < 0) {
                 PyErr_Clear();
                 goto python;
             }
-            if (PySlice_AdjustIndices((Py_ssize_t)n, &a, &b, c) == 0) {
-                /* empty: ember_slice would read an adjusted start of -1 (x[-5::-1] of 3) as the last element */
-                a = 0; b = 0; c = 1;
-            }
-            start[dim] = a;
-            stop[dim] = c < 0 && b < 0 ? INT64_MAX : b; /* a negative step down to element 0 inclusive */
-            step[dim] = c;
+            const Py_ssize_t len = PySlice_AdjustIndices((Py_ssize_t)n, &a, &b, c);
+            /* an empty slice adds nothing to the offset and keeps the axis's stride, as ember_slice */
+            out_shape[nout] = len;
+            out_strides[nout++] = len ? strides[dim] * c : strides[dim];
+            if (len) offset += a * strides[dim];
             ++out_dim;
         } else {
             goto python;
         }
         ++dim;
     }
-    for (; dim < ndim; ++dim) {
-        start[dim] = 0;
-        stop[dim] = shape[dim];
-        step[dim] = 1;
+    for (; dim < ndim; ++dim, ++nout) {
+        out_shape[nout] = shape[dim];
+        out_strides[nout] = strides[dim];
     }
-    int whole = nsqueeze == 1 && nnew == 0; /* one int, every other axis taken whole: one select */
-    for (int d = 0; whole && d < ndim; ++d)
-        if (d != squeeze[0] && (start[d] != 0 || stop[d] != shape[d] || step[d] != 1)) whole = 0;
-    if (whole) {
-        st = ember_select(ctx, x, squeeze[0], start[squeeze[0]], &out);
-    } else {
-        st = ember_slice(ctx, x, start, stop, step, ndim, &out);
-        if (st == EMBER_OK && nsqueeze) {
-            view = out;
-            st = ember_squeeze(ctx, view, squeeze, nsqueeze, &out);
-            ember_tensor_release(view);
+    if (nout + nnew > EMBER_PY_FAST_INDEX_DIMS) goto python;
+    /* each None's axis inserted in turn, with the stride ember_expand_dims gives it */
+    for (int j = 0; j < nnew; ++j, ++nout) {
+        const int p = new_axes[j];
+        for (int d = nout; d > p; --d) {
+            out_shape[d] = out_shape[d - 1];
+            out_strides[d] = out_strides[d - 1];
         }
-        for (int j = 0; st == EMBER_OK && j < nnew; ++j) {
-            view = out;
-            st = ember_expand_dims(ctx, view, new_axes[j], &out);
-            ember_tensor_release(view);
-        }
+        out_shape[p] = 1;
+        out_strides[p] = p < nout ? out_strides[p + 1] * out_shape[p + 1] : 1;
     }
+    st = ember_as_strided(ctx, x, out_shape, out_strides, nout, offset, &out);
     if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
     return ember_py_new_array(out);
 python:

@@ -365,3 +365,51 @@ def test_element_assignment_keeps_the_python_paths_errors(backend):
         with pytest.raises(ValueError):
             r[1] = 5.0
         assert source[1] == 0.0
+
+
+def test_fast_getitem_matches_the_python_path_on_random_keys(backend):
+    # The C __getitem__ computes a basic key's view itself (one ember_as_strided); the Python
+    # method builds it from slice, squeeze and expand_dims. Random keys of ints, slices, None
+    # and `...` over a C-order, a transposed and a stepped view: NumPy's values, and the
+    # Python path's shape and strides.
+    import random
+    from ember._array import _getitem
+    rng = random.Random(5)
+    x0 = em.asarray(A)
+    bases = [x0, x0.T, x0[::-1, 1:, ::2]]
+
+    def bound():
+        return rng.choice([None, rng.randint(-7, 7)])
+
+    checked = 0
+    for _ in range(3000):
+        x = rng.choice(bases)
+        a = np.asarray(x)
+        items, dim = [], 0
+        for _ in range(rng.randint(0, 4)):
+            if dim >= x.ndim:
+                break
+            r = rng.random()
+            if r < 0.3:
+                items.append(rng.randint(-x.shape[dim], x.shape[dim] - 1))
+            elif r < 0.5:
+                items.append(None)
+                continue
+            else:
+                items.append(slice(bound(), bound(), rng.choice([None, 1, 2, -1, -2, 3])))
+            dim += 1
+        if rng.random() < 0.2:
+            items.insert(rng.randint(0, len(items)), Ellipsis)
+        key = tuple(items)
+        try:
+            want = a[key]
+        except IndexError:  # an int behind a `...` may land on a shorter axis
+            with pytest.raises(IndexError):
+                x[key]
+            continue
+        got, slow = x[key], _getitem(x, key)
+        assert got.shape == slow.shape == want.shape, key
+        assert got.strides == slow.strides, key
+        np.testing.assert_array_equal(np.asarray(got), want)
+        checked += 1
+    assert checked > 2500
