@@ -120,7 +120,10 @@ TRef scalar_like(ember_ctx* ctx, double value, ember_dtype_t dtype);  // strong 
 TRef weak_f64(ember_ctx* ctx, double value);
 
 // Views (no copy).
-TRef op_reshape(ember_ctx* ctx, const ember_tensor* x, Shape shape, bool allow_copy);
+TRef op_reshape(ember_ctx* ctx, const ember_tensor* x, const int64_t* shape, int ndim, bool allow_copy);
+inline TRef op_reshape(ember_ctx* ctx, const ember_tensor* x, const Shape& shape, bool allow_copy) {
+    return op_reshape(ctx, x, shape.data(), (int)shape.size(), allow_copy);
+}
 TRef op_permute(const ember_tensor* x, const int64_t* axes, int naxes);
 TRef op_expand_dims(const ember_tensor* x, int64_t axis);
 TRef op_squeeze_axes(const ember_tensor* x, uint64_t mask);

@@ -75,9 +75,9 @@ extern "C" {
     }
 
 VIEW_ENTRY(ember_reshape, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* shape, int ndim, ember_tensor_t** out),
-           (check_ndim(ndim), ndim && !shape ? (raise(EMBER_ERR_INVALID_ARGUMENT, "argument 'shape' is NULL"), TRef()) : op_reshape(ctx, x, Shape(shape, shape + ndim), true)))
+           (check_ndim(ndim), ndim && !shape ? (raise(EMBER_ERR_INVALID_ARGUMENT, "argument 'shape' is NULL"), TRef()) : op_reshape(ctx, x, shape, ndim, true)))
 VIEW_ENTRY(ember_view, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* shape, int ndim, ember_tensor_t** out),
-           (check_ndim(ndim), ndim && !shape ? (raise(EMBER_ERR_INVALID_ARGUMENT, "argument 'shape' is NULL"), TRef()) : op_reshape(ctx, x, Shape(shape, shape + ndim), false)))
+           (check_ndim(ndim), ndim && !shape ? (raise(EMBER_ERR_INVALID_ARGUMENT, "argument 'shape' is NULL"), TRef()) : op_reshape(ctx, x, shape, ndim, false)))
 VIEW_ENTRY(ember_permute_dims, (ember_ctx_t * ctx, const ember_tensor_t* x, const int64_t* axes, int naxes, ember_tensor_t** out),
            op_permute(x, axes, naxes))
 VIEW_ENTRY(ember_transpose, (ember_ctx_t * ctx, const ember_tensor_t* x, ember_tensor_t** out), [&] {

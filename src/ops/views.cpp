@@ -52,31 +52,37 @@ bool reshape_strides(const ember_tensor* x, const int64_t* shape, int nn, int64_
 }
 }  // namespace
 
-TRef op_reshape(ember_ctx* ctx, const ember_tensor* x, Shape shape, bool allow_copy) {
-    check_ndim((int)shape.size());
+TRef op_reshape(ember_ctx* ctx, const ember_tensor* x, const int64_t* dims, int ndim, bool allow_copy) {
+    check_ndim(ndim);
+    int64_t shape[EMBER_MAX_DIMS];
+    std::copy(dims, dims + ndim, shape);
     int infer = -1;
     int64_t known = 1;
-    for (size_t i = 0; i < shape.size(); ++i) {
+    for (int i = 0; i < ndim; ++i) {
         if (shape[i] == -1) {
-            if (infer >= 0) raise(EMBER_ERR_SHAPE, "only one dimension may be -1 in %s", shape_str(shape).c_str());
-            infer = (int)i;
+            if (infer >= 0) raise(EMBER_ERR_SHAPE, "only one dimension may be -1 in %s", shape_str(shape, ndim).c_str());
+            infer = i;
         } else if (shape[i] < 0) {
-            raise(EMBER_ERR_SHAPE, "invalid dimension %lld in %s", (long long)shape[i], shape_str(shape).c_str());
+            raise(EMBER_ERR_SHAPE, "invalid dimension %lld in %s", (long long)shape[i], shape_str(shape, ndim).c_str());
         } else {
             known *= shape[i];
         }
     }
     if (infer >= 0) {
-        if (known == 0 || x->size % known) raise(EMBER_ERR_SHAPE, "cannot reshape %s into %s", shape_str(x).c_str(), shape_str(shape).c_str());
+        if (known == 0 || x->size % known)
+            raise(EMBER_ERR_SHAPE, "cannot reshape %s into %s", shape_str(x).c_str(), shape_str(shape, ndim).c_str());
         shape[infer] = x->size / known;
         known *= shape[infer];
     }
-    if (known != x->size) raise(EMBER_ERR_SHAPE, "cannot reshape %s (%lld elements) into %s", shape_str(x).c_str(), (long long)x->size, shape_str(shape).c_str());
+    if (known != x->size)
+        raise(EMBER_ERR_SHAPE, "cannot reshape %s (%lld elements) into %s", shape_str(x).c_str(), (long long)x->size, shape_str(shape, ndim).c_str());
     int64_t strides[EMBER_MAX_DIMS];
-    if (reshape_strides(x, shape.data(), (int)shape.size(), strides)) return make_view(x, shape.data(), strides, (int)shape.size(), x->offset);
-    if (!allow_copy) raise(EMBER_ERR_SHAPE, "a tensor of shape %s with these strides cannot be viewed as %s without a copy", shape_str(x).c_str(), shape_str(shape).c_str());
+    if (reshape_strides(x, shape, ndim, strides)) return make_view(x, shape, strides, ndim, x->offset);
+    if (!allow_copy)
+        raise(EMBER_ERR_SHAPE, "a tensor of shape %s with these strides cannot be viewed as %s without a copy", shape_str(x).c_str(),
+              shape_str(shape, ndim).c_str());
     TRef c = op_copy(ctx, x);
-    return op_reshape(ctx, c.get(), shape, false);
+    return op_reshape(ctx, c.get(), shape, ndim, false);
 }
 
 // The view ops build their geometry in arrays of EMBER_MAX_DIMS on the stack: a view is
