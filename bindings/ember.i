@@ -1214,9 +1214,7 @@ static PyGetSetDef ember_py_attribute_defs[] = {
 /* Python scalars of one-element arrays and len(x) without a Python frame: item(), float(x),
    int(x), bool(x), operator.index(x) (float(x[2, 3]) took 0.4 us in Python methods). */
 enum { EMBER_PY_ITEM, EMBER_PY_FLOAT, EMBER_PY_INT, EMBER_PY_BOOL, EMBER_PY_INDEX, EMBER_PY_LEN };
-static PyObject* ember_py_convert(PyObject* self, int what) {
-    ember_tensor_t* t = ember_py_handle_of(self);
-    if (!t) { PyErr_SetString(PyExc_ValueError, "uninitialised ember array"); return NULL; }
+static PyObject* ember_py_convert_tensor(ember_tensor_t* t, int what) {
     int nd = 0; int64_t n = 0; ember_dtype_t dt = EMBER_FLOAT32; const int64_t* sh = NULL;
     ember_tensor_ndim(t, &nd); ember_tensor_size(t, &n); ember_tensor_dtype(t, &dt);
     if (what == EMBER_PY_LEN) {
@@ -1263,14 +1261,76 @@ static PyObject* ember_py_convert(PyObject* self, int what) {
     if (what == EMBER_PY_INT) return PyLong_FromDouble(v); /* ValueError for nan, OverflowError for inf */
     return PyFloat_FromDouble(v);
 }
-static PyObject* ember_py_item_method(PyObject* self, PyObject* unused) { (void)unused; return ember_py_convert(self, EMBER_PY_ITEM); }
+static PyObject* ember_py_convert(PyObject* self, int what) {
+    ember_tensor_t* t = ember_py_handle_of(self);
+    if (!t) { PyErr_SetString(PyExc_ValueError, "uninitialised ember array"); return NULL; }
+    return ember_py_convert_tensor(t, what);
+}
+/* x.item(), and NumPy's x.item(k) (the k-th element in C order) and x.item(i, j, ...) or
+   x.item((i, j, ...)) (one element): the element's 0-d view (one ember_as_strided), no Array
+   object; negative indices count from the end, as NumPy's. */
+static PyObject* ember_py_item_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    ember_tensor_t* t = ember_py_handle_of(self);
+    if (!t) { PyErr_SetString(PyExc_ValueError, "uninitialised ember array"); return NULL; }
+    if (nargs == 0) return ember_py_convert_tensor(t, EMBER_PY_ITEM);
+    PyObject* const* index = args;
+    Py_ssize_t nindex = nargs;
+    if (nargs == 1 && PyTuple_Check(args[0])) {
+        index = &PyTuple_GET_ITEM(args[0], 0);
+        nindex = PyTuple_GET_SIZE(args[0]);
+    }
+    int nd = 0;
+    int64_t size = 0, offset = 0;
+    const int64_t *shape = NULL, *strides = NULL;
+    ember_tensor_ndim(t, &nd);
+    ember_tensor_size(t, &size);
+    ember_tensor_shape(t, &shape);
+    ember_tensor_strides(t, &strides);
+    if (nindex == 1 && nd != 1) {  /* a flat index in C order */
+        long long k = PyLong_AsLongLong(index[0]);
+        if (k == -1 && PyErr_Occurred()) return NULL;
+        if (k < -size || k >= size) {
+            PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for size %lld", k, (long long)size);
+            return NULL;
+        }
+        if (k < 0) k += size;
+        for (int d = nd - 1; d >= 0; --d) {
+            offset += (k % shape[d]) * strides[d];
+            k /= shape[d];
+        }
+    } else {
+        if (nindex != nd) {
+            PyErr_SetString(PyExc_ValueError, "incorrect number of indices for array");
+            return NULL;
+        }
+        for (int d = 0; d < nd; ++d) {
+            long long k = PyLong_AsLongLong(index[d]);
+            if (k == -1 && PyErr_Occurred()) return NULL;
+            if (k < -shape[d] || k >= shape[d]) {
+                PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis %d with size %lld", k, d, (long long)shape[d]);
+                return NULL;
+            }
+            offset += (k < 0 ? k + shape[d] : k) * strides[d];
+        }
+    }
+    ember_ctx_t* ctx = ember_binding_ctx();
+    if (!ctx) { ember_py_raise_status(ember_last_status()); return NULL; }
+    ember_tensor_t* element = NULL;
+    ember_status_t st = ember_as_strided(ctx, t, NULL, NULL, 0, offset, &element);
+    if (st != EMBER_OK) { ember_py_raise_status(st); return NULL; }
+    PyObject* r = ember_py_convert_tensor(element, EMBER_PY_ITEM);
+    ember_tensor_release(element);
+    return r;
+}
 static PyObject* ember_py_float_method(PyObject* self, PyObject* unused) { (void)unused; return ember_py_convert(self, EMBER_PY_FLOAT); }
 static PyObject* ember_py_int_method(PyObject* self, PyObject* unused) { (void)unused; return ember_py_convert(self, EMBER_PY_INT); }
 static PyObject* ember_py_bool_method(PyObject* self, PyObject* unused) { (void)unused; return ember_py_convert(self, EMBER_PY_BOOL); }
 static PyObject* ember_py_index_method(PyObject* self, PyObject* unused) { (void)unused; return ember_py_convert(self, EMBER_PY_INDEX); }
 static PyObject* ember_py_len_method(PyObject* self, PyObject* unused) { (void)unused; return ember_py_convert(self, EMBER_PY_LEN); }
 static PyMethodDef ember_py_conversion_defs[] = {
-    {"item", ember_py_item_method, METH_NOARGS, "The single element as a Python scalar of the matching kind."},
+    {"item", (PyCFunction)(void (*)(void))ember_py_item_method, METH_FASTCALL,
+     "x.item(): the single element as a Python scalar of the matching kind; x.item(k): the k-th element in C order; "
+     "x.item(i, j, ...) or x.item((i, j, ...)): that element"},
     {"__float__", ember_py_float_method, METH_NOARGS, "float(x) of a one-element array"},
     {"__int__", ember_py_int_method, METH_NOARGS, "int(x) of a one-element array (truncates floats)"},
     {"__bool__", ember_py_bool_method, METH_NOARGS, "bool(x) of a one-element array"},

@@ -152,3 +152,29 @@ def test_python_protocols(backend):
     assert np.asarray(q).tolist() == [3, -3] and np.asarray(r).tolist() == [1, -2]
     assert (x.itemsize, x.nbytes) == (8, 24)
     assert (em.zeros((2, 3), dtype=em.float16).nbytes, em.zeros(0).nbytes) == (12, 0)
+
+
+def test_item_with_indices_as_numpy(backend):
+    # NumPy's a.item(k) (the k-th element in C order), a.item(i, j) and a.item((i, j)), on
+    # strided views and every kind of dtype; errors of the same kind.
+    base = np.arange(24, dtype=np.float64).reshape(2, 3, 4) * 1.5 - 7
+    cases = [base, base.transpose(2, 0, 1), base[:, ::-2, 1::2], base.astype(np.int64), base > 0,
+             (base + 2j * base).astype(np.complex64), np.array([2**64 - 1, 5], dtype=np.uint64), np.array(3.5)]
+    for a in cases:
+        x = em.asarray(a)
+        if a.ndim == 3:
+            view_keys = [(0,), (-1,), (a.size - 1,), (1, a.shape[1] - 1, 0), ((0, -1, a.shape[2] - 1),), (-2, 0, -1)]
+        else:
+            view_keys = [(0,), (-1,), ((0,) * a.ndim,)] + ([(1,)] if a.size > 1 else [()])
+        for key in view_keys:
+            want = a.item(*key)
+            got = x.item(*key)
+            assert type(got) is type(want) and got == want, (a.dtype, key)
+        for bad in [(a.size,), (-a.size - 1,)] + ([(0, 0), (0, 0, 0, 0)] if a.ndim == 3 else []):
+            with pytest.raises(Exception) as want_err:
+                a.item(*bad)
+            with pytest.raises(want_err.type):
+                x.item(*bad)
+    with pytest.raises(TypeError):
+        em.asarray(base).item(1.5)
+    assert em.asarray(base)[1].item(np.int64(2), 3) == base[1].item(2, 3)
