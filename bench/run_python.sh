@@ -12,7 +12,8 @@
 #  - "py_small_*": the Python cost of small everyday calls on a 10-element float32 array
 #    (x[2:5], x[3], x.reshape, em.zeros(10), em.asarray of a 3-element list, x[3] = 1.0,
 #    x.astype; x[..., 1], x.shape and x.T of a (3, 4, 5) array; x[x > 50] and x.sum(0) of a
-#    (10, 10) array) vs NumPy's
+#    (10, 10) array; float(x[2, 3, 1]), x[2, 3, 1].item() and x.item(2, 3, 1) of the
+#    (3, 4, 5) array) vs NumPy's
 #  - "py_searchsorted_1e6": 1e6 values into a sorted 1e4 sequence vs np.searchsorted
 # Uses EMBER_PYTHON (default: the venv of scripts/test-python.sh if present, else python3)
 # with the ember package installed; prints nothing (exit 0) when it cannot import ember.
@@ -95,10 +96,11 @@ if np is not None:
              "py_small_astype": (lambda: ex.astype(em.float64), lambda: x.astype(np.float64)),
              "py_small_len": (lambda: len(ex3), lambda: len(x3)),
              "py_small_float_element": (lambda: float(ex3[2, 3, 1]), lambda: float(x3[2, 3, 1])),
-             "py_small_item": (lambda: ex3[2, 3, 1].item(), lambda: x3[2, 3, 1].item())}
+             "py_small_item": (lambda: ex3[2, 3, 1].item(), lambda: x3[2, 3, 1].item()),
+             "py_small_item_index": (lambda: ex3.item(2, 3, 1), lambda: x3.item(2, 3, 1))}
     for case, (ours, theirs) in small.items():
         size = "3x4x5" if case in ("py_small_ellipsis", "py_small_shape", "py_small_transpose", "py_small_len", "py_small_float_element",
-                                   "py_small_item") else "10"
+                                   "py_small_item", "py_small_item_index") else "10"
         emit(case, size, em.get_backend(), "numpy", best(ours, n, reps), best(theirs, n, reps))
     x2 = np.arange(100, dtype=np.float32).reshape(10, 10)
     ex2 = em.asarray(x2)
