@@ -715,6 +715,26 @@ static int ember_py_operand(ember_ctx_t* ctx, PyObject* o, ember_tensor_t** t, e
     *t = *owned;
     return 1;
 }
+/* Tensor's direct destructor, installed when the Array class is registered. SWIG's calls
+   the delete_Tensor wrapper, which unpacks an argument tuple and converts the pointer
+   back (about 600 instructions per dropped result) to run one ember_tensor_release. */
+static destructor ember_py_swig_tensor_dealloc = NULL;
+static void ember_py_tensor_dealloc(PyObject* o) {
+    SwigPyObject* s = (SwigPyObject*)o;
+    if (s->own && s->ptr) {
+        ember_tensor_release((ember_tensor_t*)s->ptr);
+        s->own = 0;
+    }
+    ember_py_swig_tensor_dealloc(o);  /* now owns nothing: frees the object only */
+}
+static void ember_py_take_tensor_dealloc(void) {
+    SwigPyClientData* data = (SwigPyClientData*)SWIGTYPE_p_ember_tensor->clientdata;
+    PyTypeObject* type = data ? data->pytype : NULL;
+    if (!type || type->tp_dealloc == ember_py_tensor_dealloc) return;
+    ember_py_swig_tensor_dealloc = type->tp_dealloc;
+    type->tp_dealloc = ember_py_tensor_dealloc;
+    PyType_Modified(type);
+}
 /* Why ember_py_operand declined x, for ops that take no other operand. */
 static void ember_py_operand_error(const char* op, PyObject* x) {
     if (PyLong_Check(x))
@@ -744,7 +764,7 @@ static PyObject* ember_py_set_log_callback(PyObject* fn, int min_level) {
     Py_RETURN_NONE;
 }
 
-/* Registers the Array class (whose __slots__ include `_h`). */
+/* Registers the Array class (whose __slots__ include `_h`) and Tensor's direct destructor. */
 static PyObject* ember_py_register_array(PyObject* cls) {
     if (!PyType_Check(cls)) { PyErr_SetString(PyExc_TypeError, "expected a class"); return NULL; }
     PyObject* descr = PyObject_GetAttrString(cls, "_h");
@@ -758,6 +778,7 @@ static PyObject* ember_py_register_array(PyObject* cls) {
     Py_DECREF(descr);
     Py_INCREF(cls);
     Py_XSETREF(ember_py_array_type, (PyTypeObject*)cls);
+    ember_py_take_tensor_dealloc();
     Py_RETURN_NONE;
 }
 /* ((unary names), (binary names), (reduction names)): the op numbers of the fast path. */

@@ -337,6 +337,30 @@ TEST(HostMemory, AsStridedOfWrappedMemoryStaysInsideIt) {
     EXPECT_TRUE(is(RUN(ember_as_strided(ctx, x, two.data(), one.data(), 1, -4, O)), {2}, {2, 3}));
     FAILS(EMBER_ERR_INDEX, "ember_as_strided", ember_as_strided(ctx, x, two.data(), one.data(), 1, -5, O));
     FAILS(EMBER_ERR_INDEX, "ember_as_strided", ember_as_strided(ctx, x, two.data(), one.data(), 1, 0, O));
+
+    // A view of part of the wrapped block may reach the rest of what the wrap reached (data[1]
+    // to data[6] of this reversed row of 6), nothing past it.
+    const I six = {6}, back = {-1};
+    T row = RUN(ember_tensor_wrap(ctx, data + 6, EMBER_FLOAT64, six.data(), back.data(), 1, O));  // 6..1
+    const I from2 = {2}, to4 = {4}, from1 = {1}, to2 = {2};
+    T part = RUN(ember_slice(ctx, row, from2.data(), to4.data(), one.data(), 1, O));  // 4, 3
+    EXPECT_TRUE(is(RUN(ember_as_strided(ctx, part, six.data(), one.data(), 1, -3, O)), {6}, {1, 2, 3, 4, 5, 6}));
+    FAILS(EMBER_ERR_INDEX, "ember_as_strided", ember_as_strided(ctx, part, six.data(), one.data(), 1, -4, O));
+    FAILS(EMBER_ERR_INDEX, "ember_as_strided", ember_as_strided(ctx, part, six.data(), one.data(), 1, -2, O));
+    // The real parts of wrapped complex numbers: the bytes of all of them, in float steps.
+    float cdata[6] = {1, -1, 2, -2, 3, -3};
+    const I three = {3};
+    T c = RUN(ember_tensor_wrap(ctx, cdata, EMBER_COMPLEX64, three.data(), nullptr, 1, O));
+    T re = RUN(ember_real(ctx, RUN(ember_slice(ctx, c, from1.data(), to2.data(), one.data(), 1, O)), O));  // 2
+    EXPECT_TRUE(is(RUN(ember_as_strided(ctx, re, six.data(), one.data(), 1, -2, O)), {6}, {1, -1, 2, -2, 3, -3}));
+    FAILS(EMBER_ERR_INDEX, "ember_as_strided", ember_as_strided(ctx, re, six.data(), one.data(), 1, -1, O));
+    // A wrap no int64 offset can address fails before it takes the memory.
+    const I huge = {INT64_MAX / 2 + 1};
+    FAILS(EMBER_ERR_INDEX, "ember_tensor_wrap", ember_tensor_wrap(ctx, data, EMBER_FLOAT64, three.data(), huge.data(), 1, O));
+    // An empty wrap reaches nothing.
+    const I none = {0};
+    T empty = RUN(ember_tensor_wrap(ctx, data, EMBER_FLOAT64, none.data(), nullptr, 1, O));
+    FAILS(EMBER_ERR_INDEX, "ember_as_strided", ember_as_strided(ctx, empty, one.data(), one.data(), 1, 0, O));
 }
 
 // ---------------------------------------------------------------- joining

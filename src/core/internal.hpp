@@ -119,9 +119,16 @@ struct Storage {
     ember_deleter_fn deleter = nullptr;
     void* deleter_data = nullptr;
     void* external_ptr = nullptr;
+    // Caller memory: the bytes, from buffer, that the wrapping tensor reached (Ember knows no
+    // more of the block), which views of it may reach; unknown past int64.
+    bool external_extent_known = false;
+    int64_t external_first_byte = 0, external_end_byte = 0;
     std::atomic<bool> read_only{false};  // ember_tensor_set_read_only: writes into it fail
 };
 void storage_release(Storage* s);
+// The first and last element (from the storage's start, in elements of the dtype) that a
+// geometry reaches; false for an empty one. Past int64: EMBER_ERR_INDEX.
+bool element_reach(int64_t first, const int64_t* shape, const int64_t* strides, int ndim, int64_t& lo, int64_t& hi);
 
 }  // namespace ember
 

@@ -202,6 +202,11 @@ TRef wrap_external(ember_ctx* ctx, void* data, ember_dtype_t dtype, const int64_
     } else {
         contiguous_strides(shape, ndim, st);
     }
+    // Before the storage exists: a failed adopt must leave the memory with the caller.
+    int64_t lo = 0, hi = -1, first_byte = 0, end_byte = 0;
+    if (!element_reach(0, shape, st, ndim, lo, hi)) lo = 0, hi = -1;  // past int64: EMBER_ERR_INDEX
+    const int64_t es = (int64_t)dtype_size(dtype);
+    const bool extent_known = !__builtin_mul_overflow(lo, es, &first_byte) && !__builtin_mul_overflow(hi + 1, es, &end_byte);
     Storage* s = new_storage();
     s->backend = ctx->backend;
     s->device = ctx->device;
@@ -210,6 +215,9 @@ TRef wrap_external(ember_ctx* ctx, void* data, ember_dtype_t dtype, const int64_
     s->external_ptr = data;
     s->deleter = deleter;
     s->deleter_data = user_data;
+    s->external_extent_known = extent_known;
+    s->external_first_byte = first_byte;
+    s->external_end_byte = end_byte;
     TRef t(new_tensor());
     t->storage = s;
     t->backend = ctx->backend;

@@ -185,7 +185,6 @@ TRef op_slice(const ember_tensor* x, const int64_t* start, const int64_t* stop, 
     return make_view(x, shape, strides, x->ndim, offset);
 }
 
-namespace {
 // The first and last element (from the storage's start, in elements of t's dtype) that a
 // geometry reaches; false for an empty one. Past int64: EMBER_ERR_INDEX.
 bool element_reach(int64_t first, const int64_t* shape, const int64_t* strides, int ndim, int64_t& lo, int64_t& hi) {
@@ -198,6 +197,11 @@ bool element_reach(int64_t first, const int64_t* shape, const int64_t* strides, 
     }
     return true;
 }
+
+namespace {
+int64_t floor_div(int64_t a, int64_t b) {  // b > 0
+    return a / b - (a % b < 0 ? 1 : 0);
+}
 }  // namespace
 
 TRef op_as_strided(const ember_tensor* x, const int64_t* shape, const int64_t* strides, int ndim, int64_t offset) {
@@ -206,10 +210,17 @@ TRef op_as_strided(const ember_tensor* x, const int64_t* shape, const int64_t* s
     int64_t first, lo, hi;
     if (__builtin_add_overflow(x->offset, offset, &first)) raise(EMBER_ERR_INDEX, "offset %lld is out of range", (long long)offset);
     if (element_reach(first, shape, strides, ndim, lo, hi)) {
-        // What the view may reach: the storage's elements, or for caller memory (whose extent
-        // Ember does not know) the elements x reaches.
-        int64_t may_lo = 0, may_hi = (int64_t)(x->storage->nbytes / dtype_size(x->dtype)) - 1;
-        if (x->storage->external && !element_reach(x->offset, x->shape, x->strides, x->ndim, may_lo, may_hi)) may_hi = may_lo - 1;
+        // What the view may reach: the storage's elements; for caller memory, the elements
+        // inside the bytes the wrapping tensor reached (else those x reaches).
+        const Storage* s = x->storage;
+        const int64_t es = (int64_t)dtype_size(x->dtype);
+        int64_t may_lo = 0, may_hi = (int64_t)(s->nbytes / es) - 1;
+        if (s->external && s->external_extent_known) {
+            may_lo = floor_div(s->external_first_byte + es - 1, es);
+            may_hi = floor_div(s->external_end_byte, es) - 1;
+        } else if (s->external && !element_reach(x->offset, x->shape, x->strides, x->ndim, may_lo, may_hi)) {
+            may_hi = may_lo - 1;
+        }
         if (lo < may_lo || hi > may_hi)
             raise(EMBER_ERR_INDEX, "the view reaches elements %lld to %lld of memory that holds elements %lld to %lld", (long long)(lo - x->offset),
                   (long long)(hi - x->offset), (long long)(may_lo - x->offset), (long long)(may_hi - x->offset));

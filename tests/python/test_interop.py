@@ -236,6 +236,22 @@ def test_devices_and_backends(backend):
             assert z.device.backend == backend
 
 
+def test_dropped_arrays_release_their_memory(backend):
+    """Tensor has a destructor of its own (bindings/ember.i): every way an Array's handle
+    is made must give its memory back when the Array goes."""
+    gc.collect()
+    before = em.memory_info()["allocated"]
+    x = em.arange(4096, dtype=em.float32).reshape((64, 64))
+    made = [x + 1.0, -x, x.sum(axis=0), x[3], x[::2, 1:], x.T, em.zeros((100,)),
+            em.asarray(np.ones(300)), em.matmul(x, x), em.split(x, 4)[1], x.astype(em.float64)]
+    alive = em.memory_info()["allocated"]
+    if before == 0 and alive == 0:
+        pytest.skip(f"{backend} does not report allocated bytes")
+    assert alive > before
+    del x, made
+    gc.collect()
+    assert em.memory_info()["allocated"] == before
+
 def test_backend_mismatch_error():
     names = em.backends()
     if len(names) < 2:

@@ -161,6 +161,12 @@ def test_as_strided_views_and_bounds(backend):
             em.as_strided(x, shape, strides, offset=offset)
     with pytest.raises(ValueError):
         em.as_strided(x, (2, 2), (1,))
+    if em._ember_c.ember_py_host_address(x._h) is not None:  # a host backend, which can wrap NumPy's memory:
+        # a view of a slice of it may reach all that was wrapped
+        wrapped = em.asarray(base, copy=False)
+        np.testing.assert_array_equal(np.asarray(em.as_strided(wrapped[6:8], (12,), (1,), offset=-6)), base)
+        with pytest.raises(IndexError):
+            em.as_strided(wrapped[6:8], (12,), (1,), offset=-5)
     w = em.as_strided(x, (3,), (2,), offset=1)  # writes reach x
     w[...] = -1.0
     np.testing.assert_array_equal(np.asarray(x)[:7], [0, -1, 2, -1, 4, -1, 6])
