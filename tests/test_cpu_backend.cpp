@@ -514,6 +514,54 @@ TEST(CpuLarge, HeavyOpsJustPastTheirThreadingThreshold) {
         }
 }
 
+// Stepped and reversed rows of a matrix (views no reshape makes one row) are gathered a
+// stretch of one row at a time, a row spanning several stretches, across the pool; an
+// operand read down its columns (transposed) or a row broadcast down them takes the
+// 16-row tiles instead. Every layout pair against the reference's bytes, for 1- to 16-byte
+// elements and rows shorter and longer than a stretch.
+TEST(CpuLarge, SteppedRowsOfMatricesInStretches) {
+    NEED_CPU();
+    for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX128})
+        for (int64_t len : {3, 700, 5000}) {
+            const int64_t rows = 37;
+            T wide = tensor(cpu(), randf((size_t)(rows * 2 * len), 0, 100, 3400 + (unsigned)len), {rows, 2 * len}, dt),
+              flat = tensor(cpu(), randf((size_t)(rows * len), 0, 100, 3500 + (unsigned)len), {rows, len}, dt),
+              square = tensor(cpu(), randf((size_t)(len * rows), 0, 100, 3600 + (unsigned)len), {len, rows}, dt), even, odd, reversed, across, row;
+            const int64_t from0[2] = {0, 0}, from1[2] = {0, 1}, to[2] = {rows, 2 * len}, step2[2] = {1, 2}, back[2] = {1, -1}, start[2] = {0, len - 1},
+                          end[2] = {rows, EMBER_SLICE_END}, one_row[2] = {1, len}, unit[2] = {1, 1};
+            EM_OK(ember_slice(cpu(), wide, from0, to, step2, 2, even.out()));
+            EM_OK(ember_slice(cpu(), wide, from1, to, step2, 2, odd.out()));
+            EM_OK(ember_slice(cpu(), flat, start, end, back, 2, reversed.out()));
+            EM_OK(ember_matrix_transpose(cpu(), square, across.out()));
+            EM_OK(ember_slice(cpu(), odd, from0, one_row, unit, 2, row.out()));  // (1, len), stepped, broadcast down the rows
+            struct {
+                const char* layout;
+                const T *x, *y;
+            } cases[] = {{"even + odd", &even, &odd},           {"even + contiguous", &even, &flat}, {"reversed + odd", &reversed, &odd},
+                         {"even + transposed", &even, &across}, {"reversed + row", &reversed, &row}, {"row + flat", &row, &flat}};
+            for (auto& c : cases) {
+                const std::string what = std::string(ember_dtype_name(dt)) + " rows of " + std::to_string(len) + ", " + c.layout;
+                T sum, sum_ref, product, product_ref;
+                EM_OK(ember_add(cpu(), *c.x, *c.y, sum.out()));
+                EM_OK(ember_add(ref(), as_ref(*c.x), as_ref(*c.y), sum_ref.out()));
+                EXPECT_EQ(raw_bytes(sum), raw_bytes(sum_ref)) << "add " << what;
+                EM_OK(ember_multiply(cpu(), *c.x, *c.y, product.out()));
+                EM_OK(ember_multiply(ref(), as_ref(*c.x), as_ref(*c.y), product_ref.out()));
+                EXPECT_EQ(raw_bytes(product), raw_bytes(product_ref)) << "multiply " << what;
+            }
+            for (const T* v : {&even, &reversed}) {
+                const std::string what = std::string(ember_dtype_name(dt)) + " rows of " + std::to_string(len) + (v == &even ? ", even" : ", reversed");
+                T neg, neg_ref, wider, wider_ref;
+                EM_OK(ember_negative(cpu(), *v, neg.out()));
+                EM_OK(ember_negative(ref(), as_ref(*v), neg_ref.out()));
+                EXPECT_EQ(raw_bytes(neg), raw_bytes(neg_ref)) << "negative " << what;
+                EM_OK(ember_astype(cpu(), *v, EMBER_COMPLEX128, wider.out()));
+                EM_OK(ember_astype(ref(), as_ref(*v), EMBER_COMPLEX128, wider_ref.out()));
+                EXPECT_EQ(raw_bytes(wider), raw_bytes(wider_ref)) << "astype " << what;
+            }
+        }
+}
+
 // The stepped and reversed gathers read whole vectors: views that end (or, reversed,
 // start) at the last element of their buffer must not read past it. Buffers of a size
 // class's exact size (192 and 256 bytes, 1 and 64 KiB) end where the allocator's block
