@@ -52,8 +52,13 @@ template <class C> bool near_zero(C z) {
     using R = typename C::value_type;
     return std::fabs(z.real()) < R(0.5) && std::fabs(z.imag()) < R(0.5);
 }
+// complex64's expm1 too is taken in complex128 and rounded once: on the Zen 4 host of
+// session 74, expm1 of 1e6 complex64 values took 25-32 ms through glibc's cexpf and the
+// float functions (NumPy 20-30), 4-14 ms in complex128.
 template <class C> C expm1_of(C x) {
-    if constexpr (is_cplx_v<C>) {
+    if constexpr (std::is_same_v<C, c64>) {
+        return C(expm1_of(c128(x)));
+    } else if constexpr (is_cplx_v<C>) {
         if (!near_zero(x)) return std::exp(x) - C(1);
         const auto a = x.real(), b = x.imag(), half_sin = std::sin(b / 2);
         return C(std::expm1(a) * std::cos(b) - 2 * half_sin * half_sin, std::exp(a) * std::sin(b));  // e^a cos b - 1, e^a sin b
