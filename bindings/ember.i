@@ -715,6 +715,16 @@ static int ember_py_operand(ember_ctx_t* ctx, PyObject* o, ember_tensor_t** t, e
     *t = *owned;
     return 1;
 }
+/* Array's own type slots. For a class defined in Python, CPython's slot functions
+   (slot_mp_subscript, slot_nb_float, ...) look the method up by name on every call and
+   then call the descriptor; a slot that points at the C function skips both. Only a heap
+   type's slots are taken (each has its own); assigning the attribute again later gives
+   the slot back to CPython's function, and subclasses keep CPython's, which find these
+   methods by name. */
+static int ember_py_owns_slots(PyObject* cls) {
+    PyTypeObject* tp = (PyTypeObject*)cls;
+    return (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) && tp->tp_as_mapping && tp->tp_as_sequence && tp->tp_as_number;
+}
 /* Tensor's direct destructor, installed when the Array class is registered. SWIG's calls
    the delete_Tensor wrapper, which unpacks an argument tuple and converts the pointer
    back (about 600 instructions per dropped result) to run one ember_tensor_release. */
@@ -1172,6 +1182,7 @@ static PyObject* ember_py_fast_install_getitem(PyObject* self, PyObject* const* 
     if (rc) return NULL;
     Py_INCREF(args[1]);
     Py_XSETREF(ember_py_getitem_fallback, args[1]);
+    if (ember_py_owns_slots(args[0])) ((PyTypeObject*)args[0])->tp_as_mapping->mp_subscript = ember_py_getitem_fast;
     Py_RETURN_NONE;
 }
 /* x.reshape(2, 5) or x.reshape((2, 5)): a method descriptor (installed with the attributes)
@@ -1348,6 +1359,23 @@ static PyObject* ember_py_int_method(PyObject* self, PyObject* unused) { (void)u
 static PyObject* ember_py_bool_method(PyObject* self, PyObject* unused) { (void)unused; return ember_py_convert(self, EMBER_PY_BOOL); }
 static PyObject* ember_py_index_method(PyObject* self, PyObject* unused) { (void)unused; return ember_py_convert(self, EMBER_PY_INDEX); }
 static PyObject* ember_py_len_method(PyObject* self, PyObject* unused) { (void)unused; return ember_py_convert(self, EMBER_PY_LEN); }
+static Py_ssize_t ember_py_len_slot(PyObject* self) {
+    PyObject* n = ember_py_convert(self, EMBER_PY_LEN);
+    if (!n) return -1;
+    const Py_ssize_t v = PyLong_AsSsize_t(n);
+    Py_DECREF(n);
+    return v;
+}
+static int ember_py_bool_slot(PyObject* self) {
+    PyObject* b = ember_py_convert(self, EMBER_PY_BOOL);
+    if (!b) return -1;
+    const int v = b == Py_True;
+    Py_DECREF(b);
+    return v;
+}
+static PyObject* ember_py_float_slot(PyObject* self) { return ember_py_convert(self, EMBER_PY_FLOAT); }
+static PyObject* ember_py_int_slot(PyObject* self) { return ember_py_convert(self, EMBER_PY_INT); }
+static PyObject* ember_py_index_slot(PyObject* self) { return ember_py_convert(self, EMBER_PY_INDEX); }
 static PyMethodDef ember_py_conversion_defs[] = {
     {"item", (PyCFunction)(void (*)(void))ember_py_item_method, METH_FASTCALL,
      "x.item(): the single element as a Python scalar of the matching kind; x.item(k): the k-th element in C order; "
@@ -1436,6 +1464,14 @@ static PyObject* ember_py_fast_install_properties(PyObject* self, PyObject* cons
         rc = PyObject_SetAttrString(args[0], ember_py_conversion_defs[k].ml_name, method);
         Py_DECREF(method);
         if (rc) return NULL;
+    }
+    if (ember_py_owns_slots(args[0])) {
+        PyTypeObject* tp = (PyTypeObject*)args[0];
+        tp->tp_as_mapping->mp_length = tp->tp_as_sequence->sq_length = ember_py_len_slot;
+        tp->tp_as_number->nb_bool = ember_py_bool_slot;
+        tp->tp_as_number->nb_float = ember_py_float_slot;
+        tp->tp_as_number->nb_int = ember_py_int_slot;
+        tp->tp_as_number->nb_index = ember_py_index_slot;
     }
     Py_RETURN_NONE;
 }

@@ -90,6 +90,15 @@ static PyObject* ember_py_setitem_fast(PyObject* self, PyObject* const* args, Py
     if (ember_py_setitem_element(self, args[0], args[1])) Py_RETURN_NONE;
     return PyObject_CallFunctionObjArgs(ember_py_setitem_fallback, self, args[0], args[1], NULL);
 }
+/* Array's mp_ass_subscript (ember_py_owns_slots): x[key] = value; del x[key] raises NumPy's error. */
+static int ember_py_setitem_slot(PyObject* self, PyObject* key, PyObject* value) {
+    if (!value) { PyErr_SetString(PyExc_ValueError, "cannot delete array elements"); return -1; }
+    if (ember_py_setitem_element(self, key, value)) return 0;
+    PyObject* r = PyObject_CallFunctionObjArgs(ember_py_setitem_fallback, self, key, value, NULL);
+    if (!r) return -1;
+    Py_DECREF(r);
+    return 0;
+}
 static PyMethodDef ember_py_setitem_def = {"__setitem__", (PyCFunction)(void (*)(void))ember_py_setitem_fast, METH_FASTCALL, NULL};
 
 /* install_setitem(cls, fallback): cls.__setitem__ becomes the C path above, which hands
@@ -106,6 +115,7 @@ static PyObject* ember_py_fast_install_setitem(PyObject* self, PyObject* const* 
     if (rc) return NULL;
     Py_INCREF(args[1]);
     Py_XSETREF(ember_py_setitem_fallback, args[1]);
+    if (ember_py_owns_slots(args[0])) ((PyTypeObject*)args[0])->tp_as_mapping->mp_ass_subscript = ember_py_setitem_slot;
     Py_RETURN_NONE;
 }
 %}

@@ -284,6 +284,33 @@ def test_len_iter_conversions(backend):
         assert isinstance(h.tolist()[0][0], float) and h[0, 1].item() == -2.25
 
 
+def test_array_slots_and_a_subclass(backend):
+    """Array's slots for len, bool, float, int, index, x[k] and x[k] = v are the C functions
+    themselves (bindings/ember.i, ember_py_owns_slots); a subclass reaches the same C methods
+    by name through CPython's slots. del x[k] raises NumPy's error."""
+    class Sub(em.Array):
+        __slots__ = ()
+
+    for cls in (em.Array, Sub):
+        x = em.asarray(A)
+        x.__class__ = cls
+        assert len(x) == 3 and type(x[1]) is em.Array
+        np.testing.assert_array_equal(np.asarray(x[1]), A[1])
+        x[0, 0, 0] = 42.0  # one element: the C path
+        x[2] = x[1]  # not one element: the Python method
+        want = A.copy()
+        want[0, 0, 0], want[2] = 42.0, A[1]
+        np.testing.assert_array_equal(np.asarray(x), want)
+        one, zero_d = em.asarray([5], dtype=em.int32), em.asarray(1.0)
+        one.__class__ = zero_d.__class__ = cls
+        assert (float(one), int(one), operator.index(one), bool(one)) == (5.0, 5, 5, True)
+        with pytest.raises(TypeError):
+            len(zero_d)
+        with pytest.raises(IndexError):
+            x[3]
+    with pytest.raises(ValueError, match="cannot delete"):
+        del em.asarray(A)[0]
+
 def test_tolist_with_and_without_numpy(backend, monkeypatch):
     """tolist goes through NumPy when it imports, else through memoryview: the same scalars."""
     from ember import _array
