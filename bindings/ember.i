@@ -727,7 +727,7 @@ static int ember_py_owns_slots(PyObject* cls) {
 }
 /* Tensor's direct destructor, installed when the Array class is registered. SWIG's calls
    the delete_Tensor wrapper, which unpacks an argument tuple and converts the pointer
-   back (about 600 instructions per dropped result) to run one ember_tensor_release. */
+   back (about 200 instructions more per dropped result) to run one ember_tensor_release. */
 static destructor ember_py_swig_tensor_dealloc = NULL;
 static void ember_py_tensor_dealloc(PyObject* o) {
     SwigPyObject* s = (SwigPyObject*)o;
