@@ -1475,6 +1475,51 @@ static PyObject* ember_py_fast_install_properties(PyObject* self, PyObject* cons
     }
     Py_RETURN_NONE;
 }
+/* em.empty, em.zeros and em.ones as C functions: a shape and no keywords but dtype (None or
+   an Ember dtype object) and device=None go straight to ember_py_create; every other call
+   goes, unchanged, to the Python function the creator was made with (another dtype spelling,
+   a device, bad arguments and their messages). The function object's self is the tuple
+   (kind, fallback). */
+static PyObject* ember_py_creator_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    const int kind = (int)PyLong_AsLong(PyTuple_GET_ITEM(self, 0));
+    PyObject* dtype = Py_None;
+    int fast = nargs == 1 && ember_py_dtypes_by_code != NULL;
+    for (Py_ssize_t i = 0; fast && kwnames && i < PyTuple_GET_SIZE(kwnames); ++i) {
+        PyObject* value = args[nargs + i];
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), "dtype") == 0) dtype = value;
+        else fast = value == Py_None && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), "device") == 0;
+    }
+    int code = -1;  /* EMBER_DTYPE_DEFAULT */
+    for (Py_ssize_t c = 0; fast && dtype != Py_None && code < 0; ++c) {
+        if (c == PyTuple_GET_SIZE(ember_py_dtypes_by_code)) fast = 0;
+        else if (PyTuple_GET_ITEM(ember_py_dtypes_by_code, c) == dtype) code = (int)c;
+    }
+    if (fast) return ember_py_create(kind, args[0], code);
+    return PyObject_Vectorcall(PyTuple_GET_ITEM(self, 1), args, (size_t)nargs, kwnames);
+}
+static PyMethodDef ember_py_creator_defs[3] = {
+    {"empty", (PyCFunction)(void (*)(void))ember_py_creator_call, METH_FASTCALL | METH_KEYWORDS,
+     "empty(shape, *, dtype=None, device=None)\n--\n\nA new array of the shape, its elements not set."},
+    {"zeros", (PyCFunction)(void (*)(void))ember_py_creator_call, METH_FASTCALL | METH_KEYWORDS,
+     "zeros(shape, *, dtype=None, device=None)\n--\n\nA new array of the shape, filled with zeros."},
+    {"ones", (PyCFunction)(void (*)(void))ember_py_creator_call, METH_FASTCALL | METH_KEYWORDS,
+     "ones(shape, *, dtype=None, device=None)\n--\n\nA new array of the shape, filled with ones."},
+};
+/* make_creator(kind, fallback, module_name): the C function for em.empty (kind 0), em.zeros
+   (1) or em.ones (2). */
+static PyObject* ember_py_fast_make_creator(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 3 || !PyLong_Check(args[0]) || !PyCallable_Check(args[1]) || !PyUnicode_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "make_creator(kind, fallback, module_name)");
+        return NULL;
+    }
+    const long kind = PyLong_AsLong(args[0]);
+    if (kind < 0 || kind > 2) { PyErr_SetString(PyExc_ValueError, "bad creation kind"); return NULL; }
+    PyObject* state = PyTuple_Pack(2, args[0], args[1]);
+    if (!state) return NULL;
+    PyObject* fn = PyCFunction_NewEx(&ember_py_creator_defs[kind], state, args[2]);
+    Py_DECREF(state);
+    return fn;
+}
 static PyMethodDef ember_py_fast_methods[] = {
     {"install_operators", (PyCFunction)(void (*)(void))ember_py_fast_install_operators, METH_FASTCALL,
      "install_operators(cls, [(name, op, variant), ...], fallback)"},
@@ -1487,6 +1532,7 @@ static PyMethodDef ember_py_fast_methods[] = {
     {"ibinop", (PyCFunction)(void (*)(void))ember_py_fast_ibinop, METH_FASTCALL, "ibinop(op, a, b) -> a"},
     {"unop", (PyCFunction)(void (*)(void))ember_py_fast_unop, METH_FASTCALL, "unop(op, x) -> Array"},
     {"from_nested", (PyCFunction)(void (*)(void))ember_py_fast_from_nested, METH_FASTCALL, "from_nested(obj, dtype_code) -> Array or None"},
+    {"make_creator", (PyCFunction)(void (*)(void))ember_py_fast_make_creator, METH_FASTCALL, "make_creator(kind, fallback, module_name)"},
     {NULL, NULL, 0, NULL}
 };
 %}

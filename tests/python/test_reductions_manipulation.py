@@ -229,6 +229,36 @@ def test_creation(backend):
     assert em.empty((2, 0)).shape == (2, 0)
 
 
+def test_empty_zeros_ones_in_c_and_python(backend):
+    """em.empty, em.zeros and em.ones are C functions (bindings/ember.i, make_creator) for a
+    shape with dtype None or an Ember dtype object; every other call goes to the Python
+    function, so both paths give the same arrays, and the Python path raises the errors."""
+    import inspect
+    dev = em.get_device()
+    for fn, value in ((em.zeros, 0), (em.ones, 1), (em.empty, None)):
+        assert fn.__name__ in ("empty", "zeros", "ones") and fn.__module__ == "ember"
+        assert list(inspect.signature(fn).parameters) == ["shape", "dtype", "device"]
+        for shape in (3, (2, 3), [4], (), (2, 0), np.int64(5)):
+            for kw in ({}, {"dtype": em.int16}, {"dtype": None}, {"device": None}, {"dtype": "int16"},
+                       {"dtype": np.float64}, {"device": dev}, {"dtype": em.complex64, "device": dev}):
+                got = fn(shape, **kw)
+                want_shape = np.empty(shape).shape
+                want_dtype = {None: em.float32, em.int16: em.int16, "int16": em.int16, np.float64: em.float64,
+                              em.complex64: em.complex64}[kw.get("dtype")]
+                assert got.shape == want_shape and got.dtype == want_dtype and got.device == dev, (fn, shape, kw)
+                if value is not None:
+                    np.testing.assert_array_equal(np.asarray(got), np.full(want_shape, value))
+        with pytest.raises(TypeError):
+            fn((2, 3), em.float32)  # dtype is keyword-only
+        with pytest.raises(TypeError):
+            fn((2, 3), order="C")
+        with pytest.raises(TypeError):
+            fn("3")
+        with pytest.raises(TypeError):
+            fn()
+        assert fn(shape=(2,)).shape == (2,)
+
+
 def test_linalg(backend):
     a = RNG.normal(size=(4, 3))
     b = RNG.normal(size=(3, 5))

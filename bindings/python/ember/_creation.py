@@ -298,16 +298,23 @@ def _create(kind, shape, dtype, device):
         return _c.ember_py_create(kind, shape, _code(dtype))
 
 
-def empty(shape, *, dtype=None, device=None):
+def _empty(shape, *, dtype=None, device=None):
     return _create(_EMPTY, shape, dtype, device)
 
 
-def zeros(shape, *, dtype=None, device=None):
+def _zeros(shape, *, dtype=None, device=None):
     return _create(_ZEROS, shape, dtype, device)
 
 
-def ones(shape, *, dtype=None, device=None):
+def _ones(shape, *, dtype=None, device=None):
     return _create(_ONES, shape, dtype, device)
+
+
+# C functions (bindings/ember.i, make_creator): a shape with dtype=None or an Ember dtype
+# object and no device goes straight to C; every other call to the Python function above.
+empty = _c.make_creator(_EMPTY, _empty, __name__.rpartition(".")[0])
+zeros = _c.make_creator(_ZEROS, _zeros, __name__.rpartition(".")[0])
+ones = _c.make_creator(_ONES, _ones, __name__.rpartition(".")[0])
 
 
 def full(shape, fill_value, *, dtype=None, device=None):
