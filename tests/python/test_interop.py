@@ -321,3 +321,43 @@ def test_numpy_operands_in_operators(backend):
     assert (n + x).tolist() == [11.0, 22.0]
     assert (np.int64(3) - x).tolist() == [2.0, 1.0]
     assert (x == None) is False  # noqa: E711  (not array-like: identity comparison)
+
+
+def test_operator_slots_on_array_and_a_subclass(backend):
+    """Array's number slots and tp_richcompare are C functions (bindings/ember.i,
+    ember_py_take_number_slots); a subclass keeps CPython's, which call the same methods by
+    name. Every operator, forward, reflected and in place, with Arrays, Python scalars,
+    NumPy arrays and lists on either side, gives NumPy's values on both."""
+    class Sub(em.Array):
+        __slots__ = ()
+
+    import operator as op
+    a_np, b_np = np.array([5, 6, 7], dtype=np.int64), np.array([1, 2, 3], dtype=np.int64)
+    binary = [op.add, op.sub, op.mul, op.truediv, op.floordiv, op.mod, op.pow, op.and_, op.or_, op.xor, op.lshift,
+              op.rshift, op.lt, op.le, op.eq, op.ne, op.gt, op.ge]
+    for cls in (em.Array, Sub):
+        def arr(v):
+            x = em.asarray(v)
+            x.__class__ = cls
+            return x
+        for f in binary:
+            for left, right in ((arr(a_np), arr(b_np)), (arr(a_np), 2), (7, arr(b_np)), (arr(a_np), b_np), (a_np, arr(b_np)),
+                                (arr(a_np), [1, 2, 3]), ([5, 6, 7], arr(b_np))):
+                want = f(np.asarray(left), np.asarray(right))
+                got = f(left, right)
+                assert isinstance(got, em.Array), (cls, f, left, right)
+                np.testing.assert_allclose(np.asarray(got).astype(np.float64), want.astype(np.float64), rtol=1e-6,
+                                           err_msg=f"{cls.__name__} {f.__name__}")  # int / int: the default float
+        for f in (op.neg, op.pos, op.abs, op.invert):
+            np.testing.assert_array_equal(np.asarray(f(arr(a_np))), f(a_np))
+        m = arr(np.eye(2))
+        np.testing.assert_array_equal(np.asarray(m @ m), np.eye(2))
+        x = arr(np.array([1.0, 2.0]))
+        x += 1
+        x *= arr(np.array([2.0, 2.0]))
+        x -= [1.0, 1.0]
+        x **= 2
+        assert x.tolist() == [9.0, 25.0] and type(x) is cls
+        with pytest.raises(TypeError):
+            pow(arr(a_np), 2, 5)
+        assert (arr(a_np) == None) is False and (arr(a_np) != "x") is True  # noqa: E711
