@@ -261,8 +261,8 @@ EMBER_API ember_status_t ember_slice(ember_ctx_t* ctx, const ember_tensor_t* x, 
    torch.as_strided): its first element `offset` elements from x's first one, then shape and
    strides (negative and 0 allowed). EMBER_ERR_INDEX if an element of the view lies outside
    the memory x's storage holds (for caller memory, from ember_tensor_wrap or _adopt: outside
-   the bytes the wrapping tensor reached). Positions that share an element alias it: a write through such a view
-   writes it once per position. */
+   the bytes the wrapping tensor reached). Positions that share an element alias it: a write
+   through such a view writes it once per position. */
 EMBER_API ember_status_t ember_as_strided(ember_ctx_t* ctx, const ember_tensor_t* x, const int64_t* shape, const int64_t* strides,
                                           int ndim, int64_t offset, ember_tensor_t** out);
 /* x[index] along axis (drops the axis). */
