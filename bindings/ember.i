@@ -1582,10 +1582,10 @@ static PyObject* ember_py_fast_install_properties(PyObject* self, PyObject* cons
 /* em.empty, em.zeros and em.ones as C functions: a shape and no keywords but dtype (None or
    an Ember dtype object) and device=None go straight to ember_py_create; every other call
    goes, unchanged, to the Python function the creator was made with (another dtype spelling,
-   a device, bad arguments and their messages). The function object's self is the tuple
-   (kind, fallback). */
-static PyObject* ember_py_creator_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-    const int kind = (int)PyLong_AsLong(PyTuple_GET_ITEM(self, 0));
+   a device, bad arguments and their messages). Module-level functions (no self), so that
+   they print, pickle and report their signature as the Python functions did. */
+static PyObject* ember_py_creator_fallback[3] = {NULL, NULL, NULL};
+static PyObject* ember_py_creator_call(int kind, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
     PyObject* dtype = Py_None;
     int fast = nargs == 1 && ember_py_dtypes_by_code != NULL;
     for (Py_ssize_t i = 0; fast && kwnames && i < PyTuple_GET_SIZE(kwnames); ++i) {
@@ -1599,18 +1599,27 @@ static PyObject* ember_py_creator_call(PyObject* self, PyObject* const* args, Py
         else if (PyTuple_GET_ITEM(ember_py_dtypes_by_code, c) == dtype) code = (int)c;
     }
     if (fast) return ember_py_create(kind, args[0], code);
-    return PyObject_Vectorcall(PyTuple_GET_ITEM(self, 1), args, (size_t)nargs, kwnames);
+    return PyObject_Vectorcall(ember_py_creator_fallback[kind], args, (size_t)nargs, kwnames);
+}
+static PyObject* ember_py_empty_fn(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    return ember_py_creator_call(0, args, nargs, kwnames);
+}
+static PyObject* ember_py_zeros_fn(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    return ember_py_creator_call(1, args, nargs, kwnames);
+}
+static PyObject* ember_py_ones_fn(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    return ember_py_creator_call(2, args, nargs, kwnames);
 }
 static PyMethodDef ember_py_creator_defs[3] = {
-    {"empty", (PyCFunction)(void (*)(void))ember_py_creator_call, METH_FASTCALL | METH_KEYWORDS,
+    {"empty", (PyCFunction)(void (*)(void))ember_py_empty_fn, METH_FASTCALL | METH_KEYWORDS,
      "empty(shape, *, dtype=None, device=None)\n--\n\nA new array of the shape, its elements not set."},
-    {"zeros", (PyCFunction)(void (*)(void))ember_py_creator_call, METH_FASTCALL | METH_KEYWORDS,
+    {"zeros", (PyCFunction)(void (*)(void))ember_py_zeros_fn, METH_FASTCALL | METH_KEYWORDS,
      "zeros(shape, *, dtype=None, device=None)\n--\n\nA new array of the shape, filled with zeros."},
-    {"ones", (PyCFunction)(void (*)(void))ember_py_creator_call, METH_FASTCALL | METH_KEYWORDS,
+    {"ones", (PyCFunction)(void (*)(void))ember_py_ones_fn, METH_FASTCALL | METH_KEYWORDS,
      "ones(shape, *, dtype=None, device=None)\n--\n\nA new array of the shape, filled with ones."},
 };
 /* make_creator(kind, fallback, module_name): the C function for em.empty (kind 0), em.zeros
-   (1) or em.ones (2). */
+   (1) or em.ones (2), handing other calls to fallback. */
 static PyObject* ember_py_fast_make_creator(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs != 3 || !PyLong_Check(args[0]) || !PyCallable_Check(args[1]) || !PyUnicode_Check(args[2])) {
         PyErr_SetString(PyExc_TypeError, "make_creator(kind, fallback, module_name)");
@@ -1618,11 +1627,9 @@ static PyObject* ember_py_fast_make_creator(PyObject* self, PyObject* const* arg
     }
     const long kind = PyLong_AsLong(args[0]);
     if (kind < 0 || kind > 2) { PyErr_SetString(PyExc_ValueError, "bad creation kind"); return NULL; }
-    PyObject* state = PyTuple_Pack(2, args[0], args[1]);
-    if (!state) return NULL;
-    PyObject* fn = PyCFunction_NewEx(&ember_py_creator_defs[kind], state, args[2]);
-    Py_DECREF(state);
-    return fn;
+    Py_INCREF(args[1]);
+    Py_XSETREF(ember_py_creator_fallback[kind], args[1]);
+    return PyCFunction_NewEx(&ember_py_creator_defs[kind], NULL, args[2]);
 }
 static PyMethodDef ember_py_fast_methods[] = {
     {"install_operators", (PyCFunction)(void (*)(void))ember_py_fast_install_operators, METH_FASTCALL,

@@ -234,9 +234,11 @@ def test_empty_zeros_ones_in_c_and_python(backend):
     shape with dtype None or an Ember dtype object; every other call goes to the Python
     function, so both paths give the same arrays, and the Python path raises the errors."""
     import inspect
+    import pickle
     dev = em.get_device()
     for fn, value in ((em.zeros, 0), (em.ones, 1), (em.empty, None)):
         assert fn.__name__ in ("empty", "zeros", "ones") and fn.__module__ == "ember"
+        assert fn.__qualname__ == fn.__name__ and pickle.loads(pickle.dumps(fn)) is fn
         assert list(inspect.signature(fn).parameters) == ["shape", "dtype", "device"]
         for shape in (3, (2, 3), [4], (), (2, 0), np.int64(5)):
             for kw in ({}, {"dtype": em.int16}, {"dtype": None}, {"device": None}, {"dtype": "int16"},
