@@ -1035,14 +1035,23 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("mean_axis0_rows3_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) { ember_mean(c, x, first, 1, 0, r); }));
         ember_tensor_release(x);
     }
-    if (np.count("channel_max_u8/1000x1000x3") || np.count("bgr_take_u8/1000x1000x3")) {  // an RGB image
-        ember_tensor_t *x = random_tensor(c, {1000, 1000, 3}, 0, 255.99, 48), *x8 = nullptr, *order = nullptr;
+    if (np.count("channel_max_u8/1000x1000x3") || np.count("bgr_take_u8/1000x1000x3") || np.count("bgr_flip_u8/1000x1000x3")) {  // an RGB image
+        ember_tensor_t *x = random_tensor(c, {1000, 1000, 3}, 0, 255.99, 48), *x8 = nullptr, *order = nullptr, *flipped = nullptr;
         ember_astype(c, x, EMBER_UINT8, &x8);
-        const int64_t outer[2] = {0, 1}, reversed[3] = {2, 1, 0}, three = 3;
+        const int64_t outer[2] = {0, 1}, reversed[3] = {2, 1, 0}, three = 3, channels = 2;
         ember_tensor_from_data(c, reversed, EMBER_INT64, &three, 1, &order);
+        ember_flip(c, x8, &channels, 1, &flipped);
         add("channel_max_u8", "1000x1000x3", time_result(reps, [&](ember_tensor_t** r) { ember_max(c, x8, outer, 2, 0, r); }));
         add("bgr_take_u8", "1000x1000x3", time_result(reps, [&](ember_tensor_t** r) { ember_take(c, x8, order, 2, r); }));
-        for (ember_tensor_t* v : {x, x8, order}) ember_tensor_release(v);
+        add("bgr_flip_u8", "1000x1000x3", time_result(reps, [&](ember_tensor_t** r) { ember_copy(c, flipped, r); }));
+        for (ember_tensor_t* v : {x, x8, order, flipped}) ember_tensor_release(v);
+    }
+    if (np.count("negative_flip3_f32/1e6x3")) {  // rows of three read backwards
+        ember_tensor_t *x = random_tensor(c, {1000000, 3}, -1, 1, 147), *flipped = nullptr;
+        const int64_t columns = 1;
+        ember_flip(c, x, &columns, 1, &flipped);
+        add("negative_flip3_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) { ember_negative(c, flipped, r); }));
+        for (ember_tensor_t* v : {x, flipped}) ember_tensor_release(v);
     }
     if (np.count("softmax_channels_f32/8x21x256x256")) {  // the classes of a segmentation map, NCHW
         ember_tensor_t* x = random_tensor(c, {8, 21, 256, 256}, -10, 10, 49);

@@ -229,6 +229,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   mean_axis0_rows3_f32  x.mean(axis=0) of a (10**6, 3) array (the centroid of points)
   channel_max_u8     x.max(axis=(0, 1)) of a (1000, 1000, 3) uint8 image
   bgr_take_u8        np.take(x, [2, 1, 0], axis=2) of a (1000, 1000, 3) uint8 image
+  bgr_flip_u8        np.ascontiguousarray(x[..., ::-1]) of a (1000, 1000, 3) uint8 image
+  negative_flip3_f32 np.negative(x[:, ::-1]) of a (10**6, 3) array (short rows read backwards)
   softmax_channels_f32  softmax over axis 1 of an (8, 21, 256, 256) array (the classes of a
                      segmentation map in NCHW), the NumPy expression of softmax_f32 along that axis
   softmax_axis0_f32  the same over axis 0 of a (3, 10**6) array
@@ -631,6 +633,8 @@ INDEX_CASES = {
     "mean_axis0_rows3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: x.mean(axis=0)),
     "channel_max_u8": ("1000x1000x3", lambda r: (r.integers(0, 256, (1000, 1000, 3), dtype=np.uint8),), lambda x: x.max(axis=(0, 1))),
     "bgr_take_u8": ("1000x1000x3", lambda r: (r.integers(0, 256, (1000, 1000, 3), dtype=np.uint8),), lambda x: np.take(x, [2, 1, 0], axis=2)),
+    "bgr_flip_u8": ("1000x1000x3", lambda r: (r.integers(0, 256, (1000, 1000, 3), dtype=np.uint8),), lambda x: np.ascontiguousarray(x[..., ::-1])),
+    "negative_flip3_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32),), lambda x: np.negative(x[:, ::-1])),
     "softmax_channels_f32": ("8x21x256x256", lambda r: (r.uniform(-10, 10, (8, 21, 256, 256)).astype(np.float32),), lambda x: softmax(x, 1)),
     "softmax_axis0_f32": ("3x1e6", lambda r: (r.uniform(-10, 10, (3, 10**6)).astype(np.float32),), lambda x: softmax(x, 0)),
     "softmax_logits_f32": ("1x262144", lambda r: (r.uniform(-10, 10, (1, 262144)).astype(np.float32),), lambda x: softmax(x, -1)),

@@ -562,6 +562,39 @@ TEST(CpuLarge, SteppedRowsOfMatricesInStretches) {
         }
 }
 
+// Short rows read along, stepped or reversed (an image's channel flip img[..., ::-1]):
+// the gathers with the row length known to the compiler (1 to 4), the typed loop (5 to
+// 8), the row-by-row gather past that, and the copy that gathers straight into the output,
+// on enough rows for the pool, against the reference's bytes.
+TEST(CpuLarge, ShortRowsSteppedOrReversed) {
+    NEED_CPU();
+    for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX128})
+        for (int64_t len : {1, 2, 3, 4, 5, 8, 9, 63}) {
+            const int64_t rows = 20011;
+            // Rows of 2 * len + 1: x[:, 1::2] does not merge into one stepped run.
+            T wide = tensor(cpu(), randf((size_t)(rows * (2 * len + 1)), 0, 100, 3700 + (unsigned)len), {rows, 2 * len + 1}, dt),
+              flat = tensor(cpu(), randf((size_t)(rows * len), 0, 100, 3800 + (unsigned)len), {rows, len}, dt), odd, reversed, both;
+            const int64_t from1[2] = {0, 1}, to[2] = {rows, 2 * len + 1}, step2[2] = {1, 2}, axis1 = 1, axes[2] = {0, 1};
+            EM_OK(ember_slice(cpu(), wide, from1, to, step2, 2, odd.out()));
+            EM_OK(ember_flip(cpu(), flat, &axis1, 1, reversed.out()));
+            EM_OK(ember_flip(cpu(), flat, axes, 2, both.out()));
+            const std::pair<const char*, const T*> views[] = {{"x[:, 1::2]", &odd}, {"x[:, ::-1]", &reversed}, {"x[::-1, ::-1]", &both}};
+            for (const auto& [name, v] : views) {
+                const std::string what = std::string(ember_dtype_name(dt)) + " rows of " + std::to_string(len) + ", " + name;
+                T copied, copied_ref, neg, neg_ref, sum, sum_ref;
+                EM_OK(ember_copy(cpu(), *v, copied.out()));
+                EM_OK(ember_copy(ref(), as_ref(*v), copied_ref.out()));
+                EXPECT_EQ(raw_bytes(copied), raw_bytes(copied_ref)) << "copy " << what;
+                EM_OK(ember_negative(cpu(), *v, neg.out()));
+                EM_OK(ember_negative(ref(), as_ref(*v), neg_ref.out()));
+                EXPECT_EQ(raw_bytes(neg), raw_bytes(neg_ref)) << "negative " << what;
+                EM_OK(ember_add(cpu(), *v, flat, sum.out()));
+                EM_OK(ember_add(ref(), as_ref(*v), as_ref(flat), sum_ref.out()));
+                EXPECT_EQ(raw_bytes(sum), raw_bytes(sum_ref)) << "add " << what;
+            }
+        }
+}
+
 // The stepped and reversed gathers read whole vectors: views that end (or, reversed,
 // start) at the last element of their buffer must not read past it. Buffers of a size
 // class's exact size (192 and 256 bytes, 1 and 64 KiB) end where the allocator's block

@@ -131,11 +131,37 @@ void split_channels(const E* __restrict s, int64_t cs, int64_t nc, int64_t dst_r
         for (int r = 0; r < K; ++r) d[r * dst_row + j] = s[r];
 }
 
+// Rows of NC elements, reversed (Reversed: cs = -1) or cs apart, with NC known to the
+// compiler and no call per row. gather_row's call per row was 65% of -x[:, ::-1] of a
+// million rows of 3 float32s (3.6 ms; NumPy 4.3), and of an RGB image's channel flip.
+template <class E, int NC, bool Reversed>
+void gather_short_rows(const E* __restrict s, int64_t rs, int64_t cs, int64_t nr, int64_t dst_row, E* __restrict d) {
+    for (int64_t r = 0; r < nr; ++r, s += rs, d += dst_row)
+        for (int j = 0; j < NC; ++j) d[j] = Reversed ? s[-j] : s[j * cs];
+}
+template <class E, int NC>
+void gather_short_rows(const E* s, int64_t rs, int64_t cs, int64_t nr, int64_t dst_row, E* d) {
+    if (cs == -1) gather_short_rows<E, NC, true>(s, rs, cs, nr, dst_row, d);
+    else gather_short_rows<E, NC, false>(s, rs, cs, nr, dst_row, d);
+}
+
 template <class E>
 void gather_tile(const char* src, int64_t rs, int64_t cs, int64_t nr, int64_t nc, int64_t dst_row, char* dst) {
     const E* s = (const E*)src;
     E* d = (E*)dst;
     if (nr == 1 || std::abs(cs) <= std::abs(rs)) {
+        if (nr > 1 && nc <= 8) {
+            switch (nc) {
+                case 1: return gather_short_rows<E, 1>(s, rs, cs, nr, dst_row, d);
+                case 2: return gather_short_rows<E, 2>(s, rs, cs, nr, dst_row, d);
+                case 3: return gather_short_rows<E, 3>(s, rs, cs, nr, dst_row, d);
+                case 4: return gather_short_rows<E, 4>(s, rs, cs, nr, dst_row, d);
+                default: break;
+            }
+            for (int64_t r = 0; r < nr; ++r)
+                for (int64_t j = 0; j < nc; ++j) d[r * dst_row + j] = s[r * rs + j * cs];
+            return;
+        }
         for (int64_t r = 0; r < nr; ++r) gather_row(s + r * rs, cs, nc, d + r * dst_row);
         return;
     }
@@ -1223,6 +1249,16 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
                     default: fill_with<Bytes16>(dst, src, len);
                 }
             });
+        });
+        return EMBER_OK;
+    }
+    if (x.dtype == o.dtype && inner < kShortRun && g.nd == 2 && sx != 0 && std::abs(sx) <= std::abs(g.st[1][0]) && g.st[0][0] == inner && so == 1) {
+        // Short rows read along, stepped or reversed (an image's channel flip img[..., ::-1]):
+        // blocks of rows gathered straight into the output. Through a buffer and a copy,
+        // (1080, 1920, 3) uint8 took 1.1 ms, a gather per row 3.9 (NumPy 10-11).
+        const int64_t rs = g.st[1][0], block_rows = std::max<int64_t>(1, kShortBlock / inner);
+        parallel_range(g.shape[0], g.size >= copy_threshold ? 0 : INT64_MAX, block_rows, [&](int64_t begin, int64_t end) {
+            gather_strided(px + begin * rs * (int64_t)isz, rs, sx, end - begin, inner, isz, inner, po + begin * inner * (int64_t)osz);
         });
         return EMBER_OK;
     }
