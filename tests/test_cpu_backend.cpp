@@ -1192,27 +1192,45 @@ TEST(CpuLarge, ShortRowExtremesExact) {
     const uint32_t patterns[] = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7fc00001u, 0xffc00002u, 0x7f800000u, 0x40000000u, 0x7fc00003u};
     std::mt19937 rng(1400);
     for (int64_t len = 1; len <= 17; ++len) {
-        const int64_t rows = 3001;
+        const int64_t rows = 3000;
         std::vector<float> v((size_t)(rows * len));
         for (auto& e : v) {
             const uint32_t bits = patterns[rng() % 9];
             std::memcpy(&e, &bits, 4);
         }
         for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_INT8, EMBER_INT32, EMBER_UINT8}) {
-            T x = tensor(cpu(), v, {rows, len}, dt);
-            const int64_t axis[1] = {1};
-            for (int which = 0; which < 4; ++which) {
-                T got, want;
-                if (which < 2) {
-                    auto fn = which == 0 ? ember_max : ember_min;
-                    EM_OK(fn(cpu(), x, axis, 1, 0, got.out()));
-                    EM_OK(fn(ref(), as_ref(x), axis, 1, 0, want.out()));
-                } else {
-                    auto fn = which == 2 ? ember_argmax : ember_argmin;
-                    EM_OK(fn(cpu(), x, 1, 0, got.out()));
-                    EM_OK(fn(ref(), as_ref(x), 1, 0, want.out()));
+            // The matrix, and views of it whose rows are stepped, reversed or apart (the
+            // strided short lines of argmax/argmin), one of three dims.
+            T x = tensor(cpu(), v, {rows, len}, dt), reversed, both, stepped, apart, cube, cube_flipped;
+            const int64_t last = 1, axes[2] = {0, 1}, from[2] = {0, 0}, to[2] = {rows, len}, step2[2] = {1, 2}, cube_shape[3] = {30, 100, len},
+                          cube_axes[2] = {1, 2}, first_half[2] = {rows, (len + 1) / 2}, unit[2] = {1, 1};
+            EM_OK(ember_flip(cpu(), x, &last, 1, reversed.out()));
+            EM_OK(ember_flip(cpu(), x, axes, 2, both.out()));
+            EM_OK(ember_slice(cpu(), x, from, to, step2, 2, stepped.out()));
+            EM_OK(ember_slice(cpu(), x, from, first_half, unit, 2, apart.out()));
+            EM_OK(ember_reshape(cpu(), x, cube_shape, 3, cube.out()));
+            EM_OK(ember_flip(cpu(), cube, cube_axes, 2, cube_flipped.out()));
+            const std::pair<const char*, const T*> views[] = {{"", &x}, {" x[:, ::-1]", &reversed}, {" x[::-1, ::-1]", &both}, {" x[:, ::2]", &stepped},
+                                                              {" x[:, :half]", &apart}, {" x3[:, ::-1, ::-1]", &cube_flipped}};
+            for (const auto& [name, view] : views) {
+                int ndim = 0;
+                EM_OK(ember_tensor_ndim(*view, &ndim));
+                const int ax = ndim - 1;
+                for (int which = 0; which < 4; ++which) {
+                    T got, want;
+                    if (which < 2) {
+                        auto fn = which == 0 ? ember_max : ember_min;
+                        const int64_t axis[1] = {ax};
+                        EM_OK(fn(cpu(), *view, axis, 1, 0, got.out()));
+                        EM_OK(fn(ref(), as_ref(*view), axis, 1, 0, want.out()));
+                    } else {
+                        auto fn = which == 2 ? ember_argmax : ember_argmin;
+                        EM_OK(fn(cpu(), *view, ax, 0, got.out()));
+                        EM_OK(fn(ref(), as_ref(*view), ax, 0, want.out()));
+                    }
+                    EXPECT_EQ(raw_bytes(got), raw_bytes(want))
+                        << (const char*[]){"max", "min", "argmax", "argmin"}[which] << " of rows of " << len << " " << ember_dtype_name(dt) << name;
                 }
-                EXPECT_EQ(raw_bytes(got), raw_bytes(want)) << (const char*[]){"max", "min", "argmax", "argmin"}[which] << " of rows of " << len << " " << ember_dtype_name(dt);
             }
         }
     }
@@ -1820,18 +1838,20 @@ TEST(CpuLarge, StridedInputsAsContiguousCopies) {
             const std::string type = ember_dtype_name(dt);
             auto d = randf((size_t)(rows * len * 2), 0.1f, 4, 2100 + (unsigned)len);
             d[7] = std::numeric_limits<float>::quiet_NaN();
-            T columns = tensor(cpu(), d, {len, 2 * rows}, dt), wide = tensor(cpu(), d, {rows, 2 * len}, dt), across, stepped, other, two, lo, hi;
+            T columns = tensor(cpu(), d, {len, 2 * rows}, dt), wide = tensor(cpu(), d, {rows, 2 * len}, dt), across, stepped, apart, other, two, lo, hi;
             const int64_t swap[2] = {1, 0}, from[2] = {0, 1}, to[2] = {rows, 2 * len}, step[2] = {1, 2};
             T half_columns;
             const int64_t cf[2] = {0, 0}, ct[2] = {len, rows}, cs[2] = {1, 1};
             EM_OK(ember_slice(cpu(), columns, cf, ct, cs, 2, half_columns.out()));
             EM_OK(ember_permute_dims(cpu(), half_columns, swap, 2, across.out()));  // (rows, len), read across memory
             EM_OK(ember_slice(cpu(), wide, from, to, step, 2, stepped.out()));      // (rows, len), every other element
+            const int64_t first[2] = {0, 0}, half[2] = {rows, len}, unit[2] = {1, 1};
+            EM_OK(ember_slice(cpu(), wide, first, half, unit, 2, apart.out()));  // (rows, len), rows 2 len apart
             other = tensor(cpu(), randf((size_t)(rows * len), -3, 3, 2200 + (unsigned)len), {rows, len}, dt);
             two = tensor(cpu(), std::vector<double>{2.0}, {}, dt);
             lo = tensor(cpu(), std::vector<double>{0.5}, {}, dt);
             hi = tensor(cpu(), std::vector<double>{2.5}, {}, dt);
-            for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"transposed", across}, {"stepped", stepped}}) {
+            for (auto [layout, v] : {std::pair<const char*, const ember_tensor_t*>{"transposed", across}, {"stepped", stepped}, {"apart", apart}}) {
                 const std::string what = type + " " + layout + " rows of " + std::to_string(len);
                 T dense;
                 EM_OK(ember_copy(cpu(), v, dense.out()));
@@ -1847,6 +1867,7 @@ TEST(CpuLarge, StridedInputsAsContiguousCopies) {
                     same([&, fn = fn](const ember_tensor_t* x, ember_tensor_t** o) { return fn(cpu(), other, x, o); }, std::string(name) + " (right)");
                 }
                 same([&](const ember_tensor_t* x, ember_tensor_t** o) { return ember_pow(cpu(), x, two, o); }, "x ** 2");
+                same([&](const ember_tensor_t* x, ember_tensor_t** o) { return ember_leaky_relu(cpu(), x, 0.1, o); }, "leaky_relu");
                 T clipped, want;
                 EM_OK(ember_clip(cpu(), v, lo, hi, clipped.out()));
                 EM_OK(ember_clip(ref(), as_ref(v), as_ref(lo), as_ref(hi), want.out()));

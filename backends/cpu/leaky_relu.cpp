@@ -77,7 +77,7 @@ ember_status_t leaky_relu_kernel(const ember_kernel_call_t* call) {
     Leaky cached = l;
     cached.stream = 0;
     auto contiguous_run = [&](const char* in, char* out, int64_t n) { leaky_run(cached, in, 1, out, n); };
-    if (sx != 1 && staged_short_rows(g, px, l.sz, po, l.sz, kParallelCheap, contiguous_run)) return EMBER_OK;
+    if (staged_short_rows(g, px, l.sz, po, l.sz, kParallelCheap, contiguous_run)) return EMBER_OK;  // x[:, :3] too
     if (sx != 1 && g.nd > 1 && tiled_unary_runs(g, px, l.sz, po, l.sz, kParallelCheap, contiguous_run)) return EMBER_OK;
     parallel_range(g.size, kParallelCheap, 1 << 14, [&](int64_t begin, int64_t end) {
         walk_runs<2>(g, begin, end, [&](const int64_t* off, int64_t len) {
