@@ -1251,6 +1251,14 @@ TEST(CpuLarge, ShortRowSumsAsTheRowKernel) {
         for (float f : randf((size_t)(rows * len), -3e4f, 3e4f, 1402 + (unsigned)len)) d.push_back(rng() % 7 == 0 ? (rng() % 2 ? 0.0 : -0.0) : f / 3.0);
         for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_INT8, EMBER_UINT8, EMBER_INT16, EMBER_INT32, EMBER_INT64, EMBER_UINT64, EMBER_BOOL}) {
             T x = tensor(cpu(), d, {rows, len}, dt);
+            // The same rows as every other element of rows of 2 len + 1 (blocks of stepped
+            // rows gathered for the short-row loops): the same bits.
+            std::vector<double> spread((size_t)(rows * (2 * len + 1)), 7.0);
+            for (int64_t r = 0; r < rows; ++r)
+                for (int64_t j = 0; j < len; ++j) spread[(size_t)(r * (2 * len + 1) + 2 * j + 1)] = d[(size_t)(r * len + j)];
+            T wide = tensor(cpu(), spread, {rows, 2 * len + 1}, dt), stepped;
+            const int64_t from[2] = {0, 1}, to[2] = {rows, 2 * len + 1}, step2[2] = {1, 2};
+            EM_OK(ember_slice(cpu(), wide, from, to, step2, 2, stepped.out()));
             const int64_t axis[1] = {1};
             for (Reduce fn : {ember_sum, ember_mean, ember_prod, ember_count_nonzero}) {
                 const char* name = fn == ember_sum ? "sum" : fn == ember_mean ? "mean" : fn == ember_prod ? "prod" : "count_nonzero";
@@ -1271,6 +1279,9 @@ TEST(CpuLarge, ShortRowSumsAsTheRowKernel) {
                     ASSERT_EQ(bits.size(), item) << what;
                     EXPECT_EQ(0, std::memcmp(bits.data(), all.data() + (size_t)r * item, item)) << what << ", row " << r;
                 }
+                T of_stepped;
+                EM_OK(fn(cpu(), stepped, axis, 1, 0, of_stepped.out()));
+                EXPECT_EQ(raw_bytes(of_stepped), all) << what << ", x[:, 1::2] of rows of " << 2 * len + 1;
             }
         }
     }

@@ -555,6 +555,26 @@ bool reduce_native(const ember_kernel_call_t* c, int code) {
         if (plain_rows && step == 1 && L <= kShortRow && nout > 1 &&
             reduce_short_rows(code, element_dt, row, px, L, nout, kept.stride[0][0], po, kept.stride[1][0]))
             return true;
+        // Short stepped rows (x[:, ::2]), nearer within than to each other: blocks of rows
+        // gathered into L1, then the short-row loops on the block (a call over no rows says
+        // whether the op and dtype have them). A row each through `fold` took 7 ms for
+        // 300000 rows of 4 float32s (NumPy 7), 12 ms for a max of uint8s (NumPy 8).
+        const int64_t si = plain_rows ? kept.stride[0][0] : 0, so = plain_rows ? kept.stride[1][0] : 0;
+        const size_t esz = itemsize_of(element_dt);
+        if (plain_rows && step > 1 && step < si && L <= kShortRow && nout > 1 && esz <= 8 &&
+            reduce_short_rows(code, element_dt, row, px, L, 0, L, po, so)) {
+            constexpr int64_t kBlock = 2048;
+            const int64_t per_block = kBlock / L;
+            parallel_range(nout, nout * L >= kParallelCheap ? 0 : INT64_MAX, per_block, [&](int64_t b, int64_t e) {
+                alignas(64) char block[kBlock * 8];
+                for (int64_t r0 = b; r0 < e; r0 += per_block) {
+                    const int64_t n = std::min(per_block, e - r0);
+                    gather_strided(px + r0 * si * (int64_t)esz, si, step, n, L, esz, L, block);
+                    reduce_short_rows(code, element_dt, row, block, L, n, L, po + r0 * so * (int64_t)osz, so);
+                }
+            });
+            return true;
+        }
         auto reduce_one = [&](int64_t o) {
             int64_t ib, ob;
             if (plain_rows) {
