@@ -3680,7 +3680,8 @@ TEST(CpuLarge, MatmulSmallProducts) {
 // A's rows against x (row_dots: M @ x, x @ M^T) and combinations of A's rows (x @ M, M^T @
 // x), with row counts that are not a multiple of the 4-row block, lengths around the
 // vector widths (the masked AVX-512 tail, the scalar tails of the other ISAs), a vector
-// with a step, and products large enough to split over the pool (from 2^18 elements).
+// with a step, rows shorter than a vector in blocks of 4 and one by one, and products large
+// enough to split over the pool (from 2^18 elements).
 TEST(CpuLarge, MatrixVectorProductsInEveryForm) {
     NEED_CPU();
     unsigned seed = 90;
@@ -3709,7 +3710,7 @@ TEST(CpuLarge, MatrixVectorProductsInEveryForm) {
     for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_FLOAT16, EMBER_BFLOAT16, EMBER_COMPLEX64, EMBER_COMPLEX128}) {
         const std::string d = ember_dtype_name(dt);
         for (auto [m, k] : {std::array<int64_t, 2>{1, 5}, {3, 1}, {5, 7}, {7, 16}, {9, 31}, {13, 33}, {6, 64}, {37, 100}, {130, 17},
-                            {523, 1037}, {1100, 301}, {70, 4100}}) {
+                            {523, 1037}, {1100, 301}, {70, 4100}, {1001, 3}, {2003, 6}}) {
             const double tol = dt == EMBER_FLOAT16                           ? 4e-3
                                : dt == EMBER_BFLOAT16                        ? 3e-2
                                : dt == EMBER_FLOAT32 || dt == EMBER_COMPLEX64 ? (k > 1000 ? 1e-4 : 2e-5)
