@@ -565,7 +565,8 @@ TEST(CpuLarge, SteppedRowsOfMatricesInStretches) {
 // Short rows read along, stepped or reversed (an image's channel flip img[..., ::-1]):
 // the gathers with the row length known to the compiler (1 to 4), the typed loop (5 to
 // 8), the row-by-row gather past that, and the copy that gathers straight into the output,
-// on enough rows for the pool, against the reference's bytes.
+// on enough rows for the pool (and into rows apart: a concatenation), against the
+// reference's bytes.
 TEST(CpuLarge, ShortRowsSteppedOrReversed) {
     NEED_CPU();
     for (ember_dtype_t dt : {EMBER_UINT8, EMBER_INT16, EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX128})
@@ -591,6 +592,13 @@ TEST(CpuLarge, ShortRowsSteppedOrReversed) {
                 EM_OK(ember_add(cpu(), *v, flat, sum.out()));
                 EM_OK(ember_add(ref(), as_ref(*v), as_ref(flat), sum_ref.out()));
                 EXPECT_EQ(raw_bytes(sum), raw_bytes(sum_ref)) << "add " << what;
+                // Copied into rows apart: the view beside itself.
+                T joined, joined_ref, ref_view = as_ref(*v);
+                const ember_tensor_t* pair[2] = {*v, *v};
+                const ember_tensor_t* ref_pair[2] = {ref_view, ref_view};
+                EM_OK(ember_concat(cpu(), pair, 2, 1, joined.out()));
+                EM_OK(ember_concat(ref(), ref_pair, 2, 1, joined_ref.out()));
+                EXPECT_EQ(raw_bytes(joined), raw_bytes(joined_ref)) << "concat " << what;
             }
         }
 }
