@@ -600,6 +600,19 @@ TEST(CpuLarge, ShortRowsSteppedOrReversed) {
                 EM_OK(ember_concat(ref(), ref_pair, 2, 1, joined_ref.out()));
                 EXPECT_EQ(raw_bytes(joined), raw_bytes(joined_ref)) << "concat " << what;
             }
+            // A crop's channel flip, img[1:-1, 1:-1, ::-1]: short rows in three dims.
+            T cube = tensor(cpu(), randf((size_t)(61 * 83 * len), 0, 100, 3900 + (unsigned)len), {61, 83, len}, dt), crop, crop_flip;
+            const int64_t c_from[3] = {1, 1, 0}, c_to[3] = {60, 82, len}, c_step[3] = {1, 1, 1}, channels = 2;
+            EM_OK(ember_slice(cpu(), cube, c_from, c_to, c_step, 3, crop.out()));
+            EM_OK(ember_flip(cpu(), crop, &channels, 1, crop_flip.out()));
+            const std::string what = std::string(ember_dtype_name(dt)) + " rows of " + std::to_string(len) + ", img[1:-1, 1:-1, ::-1]";
+            T copied, copied_ref, sum, sum_ref;
+            EM_OK(ember_copy(cpu(), crop_flip, copied.out()));
+            EM_OK(ember_copy(ref(), as_ref(crop_flip), copied_ref.out()));
+            EXPECT_EQ(raw_bytes(copied), raw_bytes(copied_ref)) << "copy " << what;
+            EM_OK(ember_add(cpu(), crop_flip, crop, sum.out()));
+            EM_OK(ember_add(ref(), as_ref(crop_flip), as_ref(crop), sum_ref.out()));
+            EXPECT_EQ(raw_bytes(sum), raw_bytes(sum_ref)) << "add " << what;
         }
 }
 
