@@ -1252,7 +1252,7 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
         });
         return EMBER_OK;
     }
-    if (x.dtype == o.dtype && inner < kShortRun && g.nd == 2 && sx != 0 && std::abs(sx) <= std::abs(g.st[1][0]) && so == 1) {
+    if (x.dtype == o.dtype && inner < kShortRun && g.nd == 2 && sx != 0 && std::abs(sx) < std::abs(g.st[1][0]) && so == 1) {
         // Short rows read along, stepped or reversed (an image's channel flip img[..., ::-1],
         // or such a view concatenated): blocks of rows gathered straight into the output rows.
         // Through a buffer and a copy, (1080, 1920, 3) uint8 took 1.1 ms, a gather per row
@@ -1264,7 +1264,7 @@ ember_status_t astype_kernel(const ember_kernel_call_t* c) {
         });
         return EMBER_OK;
     }
-    const bool rows_along = sx != 0 && g.nd > 2 && std::abs(sx) <= std::abs(g.st[1][last - 1]);
+    const bool rows_along = sx != 0 && g.nd > 2 && std::abs(sx) < std::abs(g.st[1][last - 1]);
     if (x.dtype == o.dtype && inner < kShortRun && (isz <= 2 || rows_along)) {
         // Short output rows read across a transposed input of bytes or halves (CHW -> HWC
         // images: 7.8 ms for (3, 1000, 1000) uint8 in tiles of a kernel call per row of 3),
