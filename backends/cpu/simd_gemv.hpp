@@ -142,38 +142,152 @@ using ComputeOf = std::conditional_t<std::is_same_v<S, F16Matrix> || std::is_sam
                                      std::conditional_t<std::is_same_v<S, U8Matrix>, uint16_t, S>>;
 
 
-// Rows [0, R) of a: R dot products with x over k elements, two vectors a step per row (2R
-// independent sums), the k % lanes elements left in scalars (AVX-512: in masked vectors).
-template <class S, int R, class T = ComputeOf<S>, class A = typename Stored<S>::type>
-inline __attribute__((always_inline)) void dots_of_rows(const A* a, int64_t lda, const T* x, T* y, int64_t incy, int64_t k) {
+// Rows [0, R) of a against x over k elements in vectors, two a step per row (2R independent
+// sums): acc[r] the row's vector of partial sums; returns where the elements left for
+// scalars begin (AVX-512: none, the last ones in masked vectors, as zeros beyond k).
+// Vectors >= 0: k / W<T>, known to the compiler (short rows); the same sums in the same
+// order.
+template <class S, int R, int Vectors = -1, class T = ComputeOf<S>, class A = typename Stored<S>::type>
+inline __attribute__((always_inline)) int64_t vector_sums_of_rows(const A* a, int64_t lda, const T* x, int64_t k, V<T>* acc) {
     constexpr int w = W<T>;
+    const int64_t whole = Vectors >= 0 ? int64_t(Vectors) * w : k;
     V<T> lo[R], hi[R];
     for (int r = 0; r < R; ++r) lo[r] = hi[r] = V<T>{};
     int64_t p = 0;
-    for (; p + 2 * w <= k; p += 2 * w) {
+    for (; p + 2 * w <= whole; p += 2 * w) {
         const V<T> x0 = load(x + p), x1 = load(x + p + w);
         for (int r = 0; r < R; ++r) {
             lo[r] += Stored<S>::vec(a + r * lda + p) * x0;
             hi[r] += Stored<S>::vec(a + r * lda + p + w) * x1;
         }
     }
-    if (p + w <= k) {
+    if (p + w <= whole) {
         const V<T> x0 = load(x + p);
         for (int r = 0; r < R; ++r) lo[r] += Stored<S>::vec(a + r * lda + p) * x0;
         p += w;
     }
 #if defined(__AVX512F__)
-    if (p < k) {  // as zeros beyond k
+    if (p < k) {
         const V<T> x0 = load_leading(x + p, (int)(k - p));
         for (int r = 0; r < R; ++r) hi[r] += Stored<S>::leading(a + r * lda + p, (int)(k - p)) * x0;
         p = k;
     }
 #endif
-    for (int r = 0; r < R; ++r) {
-        T sum = halving_lane_sum<T, VB>(lo[r] + hi[r]);
-        for (int64_t q = p; q < k; ++q) sum += wrapping_product(Stored<S>::one(a + r * lda + q), x[q]);
-        y[r * incy] = sum;
+    for (int r = 0; r < R; ++r) acc[r] = lo[r] + hi[r];
+    return p;
+}
+
+// sum + a b for the elements summed one at a time: rounded once where the ISA has FMA, as
+// the vector loops' products are (so a row comes out the same from every path here, whatever
+// the compiler makes of a scalar loop), else twice; wrapping for integers.
+template <class T>
+inline __attribute__((always_inline)) T product_added(T sum, T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+#if defined(__FMA__)
+        return std::fma(a, b, sum);
+#else
+        return sum + a * b;
+#endif
+    } else {
+        return T(sum + wrapping_product(a, b));
     }
+}
+
+// A row's sum after its vector part: the elements from p on, in order.
+template <class S, class T = ComputeOf<S>, class A = typename Stored<S>::type>
+inline __attribute__((always_inline)) T add_row_tail(T sum, const A* row, const T* x, int64_t p, int64_t k) {
+    for (int64_t q = p; q < k; ++q) sum = product_added(sum, Stored<S>::one(row + q), x[q]);
+    return sum;
+}
+
+// Rows [0, R) of a: R dot products with x over k elements, each vector of partial sums
+// added up by halving_lane_sum.
+template <class S, int R, class T = ComputeOf<S>, class A = typename Stored<S>::type>
+inline __attribute__((always_inline)) void dots_of_rows(const A* a, int64_t lda, const T* x, T* y, int64_t incy, int64_t k) {
+    V<T> acc[R];
+    const int64_t p = vector_sums_of_rows<S, R>(a, lda, x, k, acc);
+    for (int r = 0; r < R; ++r) y[r * incy] = add_row_tail<S>(halving_lane_sum<T, VB>(acc[r]), a + r * lda, x, p, k);
+}
+
+// The lane sums of N = W<T> vectors at once, lane r of the result the sum of v[r], added in
+// halving_lane_sum's order: each level adds the two halves of every row's stretch of lanes,
+// two vectors' stretches side by side in one vector (so a level takes two shuffles and one
+// add per pair of vectors, where N lane sums take log2(N) shuffles and adds each).
+template <int Half, int Rows, int I>
+constexpr int stretch_lane(bool upper) {  // I: a lane of the result, in a pair (a, b) of 2 * N lanes
+    constexpr int size = 2 * Half, block = I / Half, offset = I % Half;
+    // blocks [0, Rows) come from a's rows, [Rows, 2 Rows) from b's, each Half lanes long
+    return (block < Rows ? block * size : 2 * Rows * Half + (block - Rows) * size) + offset + (upper ? Half : 0);
+}
+template <int Half, int Rows, class Vec, int... I>
+inline __attribute__((always_inline)) Vec halve_pair(Vec a, Vec b, std::integer_sequence<int, I...>) {
+    return __builtin_shufflevector(a, b, stretch_lane<Half, Rows, I>(false)...) + __builtin_shufflevector(a, b, stretch_lane<Half, Rows, I>(true)...);
+}
+template <class T, int Count, int Rows = 1>
+inline __attribute__((always_inline)) V<T> transposed_lane_sums(V<T>* v) {
+    if constexpr (Count == 1) {
+        return v[0];
+    } else {
+        constexpr int n = W<T>, half = n / Rows / 2;  // each of the Rows rows of a vector holds n / Rows lanes
+        for (int j = 0; j < Count / 2; ++j) v[j] = halve_pair<half, Rows>(v[2 * j], v[2 * j + 1], std::make_integer_sequence<int, n>{});
+        return transposed_lane_sums<T, Count / 2, 2 * Rows>(v);
+    }
+}
+
+// Rows [0, N) of a, N = W<T> (float types): N dot products, the lane sums transposed,
+// then the elements left after the whole vectors a column at a time, each row's in order.
+template <class S, int Vectors = -1, class T = ComputeOf<S>, class A = typename Stored<S>::type>
+inline __attribute__((always_inline)) void dots_of_lane_rows(const A* a, int64_t lda, const T* x, T* y, int64_t incy, int64_t k) {
+    constexpr int n = W<T>, R = n < 4 ? n : 4;
+    V<T> acc[n];
+    int64_t p = 0;
+    for (int g = 0; g < n; g += R) p = vector_sums_of_rows<S, R, Vectors>(a + g * lda, lda, x, k, acc + g);
+    V<T> sums = transposed_lane_sums<T, n>(acc);
+    for (; p < k; ++p) {
+        V<T> column;
+        for (int r = 0; r < n; ++r) column[r] = Stored<S>::one(a + r * lda + p);
+        sums += column * x[p];  // contracted as product_added
+    }
+    if (incy == 1) return store_vec(y, sums);
+    for (int r = 0; r < n; ++r) y[r * incy] = sums[r];
+}
+
+// Rows shorter than a vector, K elements each: scalar sums four rows side by side (one row
+// at a time waited on its chain of products), K known to the compiler so that nothing but
+// the loads and products remain. x[:, :3] @ w of a (300000, 7) float32 x took 0.8-1.5 ms
+// with vectors of zeros and a lane sum per row, 0.68-0.72 with K a run-time count, now
+// 0.32-0.44 (NumPy's SGEMV 0.24-0.45 in the same runs).
+template <class S, int K, class T = ComputeOf<S>, class A = typename Stored<S>::type>
+void short_row_dots(const A* a, int64_t lda, const T* x, T* y, int64_t incy, int64_t rows) {
+    auto one = [](const A* q) { return Stored<S>::one(q); };
+    T xs[K];
+    for (int q = 0; q < K; ++q) xs[q] = x[q];
+    int64_t i = 0;
+    for (; i + 4 <= rows; i += 4) {
+        const A *r0 = a + i * lda, *r1 = r0 + lda, *r2 = r1 + lda, *r3 = r2 + lda;
+        T s0 = T(0), s1 = T(0), s2 = T(0), s3 = T(0);
+        for (int q = 0; q < K; ++q) {
+            s0 = product_added(s0, one(r0 + q), xs[q]);
+            s1 = product_added(s1, one(r1 + q), xs[q]);
+            s2 = product_added(s2, one(r2 + q), xs[q]);
+            s3 = product_added(s3, one(r3 + q), xs[q]);
+        }
+        y[i * incy] = s0;
+        y[(i + 1) * incy] = s1;
+        y[(i + 2) * incy] = s2;
+        y[(i + 3) * incy] = s3;
+    }
+    for (; i < rows; ++i) {
+        const A* row = a + i * lda;
+        T sum = T(0);
+        for (int q = 0; q < K; ++q) sum = product_added(sum, one(row + q), xs[q]);
+        y[i * incy] = sum;
+    }
+}
+template <class S, class T, class A, int... K>
+void short_row_dots_of(int64_t k, const A* a, int64_t lda, const T* x, T* y, int64_t incy, int64_t rows, std::integer_sequence<int, K...>) {
+    // k in [1, W<T>): K + 1 for each K of the sequence [0, W<T> - 1)
+    ((k == K + 1 ? short_row_dots<S, K + 1>(a, lda, x, y, incy, rows) : void()), ...);
 }
 
 template <class S>
@@ -186,33 +300,32 @@ void row_dots(const void* av, int64_t lda, const void* xv, void* yv, int64_t inc
 #if !defined(__AVX512F__)
     if (k < W<T>) {
         // Rows shorter than a vector: dots_of_rows' scalar tail alone, the same sums in the
-        // same order, without its vectors of zeros and their lane sums per row. With them, a
-        // (300000, 3) float32 matrix times a vector took 0.8-1.5 ms, NumPy's SGEMV 0.2.
-        // Four rows side by side: one row at a time waited on its chain of products.
-        auto one = [](const auto* q) { return Stored<S>::one(q); };
-        for (; i + 4 <= rows; i += 4) {
-            const auto *r0 = a + i * lda, *r1 = r0 + lda, *r2 = r1 + lda, *r3 = r2 + lda;
-            T s0 = T(0), s1 = T(0), s2 = T(0), s3 = T(0);
-            for (int64_t q = 0; q < k; ++q) {
-                s0 += wrapping_product(one(r0 + q), x[q]);
-                s1 += wrapping_product(one(r1 + q), x[q]);
-                s2 += wrapping_product(one(r2 + q), x[q]);
-                s3 += wrapping_product(one(r3 + q), x[q]);
-            }
-            y[i * incy] = s0;
-            y[(i + 1) * incy] = s1;
-            y[(i + 2) * incy] = s2;
-            y[(i + 3) * incy] = s3;
-        }
-        for (; i < rows; ++i) {
-            const auto* row = a + i * lda;
-            T sum = T(0);
-            for (int64_t q = 0; q < k; ++q) sum += wrapping_product(one(row + q), x[q]);
-            y[i * incy] = sum;
-        }
+        // same order, without its vectors of zeros and their lane sums per row.
+        if (k == 0)
+            for (; i < rows; ++i) y[i * incy] = T(0);
+        else
+            short_row_dots_of<S>(k, a, lda, x, y, incy, rows, std::make_integer_sequence<int, W<T> - 1>{});
         return;
     }
 #endif
+    if constexpr (std::is_floating_point_v<T>) {  // integer sums are exact in any order: one at a time
+        constexpr int w = W<T>;
+        // Rows of fewer than four vectors: their count of whole vectors (k / w, AVX-512: 0
+        // too) known to the compiler, which then keeps every sum in a register. A
+        // (300000, 8) float32 matrix times a vector took 1.07-1.11 ms with the count a
+        // run-time bound and a lane sum per row, now 0.66-0.71 (NumPy's SGEMV 0.74-0.77);
+        // (300000, 12) 1.7-1.9 -> 0.94-0.98 (0.95-1.14), (30000, 12) 181-258 -> 71-73 us.
+        auto lane_rows = [&](auto vectors) {
+            for (; i + w <= rows; i += w) dots_of_lane_rows<S, decltype(vectors)::value>(a + i * lda, lda, x, y + i * incy, incy, k);
+        };
+        switch (k / w) {
+            case 0: lane_rows(std::integral_constant<int, 0>{}); break;
+            case 1: lane_rows(std::integral_constant<int, 1>{}); break;
+            case 2: lane_rows(std::integral_constant<int, 2>{}); break;
+            case 3: lane_rows(std::integral_constant<int, 3>{}); break;
+            default: lane_rows(std::integral_constant<int, -1>{}); break;
+        }
+    }
     for (; i + 4 <= rows; i += 4) dots_of_rows<S, 4>(a + i * lda, lda, x, y + i * incy, incy, k);
     switch (rows - i) {
         case 3: dots_of_rows<S, 3>(a + i * lda, lda, x, y + i * incy, incy, k); break;

@@ -34,6 +34,7 @@
 #include <initializer_list>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
