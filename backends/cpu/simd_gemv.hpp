@@ -193,6 +193,31 @@ inline __attribute__((always_inline)) T product_added(T sum, T a, T b) {
     }
 }
 
+// sum + a b in every lane, rounded as product_added rounds: fused by the instruction itself,
+// where the vector loops' products are fused only as the compiler contracts them (which
+// GCC does not do at -O1, the sanitizer build's level).
+template <class Native, class T>
+inline __attribute__((always_inline)) V<T> fused_lanes(V<T> sum, V<T> a, V<T> b, Native (*fmadd)(Native, Native, Native)) {
+    Native s, x, y;
+    memcpy(&s, &sum, sizeof s);
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    s = fmadd(x, y, s);
+    memcpy(&sum, &s, sizeof sum);
+    return sum;
+}
+template <class T>
+inline __attribute__((always_inline)) V<T> products_added(V<T> sum, V<T> a, V<T> b) {
+#if defined(__AVX512F__)
+    if constexpr (std::is_same_v<T, float>) return fused_lanes<__m512, T>(sum, a, b, [](__m512 x, __m512 y, __m512 z) { return _mm512_fmadd_ps(x, y, z); });
+    if constexpr (std::is_same_v<T, double>) return fused_lanes<__m512d, T>(sum, a, b, [](__m512d x, __m512d y, __m512d z) { return _mm512_fmadd_pd(x, y, z); });
+#elif defined(__FMA__) && defined(__AVX__)
+    if constexpr (std::is_same_v<T, float>) return fused_lanes<__m256, T>(sum, a, b, [](__m256 x, __m256 y, __m256 z) { return _mm256_fmadd_ps(x, y, z); });
+    if constexpr (std::is_same_v<T, double>) return fused_lanes<__m256d, T>(sum, a, b, [](__m256d x, __m256d y, __m256d z) { return _mm256_fmadd_pd(x, y, z); });
+#endif
+    return sum + a * b;
+}
+
 // A row's sum after its vector part: the elements from p on, in order.
 template <class S, class T = ComputeOf<S>, class A = typename Stored<S>::type>
 inline __attribute__((always_inline)) T add_row_tail(T sum, const A* row, const T* x, int64_t p, int64_t k) {
@@ -246,7 +271,7 @@ inline __attribute__((always_inline)) void dots_of_lane_rows(const A* a, int64_t
     for (; p < k; ++p) {
         V<T> column;
         for (int r = 0; r < n; ++r) column[r] = Stored<S>::one(a + r * lda + p);
-        sums += column * x[p];  // contracted as product_added
+        sums = products_added<T>(sums, column, V<T>{} + x[p]);
     }
     if (incy == 1) return store_vec(y, sums);
     for (int r = 0; r < n; ++r) y[r * incy] = sums[r];
