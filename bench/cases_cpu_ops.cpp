@@ -475,6 +475,13 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
             }));
         for (ember_tensor_t* t : {m32, x32, m, x}) ember_tensor_release(t);
     }
+    for (int64_t k : {3, 8, 12}) {  // matvec_tall_f32: rows shorter than, as long as, longer than a vector
+        const std::string size = "300000x" + std::to_string(k);
+        if (!np.count("matvec_tall_f32/" + size)) continue;
+        ember_tensor_t *m = random_tensor(c, {300000, k}, -1, 1, 66), *x = random_tensor(c, {k}, -1, 1, 67);
+        add("matvec_tall_f32", size.c_str(), time_result(reps, [&](ember_tensor_t** r) { ember_matmul(c, m, x, r); }));
+        for (ember_tensor_t* t : {m, x}) ember_tensor_release(t);
+    }
     if (np.count("matmul_i32/512x512")) {
         ember_tensor_t* a32 = random_tensor(c, {512, 512}, -100, 100, 17), *a = nullptr;
         ember_astype(c, a32, EMBER_INT32, &a);

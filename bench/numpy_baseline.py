@@ -83,6 +83,8 @@ Index and random cases (INDEX_CASES, their own shapes):
   vecmat_f32         x @ m, the vector on the left (m's columns combined), float32 and float64,
                      (1000, 1000) and (4096, 4096)
   matvec_i32         m @ x of a (1000, 1000) int32 array and a 1000-vector, values in [-100, 100)
+  matvec_tall_f32    m @ x of a (300000, k) float32 array, k = 3, 8 and 12 (a linear model's
+                     predictions: rows shorter than, as long as and longer than a vector)
   vecmat_i8          x @ m of the same in int8 (products wrap, as NumPy's)
   add_matvec_f32     20 times: a + b of 1e6-vectors, then m @ x as above (an elementwise op
                      and a matrix-vector product in turn, both on the thread pool; NumPy's
@@ -381,6 +383,13 @@ CASES = {
 
 # name -> (size label, setup(rng) -> inputs, function of the inputs); "name@size" keys a
 # second size of a case
+def tall_matrix_vector_case(rows, cols):
+    """An INDEX_CASES entry: m @ x of a (rows, cols) float32 matrix and a cols-vector."""
+    def setup(r):
+        return r.uniform(-1, 1, (rows, cols)).astype(np.float32), r.uniform(-1, 1, cols).astype(np.float32)
+    return f"{rows}x{cols}", setup, lambda m, x: m @ x
+
+
 def matrix_vector_case(n, dtype, left):
     """An INDEX_CASES entry: an (n, n) matrix times an n-vector, the vector on the left (x @ m) or right."""
     def setup(r):
@@ -464,6 +473,9 @@ INDEX_CASES = {
     "vecmat_f64": matrix_vector_case(1000, np.float64, left=True),
     "vecmat_f32@4096": matrix_vector_case(4096, np.float32, left=True),
     "matvec_i32": matrix_vector_case(1000, np.int32, left=False),
+    "matvec_tall_f32": tall_matrix_vector_case(300000, 8),
+    "matvec_tall_f32@3": tall_matrix_vector_case(300000, 3),
+    "matvec_tall_f32@12": tall_matrix_vector_case(300000, 12),
     "vecmat_i8": matrix_vector_case(1000, np.int8, left=True),
     "add_matvec_f32": ("20x1e6", lambda r: (r.uniform(-1, 1, 10**6).astype(np.float32), r.uniform(-1, 1, (1000, 1000)).astype(np.float32),
                                             r.uniform(-1, 1, 1000).astype(np.float32)),

@@ -25,7 +25,8 @@ def cases():
     m7 = (r.random((300000, 7)) * 50).astype(np.float32)
     u7, d7 = m7.astype(np.uint8), m7.astype(np.float64)
     w3, w7 = np.ones(3, np.float32), np.ones(7, np.float32)
-    e = {k: em.asarray(v) for k, v in dict(img=img, imgf=imgf, pts=pts, m7=m7, u7=u7, d7=d7, w3=w3, w7=w7).items()}
+    m12, w12 = r.random((300000, 12), dtype=np.float32), r.random(12, dtype=np.float32)
+    e = {k: em.asarray(v) for k, v in dict(img=img, imgf=imgf, pts=pts, m7=m7, u7=u7, d7=d7, w3=w3, w7=w7, m12=m12, w12=w12).items()}
     return [
         ("copy img[..., ::-1] (1080, 1920, 3) u8", lambda: np.ascontiguousarray(img[..., ::-1]),
          lambda: em.ascontiguousarray(e["img"][..., ::-1])),
@@ -44,6 +45,7 @@ def cases():
         ("max(x[:, ::2], 1) (3e5, 7) u8", lambda: u7[:, ::2].max(axis=1), lambda: em.max(e["u7"][:, ::2], axis=1)),
         ("x[:, :3] @ w (3e5, 7) f32", lambda: m7[:, :3] @ w3, lambda: e["m7"][:, :3] @ e["w3"]),
         ("x @ w (3e5, 7) f32", lambda: m7 @ w7, lambda: e["m7"] @ e["w7"]),
+        ("x @ w (3e5, 12) f32", lambda: m12 @ w12, lambda: e["m12"] @ e["w12"]),
         ("sort(x[:, ::-1], 1) (3e5, 7) f32", lambda: np.sort(m7[:, ::-1], axis=1), lambda: em.sort(e["m7"][:, ::-1], axis=1)),
         ("argsort(x[:, :3], 1) (3e5, 7) f64", lambda: np.argsort(d7[:, :3], axis=1, kind="stable"),
          lambda: em.argsort(e["d7"][:, :3], axis=1)),
