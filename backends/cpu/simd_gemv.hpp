@@ -177,9 +177,10 @@ inline __attribute__((always_inline)) int64_t vector_sums_of_rows(const A* a, in
     return p;
 }
 
-// sum + a b for the elements summed one at a time: rounded once where the ISA has FMA, as
-// the vector loops' products are (so a row comes out the same from every path here, whatever
-// the compiler makes of a scalar loop), else twice; wrapping for integers.
+// sum + a b for the elements summed one at a time: rounded once where the ISA has FMA, else
+// twice; wrapping for integers. Every path here adds a row's last elements this way (and
+// its whole vectors in the one loop of vector_sums_of_rows), so a row comes out the same
+// from each, whatever the compiler makes of a scalar loop or contracts at its -O level.
 template <class T>
 inline __attribute__((always_inline)) T product_added(T sum, T a, T b) {
     if constexpr (std::is_floating_point_v<T>) {
