@@ -3505,9 +3505,10 @@ TEST(CpuLarge, MatmulSplitsLongInnerDimensions) {
     }
 }
 
-// Batches of dot products (vecdot along the last axis: (1, k) @ (k, 1) each) call DOT per
-// product from the pool: short and long rows, stepped and reversed rows, a transposed
-// operand, broadcast batch axes, against the reference.
+// Real vecdot: contiguous rows up to 4096 long in the ISA's paired_row_dots, longer or
+// strided ones as a batch of (1, k) @ (k, 1) products (DOT per product from the pool) or a
+// product and a sum: short and long rows, stepped and reversed rows, a transposed operand,
+// broadcast batch axes, against the reference.
 TEST(CpuLarge, BatchedDotProducts) {
     NEED_CPU();
     struct Case {
@@ -3550,6 +3551,51 @@ TEST(CpuLarge, BatchedDotProducts) {
             EM_OK(ember_vecdot(cpu(), ar, br, -1, got3.out()));
             EM_OK(ember_vecdot(ref(), as_ref(ar), as_ref(br), -1, want3.out()));
             expect_close(got3, want3, tol, tol, std::string("vecdot of two reversed operands ") + ember_dtype_name(dt));
+        }
+}
+
+// Real rows' vecdot (paired_row_dots in simd_gemv.hpp) sums a row of a against its row of b
+// as M @ x sums a row of M against x: rows a vector's width of them at a time, four at a
+// time or alone, in one order. So vecdot(M, x) (x broadcast: every row's b the same) and
+// vecdot of M against rows that all hold x both come out bit for bit as M @ x; the rows from
+// the second on come out as in the whole; (3, 67, k) as its (201, k) reshape (a call per
+// 67 rows against calls across them).
+TEST(CpuLarge, RealVecdotRowsAsMatrixVectorProducts) {
+    NEED_CPU();
+    expect_native_on_cpu("vecdot");
+    unsigned seed = 1400;
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64})
+        for (int64_t k : {1, 2, 3, 5, 7, 8, 9, 12, 16, 21, 33, 40, 100}) {
+            const std::string what = std::string(ember_dtype_name(dt)) + " k " + std::to_string(k);
+            T m = tensor(cpu(), randf(201 * (size_t)k, -1, 1, ++seed), {201, k}, dt), x = tensor(cpu(), randf((size_t)k, -1, 1, ++seed), {k}, dt);
+            T b = tensor(cpu(), randf(201 * (size_t)k, -1, 1, ++seed), {201, k}, dt);
+            T product, against_x, rows_of_x, x_rows;
+            EM_OK(ember_matmul(cpu(), m, x, product.out()));
+            EM_OK(ember_vecdot(cpu(), m, x, -1, against_x.out()));
+            expect_close(against_x, product, 0, 0, "vecdot(M, x) against M @ x " + what);
+            const int64_t full[2] = {201, k};
+            EM_OK(ember_broadcast_to(cpu(), x, full, 2, x_rows.out()));
+            T x_copied;
+            EM_OK(ember_copy(cpu(), x_rows, x_copied.out()));
+            EM_OK(ember_vecdot(cpu(), m, x_copied, -1, rows_of_x.out()));
+            expect_close(rows_of_x, product, 0, 0, "vecdot(M, rows of x) against M @ x " + what);
+            T whole, want, m_later, b_later, of_later, whole_later;
+            EM_OK(ember_vecdot(cpu(), m, b, -1, whole.out()));
+            EM_OK(ember_vecdot(ref(), as_ref(m), as_ref(b), -1, want.out()));
+            expect_close(whole, want, dt == EMBER_FLOAT32 ? 2e-5 : 1e-13, dt == EMBER_FLOAT32 ? 2e-5 : 1e-13, "vecdot " + what);
+            int64_t r0[2] = {1, 0}, r1[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, r2[2] = {1, 1};
+            EM_OK(ember_slice(cpu(), m, r0, r1, r2, 2, m_later.out()));
+            EM_OK(ember_slice(cpu(), b, r0, r1, r2, 2, b_later.out()));
+            EM_OK(ember_vecdot(cpu(), m_later, b_later, -1, of_later.out()));
+            EM_OK(ember_slice(cpu(), whole, r0, r1, r2, 1, whole_later.out()));
+            expect_close(of_later, whole_later, 0, 0, "vecdot(M[1:], B[1:]) against vecdot(M, B)[1:] " + what);
+            const int64_t three[3] = {3, 67, k}, flat[1] = {201};
+            T m3, b3, of3, of3_flat;
+            EM_OK(ember_reshape(cpu(), m, three, 3, m3.out()));
+            EM_OK(ember_reshape(cpu(), b, three, 3, b3.out()));
+            EM_OK(ember_vecdot(cpu(), m3, b3, -1, of3.out()));
+            EM_OK(ember_reshape(cpu(), of3, flat, 1, of3_flat.out()));
+            expect_close(of3_flat, whole, 0, 0, "vecdot of (3, 67, k) against its (201, k) reshape " + what);
         }
 }
 

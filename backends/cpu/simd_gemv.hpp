@@ -3,6 +3,7 @@
 // order; uint16_t, uint32_t, uint64_t, and U8Matrix below). Included by simd_impl.cpp
 // inside its anonymous namespace, once per ISA. Two forms, by how the matrix's rows lie against the vector:
 //   row_dots:        y[i * incy] = sum_p a[i * lda + p] x[p]    (A x, A's rows contiguous)
+//   paired_row_dots: y[i] = sum_p a[i * lda + p] b[i * ldb + p]  (vecdot of rows, floats)
 //   row_combination: y[j] = sum_p x[p * incx] a[p * lda + j]    (x A, A's rows contiguous)
 // Every output element is computed by one call in an order fixed by k, the ISA and its
 // column's place in the panel, so splitting rows or columns over threads does not change
@@ -146,30 +147,27 @@ using ComputeOf = std::conditional_t<std::is_same_v<S, F16Matrix> || std::is_sam
 // sums): acc[r] the row's vector of partial sums; returns where the elements left for
 // scalars begin (AVX-512: none, the last ones in masked vectors, as zeros beyond k).
 // Vectors >= 0: k / W<T>, known to the compiler (short rows); the same sums in the same
-// order.
+// order. Row r's x starts at x + r * ldx: ldx is 0 (one vector for every row, its loads
+// shared once the compiler sees the constant) or the second operand's row step (vecdot).
 template <class S, int R, int Vectors = -1, class T = ComputeOf<S>, class A = typename Stored<S>::type>
-inline __attribute__((always_inline)) int64_t vector_sums_of_rows(const A* a, int64_t lda, const T* x, int64_t k, V<T>* acc) {
+inline __attribute__((always_inline)) int64_t vector_sums_of_rows(const A* a, int64_t lda, const T* x, int64_t ldx, int64_t k, V<T>* acc) {
     constexpr int w = W<T>;
     const int64_t whole = Vectors >= 0 ? int64_t(Vectors) * w : k;
     V<T> lo[R], hi[R];
     for (int r = 0; r < R; ++r) lo[r] = hi[r] = V<T>{};
     int64_t p = 0;
-    for (; p + 2 * w <= whole; p += 2 * w) {
-        const V<T> x0 = load(x + p), x1 = load(x + p + w);
+    for (; p + 2 * w <= whole; p += 2 * w)
         for (int r = 0; r < R; ++r) {
-            lo[r] += Stored<S>::vec(a + r * lda + p) * x0;
-            hi[r] += Stored<S>::vec(a + r * lda + p + w) * x1;
+            lo[r] += Stored<S>::vec(a + r * lda + p) * load(x + r * ldx + p);
+            hi[r] += Stored<S>::vec(a + r * lda + p + w) * load(x + r * ldx + p + w);
         }
-    }
     if (p + w <= whole) {
-        const V<T> x0 = load(x + p);
-        for (int r = 0; r < R; ++r) lo[r] += Stored<S>::vec(a + r * lda + p) * x0;
+        for (int r = 0; r < R; ++r) lo[r] += Stored<S>::vec(a + r * lda + p) * load(x + r * ldx + p);
         p += w;
     }
 #if defined(__AVX512F__)
     if (p < k) {
-        const V<T> x0 = load_leading(x + p, (int)(k - p));
-        for (int r = 0; r < R; ++r) hi[r] += Stored<S>::leading(a + r * lda + p, (int)(k - p)) * x0;
+        for (int r = 0; r < R; ++r) hi[r] += Stored<S>::leading(a + r * lda + p, (int)(k - p)) * load_leading(x + r * ldx + p, (int)(k - p));
         p = k;
     }
 #endif
@@ -229,10 +227,10 @@ inline __attribute__((always_inline)) T add_row_tail(T sum, const A* row, const 
 // Rows [0, R) of a: R dot products with x over k elements, each vector of partial sums
 // added up by halving_lane_sum.
 template <class S, int R, class T = ComputeOf<S>, class A = typename Stored<S>::type>
-inline __attribute__((always_inline)) void dots_of_rows(const A* a, int64_t lda, const T* x, T* y, int64_t incy, int64_t k) {
+inline __attribute__((always_inline)) void dots_of_rows(const A* a, int64_t lda, const T* x, int64_t ldx, T* y, int64_t incy, int64_t k) {
     V<T> acc[R];
-    const int64_t p = vector_sums_of_rows<S, R>(a, lda, x, k, acc);
-    for (int r = 0; r < R; ++r) y[r * incy] = add_row_tail<S>(halving_lane_sum<T, VB>(acc[r]), a + r * lda, x, p, k);
+    const int64_t p = vector_sums_of_rows<S, R>(a, lda, x, ldx, k, acc);
+    for (int r = 0; r < R; ++r) y[r * incy] = add_row_tail<S>(halving_lane_sum<T, VB>(acc[r]), a + r * lda, x + r * ldx, p, k);
 }
 
 // The lane sums of N = W<T> vectors at once, lane r of the result the sum of v[r], added in
@@ -263,16 +261,18 @@ inline __attribute__((always_inline)) V<T> transposed_lane_sums(V<T>* v) {
 // Rows [0, N) of a, N = W<T> (float types): N dot products, the lane sums transposed,
 // then the elements left after the whole vectors a column at a time, each row's in order.
 template <class S, int Vectors = -1, class T = ComputeOf<S>, class A = typename Stored<S>::type>
-inline __attribute__((always_inline)) void dots_of_lane_rows(const A* a, int64_t lda, const T* x, T* y, int64_t incy, int64_t k) {
+inline __attribute__((always_inline)) void dots_of_lane_rows(const A* a, int64_t lda, const T* x, int64_t ldx, T* y, int64_t incy, int64_t k) {
     constexpr int n = W<T>, R = n < 4 ? n : 4;
     V<T> acc[n];
     int64_t p = 0;
-    for (int g = 0; g < n; g += R) p = vector_sums_of_rows<S, R, Vectors>(a + g * lda, lda, x, k, acc + g);
+    for (int g = 0; g < n; g += R) p = vector_sums_of_rows<S, R, Vectors>(a + g * lda, lda, x + g * ldx, ldx, k, acc + g);
     V<T> sums = transposed_lane_sums<T, n>(acc);
     for (; p < k; ++p) {
-        V<T> column;
+        V<T> column, xs = V<T>{} + x[p];
         for (int r = 0; r < n; ++r) column[r] = Stored<S>::one(a + r * lda + p);
-        sums = products_added<T>(sums, column, V<T>{} + x[p]);
+        if (ldx != 0)
+            for (int r = 0; r < n; ++r) xs[r] = x[r * ldx + p];
+        sums = products_added<T>(sums, column, xs);
     }
     if (incy == 1) return store_vec(y, sums);
     for (int r = 0; r < n; ++r) y[r * incy] = sums[r];
@@ -282,21 +282,19 @@ inline __attribute__((always_inline)) void dots_of_lane_rows(const A* a, int64_t
 // at a time waited on its chain of products), K known to the compiler so that nothing but
 // the loads and products remain. x[:, :3] @ w of a (300000, 7) float32 x took 0.8-1.5 ms
 // with vectors of zeros and a lane sum per row, 0.68-0.72 with K a run-time count, now
-// 0.32-0.44 (NumPy's SGEMV 0.24-0.45 in the same runs).
-template <class S, int K, class T = ComputeOf<S>, class A = typename Stored<S>::type>
-void short_row_dots(const A* a, int64_t lda, const T* x, T* y, int64_t incy, int64_t rows) {
+// 0.32-0.44 (NumPy's SGEMV 0.24-0.45 in the same runs). x_at(i, q): element q of row i's x.
+template <class S, int K, class T = ComputeOf<S>, class A = typename Stored<S>::type, class XAt>
+inline __attribute__((always_inline)) void short_row_dots(const A* a, int64_t lda, XAt x_at, T* y, int64_t incy, int64_t rows) {
     auto one = [](const A* q) { return Stored<S>::one(q); };
-    T xs[K];
-    for (int q = 0; q < K; ++q) xs[q] = x[q];
     int64_t i = 0;
     for (; i + 4 <= rows; i += 4) {
         const A *r0 = a + i * lda, *r1 = r0 + lda, *r2 = r1 + lda, *r3 = r2 + lda;
         T s0 = T(0), s1 = T(0), s2 = T(0), s3 = T(0);
         for (int q = 0; q < K; ++q) {
-            s0 = product_added(s0, one(r0 + q), xs[q]);
-            s1 = product_added(s1, one(r1 + q), xs[q]);
-            s2 = product_added(s2, one(r2 + q), xs[q]);
-            s3 = product_added(s3, one(r3 + q), xs[q]);
+            s0 = product_added(s0, one(r0 + q), x_at(i, q));
+            s1 = product_added(s1, one(r1 + q), x_at(i + 1, q));
+            s2 = product_added(s2, one(r2 + q), x_at(i + 2, q));
+            s3 = product_added(s3, one(r3 + q), x_at(i + 3, q));
         }
         y[i * incy] = s0;
         y[(i + 1) * incy] = s1;
@@ -306,22 +304,27 @@ void short_row_dots(const A* a, int64_t lda, const T* x, T* y, int64_t incy, int
     for (; i < rows; ++i) {
         const A* row = a + i * lda;
         T sum = T(0);
-        for (int q = 0; q < K; ++q) sum = product_added(sum, one(row + q), xs[q]);
+        for (int q = 0; q < K; ++q) sum = product_added(sum, one(row + q), x_at(i, q));
         y[i * incy] = sum;
     }
 }
+template <class S, int K, class T = ComputeOf<S>, class A = typename Stored<S>::type>
+void short_row_dots_by(const A* a, int64_t lda, const T* x, int64_t ldx, T* y, int64_t incy, int64_t rows) {
+    if (ldx != 0) return short_row_dots<S, K>(a, lda, [&](int64_t i, int q) { return x[i * ldx + q]; }, y, incy, rows);
+    T xs[K];  // one x for every row: in registers
+    for (int q = 0; q < K; ++q) xs[q] = x[q];
+    short_row_dots<S, K>(a, lda, [&](int64_t, int q) { return xs[q]; }, y, incy, rows);
+}
 template <class S, class T, class A, int... K>
-void short_row_dots_of(int64_t k, const A* a, int64_t lda, const T* x, T* y, int64_t incy, int64_t rows, std::integer_sequence<int, K...>) {
+void short_row_dots_of(int64_t k, const A* a, int64_t lda, const T* x, int64_t ldx, T* y, int64_t incy, int64_t rows, std::integer_sequence<int, K...>) {
     // k in [1, W<T>): K + 1 for each K of the sequence [0, W<T> - 1)
-    ((k == K + 1 ? short_row_dots<S, K + 1>(a, lda, x, y, incy, rows) : void()), ...);
+    ((k == K + 1 ? short_row_dots_by<S, K + 1>(a, lda, x, ldx, y, incy, rows) : void()), ...);
 }
 
-template <class S>
-void row_dots(const void* av, int64_t lda, const void* xv, void* yv, int64_t incy, int64_t rows, int64_t k) {
-    using T = ComputeOf<S>;
-    const auto* a = (const typename Stored<S>::type*)av;
-    const T* x = (const T*)xv;
-    T* y = (T*)yv;
+// row_dots and paired_row_dots: row i's x at x + i * ldx. Inlined into each, so that the
+// compiler sees row_dots' ldx of 0 and loads x once for every row it sums at a time.
+template <class S, class T = ComputeOf<S>, class A = typename Stored<S>::type>
+inline __attribute__((always_inline)) void dots_by_rows(const A* a, int64_t lda, const T* x, int64_t ldx, T* y, int64_t incy, int64_t rows, int64_t k) {
     int64_t i = 0;
 #if !defined(__AVX512F__)
     if (k < W<T>) {
@@ -330,7 +333,7 @@ void row_dots(const void* av, int64_t lda, const void* xv, void* yv, int64_t inc
         if (k == 0)
             for (; i < rows; ++i) y[i * incy] = T(0);
         else
-            short_row_dots_of<S>(k, a, lda, x, y, incy, rows, std::make_integer_sequence<int, W<T> - 1>{});
+            short_row_dots_of<S>(k, a, lda, x, ldx, y, incy, rows, std::make_integer_sequence<int, W<T> - 1>{});
         return;
     }
 #endif
@@ -342,7 +345,7 @@ void row_dots(const void* av, int64_t lda, const void* xv, void* yv, int64_t inc
         // run-time bound and a lane sum per row, now 0.66-0.71 (NumPy's SGEMV 0.74-0.77);
         // (300000, 12) 1.7-1.9 -> 0.94-0.98 (0.95-1.14), (30000, 12) 181-258 -> 71-73 us.
         auto lane_rows = [&](auto vectors) {
-            for (; i + w <= rows; i += w) dots_of_lane_rows<S, decltype(vectors)::value>(a + i * lda, lda, x, y + i * incy, incy, k);
+            for (; i + w <= rows; i += w) dots_of_lane_rows<S, decltype(vectors)::value>(a + i * lda, lda, x + i * ldx, ldx, y + i * incy, incy, k);
         };
         switch (k / w) {
             case 0: lane_rows(std::integral_constant<int, 0>{}); break;
@@ -352,13 +355,26 @@ void row_dots(const void* av, int64_t lda, const void* xv, void* yv, int64_t inc
             default: lane_rows(std::integral_constant<int, -1>{}); break;
         }
     }
-    for (; i + 4 <= rows; i += 4) dots_of_rows<S, 4>(a + i * lda, lda, x, y + i * incy, incy, k);
+    for (; i + 4 <= rows; i += 4) dots_of_rows<S, 4>(a + i * lda, lda, x + i * ldx, ldx, y + i * incy, incy, k);
     switch (rows - i) {
-        case 3: dots_of_rows<S, 3>(a + i * lda, lda, x, y + i * incy, incy, k); break;
-        case 2: dots_of_rows<S, 2>(a + i * lda, lda, x, y + i * incy, incy, k); break;
-        case 1: dots_of_rows<S, 1>(a + i * lda, lda, x, y + i * incy, incy, k); break;
+        case 3: dots_of_rows<S, 3>(a + i * lda, lda, x + i * ldx, ldx, y + i * incy, incy, k); break;
+        case 2: dots_of_rows<S, 2>(a + i * lda, lda, x + i * ldx, ldx, y + i * incy, incy, k); break;
+        case 1: dots_of_rows<S, 1>(a + i * lda, lda, x + i * ldx, ldx, y + i * incy, incy, k); break;
         default: break;
     }
+}
+
+template <class S>
+void row_dots(const void* a, int64_t lda, const void* x, void* y, int64_t incy, int64_t rows, int64_t k) {
+    using T = ComputeOf<S>;
+    dots_by_rows<S>((const typename Stored<S>::type*)a, lda, (const T*)x, 0, (T*)y, incy, rows, k);
+}
+
+// vecdot of rows (float32, float64): a row of a and a row of b a product, the same sums in
+// the same order as a row of a times b's row as the vector in row_dots.
+template <class T>
+void paired_row_dots(const void* a, int64_t lda, const void* b, int64_t ldb, void* y, int64_t rows, int64_t k) {
+    dots_by_rows<T>((const T*)a, lda, (const T*)b, ldb, (T*)y, 1, rows, k);
 }
 
 // Columns [j, j + N vectors) of x A: N independent sums, each row's N vectors read in

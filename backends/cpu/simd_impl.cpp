@@ -529,6 +529,8 @@ IsaTable build_table() {
     t.int_gemm[2] = small_gemm<uint64_t, false>;
     t.row_dots[0] = row_dots<float>;
     t.row_dots[1] = row_dots<double>;
+    t.paired_row_dots[0] = paired_row_dots<float>;
+    t.paired_row_dots[1] = paired_row_dots<double>;
     t.row_dots[2] = row_dots<F16Matrix>;
     t.row_dots[3] = row_dots<BF16Matrix>;
     t.row_combination[0] = row_combination<float>;

@@ -547,19 +547,11 @@ ENTRY(ember_vecdot, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_ten
     int64_t la = a->ndim - (int64_t)shape.size() + ax, lb = b->ndim - (int64_t)shape.size() + ax;
     if (la < 0 || lb < 0 || a->shape[la] != b->shape[lb]) raise(EMBER_ERR_SHAPE, "vecdot axis lengths differ for shapes %s and %s", shape_str(a).c_str(), shape_str(b).c_str());
     const ember_dtype_t dt = promote(a->dtype, a->weak, b->dtype, b->weak, ctx->default_float);
-    if ((dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64) && ax == (int64_t)shape.size() - 1 && shape[ax] >= kShortDot) {
-        // Real floats along the last axis: a batch of (1, K) @ (K, 1) products, which a
-        // backend runs as BLAS DOT/GEMV in one pass (no product temporary), as NumPy's `a @ b`.
-        // Short ones are a product and a sum over short rows: a million dots of 3 took 7.9 ms
-        // as products, about as long as NumPy's einsum.
-        TRef r = op_matmul(ctx, op_expand_dims(a, a->ndim - 1).get(), op_expand_dims(b, b->ndim).get());
-        shape.erase(shape.begin() + ax);
-        *out = op_reshape(ctx, r.get(), shape, false).release();
-        return;
-    }
-    if (is_complex(dt) && shape[ax] > 0 && has_backend_kernel(ctx, OP_vecdot)) {
-        // Complex: conj, product and sum were three passes and two temporaries (0.3-0.4x
-        // NumPy's one-pass conjugating dot); a backend kernel does them in one.
+    const bool real_float = dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64;
+    if ((is_complex(dt) || real_float) && shape[ax] > 0 && has_backend_kernel(ctx, OP_vecdot)) {
+        // One pass: complex conj, product and sum were three passes and two temporaries
+        // (0.3-0.4x NumPy's one-pass conjugating dot); real rows as DOT calls read short
+        // rows one call each. The kernel may decline (the cpu one: long or strided real lines).
         std::vector<int64_t> order;
         for (int64_t d = 0; d < (int64_t)shape.size(); ++d)
             if (d != ax) order.push_back(d);
@@ -576,6 +568,16 @@ ENTRY(ember_vecdot, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_ten
             *out = r.release();
             return;
         }
+    }
+    if (real_float && ax == (int64_t)shape.size() - 1 && shape[ax] >= kShortDot) {
+        // Real floats along the last axis: a batch of (1, K) @ (K, 1) products, which a
+        // backend runs as BLAS DOT/GEMV in one pass (no product temporary), as NumPy's `a @ b`.
+        // Short ones are a product and a sum over short rows: a million dots of 3 took 7.9 ms
+        // as products, about as long as NumPy's einsum.
+        TRef r = op_matmul(ctx, op_expand_dims(a, a->ndim - 1).get(), op_expand_dims(b, b->ndim).get());
+        shape.erase(shape.begin() + ax);
+        *out = op_reshape(ctx, r.get(), shape, false).release();
+        return;
     }
     TRef conj_a = is_complex(a->dtype) ? un(ctx, OP_conj, TRef::borrow(a)) : TRef::borrow(a);
     TRef prod = bin(ctx, OP_multiply, conj_a, TRef::borrow(b));
