@@ -215,6 +215,7 @@ Index and random cases (INDEX_CASES, their own shapes):
   flip_copy_i64      np.ascontiguousarray(np.flip(x, axis=1)) of a (1000, 1000) int64 array
   vecdot_short_f32   np.vecdot(x, x) of a (100000, 16) array
   vecdot_points_f32  np.vecdot(a, b) of two (1e6, 3) arrays (a million 3-d points' dot products)
+  norm_rows16_f32    np.linalg.norm(x, axis=1) of a (100000, 16) array (Ember: ember_vector_norm)
   take_along_axis_f32 np.take_along_axis(x, i, axis=1) of a (1024, 1024) array, random int64 i
   repeat_last_f32    np.repeat(x, 2, axis=-1) of a (1024, 1024) array
   astype_f32_c64     x.astype(np.complex64) of 1e6 values
@@ -630,6 +631,7 @@ INDEX_CASES = {
     "sum_u8": ("1e6", lambda r: (r.integers(0, 256, 10**6, dtype=np.uint8),), lambda x: x.sum()),
     "flip_copy_i64": ("1000x1000", lambda r: (r.integers(-100, 100, (1000, 1000)),), lambda x: np.ascontiguousarray(np.flip(x, axis=1))),
     "vecdot_short_f32": ("100000x16", lambda r: (r.uniform(-1, 1, (100000, 16)).astype(np.float32),), lambda x: np.vecdot(x, x)),
+    "norm_rows16_f32": ("100000x16", lambda r: (r.uniform(-1, 1, (100000, 16)).astype(np.float32),), lambda x: np.linalg.norm(x, axis=1)),
     "vecdot_points_f32": ("1e6x3", lambda r: (r.uniform(-1, 1, (10**6, 3)).astype(np.float32), r.uniform(-1, 1, (10**6, 3)).astype(np.float32)), np.vecdot),
     "take_along_axis_f32": ("1024x1024", lambda r: (r.uniform(-1, 1, (1024, 1024)).astype(np.float32), r.integers(0, 1024, (1024, 1024))),
                             lambda x, i: np.take_along_axis(x, i, axis=1)),

@@ -1931,25 +1931,37 @@ TEST(CpuLarge, InterleavingCopiesMatchReference) {
     }
 }
 
-// 2-norms along short last axes (a square and a short-row sum below kShortNorm, the dot
-// through matmul from it) against the reference, real and complex, with one row of squares
-// that overflow float32 (the scaled computation for the whole batch).
+// 2-norms along short last axes (the dot of each row with itself in the vecdot kernel)
+// against the reference, real and complex; then with one row whose square overflows
+// float32, one of zeros, one of values whose squares underflow, one holding NaN (each
+// sends the whole batch to the scaled computation), and a batch of no rows.
 TEST(CpuLarge, ShortRowNormsMatchReference) {
     NEED_CPU();
+    const char* const special_names[] = {"", " (one huge)", " (one row of zeros)", " (one tiny row)", " (one NaN)"};
     for (int64_t len : {1, 2, 3, 7, 15, 16, 40}) {
         const int64_t rows = 3001;
-        auto d = randf((size_t)(rows * len), -2, 2, 1500 + (unsigned)len);
-        for (bool huge : {false, true}) {
-            if (huge) d[(size_t)len] = 3e30f;
+        for (int special = 0; special < 5; ++special) {
+            auto d = randf((size_t)(rows * len), -2, 2, 1500 + (unsigned)len);
+            for (int64_t q = 0; q < len; ++q) {
+                float& v = d[(size_t)(len + q)];  // row 1
+                if (special == 1 && q == 0) v = 3e30f;
+                if (special == 2) v = 0;
+                if (special == 3) v = 1e-30f * float(q + 1);
+                if (special == 4 && q == len - 1) v = std::numeric_limits<float>::quiet_NaN();
+            }
             for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64, EMBER_COMPLEX64}) {
                 T x = tensor(cpu(), d, {rows, len}, dt), got, want;
                 const int64_t axis[1] = {-1};
                 EM_OK(ember_vector_norm(cpu(), x, 2, axis, 1, 0, got.out()));
                 EM_OK(ember_vector_norm(ref(), as_ref(x), 2, axis, 1, 0, want.out()));
                 const double tol = dt == EMBER_FLOAT64 ? 1e-13 : 2e-6;
-                expect_close(got, want, tol, 0, std::string("2-norms of rows of ") + std::to_string(len) + " " + ember_dtype_name(dt) + (huge ? " (one huge)" : ""));
+                expect_close(got, want, tol, 0, std::string("2-norms of rows of ") + std::to_string(len) + " " + ember_dtype_name(dt) + special_names[special]);
             }
         }
+        T none = tensor(cpu(), std::vector<double>{}, {0, len}, EMBER_FLOAT32), got;
+        const int64_t axis[1] = {-1};
+        EM_OK(ember_vector_norm(cpu(), none, 2, axis, 1, 1, got.out()));
+        EXPECT_EQ(shape_of(got), (std::vector<int64_t>{0, 1})) << "2-norms of no rows of " << len;
     }
 }
 

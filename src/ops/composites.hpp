@@ -36,6 +36,9 @@ TRef run_unary(ember_ctx* ctx, OpId op, const ember_tensor* x);
 TRef run_binary(ember_ctx* ctx, OpId op, const ember_tensor* a, const ember_tensor* b);
 TRef run_reduce(ember_ctx* ctx, OpId op, const ember_tensor* x, const int64_t* axes, int naxes, bool keepdims);
 
+// sum(conj(a) * b) along axis, a and b broadcast (ember_vecdot without its argument checks).
+TRef vecdot_of(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, int64_t axis);
+
 // Dots along a last axis shorter than these are a product (a square) and a sum over short
 // rows, not a batch of (1, K) @ (K, 1) matmuls, whose per-product cost dominates them: on
 // the cpu backend a million vecdots of 3 float32s 6.6 -> 3.3-4.0 ms, 2-norms 15 -> 2.8 ms,

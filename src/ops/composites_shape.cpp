@@ -210,6 +210,45 @@ TRef tensordot_of(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, 
 
 }  // namespace
 
+TRef vecdot_of(ember_ctx* ctx, const ember_tensor* a, const ember_tensor* b, int64_t axis) {
+    Shape shape = broadcast_shapes(shape_of(a), shape_of(b));
+    int64_t ax = normalize_axis(axis, (int)shape.size());
+    int64_t la = a->ndim - (int64_t)shape.size() + ax, lb = b->ndim - (int64_t)shape.size() + ax;
+    if (la < 0 || lb < 0 || a->shape[la] != b->shape[lb]) raise(EMBER_ERR_SHAPE, "vecdot axis lengths differ for shapes %s and %s", shape_str(a).c_str(), shape_str(b).c_str());
+    const ember_dtype_t dt = promote(a->dtype, a->weak, b->dtype, b->weak, ctx->default_float);
+    const bool real_float = dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64;
+    if ((is_complex(dt) || real_float) && shape[ax] > 0 && has_backend_kernel(ctx, OP_vecdot)) {
+        // One pass: complex conj, product and sum were three passes and two temporaries
+        // (0.3-0.4x NumPy's one-pass conjugating dot); real rows as DOT calls read short
+        // rows one call each. The kernel may decline (the cpu one: long or strided real lines).
+        std::vector<int64_t> order;
+        for (int64_t d = 0; d < (int64_t)shape.size(); ++d)
+            if (d != ax) order.push_back(d);
+        order.push_back(ax);
+        auto lined = [&](const ember_tensor* t) {
+            TRef v = op_broadcast_to(cast_if(ctx, t, dt).get(), shape);
+            return op_permute(v.get(), order.data(), (int)order.size());
+        };
+        TRef pa = lined(a), pb = lined(b);
+        Shape kept = shape;
+        kept.erase(kept.begin() + ax);
+        TRef r = alloc_tensor(ctx, dt, kept);
+        if (r->size == 0 || declinable_kernel(ctx, OP_vecdot, {view_of(pa.get()), view_of(pb.get())}, r.get(), {})) return r;
+    }
+    if (real_float && ax == (int64_t)shape.size() - 1 && shape[ax] >= kShortDot) {
+        // Real floats along the last axis: a batch of (1, K) @ (K, 1) products, which a
+        // backend runs as BLAS DOT/GEMV in one pass (no product temporary), as NumPy's `a @ b`.
+        // Short ones are a product and a sum over short rows: a million dots of 3 took 7.9 ms
+        // as products, about as long as NumPy's einsum.
+        TRef r = op_matmul(ctx, op_expand_dims(a, a->ndim - 1).get(), op_expand_dims(b, b->ndim).get());
+        shape.erase(shape.begin() + ax);
+        return op_reshape(ctx, r.get(), shape, false);
+    }
+    TRef conj_a = is_complex(a->dtype) ? un(ctx, OP_conj, TRef::borrow(a)) : TRef::borrow(a);
+    TRef prod = bin(ctx, OP_multiply, conj_a, TRef::borrow(b));
+    return ember::reduce(ctx, OP_sum, prod.get(), &ax, 1, false);
+}
+
 }  // namespace ember
 
 using namespace ember;
@@ -542,46 +581,7 @@ ENTRY(ember_vecdot, (ember_ctx_t * ctx, const ember_tensor_t* a, const ember_ten
     PRELUDE
     check_same_backend(ctx, a, "a");
     check_same_backend(ctx, b, "b");
-    Shape shape = broadcast_shapes(shape_of(a), shape_of(b));
-    int64_t ax = normalize_axis(axis, (int)shape.size());
-    int64_t la = a->ndim - (int64_t)shape.size() + ax, lb = b->ndim - (int64_t)shape.size() + ax;
-    if (la < 0 || lb < 0 || a->shape[la] != b->shape[lb]) raise(EMBER_ERR_SHAPE, "vecdot axis lengths differ for shapes %s and %s", shape_str(a).c_str(), shape_str(b).c_str());
-    const ember_dtype_t dt = promote(a->dtype, a->weak, b->dtype, b->weak, ctx->default_float);
-    const bool real_float = dt == EMBER_FLOAT32 || dt == EMBER_FLOAT64;
-    if ((is_complex(dt) || real_float) && shape[ax] > 0 && has_backend_kernel(ctx, OP_vecdot)) {
-        // One pass: complex conj, product and sum were three passes and two temporaries
-        // (0.3-0.4x NumPy's one-pass conjugating dot); real rows as DOT calls read short
-        // rows one call each. The kernel may decline (the cpu one: long or strided real lines).
-        std::vector<int64_t> order;
-        for (int64_t d = 0; d < (int64_t)shape.size(); ++d)
-            if (d != ax) order.push_back(d);
-        order.push_back(ax);
-        auto lined = [&](const ember_tensor* t) {
-            TRef v = op_broadcast_to(cast_if(ctx, t, dt).get(), shape);
-            return op_permute(v.get(), order.data(), (int)order.size());
-        };
-        TRef pa = lined(a), pb = lined(b);
-        Shape kept = shape;
-        kept.erase(kept.begin() + ax);
-        TRef r = alloc_tensor(ctx, dt, kept);
-        if (r->size == 0 || declinable_kernel(ctx, OP_vecdot, {view_of(pa.get()), view_of(pb.get())}, r.get(), {})) {
-            *out = r.release();
-            return;
-        }
-    }
-    if (real_float && ax == (int64_t)shape.size() - 1 && shape[ax] >= kShortDot) {
-        // Real floats along the last axis: a batch of (1, K) @ (K, 1) products, which a
-        // backend runs as BLAS DOT/GEMV in one pass (no product temporary), as NumPy's `a @ b`.
-        // Short ones are a product and a sum over short rows: a million dots of 3 took 7.9 ms
-        // as products, about as long as NumPy's einsum.
-        TRef r = op_matmul(ctx, op_expand_dims(a, a->ndim - 1).get(), op_expand_dims(b, b->ndim).get());
-        shape.erase(shape.begin() + ax);
-        *out = op_reshape(ctx, r.get(), shape, false).release();
-        return;
-    }
-    TRef conj_a = is_complex(a->dtype) ? un(ctx, OP_conj, TRef::borrow(a)) : TRef::borrow(a);
-    TRef prod = bin(ctx, OP_multiply, conj_a, TRef::borrow(b));
-    *out = ember::reduce(ctx, OP_sum, prod.get(), &ax, 1, false).release();
+    *out = vecdot_of(ctx, a, b, axis).release();
 })
 ENTRY(ember_trace, (ember_ctx_t * ctx, const ember_tensor_t* x, int64_t offset, ember_tensor_t** out), {
     PRELUDE

@@ -14,13 +14,15 @@ namespace la {
 
 namespace {
 // The 2-norm as the square root of an unscaled sum of squares. Over all axes of a
-// contiguous x or over the last axis that sum is x . x through matmul, which a backend runs
-// as BLAS DOT/GEMV in one pass (NumPy computes its norm the same way); over other axes it is
-// sum(square(x)), two passes instead of the scaled path's eight, and so for last axes
-// shorter than kShortNorm. Valid when every sum of squares is finite and large enough that
-// squares lost to underflow cannot matter; otherwise (huge or tiny values, zero rows, inf,
-// NaN) an empty TRef sends the caller to the scaled computation. Reads one flag back from
-// the backend.
+// contiguous x or over the last axis that sum is vecdot(x, x), which a backend runs in one
+// pass (the cpu kernel for rows up to 4096 long, else BLAS DOT: NumPy computes its norm the
+// same way); over other axes it is sum(square(x)), two passes instead of the scaled path's
+// eight, and so for last axes shorter than kShortNorm where the backend has no vecdot
+// kernel. Valid when every sum of squares is finite and large enough that squares lost to
+// underflow cannot matter; otherwise (huge or tiny values, zero rows, inf, NaN) an empty
+// TRef sends the caller to the scaled computation. Reads one flag back from the backend,
+// from the sums' min and max (NaN propagates through max): isfinite, >=, and and all over
+// every sum took 4 passes, as long as the dots themselves for a million rows of 3.
 // A complex x counts as the real pairs (re, im) it holds: |z|^2 = re^2 + im^2, so its
 // 2-norm is the real dot of that view with itself, without computing any |z|.
 TRef two_norm_unscaled(ember_ctx* ctx, const ember_tensor* X, uint64_t mask, bool keepdims) {
@@ -30,7 +32,8 @@ TRef two_norm_unscaled(ember_ctx* ctx, const ember_tensor* X, uint64_t mask, boo
     const int64_t w = cplx ? 2 : 1;  // reals per element
     TRef rows;  // X with the reduced elements along its last axis
     if ((mask & all) == all && is_contiguous(X)) rows = make_view(X, {X->size * w}, {1}, X->offset * w);
-    else if (nd > 0 && (mask & all) == (1ull << (nd - 1)) && (!cplx || X->strides[nd - 1] == 1) && X->shape[nd - 1] * w >= kShortNorm) {
+    else if (nd > 0 && (mask & all) == (1ull << (nd - 1)) && (!cplx || X->strides[nd - 1] == 1) &&
+             (X->shape[nd - 1] * w >= kShortNorm || has_backend_kernel(ctx, OP_vecdot))) {
         Shape shape = shape_of(X), strides(X->strides, X->strides + nd);
         shape[nd - 1] *= w;
         for (int d = 0; d < nd - 1; ++d) strides[d] *= w;
@@ -39,7 +42,7 @@ TRef two_norm_unscaled(ember_ctx* ctx, const ember_tensor* X, uint64_t mask, boo
     TRef s;
     if (rows) {
         if (cplx) rows->dtype = real_dtype_of(X->dtype);
-        s = op_matmul(ctx, op_expand_dims(rows.get(), rows->ndim - 1).get(), op_expand_dims(rows.get(), rows->ndim).get());
+        s = vecdot_of(ctx, rows.get(), rows.get(), -1);
     } else {
         Shape axes;
         for (int d = 0; d < nd; ++d)
@@ -49,8 +52,11 @@ TRef two_norm_unscaled(ember_ctx* ctx, const ember_tensor* X, uint64_t mask, boo
         s = reduce(ctx, OP_sum, sq.get(), axes.data(), (int)axes.size(), false);
     }
     const double tiny = s->dtype == EMBER_FLOAT32 ? 0x1p-60 : 0x1p-900;  // >> (count x smallest normal)
-    TRef ok = bin(ctx, OP_logical_and, un(ctx, OP_isfinite, s), bin(ctx, OP_greater_equal, s, weak_f64(ctx, tiny)));
-    if (!read_bool(reduce(ctx, OP_all, ok.get(), nullptr, 0, false).get())) return TRef();
+    if (s->size > 0) {
+        TRef lo = s, hi = s;  // one sum (a vector's norm): itself
+        if (s->size > 1) lo = reduce(ctx, OP_min, s.get(), nullptr, 0, false), hi = reduce(ctx, OP_max, s.get(), nullptr, 0, false);
+        if (!read_bool(bin(ctx, OP_logical_and, un(ctx, OP_isfinite, hi), bin(ctx, OP_greater_equal, lo, weak_f64(ctx, tiny))).get())) return TRef();
+    }
     Shape shape;
     for (int d = 0; d < nd; ++d)
         if (!(mask & (1ull << d))) shape.push_back(X->shape[d]);
