@@ -2,7 +2,8 @@
 # Installs what is needed, builds Ember and runs every test:
 #   1. the full CTest suite on an optimised build (the C suite with reference, cpu and
 #      opencl as its test context in turn, install and pkg-config, the Lua binding on
-#      Lua 5.4 (also through luarocks) and on 5.3, generated files current),
+#      Lua 5.4 (also through luarocks) and on 5.3, generated files current; two child runs
+#      whose results do not depend on the optimisation level are left to step 2),
 #   2. the C suite again under AddressSanitizer + UndefinedBehaviorSanitizer, with the
 #      reference and then the cpu backend as its test context,
 #   3. one pass of the C suite under valgrind memcheck (must report no leak),
