@@ -496,6 +496,12 @@ TEST(Registry, ModulesInitialiseOnFirstUse) {
     };
     EXPECT_EQ(wait_test_child(spawn_test_child("RegistryChild.FirstUse", with("EMBER_BACKEND=reference"))), 0);
     EXPECT_EQ(wait_test_child(spawn_test_child("RegistryChild.FailedInit", with("EMBER_FAKE_INIT_FAILS=1"))), 0);
+    // The same module found twice (its directory, then the file under another spelling of
+    // its path) is one backend, still uninitialised until its first use.
+    const char* search_path = std::getenv("EMBER_BACKEND_PATH");
+    std::vector<std::string> twice = with("EMBER_BACKEND=reference");
+    twice.push_back(std::string("EMBER_BACKEND_PATH=") + (search_path ? search_path : "") + ":" + std::getenv("EMBER_TEST_MODULE_DIR") + "/./ember-backend-fakebackend.so");
+    EXPECT_EQ(wait_test_child(spawn_test_child("RegistryChild.FirstUse", twice)), 0);
 }
 
 // The fake module's count of init calls (tests/modules/fake_backend.c); -1 if not loaded.
@@ -537,14 +543,16 @@ TEST(RegistryChild, FirstUse) {
     EM_OK(ember_ctx_create_on("fake", 1, &ctx));
     EXPECT_EQ(fake_init_count(), 1);
     ember_ctx_release(ctx);
-    int opencl_available = 0;
+    int opencl_available = 0, fakes_listed = 0;
     for (int i = 0; i < ember_backend_count(); ++i) {  // a listing initialises every backend
         const char* name;
         int available = 0;
         EM_OK(ember_backend_get(i, &name, &available, nullptr, nullptr));
         if (std::string(name) == "opencl") opencl_available = available;
+        fakes_listed += std::string(name) == "fake";
     }
     EXPECT_EQ(fake_init_count(), 1) << "init ran twice";
+    EXPECT_EQ(fakes_listed, 1);
     // The probe above can see a driver load: an available opencl backend has loaded its
     // platform's library by now.
     if (opencl_available) {

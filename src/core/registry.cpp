@@ -85,8 +85,20 @@ void initialise(Backend& b);
 
 // Records a loaded module in the registry without initialising it (see initialise); the
 // caller holds the mutex. A name belongs to the first module found for it whose init
-// succeeds: a second module of the same name initialises the first to find out.
+// succeeds: a second module of the same name initialises the first to find out. The same
+// file found again (a directory both in EMBER_BACKEND_PATH and scanned, another spelling of
+// its path) is not a second module: dlopen hands back the handle it already has, and the
+// first copy stays uninitialised until its first use.
 Backend* install(Registry& r, const ember_backend_iface_t* iface, const std::string& path, void* dl) {
+    if (dl) {
+        for (auto& existing : r.backends) {
+            if (existing->dl_handle == dl) {
+                dlclose(dl);  // drops the reference this load added
+                log_message(EMBER_LOG_DEBUG, "backend module " + path + " already loaded from " + existing->path);
+                return existing.get();
+            }
+        }
+    }
     auto b = std::make_unique<Backend>();
     b->name = iface->name ? iface->name : name_from_path(path);
     b->path = path;
