@@ -987,7 +987,8 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         for (ember_tensor_t* t : {u, v, rare, half, flags, coin}) ember_tensor_release(t);
     }
     if (np.count("max_rows_short_f32/1e6x3") || np.count("argmax_rows_short_f32/1e6x3") || np.count("vecdot_short_f32/100000x16") ||
-        np.count("vecdot_points_f32/1e6x3") || np.count("norm_rows16_f32/100000x16")) {
+        np.count("vecdot_points_f32/1e6x3") || np.count("norm_rows16_f32/100000x16") || np.count("vecdot_columns_f32/2000x2000") ||
+        np.count("vecdot_columns_few_f32/100000x16")) {
         ember_tensor_t *x = random_tensor(c, {1000000, 3}, -1, 1, 24), *v = random_tensor(c, {100000, 16}, -1, 1, 25);
         ember_tensor_t* y = random_tensor(c, {1000000, 3}, -1, 1, 124);
         const int64_t last = -1;
@@ -996,7 +997,10 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("vecdot_short_f32", "100000x16", time_result(reps, [&](ember_tensor_t** r) { ember_vecdot(c, v, v, -1, r); }));
         add("vecdot_points_f32", "1e6x3", time_result(reps, [&](ember_tensor_t** r) { ember_vecdot(c, x, y, -1, r); }));
         add("norm_rows16_f32", "100000x16", time_result(reps, [&](ember_tensor_t** r) { ember_vector_norm(c, v, 2, &last, 1, 0, r); }));
-        for (ember_tensor_t* t : {x, y, v}) ember_tensor_release(t);
+        ember_tensor_t *w = random_tensor(c, {100000, 16}, -1, 1, 125), *m = random_tensor(c, {2000, 2000}, -1, 1, 27), *n = random_tensor(c, {2000, 2000}, -1, 1, 127);
+        add("vecdot_columns_f32", "2000x2000", time_result(reps, [&](ember_tensor_t** r) { ember_vecdot(c, m, n, 0, r); }));
+        add("vecdot_columns_few_f32", "100000x16", time_result(reps, [&](ember_tensor_t** r) { ember_vecdot(c, v, w, 0, r); }));
+        for (ember_tensor_t* t : {x, y, v, w, m, n}) ember_tensor_release(t);
     }
     if (np.count("take_along_axis_f32/1024x1024") || np.count("repeat_last_f32/1024x1024")) {
         ember_tensor_t* x = random_tensor(c, {1024, 1024}, -1, 1, 26);

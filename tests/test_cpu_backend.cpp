@@ -3633,6 +3633,68 @@ TEST(CpuLarge, RealVecdotRowsAsMatrixVectorProducts) {
         }
 }
 
+// Real vecdot of columns (lines down axis -2 of row-major data, e.g. axis 0 of a matrix) is
+// the ISA's paired_column_dots: rows read in order, sums in blocks of 256 rows, stretches of
+// 1024 columns; few columns of many rows in 8 parts. Against the reference: few and many
+// columns (a partial vector, more than a stretch), blocks and parts, a batch axis walked
+// and broadcast, columns of a wider matrix; a column's sum does not depend on where it
+// lies (columns from the second on come out bit for bit as in the whole), and the blocks
+// keep a column of a million equal products close to their sum.
+TEST(CpuLarge, RealVecdotOfColumns) {
+    NEED_CPU();
+    struct Case {
+        std::vector<int64_t> a, b;
+        int64_t axis;
+    };
+    const Case cases[] = {{{1000, 3}, {1000, 3}, 0},     {{5, 37}, {5, 37}, 0},           {{600, 1030}, {600, 1030}, 0},
+                          {{70000, 5}, {70000, 5}, 0},   {{4, 300, 9}, {4, 300, 9}, 1},   {{1, 257, 20}, {3, 257, 20}, -2},
+                          {{6, 9}, {6, 9}, -2}};
+    unsigned seed = 2600;
+    auto count = [](const std::vector<int64_t>& sh) {
+        int64_t n = 1;
+        for (int64_t e : sh) n *= e;
+        return n;
+    };
+    for (ember_dtype_t dt : {EMBER_FLOAT32, EMBER_FLOAT64}) {
+        const double tol = dt == EMBER_FLOAT32 ? 2e-4 : 1e-12;
+        for (const Case& cs : cases) {
+            const std::string what = std::string(ember_dtype_name(dt)) + " of " + std::to_string(count(cs.a)) + " along " + std::to_string(cs.axis);
+            T a = tensor(cpu(), randf((size_t)count(cs.a), -1, 1, ++seed), cs.a, dt), b = tensor(cpu(), randf((size_t)count(cs.b), -1, 1, ++seed), cs.b, dt);
+            T got, want;
+            EM_OK(ember_vecdot(cpu(), a, b, cs.axis, got.out()));
+            EM_OK(ember_vecdot(ref(), as_ref(a), as_ref(b), cs.axis, want.out()));
+            expect_close(got, want, tol, tol, "vecdot " + what);
+            if (cs.a.size() != 2) continue;
+            // columns 1.. of the same data, and columns of a wider matrix (rows cs.a[1] + 3 apart)
+            const int64_t start[2] = {0, 1}, stop[2] = {EMBER_SLICE_END, EMBER_SLICE_END}, step[2] = {1, 1};
+            T a_later, b_later, of_later, got_later;
+            EM_OK(ember_slice(cpu(), a, start, stop, step, 2, a_later.out()));
+            EM_OK(ember_slice(cpu(), b, start, stop, step, 2, b_later.out()));
+            EM_OK(ember_vecdot(cpu(), a_later, b_later, 0, of_later.out()));
+            const int64_t one = 1, end = EMBER_SLICE_END, unit = 1;
+            EM_OK(ember_slice(cpu(), got, &one, &end, &unit, 1, got_later.out()));
+            expect_close(of_later, got_later, 0, 0, "vecdot of columns 1.. against the whole's " + what);
+            const std::vector<int64_t> wide = {cs.a[0], cs.a[1] + 3};
+            T aw = tensor(cpu(), randf((size_t)count(wide), -1, 1, ++seed), wide, dt), bw = tensor(cpu(), randf((size_t)count(wide), -1, 1, ++seed), wide, dt);
+            const int64_t first[2] = {0, 2}, last[2] = {EMBER_SLICE_END, cs.a[1] + 2};
+            T av, bv, got_v, want_v;
+            EM_OK(ember_slice(cpu(), aw, first, last, step, 2, av.out()));
+            EM_OK(ember_slice(cpu(), bw, first, last, step, 2, bv.out()));
+            EM_OK(ember_vecdot(cpu(), av, bv, 0, got_v.out()));
+            EM_OK(ember_vecdot(ref(), as_ref(av), as_ref(bv), 0, want_v.out()));
+            expect_close(got_v, want_v, tol, tol, "vecdot of a wider matrix's columns " + what);
+        }
+    }
+    // 1e6 products of 0.1f: summed one after another in float32 they drift by about 1%.
+    const int64_t rows = 1000000;
+    T ones, tenths, sum;
+    const int64_t column[2] = {rows, 2};
+    EM_OK(ember_full(cpu(), column, 2, 1.0, EMBER_FLOAT32, ones.out()));
+    EM_OK(ember_full(cpu(), column, 2, 0.1, EMBER_FLOAT32, tenths.out()));
+    EM_OK(ember_vecdot(cpu(), ones, tenths, 0, sum.out()));
+    for (double v : host_values(sum)) EXPECT_NEAR(v, rows * (double)0.1f, 1.0);
+}
+
 // Complex vecdot, sum(conj(a) * b), is the cpu backend's one-pass kernel (vecdot.cpp): short
 // lines summed in the kernel, longer ones by CBLAS's conjugating dot in pieces, lines of
 // kLongLine or more in parts (across the pool for one line, and for four); against the reference's conj, product and sum, with broadcast

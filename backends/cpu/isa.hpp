@@ -122,6 +122,8 @@ typedef void (*SmallGemmFn)(const void* a, int64_t ars, int64_t acs, const void*
 // [j0, j1) of x a, y[j] = sum_p x[p * incx] a[p * lda + j] (y contiguous).
 typedef void (*RowDotsFn)(const void* a, int64_t lda, const void* x, void* y, int64_t incy, int64_t rows, int64_t k);
 typedef void (*PairedRowDotsFn)(const void* a, int64_t lda, const void* b, int64_t ldb, void* y, int64_t rows, int64_t k);
+// y[j] = sum_p a[p * lda + j] b[p * ldb + j] for j < columns (float32 [0], float64 [1]).
+typedef void (*PairedColumnDotsFn)(const void* a, int64_t lda, const void* b, int64_t ldb, void* y, int64_t columns, int64_t k);
 typedef void (*RowCombinationFn)(const void* a, int64_t lda, const void* x, int64_t incx, void* y, int64_t j0, int64_t j1, int64_t k);
 // A mixed-radix FFT plan for fft_lines: n = the product of the factors (radix 4 first,
 // then primes up to kFftMaxRadix), twiddles[2 j], twiddles[2 j + 1] = cos, sin of
@@ -252,6 +254,7 @@ struct IsaTable {
     RowDotsFn row_dots[8];
     RowCombinationFn row_combination[8];
     PairedRowDotsFn paired_row_dots[2];  // vecdot of rows: [0] float32, [1] float64
+    PairedColumnDotsFn paired_column_dots[2];  // vecdot of columns: [0] float32, [1] float64
     // integers, bool (as bytes), float32 and float64:
     ArgColumnsFn arg_columns[2][kDtypes];  // [0] argmin, [1] argmax
     FirstPositionFn first_position[kDtypes];

@@ -4,6 +4,7 @@
 // inside its anonymous namespace, once per ISA. Two forms, by how the matrix's rows lie against the vector:
 //   row_dots:        y[i * incy] = sum_p a[i * lda + p] x[p]    (A x, A's rows contiguous)
 //   paired_row_dots: y[i] = sum_p a[i * lda + p] b[i * ldb + p]  (vecdot of rows, floats)
+//   paired_column_dots: y[j] = sum_p a[p * lda + j] b[p * ldb + j]  (vecdot of columns, floats)
 //   row_combination: y[j] = sum_p x[p * incx] a[p * lda + j]    (x A, A's rows contiguous)
 // Every output element is computed by one call in an order fixed by k, the ISA and its
 // column's place in the panel, so splitting rows or columns over threads does not change
@@ -375,6 +376,61 @@ void row_dots(const void* a, int64_t lda, const void* x, void* y, int64_t incy, 
 template <class T>
 void paired_row_dots(const void* a, int64_t lda, const void* b, int64_t ldb, void* y, int64_t rows, int64_t k) {
     dots_by_rows<T>((const T*)a, lda, (const T*)b, ldb, (T*)y, 1, rows, k);
+}
+
+// vecdot of columns (float32, float64; a line along axis -2 of a row-major matrix): y[j] =
+// sum_p a[p * lda + j] b[p * ldb + j] for j < columns. Stretches of kColumnStretch columns,
+// four rows a pass read side by side in order, each pass's products fused into a vector of
+// columns' sums; the sums run in blocks of kColumnBlockRows rows, each block's sums then
+// added to y, so that a column of 1e6 rows carries the error of ~4000 additions of blocks,
+// not of 1e6 additions in a row. A column's products are summed in the same order wherever
+// it lies in a stretch or a vector, so splitting columns over threads does not change it.
+constexpr int64_t kColumnStretch = 1024;
+constexpr int64_t kColumnBlockRows = 256;
+template <class T>
+void paired_column_dots(const void* av, int64_t lda, const void* bv, int64_t ldb, void* yv, int64_t columns, int64_t k) {
+    constexpr int w = W<T>;
+    const T* a = (const T*)av;
+    const T* b = (const T*)bv;
+    T* y = (T*)yv;
+    T block[kColumnStretch];
+    for (int64_t j0 = 0; j0 < columns; j0 += kColumnStretch) {
+        const int64_t n = std::min(kColumnStretch, columns - j0);
+        for (int64_t j = 0; j < n; ++j) y[j0 + j] = T(0);
+        for (int64_t p0 = 0; p0 < k; p0 += kColumnBlockRows) {
+            const int64_t p1 = std::min(k, p0 + kColumnBlockRows);
+            for (int64_t j = 0; j < n; ++j) block[j] = T(0);
+            int64_t p = p0;
+            for (; p + 4 <= p1; p += 4) {
+                const T *a0 = a + p * lda + j0, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+                const T *b0 = b + p * ldb + j0, *b1 = b0 + ldb, *b2 = b1 + ldb, *b3 = b2 + ldb;
+                int64_t j = 0;
+                for (; j + w <= n; j += w) {
+                    V<T> acc = load(block + j);
+                    acc += load(a0 + j) * load(b0 + j);
+                    acc += load(a1 + j) * load(b1 + j);
+                    acc += load(a2 + j) * load(b2 + j);
+                    acc += load(a3 + j) * load(b3 + j);
+                    store_vec(block + j, acc);
+                }
+                for (; j < n; ++j) {
+                    T acc = block[j];
+                    acc += a0[j] * b0[j];
+                    acc += a1[j] * b1[j];
+                    acc += a2[j] * b2[j];
+                    acc += a3[j] * b3[j];
+                    block[j] = acc;
+                }
+            }
+            for (; p < p1; ++p) {
+                const T *ar = a + p * lda + j0, *br = b + p * ldb + j0;
+                int64_t j = 0;
+                for (; j + w <= n; j += w) store_vec(block + j, load(block + j) + load(ar + j) * load(br + j));
+                for (; j < n; ++j) block[j] += ar[j] * br[j];
+            }
+            for (int64_t j = 0; j < n; ++j) y[j0 + j] += block[j];
+        }
+    }
 }
 
 // Columns [j, j + N vectors) of x A: N independent sums, each row's N vectors read in

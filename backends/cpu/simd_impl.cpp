@@ -531,6 +531,8 @@ IsaTable build_table() {
     t.row_dots[1] = row_dots<double>;
     t.paired_row_dots[0] = paired_row_dots<float>;
     t.paired_row_dots[1] = paired_row_dots<double>;
+    t.paired_column_dots[0] = paired_column_dots<float>;
+    t.paired_column_dots[1] = paired_column_dots<double>;
     t.row_dots[2] = row_dots<F16Matrix>;
     t.row_dots[3] = row_dots<BF16Matrix>;
     t.row_combination[0] = row_combination<float>;

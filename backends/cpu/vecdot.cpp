@@ -1,11 +1,12 @@
 // vecdot of complex lines (COMPOSITE_KERNEL row, docs/backend-guide.md): sum(conj(a) * b)
 // in one pass; the composite's conj, product and sum took three passes and two
 // temporaries: 0.3-0.4x NumPy's np.vecdot, which calls the conjugating BLAS dot per line.
-// Real rows, contiguous and up to kPairedLine long, in the ISA's kernel.
+// Real rows, contiguous and up to kPairedLine long, and real columns (lines whose
+// neighbours are next in memory), in the ISA's kernels.
 // in: a, b (one dtype, one shape, any strides, the line along the last axis: the core
 // casts, broadcasts and moves the axis); out[0]: the shape without the last axis,
 // contiguous; out[1]: info int64 (0-d), nonzero declines (other dtypes, real lines that
-// are long or not contiguous).
+// are long or not contiguous and not columns).
 #include <cblas.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <complex>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "cpu_common.hpp"
 
@@ -121,12 +123,60 @@ void vecdot_lines(const ember_view_t& a, const ember_view_t& b, T* out) {
 // a sum, (1e6, 3) 1.9-2.4 ms, now 0.72-0.86 (np.vecdot 8.4, einsum 6.4).
 constexpr int64_t kPairedLine = 4096;
 
+// Columns of a and b: the lines step across rows, and neighbouring lines are neighbours in
+// memory (np.vecdot(a, b, axis=0) of row-major matrices; the core moved the axis last):
+// paired_column_dots reads each row's stretch of columns once, in order. The composite's
+// product and sum along the axis wrote and read a temporary as large as a.
+// A few columns and many rows sum in kLineParts parts of the rows (fixed by the shape, so
+// the sums do not depend on the thread count); otherwise the columns are shared out.
+constexpr int64_t kFewColumns = 64;
+template <class T>
+bool column_vecdot(const ember_view_t& a, const ember_view_t& b, T* out) {
+    const int nd = a.ndim;
+    const int64_t k = a.shape[nd - 1], columns = a.shape[nd - 2], lda = a.strides[nd - 1], ldb = b.strides[nd - 1];
+    StridedWalk<2> walk;
+    for (int d = 0; d + 2 < nd; ++d) walk.add_dim(a.shape[d], {a.strides[d], b.strides[d]});
+    const T* pa = (const T*)base_ptr(a);
+    const T* pb = (const T*)base_ptr(b);
+    const PairedColumnDotsFn dots = g_isa->paired_column_dots[std::is_same_v<T, float> ? 0 : 1];
+    const int64_t total = walk.count * columns;
+    if (total <= kFewColumns && k >= kLongLine) {
+        std::vector<T> partial(kLineParts * total);
+        parallel_tasks(kLineParts, [&](int64_t part) {
+            const int64_t p0 = part * k / kLineParts, p1 = (part + 1) * k / kLineParts;
+            auto at = walk.cursor();
+            for (int64_t o = 0; o < walk.count; ++o) {
+                const int64_t* off = at.to(o);
+                dots(pa + off[0] + p0 * lda, lda, pb + off[1] + p0 * ldb, ldb, partial.data() + part * total + o * columns, columns, p1 - p0);
+            }
+        });
+        for (int64_t i = 0; i < total; ++i) {
+            T s = partial[i];
+            for (int64_t part = 1; part < kLineParts; ++part) s += partial[part * total + i];
+            out[i] = s;
+        }
+        return true;
+    }
+    parallel_range(total, std::max<int64_t>(2, kParallelCheap / std::max<int64_t>(k, 1)), std::max<int64_t>(16, 4096 / std::max<int64_t>(k, 1)), [&](int64_t begin, int64_t end) {
+        auto at = walk.cursor();
+        for (int64_t i = begin; i < end;) {
+            const int64_t first = i % columns, count = std::min(end - i, columns - first);
+            const int64_t* off = at.to(i / columns);
+            dots(pa + off[0] + first, lda, pb + off[1] + first, ldb, out + i, count, k);
+            i += count;
+        }
+    });
+    return true;
+}
+
 // Rows of a and b (the last axis contiguous in both): the rows along axis nd - 2 a call of
 // paired_row_dots each, the axes before it walked.
 template <class T>
 bool real_vecdot(const ember_view_t& a, const ember_view_t& b, T* out) {
     const int nd = a.ndim;
     const int64_t k = a.shape[nd - 1];
+    if (nd >= 2 && a.strides[nd - 2] == 1 && b.strides[nd - 2] == 1 && (a.strides[nd - 1] != 1 || b.strides[nd - 1] != 1))
+        return column_vecdot(a, b, out);
     if (k > kPairedLine || a.strides[nd - 1] != 1 || b.strides[nd - 1] != 1) return false;
     const int64_t rows = nd >= 2 ? a.shape[nd - 2] : 1, lda = nd >= 2 ? a.strides[nd - 2] : 0, ldb = nd >= 2 ? b.strides[nd - 2] : 0;
     StridedWalk<2> walk;
