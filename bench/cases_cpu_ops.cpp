@@ -1205,13 +1205,14 @@ void vs_numpy_index(const bench::Options& opt, std::vector<bench::Result>& out) 
         add("sum_c64", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_sum(c, z, nullptr, 0, 0, r); }));
         for (ember_tensor_t* t : {z, w}) ember_tensor_release(t);
     }
-    if (np.count("vecdot_c64/100000x16") || np.count("vecdot_c128/1e6")) {  // sum(conj(a) * b) along the last axis
+    if (np.count("vecdot_c64/100000x16") || np.count("vecdot_c128/1e6") || np.count("vecdot_columns_c64/100000x16")) {  // sum(conj(a) * b)
         ember_tensor_t *a = complex_tensor({100000, 16}, 60), *b = complex_tensor({100000, 16}, 61), *z = complex_tensor({1000000}, 62),
                        *w = complex_tensor({1000000}, 63), *z128 = nullptr, *w128 = nullptr;
         ember_astype(c, z, EMBER_COMPLEX128, &z128);
         ember_astype(c, w, EMBER_COMPLEX128, &w128);
         add("vecdot_c64", "100000x16", time_result(reps, [&](ember_tensor_t** r) { ember_vecdot(c, a, b, -1, r); }));
         add("vecdot_c128", "1e6", time_result(reps, [&](ember_tensor_t** r) { ember_vecdot(c, z128, w128, -1, r); }));
+        add("vecdot_columns_c64", "100000x16", time_result(reps, [&](ember_tensor_t** r) { ember_vecdot(c, a, b, 0, r); }));
         for (ember_tensor_t* t : {a, b, z, w, z128, w128}) ember_tensor_release(t);
     }
     if (np.count("divide_c64/1e6") || np.count("divide_c128/1e6") || np.count("reciprocal_c64/1e6") || np.count("reciprocal_c128/1e6")) {

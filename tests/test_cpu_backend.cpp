@@ -3698,8 +3698,9 @@ TEST(CpuLarge, RealVecdotOfColumns) {
 // Complex vecdot, sum(conj(a) * b), is the cpu backend's one-pass kernel (vecdot.cpp): short
 // lines summed in the kernel, longer ones by CBLAS's conjugating dot in pieces, lines of
 // kLongLine or more in parts (across the pool for one line, and for four); against the reference's conj, product and sum, with broadcast
-// batch axes, reversed lines, lines down the columns (axis 0), a line of stride 0 and a
-// real operand promoted to complex.
+// batch axes, reversed lines, lines down the columns (axis 0: a row of columns at a time,
+// in stretches of 256, blocks of 256 rows, and 8 parts for three columns of 70000 rows), a
+// line of stride 0 and a real operand promoted to complex.
 TEST(CpuLarge, ComplexVecdot) {
     NEED_CPU();
     expect_native_on_cpu("vecdot");
@@ -3707,7 +3708,8 @@ TEST(CpuLarge, ComplexVecdot) {
         std::vector<int64_t> a, b;
     };
     const Case cases[] = {{{1000, 3}, {1000, 3}}, {{300, 65}, {300, 65}}, {{7, 5000}, {7, 5000}}, {{5, 1, 17}, {1, 4, 17}},
-                          {{40000, 2}, {2}}, {{2, 9000}, {2, 9000}}, {{33}, {33}}, {{70000}, {70000}}, {{4, 66000}, {4, 66000}}};
+                          {{40000, 2}, {2}}, {{2, 9000}, {2, 9000}}, {{33}, {33}}, {{70000}, {70000}}, {{4, 66000}, {4, 66000}},
+                          {{70000, 3}, {70000, 3}}, {{600, 300}, {600, 300}}};
     auto count = [](const std::vector<int64_t>& sh) {
         int64_t n = 1;
         for (int64_t e : sh) n *= e;
