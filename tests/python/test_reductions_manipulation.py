@@ -270,6 +270,9 @@ def test_linalg(backend):
     check(em.tensordot(em.asarray(A), em.asarray(A), axes=([1, 2], [1, 2])), np.tensordot(A, A, axes=([1, 2], [1, 2])))
     check(em.tensordot(em.asarray(a), em.asarray(b), axes=1), np.tensordot(a, b, axes=1))
     check(em.vecdot(em.asarray(a), em.asarray(a)), np.sum(a * a, axis=-1))
+    check(em.vecdot(em.asarray(a), em.asarray(a + 1), axis=0), np.vecdot(a, a + 1, axis=0))
+    z = a + 1j * a[::-1]
+    check(em.vecdot(em.asarray(z), em.asarray(a), axis=0), np.vecdot(z, a, axis=0))
     v = a[:, 0]
     check(em.linalg.outer(em.asarray(v), em.asarray(v)), np.outer(v, v))
     sq = RNG.normal(size=(4, 4))
